@@ -1,0 +1,40 @@
+# scalebench::torch: LibTorch for the engine.
+# CPU build (default): links libtorch_cpu and libc10 straight from the torch wheel in the set-up's virtual environment,
+# so neither the CUDA toolkit nor the multi-GB CUDA wheels are needed. GPU build (SCALEBENCH_CUDA=ON, on a machine with
+# PyTorch and CUDA): find_package(Torch) through torch.utils.cmake_prefix_path, with torch_cuda and c10_cuda.
+option(SCALEBENCH_CUDA "Build the engine's CUDA/NCCL path with find_package(Torch)" OFF)
+set(SCALEBENCH_PYTHON "${CMAKE_SOURCE_DIR}/.venv/bin/python" CACHE FILEPATH "Python whose torch package provides LibTorch")
+
+if(NOT EXISTS "${SCALEBENCH_PYTHON}")
+  message(FATAL_ERROR "No Python at ${SCALEBENCH_PYTHON}: run scripts/setup.sh (make build does) or set SCALEBENCH_PYTHON")
+endif()
+execute_process(
+  COMMAND "${SCALEBENCH_PYTHON}" -c "import importlib.util,os; print(os.path.dirname(importlib.util.find_spec('torch').origin))"
+  OUTPUT_VARIABLE SCALEBENCH_TORCH_ROOT OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE torch_found)
+if(NOT torch_found EQUAL 0 OR NOT EXISTS "${SCALEBENCH_TORCH_ROOT}/lib/libtorch_cpu.so")
+  message(FATAL_ERROR "${SCALEBENCH_PYTHON} has no torch package with LibTorch: run scripts/setup.sh")
+endif()
+file(READ "${SCALEBENCH_TORCH_ROOT}/version.py" torch_version_py)
+string(REGEX MATCH "__version__ = '([^']+)'" _ "${torch_version_py}")
+set(SCALEBENCH_TORCH_VERSION "${CMAKE_MATCH_1}")
+message(STATUS "LibTorch ${SCALEBENCH_TORCH_VERSION} from ${SCALEBENCH_TORCH_ROOT}")
+
+add_library(scalebench_torch INTERFACE)
+add_library(scalebench::torch ALIAS scalebench_torch)
+if(SCALEBENCH_CUDA)
+  list(APPEND CMAKE_PREFIX_PATH "${SCALEBENCH_TORCH_ROOT}/share/cmake")
+  find_package(Torch REQUIRED)
+  target_link_libraries(scalebench_torch INTERFACE ${TORCH_LIBRARIES})
+  target_compile_definitions(scalebench_torch INTERFACE SCALEBENCH_CUDA=1)
+else()
+  target_include_directories(scalebench_torch SYSTEM INTERFACE
+    "${SCALEBENCH_TORCH_ROOT}/include" "${SCALEBENCH_TORCH_ROOT}/include/torch/csrc/api/include")
+  target_link_libraries(scalebench_torch INTERFACE
+    "${SCALEBENCH_TORCH_ROOT}/lib/libtorch_cpu.so" "${SCALEBENCH_TORCH_ROOT}/lib/libc10.so")
+  # libtorch_cpu.so finds libcudart.so.13 and libcupti.so.13 (nvidia wheels beside torch) through its own RPATH at
+  # run time; the linker needs to be told where they are.
+  file(GLOB cuda_runtime_dirs LIST_DIRECTORIES true "${SCALEBENCH_TORCH_ROOT}/../nvidia/cu*/lib")
+  foreach(dir IN LISTS cuda_runtime_dirs)
+    target_link_options(scalebench_torch INTERFACE "LINKER:-rpath-link,${dir}")
+  endforeach()
+endif()

@@ -1,0 +1,89 @@
+// Figures from metric records: statistics over repeats, a run's steady-state figures, speedup and efficiency.
+#include "analysis.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace scalebench {
+
+Statistics describe(const std::vector<double>& values) {
+    Statistics s;
+    s.count = static_cast<int>(values.size());
+    if (values.empty()) return s;
+    s.mean = std::accumulate(values.begin(), values.end(), 0.0) / s.count;
+    if (s.count > 1) {
+        double squares = 0;
+        for (double v : values) squares += (v - s.mean) * (v - s.mean);
+        s.stddev = std::sqrt(squares / (s.count - 1));
+    }
+    return s;
+}
+
+double olympicMean(std::vector<double> values) {
+    if (values.size() >= 3) {
+        std::sort(values.begin(), values.end());
+        values = std::vector<double>(values.begin() + 1, values.end() - 1);
+    }
+    return describe(values).mean;
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0;
+    std::sort(values.begin(), values.end());
+    const std::size_t mid = values.size() / 2;
+    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+}
+
+int warmupStepsToSkip(std::size_t step_count) {
+    if (step_count < 2) return 0;
+    return static_cast<int>(std::clamp<std::size_t>(step_count / 10, 1, 20));
+}
+
+RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<EvalRecord>& evals) {
+    RunFigures f;
+    if (!steps.empty()) f.final_loss = steps.back().loss;
+    if (!evals.empty()) f.final_accuracy = evals.back().accuracy;
+    const std::size_t skip = static_cast<std::size_t>(warmupStepsToSkip(steps.size()));
+    if (steps.size() <= skip) return f;
+    std::vector<double> throughput;
+    StepBreakdown& b = f.breakdown;
+    for (std::size_t i = skip; i < steps.size(); ++i) {
+        const StepRecord& s = steps[i];
+        throughput.push_back(s.samples_per_s);
+        b.step_s += s.step_s;
+        b.data_s += s.data_s;
+        b.forward_s += s.forward_s;
+        b.backward_s += s.backward_s;
+        b.allreduce_s += s.allreduce_s;
+        b.optimizer_s += s.optimizer_s;
+    }
+    f.steady_steps = static_cast<int>(throughput.size());
+    for (double* part : {&b.step_s, &b.data_s, &b.forward_s, &b.backward_s, &b.allreduce_s, &b.optimizer_s})
+        *part /= f.steady_steps;
+    f.samples_per_s = median(throughput);
+    return f;
+}
+
+std::vector<ScalingPoint> throughputScaling(const std::vector<RunOutcome>& runs) {
+    // (workload, dataset) -> ranks -> samples/s of each repeat
+    std::map<std::pair<std::string, std::string>, std::map<int, std::vector<double>>> groups;
+    for (const auto& r : runs)
+        if (r.samples_per_s > 0) groups[{r.workload, r.dataset}][r.ranks].push_back(r.samples_per_s);
+
+    std::vector<ScalingPoint> points;
+    for (const auto& [key, by_ranks] : groups) {
+        const int n0 = by_ranks.begin()->first;
+        const double x0 = describe(by_ranks.begin()->second).mean;
+        for (const auto& [ranks, values] : by_ranks) {
+            ScalingPoint p{key.first, key.second, ranks, describe(values), 0, 0};
+            p.speedup = p.throughput.mean / x0;
+            p.efficiency = p.speedup * n0 / ranks;
+            points.push_back(p);
+        }
+    }
+    return points;
+}
+
+} // namespace scalebench

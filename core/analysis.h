@@ -1,0 +1,64 @@
+// Figures from metric records: statistics over repeats, a run's steady-state figures, speedup and efficiency.
+#pragma once
+
+#include "metric_record.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scalebench {
+
+// Mean and two sample standard deviations (the MLPerf write-ups), and MLPerf's olympic mean.
+struct Statistics {
+    int count = 0;
+    double mean = 0;
+    double stddev = 0; // sample standard deviation (n - 1); 0 for one value
+    double two_sigma() const { return 2 * stddev; }
+};
+Statistics describe(const std::vector<double>& values);
+double olympicMean(std::vector<double> values); // drops the best and the worst when there are at least 3
+double median(std::vector<double> values);
+
+// Mean seconds per step of each part, over the steady-state steps; the parts add up to step_s.
+struct StepBreakdown {
+    double step_s = 0;
+    double data_s = 0;
+    double forward_s = 0;
+    double backward_s = 0;
+    double allreduce_s = 0;
+    double optimizer_s = 0;
+};
+
+struct RunFigures {
+    int steady_steps = 0;      // steps counted (after the warm-up steps)
+    double samples_per_s = 0;  // median over steady-state steps
+    StepBreakdown breakdown;   // means over the same steps
+    double final_loss = 0;
+    std::optional<double> final_accuracy;
+};
+
+// Steps before the steady state: a tenth of the run, at least 1 and at most 20 (allocator, caches, warm-up).
+int warmupStepsToSkip(std::size_t step_count);
+RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<EvalRecord>& evals);
+
+// One finished run as analysis sees it.
+struct RunOutcome {
+    std::string workload;
+    std::string dataset;
+    int ranks = 0;
+    double samples_per_s = 0;
+};
+
+// Throughput scaling of one workload: S(N) = X(N) / X(N0), E(N) = S(N) * N0 / N, N0 = its smallest rank count.
+struct ScalingPoint {
+    std::string workload;
+    std::string dataset;
+    int ranks = 0;
+    Statistics throughput; // samples/s over repeats
+    double speedup = 0;
+    double efficiency = 0;
+};
+std::vector<ScalingPoint> throughputScaling(const std::vector<RunOutcome>& runs);
+
+} // namespace scalebench

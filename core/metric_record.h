@@ -1,0 +1,62 @@
+// The records of the metric stream (docs/metric-stream.md) as the console holds them after parsing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace scalebench {
+
+inline constexpr int kMetricStreamVersion = 1;
+
+// First record of a run: what ran, where, with which versions and hyper-parameters.
+struct HeaderRecord {
+    int version = 0;
+    std::string workload;
+    std::string dataset;
+    int ranks = 0;
+    std::string json; // the whole record as written by the engine (hosts, versions, hyper-parameters)
+};
+
+// One optimisation step, timed on rank 0. Seconds unless named otherwise; the parts add up to step_s.
+struct StepRecord {
+    std::int64_t step = 0;
+    double loss = 0;          // global mean training loss of this step
+    double samples_per_s = 0; // global batch / step_s
+    double step_s = 0;
+    double data_s = 0;
+    double forward_s = 0;
+    double backward_s = 0;
+    double allreduce_s = 0;
+    double optimizer_s = 0;
+    double elapsed_s = 0; // since the run started
+};
+
+// Evaluation on held-out data.
+struct EvalRecord {
+    std::int64_t step = 0;
+    double accuracy = 0; // fraction in [0, 1]
+    double loss = 0;
+    double elapsed_s = 0;
+};
+
+// Last record of a run that ended normally.
+struct SummaryRecord {
+    std::int64_t steps = 0;
+    double wall_s = 0;
+    double samples_per_s = 0;
+    double final_loss = 0;
+    std::optional<double> final_accuracy;
+    std::string json;
+};
+
+// A rank that failed says why before the job ends.
+struct ErrorRecord {
+    int rank = 0;
+    std::string message;
+};
+
+using MetricRecord = std::variant<HeaderRecord, StepRecord, EvalRecord, SummaryRecord, ErrorRecord>;
+
+} // namespace scalebench

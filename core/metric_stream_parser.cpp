@@ -1,0 +1,129 @@
+// Incremental, tolerant parser of the JSON-lines metric stream.
+#include "metric_stream_parser.h"
+
+#include <nlohmann/json.hpp>
+
+#include <stdexcept>
+
+namespace scalebench {
+namespace {
+
+constexpr std::size_t kMaxKeptBroken = 100;
+constexpr std::size_t kShownBytes = 120;
+
+using nlohmann::json;
+
+double number(const json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_number())
+        throw std::runtime_error(std::string("'") + j.value("type", "") + "' record without number '" + key + "'");
+    return it->get<double>();
+}
+
+double optionalNumber(const json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+std::string text(const json& j, const char* key) {
+    auto it = j.find(key);
+    return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Returns false for record types this version does not know (a newer engine's): they are skipped, not broken.
+bool toRecord(const json& j, MetricRecord& out) {
+    const std::string type = text(j, "type");
+    if (type == "header") {
+        HeaderRecord h;
+        h.version = static_cast<int>(number(j, "version"));
+        h.workload = text(j, "workload");
+        h.dataset = text(j, "dataset");
+        h.ranks = static_cast<int>(number(j, "ranks"));
+        h.json = j.dump();
+        out = h;
+    } else if (type == "step") {
+        StepRecord s;
+        s.step = static_cast<std::int64_t>(number(j, "step"));
+        s.loss = number(j, "loss");
+        s.samples_per_s = number(j, "samples_per_s");
+        s.step_s = number(j, "step_s");
+        s.data_s = optionalNumber(j, "data_s");
+        s.forward_s = optionalNumber(j, "forward_s");
+        s.backward_s = optionalNumber(j, "backward_s");
+        s.allreduce_s = optionalNumber(j, "allreduce_s");
+        s.optimizer_s = optionalNumber(j, "optimizer_s");
+        s.elapsed_s = optionalNumber(j, "elapsed_s");
+        out = s;
+    } else if (type == "eval") {
+        EvalRecord e;
+        e.step = static_cast<std::int64_t>(number(j, "step"));
+        e.accuracy = number(j, "accuracy");
+        e.loss = optionalNumber(j, "loss");
+        e.elapsed_s = optionalNumber(j, "elapsed_s");
+        out = e;
+    } else if (type == "summary") {
+        SummaryRecord s;
+        s.steps = static_cast<std::int64_t>(number(j, "steps"));
+        s.wall_s = number(j, "wall_s");
+        s.samples_per_s = number(j, "samples_per_s");
+        s.final_loss = optionalNumber(j, "final_loss");
+        if (j.contains("final_accuracy") && j["final_accuracy"].is_number())
+            s.final_accuracy = j["final_accuracy"].get<double>();
+        s.json = j.dump();
+        out = s;
+    } else if (type == "error") {
+        out = ErrorRecord{static_cast<int>(number(j, "rank")), text(j, "message")};
+    } else if (type.empty()) {
+        throw std::runtime_error("record without a 'type'");
+    } else {
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+std::vector<MetricRecord> MetricStreamParser::feed(std::string_view bytes) {
+    std::vector<MetricRecord> out;
+    pending_.append(bytes);
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1) {
+        parseLine(std::string_view(pending_).substr(start, nl - start), out);
+        consumed_ += static_cast<std::int64_t>(nl - start + 1);
+    }
+    pending_.erase(0, start);
+    return out;
+}
+
+std::vector<MetricRecord> MetricStreamParser::finish() {
+    std::vector<MetricRecord> out;
+    if (!pending_.empty()) {
+        parseLine(pending_, out);
+        consumed_ += static_cast<std::int64_t>(pending_.size());
+        pending_.clear();
+    }
+    return out;
+}
+
+void MetricStreamParser::parseLine(std::string_view line, std::vector<MetricRecord>& out) {
+    ++lines_;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.find_first_not_of(" \t") == std::string_view::npos) return;
+    std::string reason;
+    try {
+        const json j = json::parse(line);
+        if (!j.is_object()) throw std::runtime_error("not a JSON object");
+        MetricRecord record;
+        if (toRecord(j, record)) out.push_back(std::move(record));
+        return;
+    } catch (const json::exception& e) {
+        reason = std::string("not JSON: ") + e.what();
+    } catch (const std::exception& e) {
+        reason = e.what();
+    }
+    ++broken_count_;
+    if (broken_.size() < kMaxKeptBroken)
+        broken_.push_back({lines_, reason, std::string(line.substr(0, kShownBytes))});
+}
+
+} // namespace scalebench

@@ -1,0 +1,32 @@
+// The results of a session as a text table for the terminal and as CSV.
+#pragma once
+
+#include "analysis.h"
+
+#include <string>
+#include <vector>
+
+namespace scalebench {
+
+struct RunResult {
+    std::string name;
+    std::string workload;
+    std::string dataset;
+    int ranks = 0;
+    int repeat = 0;
+    std::string status;
+    std::string error;
+    RunFigures figures;
+};
+
+// Speedup and efficiency of each run against the mean throughput of its workload's smallest rank count.
+struct RunScaling {
+    double speedup = 0;
+    double efficiency = 0;
+};
+std::vector<RunScaling> runScaling(const std::vector<RunResult>& results);
+
+std::string formatResultsTable(const std::vector<RunResult>& results);
+std::string resultsCsv(const std::vector<RunResult>& results);
+
+} // namespace scalebench

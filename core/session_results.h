@@ -1,0 +1,15 @@
+// A stored session's runs with their figures, read back from the store for tables, charts and reports.
+#pragma once
+
+#include "results_table.h"
+#include "session_store.h"
+
+#include <vector>
+
+namespace scalebench {
+
+std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id);
+// Throughput scaling over the session's successful runs (mean and two sigma over repeats).
+std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results);
+
+} // namespace scalebench

@@ -1,0 +1,290 @@
+// The SQLite session store: sessions, their runs, and every metric record, written as they arrive.
+#include "session_store.h"
+
+#include <ctime>
+#include <type_traits>
+
+namespace scalebench {
+namespace {
+
+// Schema migrations: entry i brings a store from version i to version i + 1. Never edit one that has shipped.
+const char* const kMigrations[] = {
+    R"sql(
+    CREATE TABLE sessions (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        plan_text TEXT NOT NULL,
+        cluster TEXT NOT NULL DEFAULT 'local',
+        status TEXT NOT NULL DEFAULT 'running',
+        started_at TEXT NOT NULL,
+        finished_at TEXT NOT NULL DEFAULT ''
+    );
+    CREATE TABLE runs (
+        id INTEGER PRIMARY KEY,
+        session_id INTEGER NOT NULL REFERENCES sessions(id),
+        name TEXT NOT NULL,
+        workload TEXT NOT NULL,
+        dataset TEXT NOT NULL,
+        ranks INTEGER NOT NULL,
+        repeat INTEGER NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending',
+        error TEXT NOT NULL DEFAULT '',
+        command TEXT NOT NULL DEFAULT '',
+        header_json TEXT NOT NULL DEFAULT '',
+        summary_json TEXT NOT NULL DEFAULT '',
+        broken_lines INTEGER NOT NULL DEFAULT 0,
+        started_at TEXT NOT NULL DEFAULT '',
+        finished_at TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX runs_by_session ON runs(session_id);
+    -- seconds unless named otherwise; the parts add up to step_s
+    CREATE TABLE steps (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        step INTEGER NOT NULL,
+        loss REAL NOT NULL,
+        samples_per_s REAL NOT NULL,
+        step_s REAL NOT NULL,
+        data_s REAL NOT NULL,
+        forward_s REAL NOT NULL,
+        backward_s REAL NOT NULL,
+        allreduce_s REAL NOT NULL,
+        optimizer_s REAL NOT NULL,
+        elapsed_s REAL NOT NULL,
+        PRIMARY KEY (run_id, step)
+    ) WITHOUT ROWID;
+    CREATE TABLE evals (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        step INTEGER NOT NULL,
+        accuracy REAL NOT NULL,
+        loss REAL NOT NULL,
+        elapsed_s REAL NOT NULL,
+        PRIMARY KEY (run_id, step)
+    ) WITHOUT ROWID;
+    CREATE TABLE run_errors (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        rank INTEGER NOT NULL,
+        message TEXT NOT NULL
+    );
+    )sql",
+};
+constexpr int kLatest = static_cast<int>(std::size(kMigrations));
+static_assert(kLatest == SessionStore::kSchemaVersion);
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%FT%TZ", &utc);
+    return text;
+}
+
+std::string columnText(sqlite3_stmt* s, int column) {
+    const unsigned char* text = sqlite3_column_text(s, column);
+    return text ? reinterpret_cast<const char*>(text) : "";
+}
+
+} // namespace
+
+SessionStore::SessionStore(const std::filesystem::path& file) : file_(file) {
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(file.c_str(), &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
+    db_.reset(raw);
+    if (rc != SQLITE_OK) fail("cannot open");
+    sqlite3_busy_timeout(db_.get(), 5000);
+    execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;");
+    migrate();
+}
+
+void SessionStore::fail(const std::string& what) const {
+    throw StoreError("session store " + file_.string() + ": " + what + ": " +
+                     (db_ ? sqlite3_errmsg(db_.get()) : "out of memory"));
+}
+
+void SessionStore::execute(const std::string& sql) const {
+    char* message = nullptr;
+    if (sqlite3_exec(db_.get(), sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+        std::string text = message ? message : "unknown error";
+        sqlite3_free(message);
+        throw StoreError("session store " + file_.string() + ": " + text);
+    }
+}
+
+SqliteStatement SessionStore::prepare(const std::string& sql) const {
+    sqlite3_stmt* raw = nullptr;
+    if (sqlite3_prepare_v2(db_.get(), sql.c_str(), -1, &raw, nullptr) != SQLITE_OK) fail("cannot prepare query");
+    return SqliteStatement(raw);
+}
+
+int SessionStore::schemaVersion() const {
+    auto s = prepare("PRAGMA user_version");
+    if (sqlite3_step(s.get()) != SQLITE_ROW) fail("cannot read the schema version");
+    return sqlite3_column_int(s.get(), 0);
+}
+
+void SessionStore::migrate() {
+    const int version = schemaVersion();
+    if (version > kLatest)
+        throw StoreError("session store " + file_.string() + " has schema version " + std::to_string(version) +
+                         ", written by a newer scalebench; this one reads versions up to " +
+                         std::to_string(kLatest) + ". Use a newer scalebench or another --db file.");
+    for (int v = version; v < kLatest; ++v) {
+        execute("BEGIN IMMEDIATE");
+        try {
+            execute(kMigrations[v]);
+            execute("PRAGMA user_version = " + std::to_string(v + 1));
+            execute("COMMIT");
+        } catch (...) {
+            execute("ROLLBACK");
+            throw;
+        }
+    }
+}
+
+namespace {
+// Binds the values to ?1, ?2, ... of a prepared statement.
+template <typename... Values> void bindAll(sqlite3_stmt* s, const Values&... values) {
+    int index = 0;
+    auto bind = [&](const auto& v) {
+        ++index;
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::string>)
+            sqlite3_bind_text(s, index, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+        else if constexpr (std::is_floating_point_v<T>)
+            sqlite3_bind_double(s, index, v);
+        else
+            sqlite3_bind_int64(s, index, static_cast<sqlite3_int64>(v));
+    };
+    (bind(values), ...);
+}
+} // namespace
+
+std::int64_t SessionStore::createSession(const std::string& name, const std::string& plan_text,
+                                         const std::string& cluster) {
+    auto s = prepare("INSERT INTO sessions (name, plan_text, cluster, started_at) VALUES (?1, ?2, ?3, ?4)");
+    bindAll(s.get(), name, plan_text, cluster, utcNow());
+    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot create a session");
+    return sqlite3_last_insert_rowid(db_.get());
+}
+
+void SessionStore::finishSession(std::int64_t session_id, const std::string& status) {
+    auto s = prepare("UPDATE sessions SET status = ?1, finished_at = ?2 WHERE id = ?3");
+    bindAll(s.get(), status, utcNow(), session_id);
+    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot finish session " + std::to_string(session_id));
+}
+
+std::int64_t SessionStore::createRun(std::int64_t session_id, const NewRun& run) {
+    auto s = prepare("INSERT INTO runs (session_id, name, workload, dataset, ranks, repeat, command) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    bindAll(s.get(), session_id, run.name, run.workload, run.dataset, run.ranks, run.repeat, run.command);
+    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot create run " + run.name);
+    return sqlite3_last_insert_rowid(db_.get());
+}
+
+void SessionStore::startRun(std::int64_t run_id) {
+    auto s = prepare("UPDATE runs SET status = 'running', started_at = ?1 WHERE id = ?2");
+    bindAll(s.get(), utcNow(), run_id);
+    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot start run " + std::to_string(run_id));
+}
+
+void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records) {
+    if (records.empty()) return;
+    auto step = prepare("INSERT OR REPLACE INTO steps VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+    auto eval = prepare("INSERT OR REPLACE INTO evals VALUES (?1, ?2, ?3, ?4, ?5)");
+    auto header = prepare("UPDATE runs SET header_json = ?1 WHERE id = ?2");
+    auto summary = prepare("UPDATE runs SET summary_json = ?1 WHERE id = ?2");
+    auto error = prepare("INSERT INTO run_errors VALUES (?1, ?2, ?3)");
+    execute("BEGIN IMMEDIATE");
+    try {
+        for (const auto& record : records) {
+            sqlite3_stmt* s = nullptr;
+            if (auto* r = std::get_if<StepRecord>(&record)) {
+                s = step.get();
+                bindAll(s, run_id, r->step, r->loss, r->samples_per_s, r->step_s, r->data_s, r->forward_s,
+                        r->backward_s, r->allreduce_s, r->optimizer_s, r->elapsed_s);
+            } else if (auto* e = std::get_if<EvalRecord>(&record)) {
+                s = eval.get();
+                bindAll(s, run_id, e->step, e->accuracy, e->loss, e->elapsed_s);
+            } else if (auto* h = std::get_if<HeaderRecord>(&record)) {
+                s = header.get();
+                bindAll(s, h->json, run_id);
+            } else if (auto* m = std::get_if<SummaryRecord>(&record)) {
+                s = summary.get();
+                bindAll(s, m->json, run_id);
+            } else if (auto* x = std::get_if<ErrorRecord>(&record)) {
+                s = error.get();
+                bindAll(s, run_id, x->rank, x->message);
+            }
+            if (sqlite3_step(s) != SQLITE_DONE) fail("cannot store a record of run " + std::to_string(run_id));
+            sqlite3_reset(s);
+        }
+        execute("COMMIT");
+    } catch (...) {
+        sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+void SessionStore::finishRun(std::int64_t run_id, const std::string& status, const std::string& error,
+                             std::int64_t broken_lines) {
+    auto s = prepare("UPDATE runs SET status = ?1, error = ?2, broken_lines = ?3, finished_at = ?4 WHERE id = ?5");
+    bindAll(s.get(), status, error, broken_lines, utcNow(), run_id);
+    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot finish run " + std::to_string(run_id));
+}
+
+std::vector<SessionRow> SessionStore::sessions() const {
+    auto s = prepare("SELECT s.id, s.name, s.started_at, s.finished_at, s.status, s.cluster, "
+                     "(SELECT COUNT(*) FROM runs r WHERE r.session_id = s.id) FROM sessions s ORDER BY s.id");
+    std::vector<SessionRow> rows;
+    while (sqlite3_step(s.get()) == SQLITE_ROW)
+        rows.push_back({sqlite3_column_int64(s.get(), 0), columnText(s.get(), 1), columnText(s.get(), 2),
+                        columnText(s.get(), 3), columnText(s.get(), 4), columnText(s.get(), 5),
+                        sqlite3_column_int(s.get(), 6)});
+    return rows;
+}
+
+std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
+    auto s = prepare("SELECT id, session_id, name, workload, dataset, ranks, repeat, status, error, command, "
+                     "header_json, summary_json, broken_lines, "
+                     "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at "
+                     "FROM runs WHERE session_id = ?1 ORDER BY id");
+    bindAll(s.get(), session_id);
+    std::vector<RunRow> rows;
+    while (sqlite3_step(s.get()) == SQLITE_ROW) {
+        sqlite3_stmt* q = s.get();
+        rows.push_back({sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), columnText(q, 2),
+                        columnText(q, 3), columnText(q, 4), sqlite3_column_int(q, 5), sqlite3_column_int(q, 6),
+                        columnText(q, 7), columnText(q, 8), columnText(q, 9), columnText(q, 10),
+                        columnText(q, 11), sqlite3_column_int64(q, 12), sqlite3_column_int64(q, 13),
+                        columnText(q, 14), columnText(q, 15)});
+    }
+    return rows;
+}
+
+std::vector<StepRecord> SessionStore::steps(std::int64_t run_id) const {
+    auto s = prepare("SELECT step, loss, samples_per_s, step_s, data_s, forward_s, backward_s, allreduce_s, "
+                     "optimizer_s, elapsed_s FROM steps WHERE run_id = ?1 ORDER BY step");
+    bindAll(s.get(), run_id);
+    std::vector<StepRecord> rows;
+    while (sqlite3_step(s.get()) == SQLITE_ROW) {
+        StepRecord r;
+        r.step = sqlite3_column_int64(s.get(), 0);
+        double* parts[] = {&r.loss,       &r.samples_per_s, &r.step_s,      &r.data_s,     &r.forward_s,
+                           &r.backward_s, &r.allreduce_s,   &r.optimizer_s, &r.elapsed_s};
+        for (int i = 0; i < 9; ++i) *parts[i] = sqlite3_column_double(s.get(), i + 1);
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+std::vector<EvalRecord> SessionStore::evals(std::int64_t run_id) const {
+    auto s = prepare("SELECT step, accuracy, loss, elapsed_s FROM evals WHERE run_id = ?1 ORDER BY step");
+    bindAll(s.get(), run_id);
+    std::vector<EvalRecord> rows;
+    while (sqlite3_step(s.get()) == SQLITE_ROW)
+        rows.push_back({sqlite3_column_int64(s.get(), 0), sqlite3_column_double(s.get(), 1),
+                        sqlite3_column_double(s.get(), 2), sqlite3_column_double(s.get(), 3)});
+    return rows;
+}
+
+} // namespace scalebench

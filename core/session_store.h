@@ -1,0 +1,85 @@
+// The SQLite session store: sessions, their runs, and every metric record, written as they arrive.
+#pragma once
+
+#include "metric_record.h"
+#include "sqlite_handle.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace scalebench {
+
+struct SessionRow {
+    std::int64_t id = 0;
+    std::string name;
+    std::string started_at; // UTC, ISO 8601
+    std::string finished_at;
+    std::string status; // running, ok, failed
+    std::string cluster;
+    int run_count = 0;
+};
+
+struct RunRow {
+    std::int64_t id = 0;
+    std::int64_t session_id = 0;
+    std::string name;
+    std::string workload;
+    std::string dataset;
+    int ranks = 0;
+    int repeat = 0;
+    std::string status; // pending, running, ok, failed
+    std::string error;
+    std::string command; // what was launched, to reproduce the run
+    std::string header_json;
+    std::string summary_json;
+    std::int64_t broken_lines = 0;
+    std::int64_t step_count = 0;
+    std::string started_at;
+    std::string finished_at;
+};
+
+struct NewRun {
+    std::string name;
+    std::string workload;
+    std::string dataset;
+    int ranks = 0;
+    int repeat = 0;
+    std::string command;
+};
+
+class SessionStore {
+  public:
+    static constexpr int kSchemaVersion = 1;
+
+    // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is refused.
+    explicit SessionStore(const std::filesystem::path& file);
+
+    std::int64_t createSession(const std::string& name, const std::string& plan_text, const std::string& cluster);
+    void finishSession(std::int64_t session_id, const std::string& status);
+    std::int64_t createRun(std::int64_t session_id, const NewRun& run);
+    void startRun(std::int64_t run_id);
+    // Stores a batch of records of one run in one transaction.
+    void appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
+    void finishRun(std::int64_t run_id, const std::string& status, const std::string& error,
+                   std::int64_t broken_lines);
+
+    std::vector<SessionRow> sessions() const;
+    std::vector<RunRow> runs(std::int64_t session_id) const;
+    std::vector<StepRecord> steps(std::int64_t run_id) const;
+    std::vector<EvalRecord> evals(std::int64_t run_id) const;
+    int schemaVersion() const;
+    const std::filesystem::path& file() const { return file_; }
+
+  private:
+    void execute(const std::string& sql) const;
+    SqliteStatement prepare(const std::string& sql) const;
+    [[noreturn]] void fail(const std::string& what) const;
+    void migrate();
+
+    std::filesystem::path file_;
+    SqliteDatabase db_;
+};
+
+} // namespace scalebench

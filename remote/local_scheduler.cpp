@@ -1,0 +1,101 @@
+// LocalScheduler: each job is `mpirun -np N` on this machine, followed through its process.
+#include "local_scheduler.h"
+
+#include "transport.h"
+
+#include <fstream>
+#include <unistd.h>
+
+namespace scalebench {
+
+const char* toString(JobState state) {
+    switch (state) {
+    case JobState::Pending: return "pending";
+    case JobState::Running: return "running";
+    case JobState::Completed: return "completed";
+    case JobState::Failed: return "failed";
+    case JobState::Cancelled: return "cancelled";
+    }
+    return "unknown";
+}
+
+namespace {
+constexpr std::size_t kDetailLines = 12;
+
+// The last lines of a job's error output that say something (mpirun's banners of dashes are dropped).
+std::string errorTail(const std::string& path) {
+    std::ifstream in(path);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        if (line.find_first_not_of("- \t") != std::string::npos) lines.push_back(line);
+    std::string out;
+    for (std::size_t i = lines.size() > kDetailLines ? lines.size() - kDetailLines : 0; i < lines.size(); ++i)
+        out += (out.empty() ? "" : "\n") + lines[i];
+    return out;
+}
+
+std::string shellQuote(const std::string& word) {
+    if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                                                "_-./=:,+") == std::string::npos)
+        return word;
+    std::string out = "'";
+    for (char c : word) out += c == '\'' ? "'\\''" : std::string(1, c);
+    return out + "'";
+}
+} // namespace
+
+std::vector<std::string> LocalScheduler::mpirunArguments(const JobRequest& job) const {
+    // --oversubscribe: more ranks than cores is allowed here; --bind-to none: the engine sets its own threads.
+    std::vector<std::string> argv = {"mpirun", "-np", std::to_string(job.ranks), "--oversubscribe", "--bind-to", "none"};
+    argv.insert(argv.end(), job.program.begin(), job.program.end());
+    return argv;
+}
+
+std::string LocalScheduler::commandLine(const JobRequest& job) const {
+    std::string line;
+    for (const auto& word : mpirunArguments(job)) line += (line.empty() ? "" : " ") + shellQuote(word);
+    return line;
+}
+
+std::string LocalScheduler::submit(const JobRequest& job) {
+    std::vector<std::string> environment;
+    if (geteuid() == 0) environment = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
+    auto process = std::make_unique<ChildProcess>(mpirunArguments(job), job.run_dir + "/stdout.log",
+                                                  job.run_dir + "/stderr.log", environment);
+    const std::string id = std::to_string(process->pid());
+    jobs_[id] = {std::move(process), job.run_dir, false};
+    return id;
+}
+
+std::map<std::string, JobStatus> LocalScheduler::poll(const std::vector<std::string>& job_ids) {
+    std::map<std::string, JobStatus> states;
+    for (const auto& id : job_ids) {
+        auto it = jobs_.find(id);
+        if (it == jobs_.end()) throw TransportError("no local job " + id);
+        const ChildExit exit = it->second.process->poll();
+        JobStatus s;
+        s.exit_status = exit.status;
+        if (!exit.exited) {
+            s.state = JobState::Running;
+        } else if (it->second.cancelled) {
+            s.state = JobState::Cancelled;
+        } else if (exit.status == 0) {
+            s.state = JobState::Completed;
+        } else {
+            s.state = JobState::Failed;
+            s.detail = errorTail(it->second.run_dir + "/stderr.log");
+            if (s.detail.empty()) s.detail = "mpirun exited with status " + std::to_string(exit.status);
+        }
+        states[id] = s;
+    }
+    return states;
+}
+
+void LocalScheduler::cancel(const std::string& job_id) {
+    auto it = jobs_.find(job_id);
+    if (it == jobs_.end()) return;
+    it->second.cancelled = true;
+    it->second.process->terminate();
+}
+
+} // namespace scalebench

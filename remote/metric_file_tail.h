@@ -1,0 +1,30 @@
+// Follows a run's growing metric file through a Transport, from the byte offset where the last read stopped.
+#pragma once
+
+#include "metric_stream_parser.h"
+#include "transport.h"
+
+namespace scalebench {
+
+class MetricFileTail {
+  public:
+    static constexpr std::size_t kChunkBytes = 1 << 20;
+
+    MetricFileTail(Transport& transport, std::string path) : transport_(transport), path_(std::move(path)) {}
+
+    // The records completed since the last call (reads until the file has nothing new).
+    std::vector<MetricRecord> poll();
+    // poll(), then the last line even without its newline: call once the writer has ended.
+    std::vector<MetricRecord> finish();
+
+    std::int64_t offset() const { return offset_; }
+    const MetricStreamParser& parser() const { return parser_; }
+
+  private:
+    Transport& transport_;
+    std::string path_;
+    std::int64_t offset_ = 0; // bytes read so far
+    MetricStreamParser parser_;
+};
+
+} // namespace scalebench

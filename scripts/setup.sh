@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Installs what scalebench needs on Debian 12 (packages, the torch wheel for LibTorch) and says what it does.
+# Idempotent: a second run finds everything in place and does no network work.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+venv="${SCALEBENCH_VENV:-$here/.venv}"
+torch_version="2.11.0"          # C++ API of the GPU machine's PyTorch 2.11
+# libtorch_cpu.so of torch 2.11 loads libcudart.so.13 and libcupti.so.13: the versions of torch's cuda-toolkit 13.0.2
+cuda_runtime=(nvidia-cuda-runtime==13.0.96 nvidia-cuda-cupti==13.0.85)
+
+say() { printf '[setup] %s\n' "$*"; }
+fail() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+
+packages=(
+  build-essential cmake ninja-build pkg-config git python3 python3-venv
+  qt6-base-dev qt6-charts-dev fonts-dejavu-core xvfb xauth
+  libssh-dev openmpi-bin libopenmpi-dev libsqlite3-dev sqlite3 zlib1g-dev
+  libfmt-dev catch2 nlohmann-json3-dev libtomlplusplus-dev dataset-fashion-mnist
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  say "Debian packages: all ${#packages[@]} present"
+else
+  command -v apt-get >/dev/null || fail "missing packages (${missing[*]}) and no apt-get: this set-up needs Debian 12"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || fail "missing packages (${missing[*]}); run as root or install sudo"
+    sudo="sudo"
+  fi
+  say "installing Debian packages: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+python=/usr/bin/python3
+[ -x "$python" ] || python=$(command -v python3) || fail "python3 not found"
+if [ ! -x "$venv/bin/python" ]; then
+  say "creating virtual environment $venv"
+  "$python" -m venv "$venv"
+fi
+installed=$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("torch"))' 2>/dev/null || true)
+if [ "$installed" = "$torch_version" ]; then
+  say "torch $torch_version: present in $venv"
+else
+  # --no-deps: the console builds only against LibTorch's CPU library, so the multi-GB CUDA wheels stay out;
+  # only the two small runtime libraries that libtorch_cpu.so links are installed.
+  say "installing torch $torch_version (LibTorch, ~530 MB) and ${cuda_runtime[*]} (~12 MB) into $venv"
+  "$venv/bin/pip" install -q --no-deps "torch==$torch_version" ||
+    fail "the torch wheel could not be installed; see pip's message above"
+  "$venv/bin/pip" install -q --no-deps "${cuda_runtime[@]}" ||
+    fail "the CUDA runtime wheels could not be installed; see pip's message above"
+fi
+site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+[ -f "$site/torch/lib/libtorch_cpu.so" ] || fail "torch is installed but $site/torch/lib/libtorch_cpu.so is missing"
+say "LibTorch: $site/torch"

@@ -1,0 +1,30 @@
+// The engine's command line: what to train, for how long, with which hyper-parameters, and where to write metrics.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace scalebench {
+
+struct EngineOptions {
+    std::string workload = "resnet20";
+    std::string dataset = "fashion-mnist"; // or synthetic-cifar
+    std::string data_dir = "/usr/share/datasets/fashion-mnist";
+    std::string metrics_path; // JSON-lines metric stream, written by rank 0
+    int steps = 100;
+    int batch_per_rank = 128;
+    double lr = 0.02;       // base learning rate; scaled linearly to lr x ranks after the warm-up
+    int warmup_steps = -1;  // -1: log2(ranks) epochs (MLBench task 1)
+    int eval_every = 0;     // 0: evaluate only at the end
+    int eval_samples = 2000;
+    int threads = 0;        // intra-op threads per rank; 0: cores / ranks on this node
+    int seed = 1;
+    bool show_version = false;
+    bool show_help = false;
+};
+
+// Throws std::invalid_argument naming the option and the problem.
+EngineOptions parseEngineOptions(const std::vector<std::string>& arguments);
+std::string engineUsage();
+
+} // namespace scalebench

@@ -1,0 +1,45 @@
+// Image classification data for the engine: a rank's disjoint shard of Fashion-MNIST, or synthetic CIFAR-shaped data.
+#pragma once
+
+#include <torch/types.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace scalebench {
+
+struct LabelledImages {
+    torch::Tensor images; // (N, C, H, W) float32, normalised
+    torch::Tensor labels; // (N) int64 class indices
+    int64_t size() const { return labels.size(0); }
+};
+
+// Samples rank, rank + ranks, rank + 2 ranks, ... of split "train" or "t10k" from the IDX files in dir.
+LabelledImages loadFashionMnistShard(const std::string& dir, const std::string& split, int rank, int ranks);
+// Random images (N, 3, 32, 32) and labels, the same for a given seed: for throughput runs.
+LabelledImages syntheticCifar(int64_t samples, int seed);
+
+// Mini-batches in a fresh random order each epoch.
+class BatchSampler {
+  public:
+    BatchSampler(LabelledImages data, int64_t batch_size, uint64_t seed);
+    // images: (B, C, H, W), labels: (B)
+    std::pair<torch::Tensor, torch::Tensor> next();
+    int64_t epoch() const { return epoch_; }
+    int64_t batchesPerEpoch() const { return data_.size() / batch_size_; }
+
+  private:
+    void shuffle();
+
+    LabelledImages data_;
+    int64_t batch_size_;
+    std::mt19937_64 random_;
+    std::vector<int64_t> order_;
+    int64_t position_ = 0;
+    int64_t epoch_ = 0;
+};
+
+} // namespace scalebench

@@ -1,0 +1,268 @@
+// scalebench-engine: synchronous data-parallel training under mpirun, writing the metric stream (rank 0).
+#include "engine_options.h"
+#include "gradient_allreduce.h"
+#include "image_data.h"
+#include "metric_writer.h"
+#include "mpi_check.h"
+#include "resnet.h"
+
+#include <torch/torch.h>
+#include <torch/version.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+#include <thread>
+#include <unistd.h>
+
+using namespace scalebench;
+using nlohmann::json;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds(Clock::time_point from, Clock::time_point to) { return std::chrono::duration<double>(to - from).count(); }
+
+struct World {
+    int rank = 0;
+    int ranks = 1;
+    int local_ranks = 1; // ranks on this node
+    std::string host;
+};
+
+World joinWorld() {
+    World w;
+    MPI_CHECK(MPI_Comm_rank(MPI_COMM_WORLD, &w.rank));
+    MPI_CHECK(MPI_Comm_size(MPI_COMM_WORLD, &w.ranks));
+    MPI_Comm node;
+    MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w.rank, MPI_INFO_NULL, &node));
+    MPI_CHECK(MPI_Comm_size(node, &w.local_ranks));
+    MPI_CHECK(MPI_Comm_free(&node));
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    w.host = host;
+    return w;
+}
+
+// Every rank's host and process id, for the header (the console uses them to find stragglers and failed ranks).
+json gatherRanks(const World& w) {
+    constexpr int kHostBytes = 64;
+    struct Entry {
+        char host[kHostBytes];
+        long pid;
+    } mine{}, none{};
+    std::snprintf(mine.host, kHostBytes, "%s", w.host.c_str());
+    mine.pid = static_cast<long>(getpid());
+    std::vector<Entry> all(static_cast<std::size_t>(w.ranks), none);
+    MPI_CHECK(MPI_Gather(&mine, sizeof(Entry), MPI_BYTE, all.data(), sizeof(Entry), MPI_BYTE, 0, MPI_COMM_WORLD));
+    json out = json::array();
+    for (int r = 0; r < w.ranks; ++r) out.push_back({{"rank", r}, {"host", all[r].host}, {"pid", all[r].pid}});
+    return out;
+}
+
+std::string mpiLibraryVersion() {
+    char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int length = 0;
+    MPI_Get_library_version(text, &length);
+    std::string version(text, static_cast<std::size_t>(length));
+    return version.substr(0, version.find_first_of(",\n"));
+}
+
+// Linear warm-up from lr to lr x ranks (MLBench task 1: linear scaling rule, Goyal et al.).
+double learningRate(const EngineOptions& o, int ranks, int64_t step, int64_t warmup_steps) {
+    const double target = o.lr * ranks;
+    if (warmup_steps <= 0 || step >= warmup_steps) return target;
+    return o.lr + (target - o.lr) * static_cast<double>(step) / static_cast<double>(warmup_steps);
+}
+
+struct Evaluation {
+    double accuracy = 0;
+    double loss = 0;
+};
+
+// Accuracy and loss over every rank's share of the held-out samples.
+Evaluation evaluate(ResNet20& model, const LabelledImages& held_out) {
+    constexpr int64_t kEvalBatch = 500;
+    torch::NoGradGuard no_grad;
+    model->eval();
+    double sums[3] = {0, 0, 0}; // correct, loss x samples, samples
+    for (int64_t start = 0; start < held_out.size(); start += kEvalBatch) {
+        const int64_t n = std::min(kEvalBatch, held_out.size() - start);
+        auto logits = model->forward(held_out.images.narrow(0, start, n)); // (n, 10)
+        auto labels = held_out.labels.narrow(0, start, n);
+        sums[0] += logits.argmax(1).eq(labels).sum().item<double>();
+        sums[1] += torch::cross_entropy_loss(logits, labels).item<double>() * static_cast<double>(n);
+        sums[2] += static_cast<double>(n);
+    }
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, sums, 3, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD));
+    model->train();
+    return {sums[0] / sums[2], sums[1] / sums[2]};
+}
+
+int train(const EngineOptions& o, const World& w) {
+    // ---------------------------------------------------------------- setup
+    const int threads = o.threads > 0 ? o.threads
+                                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
+                                                        w.local_ranks);
+    torch::set_num_threads(threads);
+    torch::manual_seed(static_cast<uint64_t>(o.seed)); // same initial weights everywhere; rank 0's are broadcast too
+
+    LabelledImages train_data, held_out;
+    int64_t in_channels = 3;
+    if (o.dataset == "fashion-mnist") {
+        train_data = loadFashionMnistShard(o.data_dir, "train", w.rank, w.ranks);
+        held_out = loadFashionMnistShard(o.data_dir, "t10k", w.rank, w.ranks);
+        held_out = {held_out.images.narrow(0, 0, std::min<int64_t>(held_out.size(), o.eval_samples / w.ranks + 1)),
+                    held_out.labels.narrow(0, 0, std::min<int64_t>(held_out.size(), o.eval_samples / w.ranks + 1))};
+        in_channels = 1;
+    } else {
+        train_data = syntheticCifar(8 * o.batch_per_rank, o.seed + w.rank);
+        held_out = syntheticCifar(std::max(1, o.eval_samples / w.ranks), o.seed + 1000 + w.rank);
+    }
+    BatchSampler batches(train_data, o.batch_per_rank, static_cast<uint64_t>(o.seed) * 7919 + w.rank);
+
+    ResNet20 model(in_channels, 10);
+    GradientAllReduce gradients(model->parameters(), MPI_COMM_WORLD);
+    gradients.broadcastParameters();
+    torch::optim::SGD optimizer(model->parameters(),
+                                torch::optim::SGDOptions(o.lr).momentum(0.9).nesterov(true).weight_decay(1e-4));
+
+    const int64_t global_batch = static_cast<int64_t>(o.batch_per_rank) * w.ranks;
+    const int64_t warmup_steps =
+        o.warmup_steps >= 0 ? o.warmup_steps
+                            : static_cast<int64_t>(std::log2(w.ranks) * static_cast<double>(batches.batchesPerEpoch()));
+    const json ranks = gatherRanks(w);
+
+    std::optional<MetricWriter> metrics; // only rank 0 talks
+    if (w.rank == 0) {
+        metrics.emplace(o.metrics_path);
+        metrics->write({{"type", "header"},
+                        {"version", 1},
+                        {"workload", o.workload},
+                        {"dataset", o.dataset},
+                        {"ranks", w.ranks},
+                        {"hosts", ranks},
+                        {"threads_per_rank", threads},
+                        {"parameters", gradients.elements()},
+                        {"versions",
+                         {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
+                        {"hyperparameters",
+                         {{"steps", o.steps},
+                          {"batch_per_rank", o.batch_per_rank},
+                          {"global_batch", global_batch},
+                          {"base_lr", o.lr},
+                          {"peak_lr", o.lr * w.ranks},
+                          {"warmup_steps", warmup_steps},
+                          {"optimizer", "SGD nesterov momentum 0.9 weight_decay 1e-4"},
+                          {"seed", o.seed}}},
+                        {"allreduce", "MPI_Allreduce of one flat fp32 buffer per step"},
+                        {"unix_time", std::chrono::duration<double>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count()}});
+    }
+
+    // ---------------------------------------------------------------- training
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    const auto run_start = Clock::now();
+    double train_seconds = 0, loss = 0;
+    std::optional<Evaluation> last_eval;
+    for (int64_t step = 1; step <= o.steps; ++step) {
+        const auto t0 = Clock::now();
+        auto [images, labels] = batches.next(); // images: (B, C, H, W), labels: (B)
+        const auto t1 = Clock::now();
+        auto logits = model->forward(images); // (B, 10)
+        auto local_loss = torch::cross_entropy_loss(logits, labels);
+        const auto t2 = Clock::now();
+        optimizer.zero_grad();
+        local_loss.backward();
+        const auto t3 = Clock::now();
+        loss = gradients.average(local_loss.item<double>());
+        const auto t4 = Clock::now();
+        for (auto& group : optimizer.param_groups())
+            static_cast<torch::optim::SGDOptions&>(group.options()).lr(learningRate(o, w.ranks, step, warmup_steps));
+        optimizer.step();
+        const auto t5 = Clock::now();
+
+        const double step_s = seconds(t0, t5); // seconds: data + forward + backward + all-reduce + optimizer
+        train_seconds += step_s;
+        if (!std::isfinite(loss)) throw std::runtime_error("loss is " + std::to_string(loss) + " at step " +
+                                                           std::to_string(step));
+        if (metrics)
+            metrics->write({{"type", "step"},
+                            {"step", step},
+                            {"epoch", batches.epoch()},
+                            {"loss", loss},
+                            {"lr", learningRate(o, w.ranks, step, warmup_steps)},
+                            {"samples_per_s", static_cast<double>(global_batch) / step_s},
+                            {"step_s", step_s},
+                            {"data_s", seconds(t0, t1)},
+                            {"forward_s", seconds(t1, t2)},
+                            {"backward_s", seconds(t2, t3)},
+                            {"allreduce_s", seconds(t3, t4)},
+                            {"optimizer_s", seconds(t4, t5)},
+                            {"elapsed_s", seconds(run_start, t5)}});
+
+        if ((o.eval_every > 0 && step % o.eval_every == 0) || step == o.steps) {
+            last_eval = evaluate(model, held_out);
+            if (metrics)
+                metrics->write({{"type", "eval"},
+                                {"step", step},
+                                {"accuracy", last_eval->accuracy},
+                                {"loss", last_eval->loss},
+                                {"elapsed_s", seconds(run_start, Clock::now())}});
+        }
+    }
+
+    // ---------------------------------------------------------------- summary
+    if (metrics)
+        metrics->write({{"type", "summary"},
+                        {"steps", o.steps},
+                        {"wall_s", seconds(run_start, Clock::now())},
+                        {"train_s", train_seconds},
+                        {"samples_per_s", static_cast<double>(global_batch * o.steps) / train_seconds},
+                        {"final_loss", loss},
+                        {"final_accuracy", last_eval ? json(last_eval->accuracy) : json(nullptr)}});
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    EngineOptions options;
+    try {
+        options = parseEngineOptions(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const std::exception& e) {
+        std::cerr << "scalebench-engine: " << e.what() << "\n" << engineUsage();
+        return 2;
+    }
+    if (options.show_help) {
+        std::cout << engineUsage();
+        return 0;
+    }
+    if (options.show_version) {
+        std::cout << "scalebench-engine " << SCALEBENCH_VERSION << " (LibTorch " << TORCH_VERSION << ")\n";
+        return 0;
+    }
+
+    MPI_Init(&argc, &argv);
+    World world;
+    try {
+        world = joinWorld();
+        train(options, world);
+    } catch (const std::exception& e) {
+        std::cerr << "scalebench-engine: rank " << world.rank << " on " << world.host << ": " << e.what()
+                  << std::endl;
+        if (world.rank == 0 && !options.metrics_path.empty()) {
+            try {
+                MetricWriter(options.metrics_path).write({{"type", "error"}, {"rank", 0}, {"message", e.what()}});
+            } catch (...) {
+            }
+        }
+        MPI_Abort(MPI_COMM_WORLD, 1);
+        return 1;
+    }
+    MPI_Finalize();
+    return 0;
+}

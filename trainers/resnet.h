@@ -1,0 +1,32 @@
+// ResNet-20 for 32x32-class images (He et al. 2015, "v1"; MLBench task 1): 3 stages of 3 basic blocks, 16/32/64 ch.
+#pragma once
+
+#include <torch/nn.h>
+
+namespace scalebench {
+
+struct BasicBlockImpl : torch::nn::Module {
+    BasicBlockImpl(int64_t in_channels, int64_t out_channels, int64_t stride);
+    torch::Tensor forward(const torch::Tensor& x);
+
+    torch::nn::Conv2d conv1{nullptr}, conv2{nullptr};
+    torch::nn::BatchNorm2d bn1{nullptr}, bn2{nullptr};
+    torch::nn::Sequential shortcut{nullptr}; // 1x1 convolution + BN where the shape changes, else identity
+};
+TORCH_MODULE(BasicBlock);
+
+struct ResNet20Impl : torch::nn::Module {
+    static constexpr int64_t kBlocksPerStage = 3; // 6n + 2 = 20 layers with n = 3
+
+    ResNet20Impl(int64_t in_channels, int64_t classes);
+    // x: (B, C, H, W) -> logits: (B, classes)
+    torch::Tensor forward(const torch::Tensor& x);
+
+    torch::nn::Conv2d stem{nullptr};
+    torch::nn::BatchNorm2d stem_bn{nullptr};
+    torch::nn::Sequential stages{nullptr};
+    torch::nn::Linear classifier{nullptr};
+};
+TORCH_MODULE(ResNet20);
+
+} // namespace scalebench
