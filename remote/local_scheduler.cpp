@@ -53,7 +53,10 @@ std::vector<std::string> LocalScheduler::mpirunArguments(const JobRequest& job) 
 
 std::string LocalScheduler::commandLine(const JobRequest& job) const {
     std::string line;
-    for (const auto& word : mpirunArguments(job)) line += (line.empty() ? "" : " ") + shellQuote(word);
+    for (const auto& word : mpirunArguments(job)) {
+        if (!line.empty()) line += ' ';
+        line += shellQuote(word);
+    }
     return line;
 }
 

@@ -1,0 +1,69 @@
+// scalebench --batch PLAN: run a plan headless, store the session, print the results table, write results.csv.
+#include "batch_command.h"
+
+#include "local_scheduler.h"
+#include "local_transport.h"
+#include "session_results.h"
+#include "session_runner.h"
+
+#include <fstream>
+
+namespace scalebench {
+namespace {
+
+void printDryRun(const RunPlan& plan, const ConsoleOptions& options, std::ostream& out) {
+    LocalScheduler scheduler;
+    const auto runs = expandPlan(plan);
+    out << "plan '" << plan.name << "': " << runs.size() << " runs (dry run: nothing is started)\n";
+    for (const auto& run : runs) {
+        const auto metrics = (options.out_dir / "session-N" / run.name / "metrics.jsonl").string();
+        out << run.name << ": " << scheduler.commandLine({run.name, run.ranks, engineArguments(run, options.engine,
+                                                                                                metrics), ""})
+            << "\n";
+    }
+}
+
+} // namespace
+
+BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
+    BatchResult batch;
+    try {
+        const RunPlan plan = parsePlanFile(options.plan);
+        batch.plan_name = plan.name;
+        if (options.dry_run) {
+            printDryRun(plan, options, out);
+            return batch;
+        }
+        if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
+        SessionStore store(options.db);
+        LocalTransport transport;
+        LocalScheduler scheduler;
+        SessionRunner runner(store, scheduler, transport,
+                             {options.engine, options.out_dir, std::chrono::milliseconds(options.poll_ms), "local"},
+                             [&](const std::string& line) { out << line << std::endl; });
+        const SessionOutcome outcome = runner.run(plan);
+
+        batch.results = loadSessionResults(store, outcome.session_id);
+        out << "\n" << formatResultsTable(batch.results);
+        const auto csv_path = options.out_dir / "results.csv";
+        std::ofstream(csv_path) << resultsCsv(batch.results);
+        out << "\nsession " << outcome.session_id << " stored in " << options.db.string() << "; CSV: "
+            << csv_path.string() << "\n";
+        if (outcome.failed_runs > 0) {
+            err << "scalebench: " << outcome.failed_runs << " of " << outcome.runs << " runs failed\n";
+            batch.exit_code = 1;
+        }
+    } catch (const PlanError& e) {
+        err << "scalebench: plan error: " << e.what() << "\n";
+        batch.exit_code = 2;
+    } catch (const StoreError& e) {
+        err << "scalebench: " << e.what() << "\n";
+        batch.exit_code = 2;
+    } catch (const std::exception& e) {
+        err << "scalebench: " << e.what() << "\n";
+        batch.exit_code = 2;
+    }
+    return batch;
+}
+
+} // namespace scalebench

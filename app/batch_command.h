@@ -1,0 +1,20 @@
+// scalebench --batch PLAN: run a plan headless, store the session, print the results table, write results.csv.
+#pragma once
+
+#include "console_options.h"
+#include "results_table.h"
+
+#include <ostream>
+#include <vector>
+
+namespace scalebench {
+
+struct BatchResult {
+    int exit_code = 0; // 0: every run ok; 1: a run failed; 2: the plan or the store cannot be used
+    std::string plan_name;
+    std::vector<RunResult> results;
+};
+
+BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostream& err);
+
+} // namespace scalebench

@@ -1,0 +1,83 @@
+// The scalebench command line: the GUI by default, or --batch PLAN for headless runs.
+#include "console_options.h"
+
+#include <cstdlib>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace scalebench {
+
+std::string consoleUsage() {
+    return "usage: scalebench [--db FILE]                       open the console on the session store\n"
+           "       scalebench --batch PLAN [--db FILE] [--out DIR] [--engine PATH] [--dry-run] [--poll-ms MS]\n"
+           "       scalebench --version\n"
+           "--batch runs every run of the plan on this machine with mpirun, stores the session as records arrive,\n"
+           "prints the results table, writes DIR/results.csv and DIR/scaling.png, and exits 1 if a run failed,\n"
+           "2 if the plan or the store cannot be used.\n";
+}
+
+std::string defaultEnginePath() {
+    std::error_code error;
+    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        for (const char* relative : {"../trainers/scalebench-engine", "scalebench-engine"}) {
+            const auto candidate = self.parent_path() / relative;
+            if (access(candidate.c_str(), X_OK) == 0) return std::filesystem::weakly_canonical(candidate).string();
+        }
+    }
+    return "scalebench-engine";
+}
+
+std::filesystem::path defaultStorePath() {
+    if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data)
+        return std::filesystem::path(data) / "scalebench" / "sessions.db";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return std::filesystem::path(home) / ".local/share/scalebench/sessions.db";
+    return "scalebench-sessions.db";
+}
+
+ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
+    ConsoleOptions o;
+    o.db = defaultStorePath();
+    o.out_dir = "scalebench-out";
+    o.engine = defaultEnginePath();
+    for (std::size_t i = 0; i < arguments.size(); ++i) {
+        const std::string& a = arguments[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= arguments.size()) throw std::invalid_argument(a + ": needs a value");
+            return arguments[++i];
+        };
+        if (a == "--batch") {
+            o.mode = ConsoleOptions::Mode::Batch;
+            o.plan = value();
+        } else if (a == "--db") {
+            o.db = value();
+        } else if (a == "--out") {
+            o.out_dir = value();
+        } else if (a == "--engine") {
+            o.engine = value();
+        } else if (a == "--screenshot") {
+            o.screenshot = value();
+        } else if (a == "--dry-run") {
+            o.dry_run = true;
+        } else if (a == "--poll-ms") {
+            const std::string v = value();
+            try {
+                o.poll_ms = std::stoi(v);
+            } catch (const std::exception&) {
+                throw std::invalid_argument("--poll-ms: '" + v + "' is not a number");
+            }
+            if (o.poll_ms < 10) throw std::invalid_argument("--poll-ms: at least 10");
+        } else if (a == "--version") {
+            o.mode = ConsoleOptions::Mode::Version;
+        } else if (a == "--help" || a == "-h") {
+            o.mode = ConsoleOptions::Mode::Help;
+        } else {
+            throw std::invalid_argument("unknown option '" + a + "'");
+        }
+    }
+    if (o.dry_run && o.mode != ConsoleOptions::Mode::Batch) throw std::invalid_argument("--dry-run: only with --batch PLAN");
+    return o;
+}
+
+} // namespace scalebench

@@ -1,0 +1,28 @@
+// The scalebench command line: the GUI by default, or --batch PLAN for headless runs.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace scalebench {
+
+struct ConsoleOptions {
+    enum class Mode { Gui, Batch, Version, Help } mode = Mode::Gui;
+    std::filesystem::path plan;
+    std::filesystem::path db;      // the session store
+    std::filesystem::path out_dir; // run folders, results.csv, scaling.png
+    std::string engine;            // the scalebench-engine executable
+    std::filesystem::path screenshot; // GUI: save the main window to this PNG and quit
+    bool dry_run = false;          // batch: print the runs and their commands, run nothing
+    int poll_ms = 250;
+};
+
+// Throws std::invalid_argument naming the option and the problem.
+ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments);
+std::string consoleUsage();
+// The engine beside this executable in the build tree, else "scalebench-engine" from PATH.
+std::string defaultEnginePath();
+std::filesystem::path defaultStorePath();
+
+} // namespace scalebench

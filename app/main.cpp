@@ -1,0 +1,79 @@
+// scalebench: the console. Headless (--batch) or windowed is decided before any widget exists.
+#include "batch_command.h"
+#include "console_options.h"
+#include "main_window.h"
+#include "scaling_chart_png.h"
+#include "session_results.h"
+#include "session_store.h"
+
+#include <QApplication>
+#include <QTimer>
+
+#include <iostream>
+
+using namespace scalebench;
+
+namespace {
+
+int batchMain(int argc, char** argv, const ConsoleOptions& options) {
+    // No window is ever shown; Qt Charts renders the scaling PNG only inside a QApplication, so it runs offscreen.
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    const BatchResult batch = runBatch(options, std::cout, std::cerr);
+    if (!batch.results.empty()) {
+        const auto png = options.out_dir / "scaling.png";
+        if (renderScalingChartPng(sessionScaling(batch.results), QString::fromStdString(batch.plan_name),
+                                  QString::fromStdString(png.string())))
+            std::cout << "scaling chart: " << png.string() << "\n";
+        else
+            std::cerr << "scalebench: could not write the scaling chart " << png.string() << "\n";
+    }
+    return batch.exit_code;
+}
+
+int guiMain(int argc, char** argv, const ConsoleOptions& options) {
+    QApplication app(argc, argv);
+    try {
+        if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
+        SessionStore store(options.db);
+        MainWindow window(store);
+        window.reload();
+        window.show();
+        if (!options.screenshot.empty()) {
+            QTimer::singleShot(800, &window, [&] {
+                if (!window.saveScreenshot(QString::fromStdString(options.screenshot.string())))
+                    std::cerr << "scalebench: cannot write " << options.screenshot.string() << "\n";
+                app.quit();
+            });
+        }
+        return app.exec();
+    } catch (const std::exception& e) {
+        std::cerr << "scalebench: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    ConsoleOptions options;
+    try {
+        options = parseConsoleOptions(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const std::exception& e) {
+        std::cerr << "scalebench: " << e.what() << "\n" << consoleUsage();
+        return 2;
+    }
+    switch (options.mode) {
+    case ConsoleOptions::Mode::Version:
+        std::cout << "scalebench " << SCALEBENCH_VERSION << "\n";
+        return 0;
+    case ConsoleOptions::Mode::Help:
+        std::cout << consoleUsage();
+        return 0;
+    case ConsoleOptions::Mode::Batch:
+        return batchMain(argc, argv, options);
+    case ConsoleOptions::Mode::Gui:
+        break;
+    }
+    return guiMain(argc, argv, options);
+}

@@ -1,0 +1,113 @@
+// scalebench --batch as a user runs it: bad plans and stores are named, and a killed rank fails the batch without
+// losing the records collected before it died.
+#include "child_process.h"
+#include "session_store.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <csignal>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+using namespace scalebench;
+
+namespace {
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+struct BatchRun {
+    int exit_status = 0;
+    std::string out;
+    std::string err;
+};
+
+BatchRun runBatch(const TemporaryFolder& folder, const std::vector<std::string>& arguments) {
+    std::vector<std::string> argv = {SCALEBENCH_CLI_PATH};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    ChildProcess cli(argv, (folder.path / "out.log").string(), (folder.path / "err.log").string());
+    const ChildExit exit = cli.wait();
+    return {exit.status, slurp(folder.path / "out.log"), slurp(folder.path / "err.log")};
+}
+} // namespace
+
+TEST_CASE("a plan with a misspelt key stops the batch with the file, line and key", "[integration][cli]") {
+    TemporaryFolder folder;
+    const auto r = runBatch(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/typo.toml", "--db",
+                                     (folder.path / "s.db").string()});
+    CHECK(r.exit_status == 2);
+    CHECK_THAT(r.err, Catch::Contains("plan error:") && Catch::Contains("typo.toml:8:") &&
+                          Catch::Contains("unknown key 'batch_per_rnak' (did you mean 'batch_per_rank'?)"));
+}
+
+TEST_CASE("a store written by a newer scalebench stops the batch with a clear message", "[integration][cli]") {
+    TemporaryFolder folder;
+    const auto db = folder.path / "newer.db";
+    sqlite3* raw = nullptr;
+    REQUIRE(sqlite3_open(db.c_str(), &raw) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(raw, "CREATE TABLE future(x); PRAGMA user_version = 7", nullptr, nullptr, nullptr) ==
+            SQLITE_OK);
+    sqlite3_close(raw);
+    const auto r = runBatch(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml", "--db",
+                                     db.string(), "--out", (folder.path / "out").string()});
+    CHECK(r.exit_status == 2);
+    CHECK_THAT(r.err, Catch::Contains("schema version 7") && Catch::Contains("newer scalebench"));
+}
+
+TEST_CASE("killing one rank mid-run fails the batch with that rank's error; the records before it are stored",
+          "[integration][cli]") {
+    TemporaryFolder folder;
+    std::ofstream(folder.path / "long.toml") << R"(
+name = "long"
+[[run]]
+workload = "resnet20"
+dataset = "synthetic-cifar"
+ranks = 2
+steps = 100000
+batch_per_rank = 16
+)";
+    const auto db = folder.path / "s.db";
+    const auto out = folder.path / "out";
+    ChildProcess cli({SCALEBENCH_CLI_PATH, "--batch", (folder.path / "long.toml").string(), "--db", db.string(),
+                      "--out", out.string(), "--poll-ms", "50"},
+                     (folder.path / "out.log").string(), (folder.path / "err.log").string());
+
+    // Wait for a few stored steps, then kill rank 1 by the PID its header names.
+    const auto metrics = out / "session-1" / "resnet20-synthetic-cifar-n2-r1" / "metrics.jsonl";
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    std::int64_t stored_before_kill = 0;
+    while (stored_before_kill < 5) {
+        REQUIRE(std::chrono::steady_clock::now() < deadline);
+        REQUIRE_FALSE(cli.poll().exited);
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        if (!std::filesystem::exists(db)) continue;
+        SessionStore store(db);
+        for (const auto& run : store.runs(1)) stored_before_kill = run.step_count;
+    }
+    std::istringstream lines(slurp(metrics));
+    std::string header_line;
+    std::getline(lines, header_line);
+    const auto header = nlohmann::json::parse(header_line);
+    const pid_t rank1 = header["hosts"][1]["pid"].get<pid_t>();
+    REQUIRE(::kill(rank1, SIGKILL) == 0);
+
+    const ChildExit exit = cli.wait();
+    const std::string printed = slurp(folder.path / "out.log") + slurp(folder.path / "err.log");
+    INFO(printed);
+    CHECK(exit.status == 1);
+    CHECK_THAT(printed, Catch::Contains("FAILED") && Catch::Contains("rank 1") && Catch::Contains("1 of 1 runs failed"));
+
+    SessionStore store(db);
+    const auto runs = store.runs(1);
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].status == "failed");
+    CHECK_THAT(runs[0].error, Catch::Contains("rank 1"));
+    CHECK(runs[0].step_count >= stored_before_kill);
+    CHECK(store.sessions().at(0).status == "failed");
+}

@@ -1,0 +1,72 @@
+// Specification of the engine's parts without LibTorch: the IDX reader and the command line.
+#include "engine_options.h"
+#include "idx_file.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+#include <zlib.h>
+
+#include <fstream>
+
+using namespace scalebench;
+
+namespace {
+const std::vector<unsigned char> kImages = {0, 0, 8, 3, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, // 2 images of 2x3
+                                            1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+void writePlain(const std::filesystem::path& p, const std::vector<unsigned char>& bytes) {
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+void writeGzip(const std::filesystem::path& p, const std::vector<unsigned char>& bytes) {
+    gzFile f = gzopen(p.c_str(), "wb");
+    gzwrite(f, bytes.data(), static_cast<unsigned>(bytes.size()));
+    gzclose(f);
+}
+} // namespace
+
+TEST_CASE("IDX files are read plain or gzip-compressed", "[engine][data]") {
+    TemporaryFolder folder;
+    writePlain(folder.path / "images", kImages);
+    writeGzip(folder.path / "images.gz", kImages);
+    for (const char* name : {"images", "images.gz"}) {
+        const IdxArray a = readIdxFile(folder.path / name);
+        CHECK(a.dims == std::vector<std::int64_t>{2, 2, 3});
+        REQUIRE(a.data.size() == 12);
+        CHECK(a.data[11] == 12);
+    }
+}
+
+TEST_CASE("broken IDX files are refused with the file and the problem", "[engine][data]") {
+    TemporaryFolder folder;
+    auto truncated = kImages;
+    truncated.resize(20);
+    writePlain(folder.path / "truncated", truncated);
+    CHECK_THROWS_WITH(readIdxFile(folder.path / "truncated"), Catch::Contains("truncated data"));
+    writePlain(folder.path / "floats", {0, 0, 0x0D, 1, 0, 0, 0, 1, 0, 0, 0, 0});
+    CHECK_THROWS_WITH(readIdxFile(folder.path / "floats"), Catch::Contains("is not unsigned byte"));
+    writePlain(folder.path / "text", {'h', 'e', 'l', 'l', 'o'});
+    CHECK_THROWS_WITH(readIdxFile(folder.path / "text"), Catch::Contains("bad magic"));
+    CHECK_THROWS_WITH(readIdxFile(folder.path / "missing"), Catch::Contains("missing: cannot open"));
+}
+
+TEST_CASE("Debian's Fashion-MNIST test labels: 10,000 labels of 10 classes", "[engine][data]") {
+    const IdxArray labels = readIdxFile("/usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz");
+    CHECK(labels.dims == std::vector<std::int64_t>{10000});
+    std::vector<int> per_class(10);
+    for (auto l : labels.data) {
+        REQUIRE(l < 10);
+        ++per_class[l];
+    }
+    CHECK(per_class == std::vector<int>(10, 1000));
+}
+
+TEST_CASE("the engine's command line names a wrong option and its problem", "[engine]") {
+    const EngineOptions o = parseEngineOptions({"--metrics", "m.jsonl", "--steps", "50", "--lr", "0.1"});
+    CHECK(o.steps == 50);
+    CHECK(o.lr == 0.1);
+    CHECK_THROWS_WITH(parseEngineOptions({"--steps", "50"}), Catch::Contains("--metrics"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--steps", "many"}),
+                      "--steps: 'many' is not a number");
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--steps", "0"}), Catch::Contains("at least 1"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--stpes", "5"}), "unknown option '--stpes'");
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--dataset", "mnist"}), Catch::Contains("'mnist'"));
+}

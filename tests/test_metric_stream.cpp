@@ -1,0 +1,73 @@
+// Specification of the metric stream parser: records from any split of the bytes, broken lines counted, never fatal.
+#include "metric_stream_parser.h"
+
+#include <catch2/catch.hpp>
+
+using namespace scalebench;
+
+namespace {
+const std::string kHeader = R"({"type":"header","version":1,"workload":"resnet20","dataset":"fashion-mnist","ranks":2})";
+std::string step(int n, double loss) {
+    return R"({"type":"step","step":)" + std::to_string(n) + R"(,"loss":)" + std::to_string(loss) +
+           R"(,"samples_per_s":500,"step_s":0.5,"data_s":0.01,"forward_s":0.15,"backward_s":0.3,"allreduce_s":0.03,"optimizer_s":0.01})";
+}
+} // namespace
+
+TEST_CASE("records come out whole whatever the chunks the bytes arrive in", "[core][stream]") {
+    const std::string stream = kHeader + "\n" + step(1, 2.3) + "\n" + step(2, 2.1) + "\n";
+    for (std::size_t chunk : {1, 7, 64, 100000}) {
+        MetricStreamParser parser;
+        std::vector<MetricRecord> records;
+        for (std::size_t at = 0; at < stream.size(); at += chunk) {
+            auto got = parser.feed(std::string_view(stream).substr(at, chunk));
+            records.insert(records.end(), got.begin(), got.end());
+        }
+        REQUIRE(records.size() == 3);
+        CHECK(std::get<HeaderRecord>(records[0]).ranks == 2);
+        CHECK(std::get<StepRecord>(records[2]).loss == Approx(2.1));
+        CHECK(std::get<StepRecord>(records[2]).allreduce_s == Approx(0.03));
+        CHECK(parser.consumedBytes() == static_cast<std::int64_t>(stream.size()));
+        CHECK(parser.brokenLineCount() == 0);
+    }
+}
+
+TEST_CASE("garbage lines are counted with their line numbers and the good records around them kept",
+          "[core][stream]") {
+    MetricStreamParser parser;
+    auto records = parser.feed(kHeader + "\n" + "}}} not json\n" + step(1, 2.3) + "\n" +
+                               R"({"type":"step","step":2})" + "\n" + "[1,2,3]\n" + "\n" + step(3, 1.9) + "\n");
+    CHECK(records.size() == 3);
+    REQUIRE(parser.brokenLineCount() == 3);
+    const auto& broken = parser.brokenLines();
+    CHECK(broken[0].line_number == 2);
+    CHECK_THAT(broken[0].reason, Catch::StartsWith("not JSON"));
+    CHECK(broken[1].line_number == 4);
+    CHECK(broken[1].reason == "'step' record without number 'loss'");
+    CHECK(broken[2].reason == "not a JSON object");
+}
+
+TEST_CASE("records of types from a newer engine are skipped, not counted as broken", "[core][stream]") {
+    MetricStreamParser parser;
+    auto records = parser.feed(R"({"type":"gpu_power","watts":700})" "\n" + step(1, 2.0) + "\n");
+    CHECK(records.size() == 1);
+    CHECK(parser.brokenLineCount() == 0);
+}
+
+TEST_CASE("a last line without its newline is parsed when the stream ends", "[core][stream]") {
+    MetricStreamParser parser;
+    CHECK(parser.feed(step(1, 2.0)).empty());
+    CHECK(parser.consumedBytes() == 0);
+    CHECK(parser.finish().size() == 1);
+}
+
+TEST_CASE("eval, summary and error records carry their fields", "[core][stream]") {
+    MetricStreamParser parser;
+    auto records = parser.feed(
+        R"({"type":"eval","step":100,"accuracy":0.81,"loss":0.5})" "\n"
+        R"({"type":"summary","steps":100,"wall_s":60,"samples_per_s":400,"final_loss":0.4,"final_accuracy":null})" "\n"
+        R"({"type":"error","rank":1,"message":"out of memory"})" "\n");
+    REQUIRE(records.size() == 3);
+    CHECK(std::get<EvalRecord>(records[0]).accuracy == Approx(0.81));
+    CHECK_FALSE(std::get<SummaryRecord>(records[1]).final_accuracy.has_value());
+    CHECK(std::get<ErrorRecord>(records[2]).message == "out of memory");
+}

@@ -1,0 +1,85 @@
+// Specification of local remote work: commands, reading growing files from an offset, mpirun jobs and their states.
+#include "local_scheduler.h"
+#include "local_transport.h"
+#include "metric_file_tail.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+using namespace scalebench;
+
+namespace {
+JobStatus waitForEnd(LocalScheduler& scheduler, const std::string& id) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (;;) {
+        JobStatus s = scheduler.poll({id}).at(id);
+        if (isFinal(s.state) || std::chrono::steady_clock::now() > deadline) return s;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+}
+} // namespace
+
+TEST_CASE("a local command gives its exit status, output and error output", "[remote]") {
+    LocalTransport local;
+    const CommandResult r = local.run("echo out; echo err >&2; exit 3");
+    CHECK(r.exit_status == 3);
+    CHECK(r.out == "out\n");
+    CHECK(r.err == "err\n");
+    CHECK(local.run("kill -9 $$").exit_status == 128 + 9);
+}
+
+TEST_CASE("a growing file is read from any byte offset; a missing one reads as nothing yet", "[remote]") {
+    TemporaryFolder folder;
+    LocalTransport local;
+    const auto file = (folder.path / "metrics.jsonl").string();
+    CHECK_FALSE(local.readFrom(file, 0, 100).has_value());
+    std::ofstream(file) << "0123456789";
+    CHECK(local.readFrom(file, 4, 3) == "456");
+    CHECK(local.readFrom(file, 8, 100) == "89");
+    CHECK(local.readFrom(file, 10, 100) == "");
+}
+
+TEST_CASE("the metric tail hands over each record once, however the writer splits its lines", "[remote]") {
+    TemporaryFolder folder;
+    LocalTransport local;
+    const auto file = (folder.path / "metrics.jsonl").string();
+    MetricFileTail tail(local, file);
+    CHECK(tail.poll().empty()); // not written yet
+    std::ofstream out(file);
+    out << R"({"type":"step","step":1,"loss":2.0,"samples_per_s":1,"step_s":1})" "\n"
+        << R"({"type":"step","step":2,"lo)" << std::flush;
+    CHECK(tail.poll().size() == 1);
+    out << R"(ss":1.5,"samples_per_s":1,"step_s":1})" "\n" << std::flush;
+    const auto second = tail.poll();
+    REQUIRE(second.size() == 1);
+    CHECK(std::get<StepRecord>(second[0]).loss == 1.5);
+    CHECK(tail.poll().empty());
+    CHECK(tail.offset() == static_cast<std::int64_t>(std::filesystem::file_size(file)));
+}
+
+TEST_CASE("an mpirun job that succeeds, fails or is cancelled ends in that state", "[remote][mpi]") {
+    TemporaryFolder folder;
+    LocalScheduler scheduler;
+    JobRequest job{"ok", 2, {"/bin/true"}, folder.path.string()};
+    CHECK(scheduler.commandLine(job) == "mpirun -np 2 --oversubscribe --bind-to none /bin/true");
+    CHECK(waitForEnd(scheduler, scheduler.submit(job)).state == JobState::Completed);
+
+    SECTION("a rank that exits non-zero fails the job, with mpirun's words in the detail") {
+        job.program = {"/bin/sh", "-c", "echo 'rank broke' >&2; exit 3"};
+        const JobStatus s = waitForEnd(scheduler, scheduler.submit(job));
+        CHECK(s.state == JobState::Failed);
+        CHECK(s.exit_status != 0);
+        CHECK_THAT(s.detail, Catch::Contains("rank broke"));
+    }
+    SECTION("a cancelled job is cancelled, not failed") {
+        job.program = {"/bin/sleep", "60"};
+        const std::string id = scheduler.submit(job);
+        CHECK(scheduler.poll({id}).at(id).state == JobState::Running);
+        scheduler.cancel(id);
+        CHECK(waitForEnd(scheduler, id).state == JobState::Cancelled);
+    }
+}

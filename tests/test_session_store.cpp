@@ -1,0 +1,97 @@
+// Specification of the session store: sessions, runs and records survive reopening; foreign files are refused.
+#include "session_store.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+using namespace scalebench;
+
+namespace {
+StepRecord step(std::int64_t n) {
+    StepRecord s;
+    s.step = n;
+    s.loss = 2.0 / static_cast<double>(n);
+    s.samples_per_s = 500;
+    s.step_s = 0.25;
+    s.forward_s = 0.1;
+    s.backward_s = 0.15;
+    return s;
+}
+} // namespace
+
+TEST_CASE("a session, its runs and every record are stored and read back after reopening", "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "sessions.db";
+    std::int64_t run = 0;
+    {
+        SessionStore store(file);
+        CHECK(store.schemaVersion() == SessionStore::kSchemaVersion);
+        const auto session = store.createSession("quickstart", "name = \"quickstart\"", "local");
+        run = store.createRun(session, {"resnet20-n2", "resnet20", "fashion-mnist", 2, 1, "mpirun -np 2 engine"});
+        store.startRun(run);
+        std::vector<MetricRecord> batch = {HeaderRecord{1, "resnet20", "fashion-mnist", 2, R"({"ranks":2})"}};
+        for (int i = 1; i <= 100; ++i) batch.push_back(step(i));
+        batch.push_back(EvalRecord{100, 0.8, 0.6, 50});
+        batch.push_back(ErrorRecord{1, "nothing wrong, just a test"});
+        store.appendRecords(run, batch);
+        store.finishRun(run, "ok", "", 3);
+        store.finishSession(session, "ok");
+    }
+    SessionStore reopened(file);
+    const auto sessions = reopened.sessions();
+    REQUIRE(sessions.size() == 1);
+    CHECK(sessions[0].name == "quickstart");
+    CHECK(sessions[0].status == "ok");
+    CHECK(sessions[0].run_count == 1);
+    const auto runs = reopened.runs(sessions[0].id);
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].status == "ok");
+    CHECK(runs[0].step_count == 100);
+    CHECK(runs[0].broken_lines == 3);
+    CHECK(runs[0].header_json == R"({"ranks":2})");
+    CHECK(runs[0].command == "mpirun -np 2 engine");
+    const auto steps = reopened.steps(run);
+    REQUIRE(steps.size() == 100);
+    CHECK(steps[49].loss == Approx(2.0 / 50));
+    CHECK(steps[49].backward_s == Approx(0.15));
+    CHECK(reopened.evals(run).at(0).accuracy == Approx(0.8));
+}
+
+TEST_CASE("a record stored twice (a resumed stream) is kept once", "[core][store]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "s.db");
+    const auto run = store.createRun(store.createSession("s", "", "local"), {"r", "resnet20", "x", 1, 1, ""});
+    store.appendRecords(run, {step(1), step(2)});
+    store.appendRecords(run, {step(2), step(3)});
+    CHECK(store.steps(run).size() == 3);
+}
+
+TEST_CASE("the store uses write-ahead logging so the console can read while a run writes", "[core][store]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "s.db");
+    store.createSession("s", "", "local");
+    CHECK(std::filesystem::exists(folder.path / "s.db-wal"));
+}
+
+TEST_CASE("a store from a newer scalebench is refused with both schema versions", "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "newer.db";
+    {
+        SessionStore store(file);
+    }
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 42", nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    CHECK_THROWS_WITH(SessionStore(file), Catch::Contains("schema version 42") && Catch::Contains("newer scalebench") &&
+                                              Catch::Contains("up to 1") && Catch::Contains(file.string()));
+}
+
+TEST_CASE("a file that is not a session store is refused with its name", "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "notes.txt";
+    std::ofstream(file) << "these are not the sessions you are looking for, padded to look like a file........";
+    CHECK_THROWS_WITH(SessionStore(file), Catch::Contains(file.string()) && Catch::Contains("not a database"));
+}
