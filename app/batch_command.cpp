@@ -1,6 +1,7 @@
 // scalebench --batch PLAN: run a plan headless, store the session, print the results table, write results.csv.
 #include "batch_command.h"
 
+#include "engine_invocation.h"
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "session_results.h"
@@ -29,7 +30,6 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
     BatchResult batch;
     try {
         const RunPlan plan = parsePlanFile(options.plan);
-        batch.plan_name = plan.name;
         if (options.dry_run) {
             printDryRun(plan, options, out);
             return batch;

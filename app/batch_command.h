@@ -11,7 +11,6 @@ namespace scalebench {
 
 struct BatchResult {
     int exit_code = 0; // 0: every run ok; 1: a run failed; 2: the plan or the store cannot be used
-    std::string plan_name;
     std::vector<RunResult> results;
 };
 

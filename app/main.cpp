@@ -22,8 +22,7 @@ int batchMain(int argc, char** argv, const ConsoleOptions& options) {
     const BatchResult batch = runBatch(options, std::cout, std::cerr);
     if (!batch.results.empty()) {
         const auto png = options.out_dir / "scaling.png";
-        if (renderScalingChartPng(sessionScaling(batch.results), QString::fromStdString(batch.plan_name),
-                                  QString::fromStdString(png.string())))
+        if (renderScalingChartPng(sessionScaling(batch.results), QString(), QString::fromStdString(png.string())))
             std::cout << "scaling chart: " << png.string() << "\n";
         else
             std::cerr << "scalebench: could not write the scaling chart " << png.string() << "\n";

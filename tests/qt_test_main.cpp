@@ -1,12 +1,11 @@
 // Catch2 main for Qt tests: an offscreen QApplication exists before any test runs.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
 #include <QApplication>
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
+#include <catch2/catch.hpp>
 #include <memory>
 
 int main(int argc, char* argv[]) {
@@ -14,7 +13,8 @@ int main(int argc, char* argv[]) {
     // Qt warns when XDG_RUNTIME_DIR is missing or not private; give it a fresh 0700 folder for this run.
     std::unique_ptr<QTemporaryDir> runtime_dir;
     if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
-        runtime_dir = std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/scalebench-xdg-XXXXXX"));
+        runtime_dir =
+            std::make_unique<QTemporaryDir>(QDir::tempPath() + QStringLiteral("/scalebench-xdg-XXXXXX"));
         if (runtime_dir->isValid()) {
             QFile::setPermissions(runtime_dir->path(),
                                   QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);

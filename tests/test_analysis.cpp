@@ -23,7 +23,7 @@ TEST_CASE("the olympic mean drops the best and the worst", "[core][analysis]") {
     CHECK(median({4, 1, 3, 2}) == Approx(2.5));
 }
 
-TEST_CASE("a run's figures leave out the warm-up steps; the breakdown adds up to the step time", "[core][analysis]") {
+TEST_CASE("a run's figures leave out the warm-up steps: the breakdown adds up to the step time", "[core][analysis]") {
     std::vector<StepRecord> steps;
     for (int i = 1; i <= 30; ++i) {
         StepRecord s;

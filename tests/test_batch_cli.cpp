@@ -60,7 +60,7 @@ TEST_CASE("a store written by a newer scalebench stops the batch with a clear me
     CHECK_THAT(r.err, Catch::Contains("schema version 7") && Catch::Contains("newer scalebench"));
 }
 
-TEST_CASE("killing one rank mid-run fails the batch with that rank's error; the records before it are stored",
+TEST_CASE("killing one rank mid-run fails the batch with that rank's error: the records before it are stored",
           "[integration][cli]") {
     TemporaryFolder folder;
     std::ofstream(folder.path / "long.toml") << R"(

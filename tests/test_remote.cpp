@@ -32,7 +32,7 @@ TEST_CASE("a local command gives its exit status, output and error output", "[re
     CHECK(local.run("kill -9 $$").exit_status == 128 + 9);
 }
 
-TEST_CASE("a growing file is read from any byte offset; a missing one reads as nothing yet", "[remote]") {
+TEST_CASE("a growing file is read from any byte offset: a missing one reads as nothing yet", "[remote]") {
     TemporaryFolder folder;
     LocalTransport local;
     const auto file = (folder.path / "metrics.jsonl").string();

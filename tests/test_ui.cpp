@@ -44,14 +44,14 @@ RunResult runResult(const std::string& name, int ranks, const std::string& statu
 
 // A run of `steps` steps at a steady throughput, with one evaluation at the end.
 void storeRun(SessionStore& store, std::int64_t session, int ranks, double samples_per_s, int steps = 30) {
-    const auto run = store.createRun(session, {"resnet18-n" + std::to_string(ranks), "resnet18", "synthetic", ranks,
-                                               0, "torchrun ..."});
+    const auto run = store.createRun(
+        session, {"resnet18-n" + std::to_string(ranks), "resnet18", "synthetic", ranks, 0, "torchrun ..."});
     store.startRun(run);
     std::vector<MetricRecord> records;
     for (int i = 1; i <= steps; ++i) {
         const double step_s = 256 / samples_per_s;
-        records.push_back(StepRecord{i, 2.0 / i, samples_per_s, step_s, 0.1 * step_s, 0.3 * step_s, 0.4 * step_s,
-                                     0.15 * step_s, 0.05 * step_s, i * step_s});
+        records.push_back(StepRecord{i, 2.0 / i, samples_per_s, step_s, 0.1 * step_s, 0.3 * step_s,
+                                     0.4 * step_s, 0.15 * step_s, 0.05 * step_s, i * step_s});
     }
     records.push_back(EvalRecord{steps, 0.85, 0.4, steps * 256 / samples_per_s});
     store.appendRecords(run, records);
@@ -108,8 +108,8 @@ TEST_CASE("ScalingModel keeps one series and computes ideal scaling", "[ui]") {
 TEST_CASE("RunTableModel shows figures, speedup and efficiency of each run", "[ui]") {
     RunTableModel model;
     QAbstractItemModelTester tester(&model, kFatal);
-    model.setResults({runResult("n1", 1, "ok", 1000), runResult("n4", 4, "ok", 3600),
-                      runResult("n8", 8, "failed", 0)});
+    model.setResults(
+        {runResult("n1", 1, "ok", 1000), runResult("n4", 4, "ok", 3600), runResult("n8", 8, "failed", 0)});
     REQUIRE(model.rowCount() == 3);
     REQUIRE(model.columnCount() == RunTableModel::ColumnCount);
     CHECK(model.data(model.index(1, RunTableModel::Speedup), Qt::UserRole).toDouble() == Approx(3.6));

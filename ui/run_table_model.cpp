@@ -1,0 +1,112 @@
+// The runs of one session with their figures, speedup and efficiency, one row per run.
+#include "run_table_model.h"
+
+#include <QColor>
+
+namespace scalebench {
+
+RunTableModel::RunTableModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void RunTableModel::setResults(std::vector<RunResult> results) {
+    beginResetModel();
+    results_ = std::move(results);
+    scaling_ = runScaling(results_);
+    endResetModel();
+}
+
+int RunTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(results_.size());
+}
+
+int RunTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunTableModel::rawValue(int row, int column) const {
+    const RunResult& r = results_[static_cast<std::size_t>(row)];
+    const RunScaling& s = scaling_[static_cast<std::size_t>(row)];
+    switch (column) {
+    case Run:
+        return QString::fromStdString(r.name);
+    case Ranks:
+        return r.ranks;
+    case Status:
+        return QString::fromStdString(r.status);
+    case SamplesPerS:
+        return r.figures.samples_per_s;
+    case StepMs:
+        return r.figures.breakdown.step_s * 1e3;
+    case Speedup:
+        return s.speedup;
+    case Efficiency:
+        return s.efficiency * 100;
+    case FinalLoss:
+        return r.figures.final_loss;
+    case Accuracy:
+        return r.figures.final_accuracy ? QVariant(*r.figures.final_accuracy * 100) : QVariant();
+    }
+    return {};
+}
+
+QVariant RunTableModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const int column = index.column();
+    const RunResult& r = results_[static_cast<std::size_t>(index.row())];
+    if (role == Qt::TextAlignmentRole)
+        return column == Run || column == Status ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                 : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && !r.error.empty()) return QString::fromStdString(r.error);
+    if (role == Qt::ForegroundRole && column == Status && r.status == "failed") return QColor(Qt::red);
+    if (role == Qt::UserRole) return rawValue(index.row(), column);
+    if (role != Qt::DisplayRole) return {};
+
+    const bool measured = r.figures.steady_steps > 0;
+    const bool scaled = scaling_[static_cast<std::size_t>(index.row())].speedup > 0;
+    const QVariant value = rawValue(index.row(), column);
+    switch (column) {
+    case Run:
+    case Ranks:
+    case Status:
+        return value;
+    case SamplesPerS:
+        return measured ? QString::number(value.toDouble(), 'f', 1) : QStringLiteral("-");
+    case StepMs:
+        return measured ? QString::number(value.toDouble(), 'f', 1) : QStringLiteral("-");
+    case Speedup:
+        return scaled ? QStringLiteral("%1x").arg(value.toDouble(), 0, 'f', 2) : QStringLiteral("-");
+    case Efficiency:
+        return scaled ? QStringLiteral("%1%").arg(value.toDouble(), 0, 'f', 0) : QStringLiteral("-");
+    case FinalLoss:
+        return measured ? QString::number(value.toDouble(), 'f', 4) : QStringLiteral("-");
+    case Accuracy:
+        return value.isValid() ? QStringLiteral("%1%").arg(value.toDouble(), 0, 'f', 1) : QStringLiteral("-");
+    }
+    return {};
+}
+
+QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Run:
+        return tr("Run");
+    case Ranks:
+        return tr("Ranks");
+    case Status:
+        return tr("Status");
+    case SamplesPerS:
+        return tr("Samples/s");
+    case StepMs:
+        return tr("Step ms");
+    case Speedup:
+        return tr("Speedup");
+    case Efficiency:
+        return tr("Efficiency");
+    case FinalLoss:
+        return tr("Final loss");
+    case Accuracy:
+        return tr("Accuracy");
+    }
+    return {};
+}
+
+} // namespace scalebench

@@ -1,0 +1,47 @@
+// The runs of one session with their figures, speedup and efficiency, one row per run.
+#pragma once
+
+#include "results_table.h"
+
+#include <QAbstractTableModel>
+#include <vector>
+
+namespace scalebench {
+
+class RunTableModel : public QAbstractTableModel {
+    Q_OBJECT
+
+  public:
+    enum Column {
+        Run,
+        Ranks,
+        Status,
+        SamplesPerS,
+        StepMs,
+        Speedup,
+        Efficiency,
+        FinalLoss,
+        Accuracy,
+        ColumnCount
+    };
+
+    explicit RunTableModel(QObject* parent = nullptr);
+
+    // Replaces all rows in one reset; speedup and efficiency come from runScaling over the same results.
+    void setResults(std::vector<RunResult> results);
+    const std::vector<RunResult>& results() const { return results_; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    // Qt::DisplayRole: text as shown ("-" where a run has no figure); Qt::UserRole: the raw number or text.
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+  private:
+    QVariant rawValue(int row, int column) const;
+
+    std::vector<RunResult> results_;
+    std::vector<RunScaling> scaling_;
+};
+
+} // namespace scalebench

@@ -1,0 +1,121 @@
+// Throughput against rank count from a ScalingModel: measured mean, two-sigma band, ideal linear scaling.
+#include "scaling_chart_view.h"
+
+#include "scaling_model.h"
+
+#include <QAreaSeries>
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QVXYModelMapper>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace scalebench {
+
+namespace {
+
+// A tick interval of 1, 2 or 5 times a power of ten, at least 1, giving about `ticks` ticks up to `span`.
+double niceIntegerStep(double span, int ticks) {
+    const double raw = std::max(1.0, span / ticks);
+    const double power = std::pow(10.0, std::floor(std::log10(raw)));
+    for (double factor : {1.0, 2.0, 5.0})
+        if (factor * power >= raw) return factor * power;
+    return 10 * power;
+}
+
+QVXYModelMapper* mapColumns(ScalingModel* model, QXYSeries* series, int y_column) {
+    auto* mapper = new QVXYModelMapper(series);
+    mapper->setXColumn(ScalingModel::Ranks);
+    mapper->setYColumn(y_column);
+    mapper->setSeries(series);
+    mapper->setModel(model);
+    return mapper;
+}
+
+} // namespace
+
+ScalingChartView::ScalingChartView(ScalingModel* model, QWidget* parent)
+    : QChartView(parent), model_(model), measured_(new QLineSeries), markers_(new QScatterSeries),
+      ideal_(new QLineSeries), band_upper_(new QLineSeries), band_lower_(new QLineSeries),
+      band_(new QAreaSeries(band_upper_, band_lower_)), x_axis_(new QValueAxis), y_axis_(new QValueAxis) {
+    auto* chart = new QChart;
+    chart->setMargins(QMargins(6, 6, 6, 6));
+    QFont title_font = chart->titleFont();
+    title_font.setPointSizeF(title_font.pointSizeF() * 1.25);
+    title_font.setBold(true);
+    chart->setTitleFont(title_font);
+    setChart(chart); // the view owns the chart, the chart owns series and axes
+    setRenderHint(QPainter::Antialiasing);
+
+    const QColor colour(31, 119, 180);
+    band_->setName(tr("± two sigma over repeats"));
+    band_->setColor(QColor(colour.red(), colour.green(), colour.blue(), 50));
+    band_->setBorderColor(Qt::transparent);
+    measured_->setName(tr("measured (mean samples/s)"));
+    measured_->setPen(QPen(colour, 2.5));
+    markers_->setColor(colour);
+    markers_->setBorderColor(colour);
+    markers_->setMarkerSize(9);
+    ideal_->setName(tr("ideal linear scaling"));
+    ideal_->setPen(QPen(QColor(120, 120, 120), 1.8, Qt::DashLine));
+
+    x_axis_->setTitleText(tr("ranks (processes)"));
+    x_axis_->setLabelFormat(QStringLiteral("%d"));
+    x_axis_->setTickType(QValueAxis::TicksDynamic);
+    x_axis_->setTickAnchor(0);
+    y_axis_->setTitleText(tr("samples/s"));
+    y_axis_->setLabelFormat(QStringLiteral("%.0f"));
+    chart->addAxis(x_axis_, Qt::AlignBottom);
+    chart->addAxis(y_axis_, Qt::AlignLeft);
+    for (QAbstractSeries* series :
+         std::initializer_list<QAbstractSeries*>{band_, ideal_, measured_, markers_}) {
+        chart->addSeries(series);
+        series->attachAxis(x_axis_);
+        series->attachAxis(y_axis_);
+    }
+    for (QLegendMarker* marker : chart->legend()->markers(markers_))
+        marker->setVisible(false);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+
+    mapColumns(model_, measured_, ScalingModel::SamplesPerS);
+    mapColumns(model_, markers_, ScalingModel::SamplesPerS);
+    mapColumns(model_, ideal_, ScalingModel::IdealSamplesPerS);
+    // Connected after the mappers, so the series already hold the new rows when refresh() runs.
+    connect(model_, &QAbstractItemModel::modelReset, this, &ScalingChartView::refresh);
+    connect(model_, &QAbstractItemModel::dataChanged, this, &ScalingChartView::refresh);
+    connect(model_, &QAbstractItemModel::rowsInserted, this, &ScalingChartView::refresh);
+    connect(model_, &QAbstractItemModel::rowsRemoved, this, &ScalingChartView::refresh);
+    refresh();
+}
+
+void ScalingChartView::refresh() {
+    const int rows = model_->rowCount();
+    chart()->setTitle(rows == 0
+                          ? tr("No successful runs to chart")
+                          : tr("%1 on %2: throughput scaling").arg(model_->workload(), model_->dataset()));
+
+    QList<QPointF> upper, lower;
+    double max_ranks = 1, max_y = 0;
+    for (int row = 0; row < rows; ++row) {
+        auto value = [&](int column) { return model_->data(model_->index(row, column)).toDouble(); };
+        const double ranks = value(ScalingModel::Ranks), mean = value(ScalingModel::SamplesPerS);
+        const double two_sigma = value(ScalingModel::TwoSigma);
+        upper.append({ranks, mean + two_sigma});
+        lower.append({ranks, std::max(0.0, mean - two_sigma)});
+        max_ranks = std::max(max_ranks, ranks);
+        max_y = std::max({max_y, mean + two_sigma, value(ScalingModel::IdealSamplesPerS)});
+    }
+    band_upper_->replace(upper);
+    band_lower_->replace(lower);
+
+    const double step = niceIntegerStep(max_ranks, 8);
+    x_axis_->setTickInterval(step);
+    x_axis_->setRange(0, max_ranks + step / 2); // half a tick of room so the last marker is not cut
+    y_axis_->setRange(0, max_y > 0 ? max_y * 1.08 : 1);
+    y_axis_->applyNiceNumbers();
+}
+
+} // namespace scalebench

@@ -1,0 +1,77 @@
+// The sessions of the store as a table: one row per session, newest last (the store's order).
+#include "session_list_model.h"
+
+#include <QColor>
+
+namespace scalebench {
+
+SessionListModel::SessionListModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void SessionListModel::setSessions(std::vector<SessionRow> sessions) {
+    beginResetModel();
+    sessions_ = std::move(sessions);
+    endResetModel();
+}
+
+std::int64_t SessionListModel::sessionId(int row) const {
+    return row >= 0 && row < rowCount() ? sessions_[static_cast<std::size_t>(row)].id : 0;
+}
+
+int SessionListModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(sessions_.size());
+}
+
+int SessionListModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SessionListModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const SessionRow& s = sessions_[static_cast<std::size_t>(index.row())];
+    if (role == Qt::TextAlignmentRole)
+        return index.column() == Id || index.column() == Runs ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                              : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && !s.finished_at.empty())
+        return tr("finished %1").arg(QString::fromStdString(s.finished_at));
+    if (role == Qt::ForegroundRole && index.column() == Status && s.status == "failed")
+        return QColor(Qt::red);
+    if (role != Qt::DisplayRole) return {};
+    switch (index.column()) {
+    case Id:
+        return QVariant::fromValue<qlonglong>(s.id);
+    case Name:
+        return QString::fromStdString(s.name);
+    case Started: // 2024-05-01T09:30:00Z -> 2024-05-01 09:30:00
+        return QString::fromStdString(s.started_at)
+            .replace(QLatin1Char('T'), QLatin1Char(' '))
+            .remove(QLatin1Char('Z'));
+    case Status:
+        return QString::fromStdString(s.status);
+    case Runs:
+        return s.run_count;
+    case Cluster:
+        return QString::fromStdString(s.cluster);
+    }
+    return {};
+}
+
+QVariant SessionListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Id:
+        return tr("Id");
+    case Name:
+        return tr("Name");
+    case Started:
+        return tr("Started (UTC)");
+    case Status:
+        return tr("Status");
+    case Runs:
+        return tr("Runs");
+    case Cluster:
+        return tr("Cluster");
+    }
+    return {};
+}
+
+} // namespace scalebench
