@@ -9,15 +9,34 @@
 #include <QApplication>
 #include <QTimer>
 
+#include <cerrno>
 #include <iostream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace scalebench;
 
 namespace {
 
+// Headless runs (cron, CI, ssh) often have no XDG_RUNTIME_DIR; Qt then warns on every start. Give it a private one.
+void ensureRuntimeDir() {
+    if (qEnvironmentVariableIsSet("XDG_RUNTIME_DIR")) return;
+    const std::string dir = "/tmp/scalebench-runtime-" + std::to_string(getuid());
+    if (mkdir(dir.c_str(), 0700) == 0 || errno == EEXIST) qputenv("XDG_RUNTIME_DIR", dir.c_str());
+}
+
+// The offscreen platform says it cannot propagate size hints, which means nothing for a PNG.
+void quietOffscreenMessages(QtMsgType type, const QMessageLogContext& context, const QString& message) {
+    if (message.contains(QLatin1String("propagateSizeHints"))) return;
+    static const QtMessageHandler standard = qInstallMessageHandler(nullptr);
+    standard(type, context, message);
+}
+
 int batchMain(int argc, char** argv, const ConsoleOptions& options) {
     // No window is ever shown; Qt Charts renders the scaling PNG only inside a QApplication, so it runs offscreen.
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    ensureRuntimeDir();
+    qInstallMessageHandler(quietOffscreenMessages);
     QApplication app(argc, argv);
     const BatchResult batch = runBatch(options, std::cout, std::cerr);
     if (!batch.results.empty()) {
