@@ -21,7 +21,7 @@ double GradientAllReduce::average(double local_loss) {
     for (const auto& p : parameters_) {
         auto slice = flat_.narrow(0, offset, p.numel());
         if (p.grad().defined())
-            slice.copy_(p.grad().view(-1));
+            slice.copy_(p.grad().reshape(-1)); // logical order, whatever the memory format
         else
             slice.zero_();
         offset += p.numel();
@@ -32,7 +32,7 @@ double GradientAllReduce::average(double local_loss) {
     flat_.div_(ranks_);
     offset = 0;
     for (auto& p : parameters_) {
-        if (p.grad().defined()) p.mutable_grad().view(-1).copy_(flat_.narrow(0, offset, p.numel()));
+        if (p.grad().defined()) p.mutable_grad().copy_(flat_.narrow(0, offset, p.numel()).view(p.sizes()));
         offset += p.numel();
     }
     return flat_[offset].item<double>();

@@ -90,7 +90,8 @@ Evaluation evaluate(ResNet20& model, const LabelledImages& held_out) {
     double sums[3] = {0, 0, 0}; // correct, loss x samples, samples
     for (int64_t start = 0; start < held_out.size(); start += kEvalBatch) {
         const int64_t n = std::min(kEvalBatch, held_out.size() - start);
-        auto logits = model->forward(held_out.images.narrow(0, start, n)); // (n, 10)
+        auto images = held_out.images.narrow(0, start, n).contiguous(torch::MemoryFormat::ChannelsLast);
+        auto logits = model->forward(images); // (n, 10)
         auto labels = held_out.labels.narrow(0, start, n);
         sums[0] += logits.argmax(1).eq(labels).sum().item<double>();
         sums[1] += torch::cross_entropy_loss(logits, labels).item<double>() * static_cast<double>(n);
@@ -124,6 +125,7 @@ int train(const EngineOptions& o, const World& w) {
     BatchSampler batches(train_data, o.batch_per_rank, static_cast<uint64_t>(o.seed) * 7919 + w.rank);
 
     ResNet20 model(in_channels, 10);
+    useChannelsLast(*model);
     GradientAllReduce gradients(model->parameters(), MPI_COMM_WORLD);
     gradients.broadcastParameters();
     torch::optim::SGD optimizer(model->parameters(),
@@ -158,6 +160,7 @@ int train(const EngineOptions& o, const World& w) {
                           {"optimizer", "SGD nesterov momentum 0.9 weight_decay 1e-4"},
                           {"seed", o.seed}}},
                         {"allreduce", "MPI_Allreduce of one flat fp32 buffer per step"},
+                        {"memory_format", "channels_last"},
                         {"unix_time", std::chrono::duration<double>(
                                           std::chrono::system_clock::now().time_since_epoch())
                                           .count()}});
@@ -170,7 +173,8 @@ int train(const EngineOptions& o, const World& w) {
     std::optional<Evaluation> last_eval;
     for (int64_t step = 1; step <= o.steps; ++step) {
         const auto t0 = Clock::now();
-        auto [images, labels] = batches.next(); // images: (B, C, H, W), labels: (B)
+        auto [batch_images, labels] = batches.next(); // images: (B, C, H, W), labels: (B)
+        auto images = batch_images.contiguous(torch::MemoryFormat::ChannelsLast);
         const auto t1 = Clock::now();
         auto logits = model->forward(images); // (B, 10)
         auto local_loss = torch::cross_entropy_loss(logits, labels);

@@ -55,4 +55,10 @@ torch::Tensor ResNet20Impl::forward(const torch::Tensor& x) {
     return classifier(out);                           // (B, classes)
 }
 
+void useChannelsLast(torch::nn::Module& model) {
+    torch::NoGradGuard no_grad;
+    for (auto& p : model.parameters())
+        if (p.dim() == 4) p.set_data(p.contiguous(torch::MemoryFormat::ChannelsLast));
+}
+
 } // namespace scalebench
