@@ -54,8 +54,7 @@ int guiMain(int argc, char** argv, const ConsoleOptions& options) {
     try {
         if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
         SessionStore store(options.db);
-        MainWindow window(store);
-        window.reload();
+        MainWindow window(store); // lists the stored sessions and shows the newest
         window.show();
         if (!options.screenshot.empty()) {
             QTimer::singleShot(800, &window, [&] {

@@ -42,7 +42,7 @@ bool SessionRunner::runOne(std::int64_t session_id, const RunSpec& spec, int ind
     const std::string tag = fmt::format("[run {}/{}] {}", index, total, spec.name);
     progress_(tag + ": starting " + std::to_string(spec.ranks) + " rank(s)");
     const std::string job_id = scheduler_.submit(job);
-    store_.startRun(run_id);
+    store_.startRun(run_id, job_id);
 
     MetricFileTail tail(transport_, metrics_path);
     std::vector<std::string> rank_errors;
@@ -83,7 +83,7 @@ bool SessionRunner::runOne(std::int64_t session_id, const RunSpec& spec, int ind
         for (const auto& e : rank_errors) error += "\n" + e;
         if (!status.detail.empty()) error += "\n" + status.detail;
     }
-    store_.finishRun(run_id, ok ? "ok" : "failed", error, broken);
+    store_.finishRun(run_id, {ok ? "ok" : "failed", error, broken, status.nodes});
     progress_(tag + (ok ? ": done" : ": FAILED: " + error));
     return ok;
 }

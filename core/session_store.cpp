@@ -66,6 +66,11 @@ const char* const kMigrations[] = {
         message TEXT NOT NULL
     );
     )sql",
+    // 1 -> 2: where a run ran, so that it can be found and reproduced (the rendered job script is in `command`)
+    R"sql(
+    ALTER TABLE runs ADD COLUMN job_id TEXT NOT NULL DEFAULT '';
+    ALTER TABLE runs ADD COLUMN nodes TEXT NOT NULL DEFAULT '';
+    )sql",
 };
 constexpr int kLatest = static_cast<int>(std::size(kMigrations));
 static_assert(kLatest == SessionStore::kSchemaVersion);
@@ -181,9 +186,9 @@ std::int64_t SessionStore::createRun(std::int64_t session_id, const NewRun& run)
     return sqlite3_last_insert_rowid(db_.get());
 }
 
-void SessionStore::startRun(std::int64_t run_id) {
-    auto s = prepare("UPDATE runs SET status = 'running', started_at = ?1 WHERE id = ?2");
-    bindAll(s.get(), utcNow(), run_id);
+void SessionStore::startRun(std::int64_t run_id, const std::string& job_id) {
+    auto s = prepare("UPDATE runs SET status = 'running', started_at = ?1, job_id = ?2 WHERE id = ?3");
+    bindAll(s.get(), utcNow(), job_id, run_id);
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot start run " + std::to_string(run_id));
 }
 
@@ -225,10 +230,10 @@ void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRe
     }
 }
 
-void SessionStore::finishRun(std::int64_t run_id, const std::string& status, const std::string& error,
-                             std::int64_t broken_lines) {
-    auto s = prepare("UPDATE runs SET status = ?1, error = ?2, broken_lines = ?3, finished_at = ?4 WHERE id = ?5");
-    bindAll(s.get(), status, error, broken_lines, utcNow(), run_id);
+void SessionStore::finishRun(std::int64_t run_id, const RunEnd& end) {
+    auto s = prepare("UPDATE runs SET status = ?1, error = ?2, broken_lines = ?3, nodes = ?4, finished_at = ?5 "
+                     "WHERE id = ?6");
+    bindAll(s.get(), end.status, end.error, end.broken_lines, end.nodes, utcNow(), run_id);
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot finish run " + std::to_string(run_id));
 }
 
@@ -246,7 +251,7 @@ std::vector<SessionRow> SessionStore::sessions() const {
 std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
     auto s = prepare("SELECT id, session_id, name, workload, dataset, ranks, repeat, status, error, command, "
                      "header_json, summary_json, broken_lines, "
-                     "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at "
+                     "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at, job_id, nodes "
                      "FROM runs WHERE session_id = ?1 ORDER BY id");
     bindAll(s.get(), session_id);
     std::vector<RunRow> rows;
@@ -256,7 +261,7 @@ std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
                         columnText(q, 3), columnText(q, 4), sqlite3_column_int(q, 5), sqlite3_column_int(q, 6),
                         columnText(q, 7), columnText(q, 8), columnText(q, 9), columnText(q, 10),
                         columnText(q, 11), sqlite3_column_int64(q, 12), sqlite3_column_int64(q, 13),
-                        columnText(q, 14), columnText(q, 15)});
+                        columnText(q, 14), columnText(q, 15), columnText(q, 16), columnText(q, 17)});
     }
     return rows;
 }

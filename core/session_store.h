@@ -38,6 +38,8 @@ struct RunRow {
     std::int64_t step_count = 0;
     std::string started_at;
     std::string finished_at;
+    std::string job_id; // the scheduler's: mpirun's PID, or the Slurm job id
+    std::string nodes;  // where it ran
 };
 
 struct NewRun {
@@ -51,7 +53,7 @@ struct NewRun {
 
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 1;
+    static constexpr int kSchemaVersion = 2;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is refused.
     explicit SessionStore(const std::filesystem::path& file);
@@ -59,11 +61,16 @@ class SessionStore {
     std::int64_t createSession(const std::string& name, const std::string& plan_text, const std::string& cluster);
     void finishSession(std::int64_t session_id, const std::string& status);
     std::int64_t createRun(std::int64_t session_id, const NewRun& run);
-    void startRun(std::int64_t run_id);
+    void startRun(std::int64_t run_id, const std::string& job_id);
     // Stores a batch of records of one run in one transaction.
     void appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
-    void finishRun(std::int64_t run_id, const std::string& status, const std::string& error,
-                   std::int64_t broken_lines);
+    struct RunEnd {
+        std::string status; // ok, failed
+        std::string error;
+        std::int64_t broken_lines = 0;
+        std::string nodes;
+    };
+    void finishRun(std::int64_t run_id, const RunEnd& end);
 
     std::vector<SessionRow> sessions() const;
     std::vector<RunRow> runs(std::int64_t session_id) const;

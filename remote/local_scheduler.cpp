@@ -1,23 +1,13 @@
 // LocalScheduler: each job is `mpirun -np N` on this machine, followed through its process.
 #include "local_scheduler.h"
 
+#include "shell_words.h"
 #include "transport.h"
 
 #include <fstream>
 #include <unistd.h>
 
 namespace scalebench {
-
-const char* toString(JobState state) {
-    switch (state) {
-    case JobState::Pending: return "pending";
-    case JobState::Running: return "running";
-    case JobState::Completed: return "completed";
-    case JobState::Failed: return "failed";
-    case JobState::Cancelled: return "cancelled";
-    }
-    return "unknown";
-}
 
 namespace {
 constexpr std::size_t kDetailLines = 12;
@@ -34,14 +24,6 @@ std::string errorTail(const std::string& path) {
     return out;
 }
 
-std::string shellQuote(const std::string& word) {
-    if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-                                                "_-./=:,+") == std::string::npos)
-        return word;
-    std::string out = "'";
-    for (char c : word) out += c == '\'' ? "'\\''" : std::string(1, c);
-    return out + "'";
-}
 } // namespace
 
 std::vector<std::string> LocalScheduler::mpirunArguments(const JobRequest& job) const {
@@ -52,12 +34,7 @@ std::vector<std::string> LocalScheduler::mpirunArguments(const JobRequest& job) 
 }
 
 std::string LocalScheduler::commandLine(const JobRequest& job) const {
-    std::string line;
-    for (const auto& word : mpirunArguments(job)) {
-        if (!line.empty()) line += ' ';
-        line += shellQuote(word);
-    }
-    return line;
+    return shellJoin(mpirunArguments(job));
 }
 
 std::string LocalScheduler::submit(const JobRequest& job) {

@@ -7,14 +7,17 @@
 
 namespace scalebench {
 
-enum class JobState { Pending, Running, Completed, Failed, Cancelled };
+// Slurm's distinct endings are kept apart: a timeout or a node failure is not the engine's fault.
+enum class JobState { Pending, Running, Requeued, Completed, Failed, Cancelled, Timeout, NodeFail, OutOfMemory, Preempted };
 const char* toString(JobState state);
-inline bool isFinal(JobState s) { return s == JobState::Completed || s == JobState::Failed || s == JobState::Cancelled; }
+inline bool isFinal(JobState s) { return s != JobState::Pending && s != JobState::Running && s != JobState::Requeued; }
 
 struct JobStatus {
     JobState state = JobState::Pending;
     int exit_status = 0;
     std::string detail; // why it failed: the last lines of its error output
+    std::string reason; // why it waits (Slurm's pending reason), when it does
+    std::string nodes;  // where it runs or ran
 };
 
 // One run, ready to launch: ranks of a program writing into run_dir.

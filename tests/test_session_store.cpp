@@ -30,13 +30,13 @@ TEST_CASE("a session, its runs and every record are stored and read back after r
         CHECK(store.schemaVersion() == SessionStore::kSchemaVersion);
         const auto session = store.createSession("quickstart", "name = \"quickstart\"", "local");
         run = store.createRun(session, {"resnet20-n2", "resnet20", "fashion-mnist", 2, 1, "mpirun -np 2 engine"});
-        store.startRun(run);
+        store.startRun(run, "4242");
         std::vector<MetricRecord> batch = {HeaderRecord{1, "resnet20", "fashion-mnist", 2, R"({"ranks":2})"}};
         for (int i = 1; i <= 100; ++i) batch.push_back(step(i));
         batch.push_back(EvalRecord{100, 0.8, 0.6, 50});
         batch.push_back(ErrorRecord{1, "nothing wrong, just a test"});
         store.appendRecords(run, batch);
-        store.finishRun(run, "ok", "", 3);
+        store.finishRun(run, {"ok", "", 3, "node[1-2]"});
         store.finishSession(session, "ok");
     }
     SessionStore reopened(file);
@@ -52,6 +52,8 @@ TEST_CASE("a session, its runs and every record are stored and read back after r
     CHECK(runs[0].broken_lines == 3);
     CHECK(runs[0].header_json == R"({"ranks":2})");
     CHECK(runs[0].command == "mpirun -np 2 engine");
+    CHECK(runs[0].job_id == "4242");
+    CHECK(runs[0].nodes == "node[1-2]");
     const auto steps = reopened.steps(run);
     REQUIRE(steps.size() == 100);
     CHECK(steps[49].loss == Approx(2.0 / 50));
@@ -86,7 +88,28 @@ TEST_CASE("a store from a newer scalebench is refused with both schema versions"
     REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 42", nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
     CHECK_THROWS_WITH(SessionStore(file), Catch::Contains("schema version 42") && Catch::Contains("newer scalebench") &&
-                                              Catch::Contains("up to 1") && Catch::Contains(file.string()));
+                                              Catch::Contains("up to 2") && Catch::Contains(file.string()));
+}
+
+TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "v1.db";
+    {
+        SessionStore store(file);
+        store.createSession("old", "", "local");
+    }
+    sqlite3* db = nullptr; // take it back to version 1, as an older scalebench left it
+    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
+                             "PRAGMA user_version = 1",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    SessionStore migrated(file);
+    CHECK(migrated.schemaVersion() == 2);
+    CHECK(migrated.sessions().at(0).name == "old");
+    const auto run = migrated.createRun(1, {"r", "resnet20", "x", 1, 1, ""});
+    migrated.startRun(run, "17");
+    CHECK(migrated.runs(1).at(0).job_id == "17");
 }
 
 TEST_CASE("a file that is not a session store is refused with its name", "[core][store]") {

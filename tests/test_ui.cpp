@@ -46,7 +46,7 @@ RunResult runResult(const std::string& name, int ranks, const std::string& statu
 void storeRun(SessionStore& store, std::int64_t session, int ranks, double samples_per_s, int steps = 30) {
     const auto run = store.createRun(
         session, {"resnet18-n" + std::to_string(ranks), "resnet18", "synthetic", ranks, 0, "torchrun ..."});
-    store.startRun(run);
+    store.startRun(run, "1");
     std::vector<MetricRecord> records;
     for (int i = 1; i <= steps; ++i) {
         const double step_s = 256 / samples_per_s;
@@ -55,7 +55,7 @@ void storeRun(SessionStore& store, std::int64_t session, int ranks, double sampl
     }
     records.push_back(EvalRecord{steps, 0.85, 0.4, steps * 256 / samples_per_s});
     store.appendRecords(run, records);
-    store.finishRun(run, "ok", "", 0);
+    store.finishRun(run, {"ok", "", 0, ""});
 }
 
 } // namespace

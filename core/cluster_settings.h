@@ -1,0 +1,35 @@
+// A cluster as scalebench reaches and uses it: the head node over SSH and how its Slurm jobs are shaped.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace scalebench {
+
+struct ClusterSettings {
+    std::string name;
+    // Reaching the head node (no secrets here: keys stay in files or the agent).
+    std::string host;
+    std::string user;
+    int port = 22;
+    bool trust_on_first_use = false; // an unknown host key is refused in batch mode unless this is set
+    std::string remote_root = "scalebench"; // per-cluster folder on the head node, relative to the home folder
+
+    // Shaping jobs.
+    std::string partition;
+    std::string account;
+    std::string constraint;
+    std::string time_limit = "01:00:00";
+    int tasks_per_node = 1;   // ranks per node
+    int gpus_per_node = 0;    // 0: no GPU request
+    bool gres_syntax = false; // --gres=gpu:N instead of --gpus-per-node=N (older Slurm)
+    bool exclusive = true;
+    std::vector<std::string> setup_lines;        // e.g. "module load cuda/12.4", run before the launcher
+    std::map<std::string, std::string> nccl_env; // NCCL_* variables exported for the job
+    std::string container_image;                 // pyxis --container-image, as in the MLPerf write-ups
+    enum class Launcher { SrunPmix, Mpirun } launcher = Launcher::SrunPmix;
+    int poll_seconds = 5;
+};
+
+} // namespace scalebench

@@ -1,0 +1,75 @@
+// Renders the sbatch script of one run from the cluster's settings: one job per run, reproducible from the store.
+#include "slurm_job_script.h"
+
+#include "shell_words.h"
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+
+namespace scalebench {
+
+std::string slurmJobName(const std::string& name) {
+    std::string out;
+    for (unsigned char c : name) out += (std::isalnum(c) || c == '.' || c == '_' || c == '-') ? char(c) : '_';
+    return out.empty() ? "scalebench" : out.substr(0, 128);
+}
+
+int nodesFor(const ClusterSettings& cluster, int ranks) {
+    const int per_node = std::max(1, cluster.tasks_per_node);
+    return (ranks + per_node - 1) / per_node;
+}
+
+namespace {
+// #SBATCH lines are read by sbatch, not by a shell: a value must stay on its line.
+std::string directiveValue(const std::string& key, const std::string& value) {
+    if (value.find_first_of("\n\r") != std::string::npos)
+        throw std::invalid_argument("cluster setting " + key + " must not contain a line break");
+    return value;
+}
+} // namespace
+
+std::string renderSbatchScript(const ClusterSettings& c, const SlurmJob& job) {
+    const int nodes = nodesFor(c, job.ranks);
+    std::string s = "#!/bin/bash\n";
+    auto directive = [&](const std::string& key, const std::string& value) {
+        s += "#SBATCH --" + key + (value.empty() ? "" : "=" + directiveValue(key, value)) + "\n";
+    };
+    directive("job-name", slurmJobName(job.name));
+    directive("nodes", std::to_string(nodes));
+    directive("ntasks", std::to_string(job.ranks));
+    directive("ntasks-per-node", std::to_string(std::min(job.ranks, std::max(1, c.tasks_per_node))));
+    if (c.gpus_per_node > 0) {
+        if (c.gres_syntax)
+            directive("gres", "gpu:" + std::to_string(c.gpus_per_node));
+        else
+            directive("gpus-per-node", std::to_string(c.gpus_per_node));
+    }
+    if (!c.partition.empty()) directive("partition", c.partition);
+    if (!c.account.empty()) directive("account", c.account);
+    if (!c.constraint.empty()) directive("constraint", c.constraint);
+    if (!c.time_limit.empty()) directive("time", c.time_limit);
+    if (c.exclusive) directive("exclusive", "");
+    directive("output", job.run_dir + "/stdout.log");
+    directive("error", job.run_dir + "/stderr.log");
+    s += "set -euo pipefail\n";
+    s += "cd " + shellQuote(job.run_dir) + "\n";
+    for (const auto& line : c.setup_lines) s += line + "\n";
+    for (const auto& [key, value] : c.nccl_env) {
+        if (key.empty() || key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+            throw std::invalid_argument("'" + key + "' is not an environment variable name");
+        s += "export " + key + "=" + shellQuote(value) + "\n";
+    }
+    std::vector<std::string> launcher;
+    if (c.launcher == ClusterSettings::Launcher::SrunPmix) {
+        launcher = {"srun", "--mpi=pmix"};
+        if (!c.container_image.empty()) launcher.push_back("--container-image=" + c.container_image);
+    } else {
+        launcher = {"mpirun", "-np", std::to_string(job.ranks), "--bind-to", "none"};
+    }
+    launcher.insert(launcher.end(), job.program.begin(), job.program.end());
+    s += shellJoin(launcher) + "\n";
+    return s;
+}
+
+} // namespace scalebench

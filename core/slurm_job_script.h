@@ -1,0 +1,23 @@
+// Renders the sbatch script of one run from the cluster's settings: one job per run, reproducible from the store.
+#pragma once
+
+#include "cluster_settings.h"
+
+#include <string>
+#include <vector>
+
+namespace scalebench {
+
+struct SlurmJob {
+    std::string name;                 // from the plan: any text; sanitised for Slurm
+    int ranks = 1;                    // MPI processes in all
+    std::vector<std::string> program; // the engine and its arguments, each one word
+    std::string run_dir;              // the job's output goes here
+};
+
+// Slurm job names keep letters, digits, '.', '_' and '-'; anything else becomes '_'.
+std::string slurmJobName(const std::string& name);
+int nodesFor(const ClusterSettings& cluster, int ranks);
+std::string renderSbatchScript(const ClusterSettings& cluster, const SlurmJob& job);
+
+} // namespace scalebench

@@ -1,0 +1,127 @@
+// Parsers of Slurm's command output (sbatch, squeue, sacct, scontrol, the job-completion log): pure functions.
+#include "slurm_output.h"
+
+#include <map>
+#include <sstream>
+#include <stdexcept>
+
+namespace scalebench {
+namespace {
+
+std::vector<std::string> lines(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.find_first_not_of(" \t") != std::string::npos) out.push_back(line);
+    }
+    return out;
+}
+
+std::vector<std::string> fields(const std::string& line, char separator) {
+    std::vector<std::string> out;
+    std::string::size_type start = 0;
+    for (std::string::size_type end; (end = line.find(separator, start)) != std::string::npos; start = end + 1)
+        out.push_back(line.substr(start, end - start));
+    out.push_back(line.substr(start));
+    return out;
+}
+
+// "0:0" -> 0, "2:0" -> 2, "0:9" -> 137
+int exitStatus(const std::string& exit_code) {
+    const auto colon = exit_code.find(':');
+    try {
+        const int status = std::stoi(exit_code.substr(0, colon));
+        const int signal = colon == std::string::npos ? 0 : std::stoi(exit_code.substr(colon + 1));
+        return signal ? 128 + signal : status;
+    } catch (const std::exception&) {
+        return 0;
+    }
+}
+
+SlurmJobInfo info(std::string id, const std::string& state, std::string reason, std::string nodes) {
+    if (nodes == "(null)" || nodes == "None assigned") nodes.clear();
+    if (reason == "None" || reason == "(null)") reason.clear();
+    return {std::move(id), slurmState(state), state, std::move(reason), std::move(nodes), 0};
+}
+
+} // namespace
+
+JobState slurmState(const std::string& state) {
+    const std::string word = state.substr(0, state.find(' ')); // "CANCELLED by 0" -> "CANCELLED"
+    static const std::map<std::string, JobState> states = {
+        {"PENDING", JobState::Pending},        {"CONFIGURING", JobState::Pending},
+        {"RUNNING", JobState::Running},        {"COMPLETING", JobState::Running},
+        {"SUSPENDED", JobState::Running},      {"STOPPED", JobState::Running},
+        {"RESIZING", JobState::Running},       {"SIGNALING", JobState::Running},
+        {"STAGE_OUT", JobState::Running},      {"REQUEUED", JobState::Requeued},
+        {"REQUEUE_FED", JobState::Requeued},   {"REQUEUE_HOLD", JobState::Requeued},
+        {"COMPLETED", JobState::Completed},    {"FAILED", JobState::Failed},
+        {"SPECIAL_EXIT", JobState::Failed},    {"BOOT_FAIL", JobState::NodeFail},
+        {"NODE_FAIL", JobState::NodeFail},     {"CANCELLED", JobState::Cancelled},
+        {"REVOKED", JobState::Cancelled},      {"TIMEOUT", JobState::Timeout},
+        {"DEADLINE", JobState::Timeout},       {"OUT_OF_MEMORY", JobState::OutOfMemory},
+        {"PREEMPTED", JobState::Preempted},
+    };
+    auto it = states.find(word);
+    return it == states.end() ? JobState::Failed : it->second; // an unknown state is not success
+}
+
+// Sample (sbatch --parsable): "4242\n", or "4242;cluster2\n" on a federation
+std::string parseSbatchJobId(const std::string& output) {
+    const auto all = lines(output);
+    if (all.empty()) throw std::runtime_error("sbatch printed no job id");
+    const std::string id = all.back().substr(0, all.back().find(';'));
+    if (id.empty() || id.find_first_not_of("0123456789_") != std::string::npos)
+        throw std::runtime_error("sbatch printed '" + all.back() + "' where a job id belongs");
+    return id;
+}
+
+// Sample (squeue --noheader --states=all --format=%i|%T|%r|%N):
+//   17|RUNNING|None|node[1-2]
+//   18|PENDING|Resources|
+std::vector<SlurmJobInfo> parseSqueue(const std::string& output) {
+    std::vector<SlurmJobInfo> jobs;
+    for (const auto& line : lines(output)) {
+        const auto f = fields(line, '|');
+        if (f.size() < 4) continue;
+        jobs.push_back(info(f[0], f[1], f[2], f[3]));
+    }
+    return jobs;
+}
+
+// Sample (sacct --noheader --parsable2 --allocations --format=JobIDRaw,State,ExitCode,NodeList):
+//   17|COMPLETED|0:0|node[1-2]
+//   19|CANCELLED by 0|0:15|node1
+std::vector<SlurmJobInfo> parseSacct(const std::string& output) {
+    std::vector<SlurmJobInfo> jobs;
+    for (const auto& line : lines(output)) {
+        const auto f = fields(line, '|');
+        if (f.size() < 4 || f[0].find('.') != std::string::npos) continue; // steps: 17.batch, 17.0
+        SlurmJobInfo job = info(f[0], f[1], "", f[3]);
+        job.exit_status = exitStatus(f[2]);
+        jobs.push_back(job);
+    }
+    return jobs;
+}
+
+// Sample (scontrol --oneliner show job; the jobcomp/filetxt log has the same key=value shape):
+//   JobId=17 JobName=resnet20-n2 UserId=sbtest(1001) ... JobState=FAILED Reason=NonZeroExitCode ... ExitCode=1:0
+//   ... NodeList=node[1-2] ...
+std::vector<SlurmJobInfo> parseJobRecords(const std::string& output) {
+    std::vector<SlurmJobInfo> jobs;
+    for (const auto& line : lines(output)) {
+        std::map<std::string, std::string> values;
+        for (const auto& token : fields(line, ' ')) {
+            const auto eq = token.find('=');
+            if (eq != std::string::npos && eq > 0) values.emplace(token.substr(0, eq), token.substr(eq + 1));
+        }
+        if (!values.contains("JobId") || !values.contains("JobState")) continue;
+        SlurmJobInfo job = info(values["JobId"], values["JobState"], values["Reason"], values["NodeList"]);
+        job.exit_status = exitStatus(values["ExitCode"]);
+        jobs.push_back(job);
+    }
+    return jobs;
+}
+
+} // namespace scalebench

@@ -1,0 +1,117 @@
+// SlurmScheduler: one sbatch job per run, all jobs followed with one squeue call per poll, final states from sacct
+// where accounting exists, else from scontrol.
+#include "slurm_scheduler.h"
+
+#include "shell_words.h"
+#include "slurm_job_script.h"
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <unistd.h>
+
+namespace scalebench {
+namespace {
+std::string joinIds(const std::vector<std::string>& ids) {
+    std::string out;
+    for (const auto& id : ids) {
+        if (!out.empty()) out += ',';
+        out += id;
+    }
+    return out;
+}
+} // namespace
+
+SlurmScheduler::SlurmScheduler(Transport& transport, ClusterSettings cluster)
+    : transport_(transport), cluster_(std::move(cluster)) {}
+
+CommandResult SlurmScheduler::run(const std::string& command) {
+    ++commands_;
+    return transport_.run(command);
+}
+
+std::string SlurmScheduler::commandLine(const JobRequest& job) const {
+    return renderSbatchScript(cluster_, {job.name, job.ranks, job.program, job.run_dir});
+}
+
+std::string SlurmScheduler::submit(const JobRequest& job) {
+    const std::string script_path = job.run_dir + "/job.sbatch";
+    char local[] = "/tmp/scalebench-sbatch-XXXXXX";
+    const int fd = mkstemp(local);
+    if (fd < 0) throw TransportError("cannot create a temporary file for the job script");
+    close(fd);
+    std::ofstream(local) << commandLine(job);
+    const CommandResult mkdir = transport_.run("mkdir -p " + shellQuote(job.run_dir));
+    if (mkdir.exit_status != 0) {
+        std::remove(local);
+        throw TransportError("cannot create " + job.run_dir + " on " + transport_.describe() + ": " + mkdir.err);
+    }
+    transport_.upload(local, script_path);
+    std::remove(local);
+    const CommandResult r = run("sbatch --parsable " + shellQuote(script_path));
+    if (r.exit_status != 0)
+        throw TransportError("sbatch refused " + job.name + " on " + transport_.describe() + ": " + r.err);
+    const std::string id = parseSbatchJobId(r.out);
+    run_dirs_[id] = job.run_dir;
+    return id;
+}
+
+std::vector<SlurmJobInfo> SlurmScheduler::finishedJobs(const std::vector<std::string>& ids) {
+    if (has_accounting_) {
+        const CommandResult r = run("sacct --noheader --parsable2 --allocations --jobs=" + joinIds(ids) +
+                                    " --format=JobIDRaw,State,ExitCode,NodeList");
+        if (r.exit_status == 0) return parseSacct(r.out);
+        has_accounting_ = false; // "Slurm accounting storage is disabled": ask scontrol from now on
+    }
+    return parseJobRecords(run("scontrol --oneliner show job").out);
+}
+
+std::string SlurmScheduler::errorTail(const std::string& job_id) {
+    auto it = run_dirs_.find(job_id);
+    if (it == run_dirs_.end()) return "";
+    return transport_.run("tail -n 12 " + shellQuote(it->second + "/stderr.log")).out;
+}
+
+std::map<std::string, JobStatus> SlurmScheduler::poll(const std::vector<std::string>& job_ids) {
+    std::map<std::string, JobStatus> states;
+    if (job_ids.empty()) return states;
+    const CommandResult q =
+        run("squeue --noheader --states=all --format='%i|%T|%r|%N' --jobs=" + joinIds(job_ids));
+    std::set<std::string> wanted(job_ids.begin(), job_ids.end());
+    std::vector<SlurmJobInfo> seen = q.exit_status == 0 ? parseSqueue(q.out) : std::vector<SlurmJobInfo>{};
+    std::vector<std::string> missing;
+    std::set<std::string> found;
+    for (const auto& j : seen) found.insert(j.id);
+    for (const auto& id : job_ids)
+        if (!found.contains(id)) missing.push_back(id);
+    // squeue forgets jobs MinJobAge after they end, and gives no exit code: ask for the final states.
+    std::vector<SlurmJobInfo> finished;
+    for (const auto& j : seen)
+        if (isFinal(j.state)) finished.push_back(j);
+    if (!missing.empty() || !finished.empty()) {
+        std::vector<std::string> ask = missing;
+        for (const auto& j : finished) ask.push_back(j.id);
+        for (const auto& j : finishedJobs(ask)) seen.push_back(j); // later entries win below
+    }
+    for (const auto& j : seen) {
+        if (!wanted.contains(j.id)) continue;
+        JobStatus s{j.state, j.exit_status, "", j.reason, j.nodes};
+        states[j.id] = s;
+    }
+    for (const auto& id : job_ids) {
+        auto it = states.find(id);
+        if (it == states.end()) {
+            states[id] = {JobState::Failed, 0, "job " + id + " is known to neither squeue, sacct nor scontrol", "", ""};
+        } else if (isFinal(it->second.state) && it->second.state != JobState::Completed) {
+            it->second.detail = errorTail(id);
+        }
+    }
+    return states;
+}
+
+void SlurmScheduler::cancel(const std::string& job_id) {
+    const CommandResult r = run("scancel " + shellQuote(job_id));
+    if (r.exit_status != 0) throw TransportError("scancel " + job_id + " failed: " + r.err);
+}
+
+} // namespace scalebench

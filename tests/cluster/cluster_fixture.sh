@@ -1,0 +1,450 @@
+#!/usr/bin/env bash
+# Starts, inspects and stops a real local Slurm cluster for scalebench's integration tests: munged, slurmctld,
+# NODES slurmd compute nodes (each in its own network namespace, UTS namespace and mount namespace) and an OpenSSH
+# sshd on a loopback port with key-only login for a dedicated user. Everything lives under one folder DIR.
+#
+#   cluster_fixture.sh start DIR [NODES]    NODES defaults to 2; writes DIR/cluster.env when all is ready
+#   cluster_fixture.sh stop DIR [--clean]   stops what start started (by recorded PID), removes its namespaces
+#   cluster_fixture.sh status DIR           prints sinfo and whether sshd answers
+#
+# Needs root and Debian's slurmctld slurmd slurm-client munge openssh-server openssh-client iproute2 util-linux.
+# Facts and pitfalls behind the choices made here: shared/notes/test-cluster.md.
+# shellcheck disable=SC2016,SC2086 # sh -c scripts expand their own arguments; PID lists are split on purpose
+set -euo pipefail
+
+user="${SCALEBENCH_CLUSTER_USER:-sbtest}"   # the account jobs and ssh sessions run as
+ready_timeout_s=30                          # seconds to wait for each part to come up
+
+say() { printf '[cluster] %s\n' "$*"; }
+die() { printf '[cluster] error: %s\n' "$*" >&2; exit 1; }
+usage() { sed -n '6,8p' "$0" | sed 's/^# *//' >&2; exit 2; }
+
+# Milliseconds since the epoch.
+now_ms() { date +%s%3N; }
+
+# Names of the network objects that belong to DIR: derived from a hash of DIR so that stop can find them again
+# and two clusters in two folders never share one.
+net_names() {
+  local hash
+  hash=$(printf '%s' "$dir" | sha1sum | cut -c1-6)
+  prefix="sb$hash"              # veth links: ${prefix}h<i>; the bridge: ${prefix}br (15 characters at most)
+  bridge="${prefix}br"
+  netns_prefix="sb-$hash-"      # network namespaces: sb-<hash>-node<i>
+}
+
+# --- processes ------------------------------------------------------------------------------------------------
+
+# Prints field N (1-based, as in proc(5)) of /proc/PID/stat, or nothing if the process is gone.
+stat_field() {
+  local stat rest n=$(($2 - 2))
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+  rest=${stat##*) }                     # the command name may hold spaces and parentheses
+  # shellcheck disable=SC2086 # split into fields on purpose
+  set -- $rest
+  [ "$n" -ge 1 ] && printf '%s' "${!n}"
+  return 0
+}
+
+# True if PID exists and is not a zombie (this sandbox reaps orphans late: Z means gone).
+alive() {
+  local state
+  state=$(stat_field "$1" 3)
+  [ -n "$state" ] && [ "$state" != Z ] && [ "$state" != X ]
+}
+
+# Prints the PIDs of all live descendants of the given PIDs.
+descendants() {
+  local table pid ppid
+  # "pid ppid" of every process; the greedy match skips a command name holding ") ".
+  table=$(cat /proc/[0-9]*/stat 2>/dev/null | sed -E 's/^([0-9]+) \(.*\) . ([0-9]+) .*/\1 \2/' || true)
+  local frontier=" $* " found=" "
+  while [ -n "${frontier// /}" ]; do
+    local next=" "
+    while read -r pid ppid; do
+      case "$frontier" in *" $ppid "*)
+        case "$found" in *" $pid "*) ;; *) found="$found$pid "; next="$next$pid " ;; esac ;;
+      esac
+    done <<<"$table"
+    frontier=$next
+  done
+  for pid in $found; do alive "$pid" && echo "$pid"; done
+  return 0
+}
+
+# Prints the PIDs of processes inside the network namespaces this cluster made (slurmstepd and job processes,
+# which slurmd re-parents away from itself).
+netns_processes() {
+  local ns
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$netns_prefix" || true); do
+    ip netns pids "$ns" 2>/dev/null || true
+  done
+}
+
+# Prints the recorded PIDs that still run the process start recorded (same start time: no PID reuse).
+recorded_processes() {
+  [ -f "$dir/pids" ] || return 0
+  local name pid start
+  while read -r name pid start; do
+    [ -n "${pid:-}" ] || continue
+    alive "$pid" && [ "$(stat_field "$pid" 22)" = "$start" ] && echo "$pid"
+  done <"$dir/pids"
+  return 0
+}
+
+# Starts a command in its own session with output to LOG, records it in DIR/pids as NAME, sets $started_pid.
+launch() {
+  local name=$1 log=$2
+  shift 2
+  setsid "$@" >>"$log" 2>&1 </dev/null &
+  started_pid=$!
+  local start=""
+  for _ in 1 2 3 4 5 6 7 8 9 10; do
+    start=$(stat_field "$started_pid" 22)
+    [ -n "$start" ] && break
+    sleep 0.01
+  done
+  printf '%s %s %s\n' "$name" "$started_pid" "${start:-0}" >>"$dir/pids"
+}
+
+# --- start ----------------------------------------------------------------------------------------------------
+
+# Prints a free TCP port on 127.0.0.1.
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# Reports which part did not come up, with the end of its log, and exits (the EXIT trap then stops the rest).
+not_up() {
+  local what=$1 log=$2
+  printf '[cluster] error: %s did not come up within %ss; end of %s:\n' "$what" "$ready_timeout_s" "$log" >&2
+  tail -n 25 "$log" 2>/dev/null | sed 's/^/    /' >&2 || true
+  exit 1
+}
+
+# Picks a free private /24 for the bridge, derived from the hash so that reruns use the same one.
+pick_subnet() {
+  local hash a b try route
+  hash=$(printf '%s' "$dir" | sha1sum | cut -c1-4)
+  a=$((100 + 0x${hash:0:2} % 100))
+  b=$((0x${hash:2:2}))
+  for try in $(seq 0 50); do
+    subnet="10.$a.$(((b + try) % 256))"
+    # Free if no address of this machine is in it and it is not reached directly (only through a gateway).
+    if ! ip -4 -o addr show | grep -q " $subnet\." &&
+      { ! route=$(ip -4 route get "$subnet.1" 2>/dev/null) || head -n 1 <<<"$route" | grep -q ' via '; }; then
+      return 0
+    fi
+  done
+  die "no free 10.$a.x.0/24 subnet found for the cluster's bridge"
+}
+
+cmd_start() {
+  local nodes=${1:-2}
+  [[ "$nodes" =~ ^[1-9][0-9]?$ ]] || die "NODES must be 1..99, not '$nodes'"
+  [ "$(id -u)" -eq 0 ] || die "start needs root (namespaces, slurmd, sshd)"
+  local tool
+  for tool in munged mungekey slurmctld slurmd sinfo scontrol /usr/sbin/sshd ssh ssh-keygen ip nsenter unshare setsid python3; do
+    command -v "$tool" >/dev/null || die "'$tool' is missing: run scripts/setup.sh (it installs slurmctld slurmd slurm-client munge openssh-server)"
+  done
+  if [ -n "$(recorded_processes)" ]; then
+    die "a cluster from $dir is still running: run '$0 stop $dir' first"
+  fi
+
+  local t0
+  t0=$(now_ms)
+  # shellcheck disable=SC2154 # rc is assigned in the trap itself
+  trap 'rc=$?; trap - EXIT; if [ $rc -ne 0 ]; then say "start failed: stopping what was started (logs stay in $dir)" >&2; cmd_stop >/dev/null 2>&1 || true; fi; exit $rc' EXIT
+
+  # Every folder above munged's socket must be 755, and the test user must reach the configuration.
+  mkdir -p "$dir"
+  chmod 755 "$dir"
+  local up=$dir
+  while [ "$up" != / ]; do
+    up=$(dirname "$up")
+    [ "$(($(stat -c '%#a' "$up") & 5))" -eq 5 ] || die "$up must be readable and searchable by others (munged and $user need it)"
+  done
+  rm -f "$dir/pids" "$dir/cluster.env"
+  : >"$dir/pids"
+  mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/log" "$dir/run" "$dir/nodetmp" "$dir/nodes" "$dir/ssh"
+  chmod 755 "$dir/munge" "$dir/log" "$dir/run" "$dir/nodetmp" "$dir/nodes" "$dir/ssh"
+
+  # The test user: key-only login, unlocked ('*' is no password, but not locked like '!').
+  if ! id "$user" >/dev/null 2>&1; then
+    useradd -m -s /bin/bash "$user" 2>/dev/null || id "$user" >/dev/null 2>&1 || die "could not create user $user"
+  fi
+  usermod -p '*' "$user"
+  local workdir=$dir/home/$user
+  mkdir -p "$workdir"
+  chmod 755 "$dir/home"
+  chown "$user:" "$workdir"
+  chmod 755 "$workdir"
+
+  # munged with its own key and socket.
+  local msock=$dir/munge/munge.sock
+  rm -f "$dir/munge/munge.key" "$msock"
+  mungekey --create --keyfile="$dir/munge/munge.key" --bits=1024 2>>"$dir/log/munged.log"
+  chmod 600 "$dir/munge/munge.key"
+  launch munged "$dir/log/munged.log" munged --foreground --socket="$msock" --key-file="$dir/munge/munge.key" \
+    --log-file="$dir/log/munged.log" --pid-file="$dir/run/munged.pid" --seed-file="$dir/munge/munged.seed"
+  local munged_pid=$started_pid deadline=$(($(now_ms) + ready_timeout_s * 1000))
+  until [ -S "$msock" ]; do
+    if ! alive "$munged_pid" || [ "$(now_ms)" -ge "$deadline" ]; then not_up munged "$dir/log/munged.log"; fi
+    sleep 0.02
+  done
+
+  # Network: a bridge in this namespace (the head, 10.a.b.1) and one namespace per node (10.a.b.(10+i)),
+  # with no route out: traffic stays between the head and the namespaces made here.
+  net_names
+  pick_subnet
+  ip link add "$bridge" type bridge
+  ip addr add "$subnet.1/24" dev "$bridge"
+  ip link set "$bridge" up
+  local i ns names=() hosts
+  hosts="127.0.0.1 localhost
+$subnet.1 head"
+  for i in $(seq 1 "$nodes"); do
+    names+=("node$i")
+    hosts="$hosts
+$subnet.$((10 + i)) node$i"
+  done
+  for i in $(seq 1 "$nodes"); do
+    ns="${netns_prefix}node$i"
+    ip netns add "$ns"
+    ip link add "${prefix}h$i" type veth peer name "${prefix}n$i" netns "$ns"
+    ip link set "${prefix}h$i" master "$bridge" up
+    ip -n "$ns" link set "${prefix}n$i" name eth0
+    ip -n "$ns" addr add "$subnet.$((10 + i))/24" dev eth0
+    ip -n "$ns" link set eth0 up
+    ip -n "$ns" link set lo up
+    mkdir -p "$dir/nodes/node$i/tmp" "$dir/spool/node$i"
+    chmod 1777 "$dir/nodes/node$i/tmp"
+    printf '%s\n' "$hosts" >"$dir/nodes/node$i/hosts"
+  done
+
+  # Slurm's configuration.
+  local ctld_port slurmd_port
+  ctld_port=$(free_port)
+  slurmd_port=$(free_port)
+  [ "$slurmd_port" != "$ctld_port" ] || slurmd_port=$((ctld_port + 1))
+  local cpus
+  cpus=$(nproc)
+  {
+    echo "# Written by tests/cluster/cluster_fixture.sh for a local test cluster."
+    echo "ClusterName=sb${prefix#sb}"
+    echo "SlurmctldHost=head($subnet.1)"
+    echo "SlurmctldPort=$ctld_port"
+    echo "SlurmdPort=$slurmd_port"
+    echo "SlurmUser=root"
+    echo "SlurmdUser=root"
+    echo "AuthType=auth/munge"
+    echo "AuthInfo=socket=$msock"
+    echo "CredType=cred/munge"
+    echo "StateSaveLocation=$dir/state"
+    echo "SlurmdSpoolDir=$dir/spool/%n"
+    echo "SlurmctldPidFile=$dir/run/slurmctld.pid"
+    echo "SlurmdPidFile=$dir/run/slurmd-%n.pid"
+    echo "SlurmctldLogFile=$dir/log/slurmctld.log"
+    echo "SlurmdLogFile=$dir/log/slurmd-%n.log"
+    echo "SlurmctldDebug=info"
+    echo "SlurmdDebug=info"
+    echo "SelectType=select/cons_tres"
+    echo "SelectTypeParameters=CR_Core"
+    echo "ProctrackType=proctrack/linuxproc"
+    echo "TaskPlugin=task/none"
+    echo "JobAcctGatherType=jobacct_gather/none"
+    echo "AccountingStorageType=accounting_storage/none"
+    echo "JobCompType=jobcomp/filetxt"
+    echo "JobCompLoc=$dir/jobcomp.log"
+    echo "MpiDefault=pmix"
+    echo "MailProg=/bin/true"
+    echo "SchedulerParameters=batch_sched_delay=0"
+    echo "ReturnToService=2"
+    echo "MinJobAge=300"
+    echo "KillWait=5"
+    echo "InactiveLimit=0"
+    for i in $(seq 1 "$nodes"); do
+      echo "NodeName=node$i NodeAddr=$subnet.$((10 + i)) CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 State=UNKNOWN"
+    done
+    echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
+  } >"$dir/slurm.conf"
+  echo "PMIxCliTmpDirBase=$dir/nodetmp" >"$dir/mpi.conf"
+  chmod 644 "$dir/slurm.conf" "$dir/mpi.conf"
+  : >"$dir/jobcomp.log"
+  chmod 644 "$dir/jobcomp.log"
+  export SLURM_CONF=$dir/slurm.conf
+
+  # slurmctld, under its own host name 'head' (it must match SlurmctldHost); -c: no state from an earlier run.
+  launch slurmctld "$dir/log/slurmctld.out" unshare --uts -- /bin/sh -c \
+    'hostname head && exec slurmctld -D -c -f "$1"' sh "$SLURM_CONF"
+  local ctld_pid=$started_pid
+
+  # The nodes: a network namespace each, plus a UTS namespace (host name), and a mount namespace for a private
+  # /etc/hosts and a private PMIx folder (all nodes share /tmp, so PMIx would collide). nsenter, not
+  # 'ip netns exec': the latter remounts /sys and slurmd then misses /sys/fs/cgroup.
+  for i in $(seq 1 "$nodes"); do
+    launch "slurmd-node$i" "$dir/log/slurmd-node$i.out" \
+      nsenter --net="/run/netns/${netns_prefix}node$i" -- unshare --uts --mount -- /bin/sh -c \
+      'hostname "$1" && mount --bind "$2/nodes/$1/hosts" /etc/hosts && mount --bind "$2/nodes/$1/tmp" "$2/nodetmp" &&
+       exec slurmd -D -N "$1" -f "$2/slurm.conf"' sh "node$i" "$dir"
+  done
+
+  # sshd on a free loopback port, with its own host key and one user key.
+  local ssh_port key=$dir/ssh/id_ed25519
+  ssh_port=$(free_port)
+  rm -f "$dir/ssh/ssh_host_ed25519_key"* "$key" "$key.pub"
+  ssh-keygen -q -t ed25519 -N '' -C "scalebench test host" -f "$dir/ssh/ssh_host_ed25519_key"
+  ssh-keygen -q -t ed25519 -N '' -C "$user@scalebench-test" -f "$key"
+  cp "$key.pub" "$dir/ssh/authorized_keys"
+  chmod 644 "$dir/ssh/authorized_keys"
+  printf '[127.0.0.1]:%s %s\n' "$ssh_port" "$(cut -d' ' -f1,2 "$dir/ssh/ssh_host_ed25519_key.pub")" >"$dir/ssh/known_hosts"
+  cat >"$dir/ssh/sshd_config" <<EOF
+# Written by tests/cluster/cluster_fixture.sh: key-only login for $user on loopback.
+ListenAddress 127.0.0.1
+Port $ssh_port
+HostKey $dir/ssh/ssh_host_ed25519_key
+PidFile $dir/run/sshd.pid
+AuthorizedKeysFile $dir/ssh/authorized_keys
+AllowUsers $user
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin no
+UsePAM no
+StrictModes no
+X11Forwarding no
+PrintMotd no
+LogLevel VERBOSE
+Subsystem sftp internal-sftp
+SetEnv SLURM_CONF=$dir/slurm.conf
+EOF
+  mkdir -p /run/sshd
+  chmod 755 /run/sshd
+  /usr/sbin/sshd -t -f "$dir/ssh/sshd_config" 2>>"$dir/log/sshd.log" || not_up "sshd (configuration test)" "$dir/log/sshd.log"
+  launch sshd "$dir/log/sshd.log" /usr/sbin/sshd -D -f "$dir/ssh/sshd_config" -E "$dir/log/sshd.log"
+  local sshd_pid=$started_pid
+
+  # Wait: all nodes idle, then sshd answering.
+  deadline=$(($(now_ms) + ready_timeout_s * 1000))
+  local states=""
+  while :; do
+    states=$(sinfo -h -N -o '%N %T' 2>/dev/null | sort -u || true)
+    [ "$(grep -c ' idle$' <<<"$states")" -eq "$nodes" ] && break
+    if ! alive "$ctld_pid" || [ "$(now_ms)" -ge "$deadline" ]; then
+      if [ -z "$states" ]; then not_up slurmctld "$dir/log/slurmctld.log"; fi
+      for i in $(seq 1 "$nodes"); do
+        grep -q "^node$i idle$" <<<"$states" || {
+          printf '[cluster] node states:\n%s\n' "$states" >&2
+          not_up "slurmd on node$i" "$dir/log/slurmd-node$i.log"
+        }
+      done
+    fi
+    sleep 0.05
+  done
+  local ssh_opts=(-F /dev/null -o BatchMode=yes -o ConnectTimeout=2 -o IdentitiesOnly=yes -i "$key" -p "$ssh_port"
+    -o UserKnownHostsFile="$dir/ssh/known_hosts" -o StrictHostKeyChecking=yes)
+  until ssh "${ssh_opts[@]}" "$user@127.0.0.1" true 2>>"$dir/log/ssh-client.log"; do
+    if ! alive "$sshd_pid" || [ "$(now_ms)" -ge "$deadline" ]; then not_up sshd "$dir/log/sshd.log"; fi
+    sleep 0.05
+  done
+
+  cat >"$dir/cluster.env" <<EOF
+# Written by tests/cluster/cluster_fixture.sh start; source it.
+SLURM_CONF=$dir/slurm.conf
+SSH_HOST=127.0.0.1
+SSH_PORT=$ssh_port
+SSH_USER=$user
+SSH_KEY=$key
+SSH_KNOWN_HOSTS=$dir/ssh/known_hosts
+SSH_WORKDIR=$workdir
+NODES="${names[*]}"
+JOBCOMP_LOG=$dir/jobcomp.log
+PIDS=$dir/pids
+EOF
+  chmod 644 "$dir/cluster.env"
+  trap - EXIT
+  say "up in $(($(now_ms) - t0)) ms: nodes ${names[*]}, sshd on 127.0.0.1:$ssh_port; source $dir/cluster.env"
+}
+
+# --- stop -----------------------------------------------------------------------------------------------------
+
+# Prints the PIDs this cluster is responsible for that are still alive.
+cluster_processes() {
+  local roots
+  roots=$(recorded_processes)
+  { echo "$roots"; [ -z "$roots" ] || descendants $roots; netns_processes; } | grep -E '^[0-9]+$' | sort -un || true
+}
+
+cmd_stop() {
+  local clean=${1:-}
+  net_names
+  local pids deadline pid
+  pids=$(cluster_processes)
+  if [ -n "$pids" ]; then
+    kill -TERM $pids 2>/dev/null || true
+    deadline=$(($(now_ms) + 5000))
+    while [ "$(now_ms)" -lt "$deadline" ]; do
+      pids=$(cluster_processes)
+      [ -n "$pids" ] || break
+      sleep 0.05
+    done
+    # Leftovers (slurmstepd outlives slurmctld and slurmd): kill, then wait until they are gone or zombies.
+    pids=$(cluster_processes)
+    if [ -n "$pids" ]; then
+      kill -KILL $pids 2>/dev/null || true
+      deadline=$(($(now_ms) + 3000))
+      while [ -n "$(cluster_processes)" ] && [ "$(now_ms)" -lt "$deadline" ]; do sleep 0.05; done
+      pids=$(cluster_processes)
+      [ -z "$pids" ] || printf '[cluster] warning: still alive after SIGKILL: %s\n' "$pids" >&2
+    fi
+  fi
+
+  # Network objects: removing a host-side veth removes its peer; the namespaces and the bridge follow.
+  local link ns
+  for link in $(ip -o link show 2>/dev/null | awk -F': ' '{print $2}' | sed 's/@.*//' | grep -E "^${prefix}h[0-9]+$" || true); do
+    ip link del "$link" 2>/dev/null || true
+  done
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$netns_prefix" || true); do
+    ip netns delete "$ns" 2>/dev/null || true
+  done
+  if ip link show "$bridge" >/dev/null 2>&1; then ip link del "$bridge" 2>/dev/null || true; fi
+
+  if [ "$clean" = --clean ] && [ -d "$dir" ]; then
+    if [ -f "$dir/slurm.conf" ] || [ -f "$dir/pids" ]; then
+      rm -rf "$dir"
+    else
+      printf '[cluster] warning: %s does not look like a cluster folder; left in place\n' "$dir" >&2
+    fi
+  fi
+  return 0
+}
+
+# --- status ---------------------------------------------------------------------------------------------------
+
+# shellcheck disable=SC2153 # cluster.env sets SLURM_CONF and SSH_*
+cmd_status() {
+  [ -f "$dir/cluster.env" ] || { echo "no cluster.env in $dir: not started (or start failed)"; return 1; }
+  # shellcheck disable=SC1091 # written by start
+  . "$dir/cluster.env"
+  export SLURM_CONF
+  sinfo || true
+  if ssh -F /dev/null -o BatchMode=yes -o ConnectTimeout=2 -o IdentitiesOnly=yes -i "$SSH_KEY" -p "$SSH_PORT" \
+    -o UserKnownHostsFile="$SSH_KNOWN_HOSTS" -o StrictHostKeyChecking=yes "$SSH_USER@$SSH_HOST" true 2>/dev/null; then
+    echo "sshd: answering on $SSH_HOST:$SSH_PORT as $SSH_USER"
+  else
+    echo "sshd: NOT answering on $SSH_HOST:$SSH_PORT"
+    return 1
+  fi
+}
+
+[ $# -ge 2 ] || usage
+command=$1
+dir=$2
+shift 2
+case "$dir" in /*) ;; *) die "DIR must be an absolute path, not '$dir'" ;; esac
+dir=${dir%/}
+case "$command" in
+  start) [ $# -le 1 ] || usage; cmd_start "$@" ;;
+  stop) [ $# -le 1 ] || usage; [ $# -eq 0 ] || [ "$1" = --clean ] || usage; cmd_stop "$@" ;;
+  status) [ $# -eq 0 ] || usage; cmd_status ;;
+  *) usage ;;
+esac

@@ -1,0 +1,83 @@
+// Specification of the Slurm side: the sbatch script a run becomes, and the parsers of Slurm's own output.
+#include "slurm_job_script.h"
+#include "slurm_output.h"
+
+#include <catch2/catch.hpp>
+
+using namespace scalebench;
+
+TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[remote][slurm]") {
+    ClusterSettings c;
+    c.partition = "gpu";
+    c.account = "ml-perf";
+    c.tasks_per_node = 8;
+    c.gpus_per_node = 8;
+    c.time_limit = "00:30:00";
+    c.setup_lines = {"module load cuda/12.4"};
+    c.nccl_env = {{"NCCL_IB_HCA", "mlx5"}, {"NCCL_DEBUG", "WARN"}};
+    c.container_image = "nvcr.io#nvidia/pytorch:24.04-py3";
+    const std::string script =
+        renderSbatchScript(c, {"resnet20-n16", 16, {"/opt/sb/engine", "--steps", "100"}, "/scratch/sb/run 1"});
+    CHECK_THAT(script, Catch::StartsWith("#!/bin/bash\n#SBATCH --job-name=resnet20-n16\n#SBATCH --nodes=2\n"
+                                         "#SBATCH --ntasks=16\n#SBATCH --ntasks-per-node=8\n"
+                                         "#SBATCH --gpus-per-node=8\n#SBATCH --partition=gpu\n"
+                                         "#SBATCH --account=ml-perf\n#SBATCH --time=00:30:00\n#SBATCH --exclusive\n"));
+    CHECK_THAT(script, Catch::Contains("#SBATCH --output=/scratch/sb/run 1/stdout.log\n"));
+    CHECK_THAT(script, Catch::Contains("cd '/scratch/sb/run 1'\nmodule load cuda/12.4\n"
+                                       "export NCCL_DEBUG=WARN\nexport NCCL_IB_HCA=mlx5\n"));
+    CHECK_THAT(script, Catch::EndsWith("srun --mpi=pmix '--container-image=nvcr.io#nvidia/pytorch:24.04-py3' "
+                                       "/opt/sb/engine --steps 100\n"));
+
+    SECTION("older clusters take --gres, and mpirun can launch instead of srun") {
+        c.gres_syntax = true;
+        c.launcher = ClusterSettings::Launcher::Mpirun;
+        const std::string s = renderSbatchScript(c, {"r", 4, {"engine"}, "/d"});
+        CHECK_THAT(s, Catch::Contains("#SBATCH --gres=gpu:8\n") && Catch::Contains("#SBATCH --nodes=1\n") &&
+                          Catch::Contains("#SBATCH --ntasks-per-node=4\n") &&
+                          Catch::EndsWith("mpirun -np 4 --bind-to none engine\n"));
+    }
+}
+
+TEST_CASE("shell metacharacters from a plan reach Slurm and the shell as plain text", "[remote][slurm]") {
+    ClusterSettings c;
+    const std::string script =
+        renderSbatchScript(c, {"x; touch /tmp/pwned\n#SBATCH --uid=0", 1, {"engine", "$(reboot)"}, "/d/`id`"});
+    CHECK_THAT(script, Catch::Contains("#SBATCH --job-name=x__touch__tmp_pwned__SBATCH_--uid_0\n"));
+    CHECK_THAT(script, Catch::Contains("cd '/d/`id`'\n") && Catch::EndsWith("srun --mpi=pmix engine '$(reboot)'\n"));
+    c.nccl_env = {{"NCCL_X; rm -rf ~", "1"}};
+    CHECK_THROWS_WITH(renderSbatchScript(c, {"r", 1, {"e"}, "/d"}), Catch::Contains("not an environment variable"));
+    c.nccl_env.clear();
+    c.partition = "gpu\n#SBATCH --uid=0";
+    CHECK_THROWS_WITH(renderSbatchScript(c, {"r", 1, {"e"}, "/d"}), Catch::Contains("partition"));
+}
+
+TEST_CASE("sbatch --parsable gives the job id, with or without a cluster name", "[remote][slurm]") {
+    CHECK(parseSbatchJobId("4242\n") == "4242");
+    CHECK(parseSbatchJobId("4242;cluster2\n") == "4242");
+    CHECK_THROWS_WITH(parseSbatchJobId("sbatch: error: Batch job submission failed\n"),
+                      Catch::Contains("where a job id belongs"));
+    CHECK_THROWS(parseSbatchJobId(""));
+}
+
+TEST_CASE("Slurm's states map to scalebench's, keeping timeouts, node failures and requeues apart",
+          "[remote][slurm]") {
+    struct Row {
+        const char* slurm;
+        JobState state;
+    };
+    const Row table[] = {
+        {"PENDING", JobState::Pending},       {"CONFIGURING", JobState::Pending},
+        {"RUNNING", JobState::Running},       {"COMPLETING", JobState::Running},
+        {"COMPLETED", JobState::Completed},   {"FAILED", JobState::Failed},
+        {"CANCELLED by 1001", JobState::Cancelled}, {"TIMEOUT", JobState::Timeout},
+        {"NODE_FAIL", JobState::NodeFail},    {"BOOT_FAIL", JobState::NodeFail},
+        {"OUT_OF_MEMORY", JobState::OutOfMemory}, {"REQUEUED", JobState::Requeued},
+        {"PREEMPTED", JobState::Preempted},   {"SOMETHING_NEW", JobState::Failed},
+    };
+    for (const auto& row : table) {
+        INFO(row.slurm);
+        CHECK(slurmState(row.slurm) == row.state);
+    }
+    CHECK_FALSE(isFinal(JobState::Requeued));
+    CHECK(isFinal(JobState::Timeout));
+}
