@@ -3,6 +3,7 @@
 
 #include "engine_invocation.h"
 #include "metric_file_tail.h"
+#include "shell_words.h"
 
 #include <fmt/format.h>
 
@@ -22,69 +23,85 @@ SessionOutcome SessionRunner::run(const RunPlan& plan) {
     outcome.runs = static_cast<int>(runs.size());
     progress_(fmt::format("session {} '{}': {} runs on {}, store {}", outcome.session_id, plan.name, runs.size(),
                           transport_.describe(), store_.file().string()));
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        if (!runOne(outcome.session_id, runs[i], static_cast<int>(i) + 1, outcome.runs)) ++outcome.failed_runs;
+    std::size_t next = 0;
+    std::vector<ActiveRun> active;
+    while (next < runs.size() || !active.empty()) {
+        while (next < runs.size() && active.size() < static_cast<std::size_t>(settings_.max_concurrent_runs)) {
+            active.push_back(start(outcome.session_id, runs[next], static_cast<int>(next) + 1, outcome.runs));
+            ++next;
+        }
+        std::vector<std::string> job_ids;
+        for (const auto& a : active) job_ids.push_back(a.job_id);
+        const auto states = scheduler_.poll(job_ids); // one scheduler query for every running job
+        for (auto it = active.begin(); it != active.end();) {
+            const JobStatus& status = states.at(it->job_id);
+            if (isFinal(status.state)) {
+                if (!finish(*it, status)) ++outcome.failed_runs;
+                it = active.erase(it);
+                continue;
+            }
+            if (status.state == JobState::Pending && status.reason != it->pending_reason && !status.reason.empty())
+                progress_(it->tag + ": waiting (" + status.reason + ")");
+            it->pending_reason = status.reason;
+            store(*it, it->tail->poll());
+            ++it;
+        }
+        if (!active.empty()) std::this_thread::sleep_for(settings_.poll_interval);
+    }
     store_.finishSession(outcome.session_id, outcome.failed_runs == 0 ? "ok" : "failed");
     return outcome;
 }
 
-bool SessionRunner::runOne(std::int64_t session_id, const RunSpec& spec, int index, int total) {
-    const std::filesystem::path run_dir =
-        settings_.out_dir / fmt::format("session-{}", session_id) / spec.name;
-    std::filesystem::create_directories(run_dir);
-    const std::string metrics_path = (run_dir / "metrics.jsonl").string();
-    const JobRequest job{spec.name, spec.ranks, engineArguments(spec, settings_.engine, metrics_path),
-                         run_dir.string()};
-    const std::int64_t run_id = store_.createRun(
-        session_id, {spec.name, spec.group.workload, spec.group.dataset, spec.ranks, spec.repeat,
-                     scheduler_.commandLine(job)});
+SessionRunner::ActiveRun SessionRunner::start(std::int64_t session_id, const RunSpec& spec, int index, int total) {
+    const std::string run_dir = (settings_.out_dir / fmt::format("session-{}", session_id) / spec.name).string();
+    const CommandResult mkdir = transport_.run("mkdir -p " + shellQuote(run_dir));
+    if (mkdir.exit_status != 0) throw TransportError("cannot create " + run_dir + ": " + mkdir.err);
+    const std::string metrics_path = run_dir + "/metrics.jsonl";
+    const JobRequest job{spec.name, spec.ranks, engineArguments(spec, settings_.engine, metrics_path), run_dir};
 
-    const std::string tag = fmt::format("[run {}/{}] {}", index, total, spec.name);
-    progress_(tag + ": starting " + std::to_string(spec.ranks) + " rank(s)");
-    const std::string job_id = scheduler_.submit(job);
-    store_.startRun(run_id, job_id);
+    ActiveRun run;
+    run.spec = spec;
+    run.tag = fmt::format("[run {}/{}] {}", index, total, spec.name);
+    run.run_id = store_.createRun(session_id, {spec.name, spec.group.workload, spec.group.dataset, spec.ranks,
+                                               spec.repeat, scheduler_.commandLine(job)});
+    progress_(run.tag + ": starting " + std::to_string(spec.ranks) + " rank(s)");
+    run.job_id = scheduler_.submit(job);
+    store_.startRun(run.run_id, run.job_id);
+    run.tail = std::make_unique<MetricFileTail>(transport_, metrics_path);
+    return run;
+}
 
-    MetricFileTail tail(transport_, metrics_path);
-    std::vector<std::string> rank_errors;
-    const std::int64_t report_every = std::max(1, spec.group.steps / 5);
-    // Stores one batch of records in one transaction and reports progress now and then.
-    auto store = [&](const std::vector<MetricRecord>& records) {
-        store_.appendRecords(run_id, records);
-        for (const auto& record : records) {
-            if (auto* s = std::get_if<StepRecord>(&record); s && s->step % report_every == 0)
-                progress_(fmt::format("{}: step {}/{}  loss {:.4f}  {:.0f} samples/s", tag, s->step,
-                                      spec.group.steps, s->loss, s->samples_per_s));
-            else if (auto* e = std::get_if<EvalRecord>(&record))
-                progress_(fmt::format("{}: eval at step {}: accuracy {:.1f}%", tag, e->step, e->accuracy * 100));
-            else if (auto* x = std::get_if<ErrorRecord>(&record))
-                rank_errors.push_back(fmt::format("rank {}: {}", x->rank, x->message));
-        }
-    };
-
-    JobStatus status;
-    for (;;) {
-        status = scheduler_.poll({job_id}).at(job_id);
-        if (isFinal(status.state)) break;
-        store(tail.poll());
-        std::this_thread::sleep_for(settings_.poll_interval);
+void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& records) {
+    store_.appendRecords(run.run_id, records); // one transaction for the batch
+    const std::int64_t report_every = std::max(1, run.spec.group.steps / 5);
+    for (const auto& record : records) {
+        if (auto* s = std::get_if<StepRecord>(&record); s && s->step % report_every == 0)
+            progress_(fmt::format("{}: step {}/{}  loss {:.4f}  {:.0f} samples/s", run.tag, s->step,
+                                  run.spec.group.steps, s->loss, s->samples_per_s));
+        else if (auto* e = std::get_if<EvalRecord>(&record))
+            progress_(fmt::format("{}: eval at step {}: accuracy {:.1f}%", run.tag, e->step, e->accuracy * 100));
+        else if (auto* x = std::get_if<ErrorRecord>(&record))
+            run.rank_errors.push_back(fmt::format("rank {}: {}", x->rank, x->message));
     }
-    store(tail.finish());
+}
 
-    const std::int64_t broken = tail.parser().brokenLineCount();
+bool SessionRunner::finish(ActiveRun& run, const JobStatus& status) {
+    store(run, run.tail->finish());
+    const std::int64_t broken = run.tail->parser().brokenLineCount();
     if (broken > 0) {
-        const BrokenLine& first = tail.parser().brokenLines().front();
-        progress_(fmt::format("{}: warning: {} broken metric line(s) skipped; first at line {}: {}", tag, broken,
+        const BrokenLine& first = run.tail->parser().brokenLines().front();
+        progress_(fmt::format("{}: warning: {} broken metric line(s) skipped; first at line {}: {}", run.tag, broken,
                               first.line_number, first.reason));
     }
-    const bool ok = status.state == JobState::Completed && rank_errors.empty();
+    const bool ok = status.state == JobState::Completed && run.rank_errors.empty();
     std::string error;
     if (!ok) {
-        error = fmt::format("job {} {} (exit status {})", job_id, toString(status.state), status.exit_status);
-        for (const auto& e : rank_errors) error += "\n" + e;
+        error = fmt::format("job {} {} (exit status {})", run.job_id, toString(status.state), status.exit_status);
+        for (const auto& e : run.rank_errors) error += "\n" + e;
         if (!status.detail.empty()) error += "\n" + status.detail;
     }
-    store_.finishRun(run_id, {ok ? "ok" : "failed", error, broken, status.nodes});
-    progress_(tag + (ok ? ": done" : ": FAILED: " + error));
+    store_.finishRun(run.run_id, {ok ? "ok" : "failed", error, broken, status.nodes});
+    progress_(run.tag + (ok ? ": done" : ": FAILED: " + error));
     return ok;
 }
 

@@ -4,11 +4,13 @@
 #include "run_plan.h"
 #include "scheduler.h"
 #include "session_store.h"
+#include "metric_file_tail.h"
 #include "transport.h"
 
 #include <chrono>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace scalebench {
@@ -18,6 +20,7 @@ struct SessionRunnerSettings {
     std::filesystem::path out_dir; // run folders go to out_dir/session-ID/RUN/
     std::chrono::milliseconds poll_interval{250};
     std::string cluster = "local";
+    int max_concurrent_runs = 1; // 1 on this machine (runs would disturb each other's timings); many on a cluster
 };
 
 struct SessionOutcome {
@@ -33,12 +36,23 @@ class SessionRunner {
     SessionRunner(SessionStore& store, Scheduler& scheduler, Transport& transport, SessionRunnerSettings settings,
                   Progress progress);
 
-    // Runs every run one after the other (they would disturb each other's timings); a failed run does not stop
-    // the others. Every record is stored as it arrives.
+    // Submits the runs, at most max_concurrent_runs at a time, and follows all of them with one scheduler query
+    // per poll. A failed run does not stop the others. Every record is stored as it arrives.
     SessionOutcome run(const RunPlan& plan);
 
   private:
-    bool runOne(std::int64_t session_id, const RunSpec& spec, int index, int total);
+    struct ActiveRun {
+        RunSpec spec;
+        std::string tag; // "[run 2/4] name", for progress lines
+        std::int64_t run_id = 0;
+        std::string job_id;
+        std::unique_ptr<MetricFileTail> tail;
+        std::vector<std::string> rank_errors;
+        std::string pending_reason;
+    };
+    ActiveRun start(std::int64_t session_id, const RunSpec& spec, int index, int total);
+    void store(ActiveRun& run, const std::vector<MetricRecord>& records);
+    bool finish(ActiveRun& run, const JobStatus& status);
 
     SessionStore& store_;
     Scheduler& scheduler_;

@@ -17,6 +17,7 @@ packages=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev fonts-dejavu-core xvfb xauth
   libssh-dev openmpi-bin libopenmpi-dev libsqlite3-dev sqlite3 zlib1g-dev
   libfmt-dev catch2 nlohmann-json3-dev libtomlplusplus-dev dataset-fashion-mnist
+  slurmctld slurmd slurm-client munge openssh-server openssh-client iproute2
 )
 
 missing=()

@@ -115,8 +115,8 @@ free_port() {
 
 # Reports which part did not come up, with the end of its log, and exits (the EXIT trap then stops the rest).
 not_up() {
-  local what=$1 log=$2
-  printf '[cluster] error: %s did not come up within %ss; end of %s:\n' "$what" "$ready_timeout_s" "$log" >&2
+  local what=$1 log=$2 why=${3:-"did not come up within ${ready_timeout_s}s"}
+  printf '[cluster] error: %s %s; end of %s:\n' "$what" "$why" "$log" >&2
   tail -n 25 "$log" 2>/dev/null | sed 's/^/    /' >&2 || true
   exit 1
 }
@@ -163,7 +163,7 @@ cmd_start() {
     up=$(dirname "$up")
     [ "$(($(stat -c '%#a' "$up") & 5))" -eq 5 ] || die "$up must be readable and searchable by others (munged and $user need it)"
   done
-  rm -f "$dir/pids" "$dir/cluster.env"
+  rm -rf "$dir/pids" "$dir/cluster.env" "$dir/log"
   : >"$dir/pids"
   mkdir -p "$dir/munge" "$dir/state" "$dir/spool" "$dir/log" "$dir/run" "$dir/nodetmp" "$dir/nodes" "$dir/ssh"
   chmod 755 "$dir/munge" "$dir/log" "$dir/run" "$dir/nodetmp" "$dir/nodes" "$dir/ssh"
@@ -188,7 +188,8 @@ cmd_start() {
     --log-file="$dir/log/munged.log" --pid-file="$dir/run/munged.pid" --seed-file="$dir/munge/munged.seed"
   local munged_pid=$started_pid deadline=$(($(now_ms) + ready_timeout_s * 1000))
   until [ -S "$msock" ]; do
-    if ! alive "$munged_pid" || [ "$(now_ms)" -ge "$deadline" ]; then not_up munged "$dir/log/munged.log"; fi
+    alive "$munged_pid" || not_up munged "$dir/log/munged.log" exited
+    [ "$(now_ms)" -lt "$deadline" ] || not_up munged "$dir/log/munged.log"
     sleep 0.02
   done
 
@@ -281,11 +282,13 @@ $subnet.$((10 + i)) node$i"
   # The nodes: a network namespace each, plus a UTS namespace (host name), and a mount namespace for a private
   # /etc/hosts and a private PMIx folder (all nodes share /tmp, so PMIx would collide). nsenter, not
   # 'ip netns exec': the latter remounts /sys and slurmd then misses /sys/fs/cgroup.
+  local slurmd_pids=()
   for i in $(seq 1 "$nodes"); do
     launch "slurmd-node$i" "$dir/log/slurmd-node$i.out" \
       nsenter --net="/run/netns/${netns_prefix}node$i" -- unshare --uts --mount -- /bin/sh -c \
       'hostname "$1" && mount --bind "$2/nodes/$1/hosts" /etc/hosts && mount --bind "$2/nodes/$1/tmp" "$2/nodetmp" &&
        exec slurmd -D -N "$1" -f "$2/slurm.conf"' sh "node$i" "$dir"
+    slurmd_pids+=("$started_pid")
   done
 
   # sshd on a free loopback port, with its own host key and one user key.
@@ -329,13 +332,15 @@ EOF
   while :; do
     states=$(sinfo -h -N -o '%N %T' 2>/dev/null | sort -u || true)
     [ "$(grep -c ' idle$' <<<"$states")" -eq "$nodes" ] && break
-    if ! alive "$ctld_pid" || [ "$(now_ms)" -ge "$deadline" ]; then
-      if [ -z "$states" ]; then not_up slurmctld "$dir/log/slurmctld.log"; fi
+    alive "$ctld_pid" || not_up slurmctld "$dir/log/slurmctld.out" exited
+    for i in $(seq 1 "$nodes"); do
+      alive "${slurmd_pids[$((i - 1))]}" || not_up "slurmd on node$i" "$dir/log/slurmd-node$i.out" exited
+    done
+    if [ "$(now_ms)" -ge "$deadline" ]; then
+      [ -n "$states" ] || not_up slurmctld "$dir/log/slurmctld.log"
+      printf '[cluster] node states:\n%s\n' "$states" >&2
       for i in $(seq 1 "$nodes"); do
-        grep -q "^node$i idle$" <<<"$states" || {
-          printf '[cluster] node states:\n%s\n' "$states" >&2
-          not_up "slurmd on node$i" "$dir/log/slurmd-node$i.log"
-        }
+        grep -q "^node$i idle$" <<<"$states" || not_up "slurmd on node$i" "$dir/log/slurmd-node$i.log"
       done
     fi
     sleep 0.05
@@ -343,7 +348,17 @@ EOF
   local ssh_opts=(-F /dev/null -o BatchMode=yes -o ConnectTimeout=2 -o IdentitiesOnly=yes -i "$key" -p "$ssh_port"
     -o UserKnownHostsFile="$dir/ssh/known_hosts" -o StrictHostKeyChecking=yes)
   until ssh "${ssh_opts[@]}" "$user@127.0.0.1" true 2>>"$dir/log/ssh-client.log"; do
-    if ! alive "$sshd_pid" || [ "$(now_ms)" -ge "$deadline" ]; then not_up sshd "$dir/log/sshd.log"; fi
+    alive "$sshd_pid" || not_up sshd "$dir/log/sshd.log" exited
+    [ "$(now_ms)" -lt "$deadline" ] || not_up sshd "$dir/log/sshd.log"
+    sleep 0.05
+  done
+
+  local ready_ms=$(($(now_ms) - t0))
+  # slurmctld reads SchedulerParameters only in its first scheduling pass, about 3 s after it starts; until then the
+  # default batch_sched_delay=3 holds batch jobs back. Waiting for that pass here lets the first job start at once.
+  until grep -q 'SchedulerParameters=' "$dir/log/slurmctld.log" 2>/dev/null; do
+    alive "$ctld_pid" || not_up slurmctld "$dir/log/slurmctld.out" exited
+    [ "$(now_ms)" -lt "$deadline" ] || not_up "slurmctld's first scheduling pass" "$dir/log/slurmctld.log"
     sleep 0.05
   done
 
@@ -362,7 +377,7 @@ PIDS=$dir/pids
 EOF
   chmod 644 "$dir/cluster.env"
   trap - EXIT
-  say "up in $(($(now_ms) - t0)) ms: nodes ${names[*]}, sshd on 127.0.0.1:$ssh_port; source $dir/cluster.env"
+  say "up in $(($(now_ms) - t0)) ms (nodes idle and sshd answering after $ready_ms ms): nodes ${names[*]}, sshd on 127.0.0.1:$ssh_port; source $dir/cluster.env"
 }
 
 # --- stop -----------------------------------------------------------------------------------------------------
@@ -381,13 +396,11 @@ cmd_stop() {
   pids=$(cluster_processes)
   if [ -n "$pids" ]; then
     kill -TERM $pids 2>/dev/null || true
+    # Up to 5 s for the daemons themselves to exit.
     deadline=$(($(now_ms) + 5000))
-    while [ "$(now_ms)" -lt "$deadline" ]; do
-      pids=$(cluster_processes)
-      [ -n "$pids" ] || break
-      sleep 0.05
-    done
-    # Leftovers (slurmstepd outlives slurmctld and slurmd): kill, then wait until they are gone or zombies.
+    while [ -n "$(recorded_processes)" ] && [ "$(now_ms)" -lt "$deadline" ]; do sleep 0.05; done
+    # Leftovers (slurmstepd ignores SIGTERM and outlives slurmd; job processes; ssh sessions): kill, then wait until
+    # they are gone or zombies.
     pids=$(cluster_processes)
     if [ -n "$pids" ]; then
       kill -KILL $pids 2>/dev/null || true
@@ -441,6 +454,7 @@ command=$1
 dir=$2
 shift 2
 case "$dir" in /*) ;; *) die "DIR must be an absolute path, not '$dir'" ;; esac
+[[ "$dir" =~ ^[A-Za-z0-9_./+-]+$ ]] || die "DIR may hold only letters, digits and _ . / + - (it goes into slurm.conf): '$dir'"
 dir=${dir%/}
 case "$command" in
   start) [ $# -le 1 ] || usage; cmd_start "$@" ;;
