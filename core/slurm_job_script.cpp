@@ -33,7 +33,9 @@ std::string renderSbatchScript(const ClusterSettings& c, const SlurmJob& job) {
     const int nodes = nodesFor(c, job.ranks);
     std::string s = "#!/bin/bash\n";
     auto directive = [&](const std::string& key, const std::string& value) {
-        s += "#SBATCH --" + key + (value.empty() ? "" : "=" + directiveValue(key, value)) + "\n";
+        s.append("#SBATCH --").append(key);
+        if (!value.empty()) s.append("=").append(directiveValue(key, value));
+        s.append("\n");
     };
     directive("job-name", slurmJobName(job.name));
     directive("nodes", std::to_string(nodes));
@@ -50,8 +52,10 @@ std::string renderSbatchScript(const ClusterSettings& c, const SlurmJob& job) {
     if (!c.constraint.empty()) directive("constraint", c.constraint);
     if (!c.time_limit.empty()) directive("time", c.time_limit);
     if (c.exclusive) directive("exclusive", "");
-    directive("output", job.run_dir + "/stdout.log");
-    directive("error", job.run_dir + "/stderr.log");
+    // Relative to the folder sbatch is run from (the run's folder): sbatch splits directive values at spaces, so a
+    // path with one cannot stand here.
+    directive("output", "stdout.log");
+    directive("error", "stderr.log");
     s += "set -euo pipefail\n";
     s += "cd " + shellQuote(job.run_dir) + "\n";
     for (const auto& line : c.setup_lines) s += line + "\n";

@@ -18,6 +18,7 @@ struct SlurmJob {
 // Slurm job names keep letters, digits, '.', '_' and '-'; anything else becomes '_'.
 std::string slurmJobName(const std::string& name);
 int nodesFor(const ClusterSettings& cluster, int ranks);
+// The script expects to be submitted from job.run_dir (`cd RUN_DIR && sbatch job.sbatch`).
 std::string renderSbatchScript(const ClusterSettings& cluster, const SlurmJob& job);
 
 } // namespace scalebench

@@ -48,7 +48,7 @@ std::string SlurmScheduler::submit(const JobRequest& job) {
     }
     transport_.upload(local, script_path);
     std::remove(local);
-    const CommandResult r = run("sbatch --parsable " + shellQuote(script_path));
+    const CommandResult r = run("cd " + shellQuote(job.run_dir) + " && sbatch --parsable job.sbatch");
     if (r.exit_status != 0)
         throw TransportError("sbatch refused " + job.name + " on " + transport_.describe() + ": " + r.err);
     const std::string id = parseSbatchJobId(r.out);

@@ -22,7 +22,7 @@ TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[r
                                          "#SBATCH --ntasks=16\n#SBATCH --ntasks-per-node=8\n"
                                          "#SBATCH --gpus-per-node=8\n#SBATCH --partition=gpu\n"
                                          "#SBATCH --account=ml-perf\n#SBATCH --time=00:30:00\n#SBATCH --exclusive\n"));
-    CHECK_THAT(script, Catch::Contains("#SBATCH --output=/scratch/sb/run 1/stdout.log\n"));
+    CHECK_THAT(script, Catch::Contains("#SBATCH --output=stdout.log\n#SBATCH --error=stderr.log\n"));
     CHECK_THAT(script, Catch::Contains("cd '/scratch/sb/run 1'\nmodule load cuda/12.4\n"
                                        "export NCCL_DEBUG=WARN\nexport NCCL_IB_HCA=mlx5\n"));
     CHECK_THAT(script, Catch::EndsWith("srun --mpi=pmix '--container-image=nvcr.io#nvidia/pytorch:24.04-py3' "

@@ -1,0 +1,136 @@
+// SlurmScheduler against a real Slurm cluster (tests/cluster/cluster_fixture.sh, started by CTest's fixture):
+// the engine at 1 and 2 nodes through sbatch and srun --mpi=pmix, failures and cancellation with their states.
+#include "local_transport.h"
+#include "session_runner.h"
+#include "slurm_scheduler.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+using namespace scalebench;
+
+namespace {
+// The cluster the CTest fixture started: SCALEBENCH_TEST_CLUSTER names its folder.
+std::string clusterFolder() {
+    const char* dir = std::getenv("SCALEBENCH_TEST_CLUSTER");
+    REQUIRE(dir != nullptr);
+    const std::string conf = (std::filesystem::path(dir) / "slurm.conf").string();
+    REQUIRE(std::filesystem::exists(conf));
+    setenv("SLURM_CONF", conf.c_str(), 1); // for squeue, sbatch, ... run through LocalTransport
+    return dir;
+}
+
+ClusterSettings testCluster() {
+    ClusterSettings c;
+    c.name = "test";
+    c.tasks_per_node = 1;
+    c.exclusive = false;
+    c.time_limit = "00:05:00";
+    return c;
+}
+
+JobStatus waitForEnd(SlurmScheduler& slurm, const std::string& id) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    for (;;) {
+        JobStatus s = slurm.poll({id}).at(id);
+        if (isFinal(s.state) || std::chrono::steady_clock::now() > deadline) return s;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+}
+} // namespace
+
+TEST_CASE("the engine at 1 and 2 nodes through Slurm: both runs stored while they run", "[integration][slurm]") {
+    const std::string cluster = clusterFolder();
+    TemporaryFolder folder;
+    std::filesystem::permissions(folder.path, std::filesystem::perms::all);
+    const RunPlan plan = parsePlanText(R"(
+name = "slurm"
+[[run]]
+workload = "resnet20"
+dataset = "synthetic-cifar"
+ranks = [1, 2]
+steps = 12
+batch_per_rank = 16
+threads_per_rank = 1
+)",
+                                       "slurm.toml");
+    SessionStore store(folder.path / "sessions.db");
+    LocalTransport transport;
+    SlurmScheduler slurm(transport, testCluster());
+    std::vector<std::string> progress;
+    SessionRunner runner(store, slurm, transport,
+                         {SCALEBENCH_ENGINE_PATH, folder.path, std::chrono::milliseconds(200), "test", 10},
+                         [&](const std::string& line) { progress.push_back(line); });
+    const SessionOutcome outcome = runner.run(plan);
+    std::string printed;
+    for (const auto& line : progress) printed += line + "\n";
+    INFO(printed);
+    REQUIRE(outcome.failed_runs == 0);
+    const auto runs = store.runs(outcome.session_id);
+    REQUIRE(runs.size() == 2);
+    for (const auto& run : runs) {
+        CHECK(run.status == "ok");
+        CHECK(run.step_count == 12);
+        CHECK_FALSE(run.job_id.empty());
+        CHECK_THAT(run.command, Catch::StartsWith("#!/bin/bash\n#SBATCH --job-name=") && Catch::Contains(run.name));
+    }
+    CHECK_THAT(runs[1].command, Catch::Contains("#SBATCH --nodes=2") && Catch::Contains("srun --mpi=pmix"));
+    CHECK_THAT(runs[1].nodes, Catch::Contains("node"));
+}
+
+TEST_CASE("a failing job and a cancelled job end in their own states, the failure with its error tail",
+          "[integration][slurm]") {
+    clusterFolder();
+    TemporaryFolder folder;
+    LocalTransport transport;
+    SlurmScheduler slurm(transport, testCluster());
+    JobRequest failing{"fails", 1, {"/bin/sh", "-c", "echo 'rank 0: out of cheese' >&2; exit 3"},
+                       (folder.path / "fails").string()};
+    const JobStatus failed = waitForEnd(slurm, slurm.submit(failing));
+    CHECK(failed.state == JobState::Failed);
+    CHECK(failed.exit_status == 3);
+    CHECK_THAT(failed.detail, Catch::Contains("out of cheese"));
+
+    JobRequest sleeping{"sleeps", 1, {"/bin/sleep", "120"}, (folder.path / "sleeps").string()};
+    const std::string id = slurm.submit(sleeping);
+    slurm.cancel(id);
+    CHECK(waitForEnd(slurm, id).state == JobState::Cancelled);
+}
+
+TEST_CASE("a job name with shell metacharacters runs as plain text and nothing else runs", "[integration][slurm]") {
+    clusterFolder();
+    TemporaryFolder folder;
+    const auto marker = folder.path / "pwned";
+    LocalTransport transport;
+    SlurmScheduler slurm(transport, testCluster());
+    const std::string touch = "touch " + marker.string();
+    const std::string evil = "x; " + touch + "; $(" + touch + ")";
+    JobRequest job{evil, 1, {"/bin/echo", evil}, (folder.path / "run `").string() + touch + "`"};
+    const JobStatus s = waitForEnd(slurm, slurm.submit(job));
+    CHECK(s.state == JobState::Completed);
+    CHECK_FALSE(std::filesystem::exists(marker));
+    std::ifstream out(job.run_dir + "/stdout.log");
+    std::string echoed;
+    std::getline(out, echoed);
+    CHECK(echoed == evil);
+}
+
+TEST_CASE("following many running jobs costs one scheduler command per poll", "[integration][slurm]") {
+    clusterFolder();
+    TemporaryFolder folder;
+    LocalTransport transport;
+    SlurmScheduler slurm(transport, testCluster());
+    std::vector<std::string> ids;
+    for (int i = 0; i < 6; ++i)
+        ids.push_back(slurm.submit({"wait", 1, {"/bin/sleep", "60"}, (folder.path / std::to_string(i)).string()}));
+    const int before = slurm.commandsRun();
+    const auto states = slurm.poll(ids);
+    CHECK(slurm.commandsRun() - before == 1);
+    CHECK(states.size() == ids.size());
+    for (const auto& id : ids) slurm.cancel(id);
+}
