@@ -6,12 +6,16 @@
 
 namespace scalebench {
 
-std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
+std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results) {
     std::vector<RunOutcome> outcomes;
     for (const auto& r : results)
         if (r.status == "ok") outcomes.push_back({r.workload, r.dataset, r.ranks, r.figures.samples_per_s});
+    return throughputScaling(outcomes);
+}
+
+std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
     std::map<std::pair<std::string, std::string>, ScalingPoint> baseline; // smallest rank count of each workload
-    for (const auto& p : throughputScaling(outcomes))
+    for (const auto& p : sessionScaling(results))
         if (!baseline.contains({p.workload, p.dataset})) baseline[{p.workload, p.dataset}] = p;
 
     std::vector<RunScaling> out;

@@ -19,6 +19,9 @@ struct RunResult {
     RunFigures figures;
 };
 
+// Throughput scaling over the successful runs (mean and two sigma over repeats).
+std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results);
+
 // Speedup and efficiency of each run against the mean throughput of its workload's smallest rank count.
 struct RunScaling {
     double speedup = 0;

@@ -11,11 +11,4 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
     return results;
 }
 
-std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results) {
-    std::vector<RunOutcome> outcomes;
-    for (const auto& r : results)
-        if (r.status == "ok") outcomes.push_back({r.workload, r.dataset, r.ranks, r.figures.samples_per_s});
-    return throughputScaling(outcomes);
-}
-
 } // namespace scalebench

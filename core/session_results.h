@@ -9,7 +9,5 @@
 namespace scalebench {
 
 std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id);
-// Throughput scaling over the session's successful runs (mean and two sigma over repeats).
-std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results);
 
 } // namespace scalebench
