@@ -1,6 +1,7 @@
 // A cluster as scalebench reaches and uses it: the head node over SSH and how its Slurm jobs are shaped.
 #pragma once
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,8 +14,11 @@ struct ClusterSettings {
     std::string host;
     std::string user;
     int port = 22;
+    std::vector<std::string> identity_files; // private keys to try after the agent; ~/.ssh/config's otherwise
+    std::string known_hosts;                 // OpenSSH known_hosts file; empty: ~/.ssh/known_hosts
     bool trust_on_first_use = false; // an unknown host key is refused in batch mode unless this is set
     std::string remote_root = "scalebench"; // per-cluster folder on the head node, relative to the home folder
+    std::string torch_python = "python3";   // the cluster's Python whose torch package gives LibTorch
 
     // Shaping jobs.
     std::string partition;
@@ -31,5 +35,12 @@ struct ClusterSettings {
     enum class Launcher { SrunPmix, Mpirun } launcher = Launcher::SrunPmix;
     int poll_seconds = 5;
 };
+
+// Clusters as a user writes them: [[cluster]] tables in TOML; problems named by file, line and key (PlanError).
+std::vector<ClusterSettings> parseClusterText(const std::string& text, const std::string& file_name);
+std::vector<ClusterSettings> parseClusterFile(const std::filesystem::path& path);
+// As the session store keeps them (no secrets: keys stay in files or the agent).
+std::string clusterToJson(const ClusterSettings& cluster);
+ClusterSettings clusterFromJson(const std::string& json);
 
 } // namespace scalebench

@@ -71,6 +71,15 @@ const char* const kMigrations[] = {
     ALTER TABLE runs ADD COLUMN job_id TEXT NOT NULL DEFAULT '';
     ALTER TABLE runs ADD COLUMN nodes TEXT NOT NULL DEFAULT '';
     )sql",
+    // 2 -> 3: clusters kept with the sessions (no secrets), and the cluster settings each session ran with
+    R"sql(
+    CREATE TABLE clusters (
+        name TEXT PRIMARY KEY,
+        settings_json TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    ALTER TABLE sessions ADD COLUMN cluster_json TEXT NOT NULL DEFAULT '';
+    )sql",
 };
 constexpr int kLatest = static_cast<int>(std::size(kMigrations));
 static_assert(kLatest == SessionStore::kSchemaVersion);
@@ -165,9 +174,10 @@ template <typename... Values> void bindAll(sqlite3_stmt* s, const Values&... val
 } // namespace
 
 std::int64_t SessionStore::createSession(const std::string& name, const std::string& plan_text,
-                                         const std::string& cluster) {
-    auto s = prepare("INSERT INTO sessions (name, plan_text, cluster, started_at) VALUES (?1, ?2, ?3, ?4)");
-    bindAll(s.get(), name, plan_text, cluster, utcNow());
+                                         const std::string& cluster, const std::string& cluster_json) {
+    auto s = prepare("INSERT INTO sessions (name, plan_text, cluster, cluster_json, started_at) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5)");
+    bindAll(s.get(), name, plan_text, cluster, cluster_json, utcNow());
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot create a session");
     return sqlite3_last_insert_rowid(db_.get());
 }
@@ -235,6 +245,28 @@ void SessionStore::finishRun(std::int64_t run_id, const RunEnd& end) {
                      "WHERE id = ?6");
     bindAll(s.get(), end.status, end.error, end.broken_lines, end.nodes, utcNow(), run_id);
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot finish run " + std::to_string(run_id));
+}
+
+void SessionStore::saveCluster(const ClusterSettings& cluster) {
+    auto s = prepare("INSERT INTO clusters (name, settings_json, updated_at) VALUES (?1, ?2, ?3) "
+                     "ON CONFLICT(name) DO UPDATE SET settings_json = excluded.settings_json, "
+                     "updated_at = excluded.updated_at");
+    bindAll(s.get(), cluster.name, clusterToJson(cluster), utcNow());
+    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot save cluster " + cluster.name);
+}
+
+std::optional<ClusterSettings> SessionStore::cluster(const std::string& name) const {
+    auto s = prepare("SELECT settings_json FROM clusters WHERE name = ?1");
+    bindAll(s.get(), name);
+    if (sqlite3_step(s.get()) != SQLITE_ROW) return std::nullopt;
+    return clusterFromJson(columnText(s.get(), 0));
+}
+
+std::vector<std::string> SessionStore::clusterNames() const {
+    auto s = prepare("SELECT name FROM clusters ORDER BY name");
+    std::vector<std::string> names;
+    while (sqlite3_step(s.get()) == SQLITE_ROW) names.push_back(columnText(s.get(), 0));
+    return names;
 }
 
 std::vector<SessionRow> SessionStore::sessions() const {

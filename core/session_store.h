@@ -1,11 +1,13 @@
 // The SQLite session store: sessions, their runs, and every metric record, written as they arrive.
 #pragma once
 
+#include "cluster_settings.h"
 #include "metric_record.h"
 #include "sqlite_handle.h"
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -53,12 +55,14 @@ struct NewRun {
 
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is refused.
     explicit SessionStore(const std::filesystem::path& file);
 
-    std::int64_t createSession(const std::string& name, const std::string& plan_text, const std::string& cluster);
+    // cluster_json: the settings of the cluster the session runs on (clusterToJson), empty on this machine.
+    std::int64_t createSession(const std::string& name, const std::string& plan_text, const std::string& cluster,
+                               const std::string& cluster_json = "");
     void finishSession(std::int64_t session_id, const std::string& status);
     std::int64_t createRun(std::int64_t session_id, const NewRun& run);
     void startRun(std::int64_t run_id, const std::string& job_id);
@@ -71,6 +75,11 @@ class SessionStore {
         std::string nodes;
     };
     void finishRun(std::int64_t run_id, const RunEnd& end);
+
+    // Clusters by name; saving one again replaces its settings.
+    void saveCluster(const ClusterSettings& cluster);
+    std::optional<ClusterSettings> cluster(const std::string& name) const;
+    std::vector<std::string> clusterNames() const;
 
     std::vector<SessionRow> sessions() const;
     std::vector<RunRow> runs(std::int64_t session_id) const;

@@ -88,7 +88,26 @@ TEST_CASE("a store from a newer scalebench is refused with both schema versions"
     REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 42", nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
     CHECK_THROWS_WITH(SessionStore(file), Catch::Contains("schema version 42") && Catch::Contains("newer scalebench") &&
-                                              Catch::Contains("up to 2") && Catch::Contains(file.string()));
+                                              Catch::Contains("up to 3") && Catch::Contains(file.string()));
+}
+
+TEST_CASE("clusters are kept by name and replaced when saved again", "[core][store]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "s.db");
+    ClusterSettings c;
+    c.name = "prod";
+    c.host = "head.example.org";
+    c.partition = "gpu";
+    c.nccl_env = {{"NCCL_IB_HCA", "mlx5"}};
+    store.saveCluster(c);
+    c.partition = "a100";
+    store.saveCluster(c);
+    CHECK(store.clusterNames() == std::vector<std::string>{"prod"});
+    const auto back = store.cluster("prod");
+    REQUIRE(back.has_value());
+    CHECK(back->partition == "a100");
+    CHECK(back->nccl_env.at("NCCL_IB_HCA") == "mlx5");
+    CHECK_FALSE(store.cluster("dev").has_value());
 }
 
 TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[core][store]") {
@@ -100,12 +119,13 @@ TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[
     }
     sqlite3* db = nullptr; // take it back to version 1, as an older scalebench left it
     REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(db, "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
+    REQUIRE(sqlite3_exec(db, "DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
+                             "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
                              "PRAGMA user_version = 1",
                          nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
     SessionStore migrated(file);
-    CHECK(migrated.schemaVersion() == 2);
+    CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
     CHECK(migrated.sessions().at(0).name == "old");
     const auto run = migrated.createRun(1, {"r", "resnet20", "x", 1, 1, ""});
     migrated.startRun(run, "17");

@@ -1,0 +1,147 @@
+// Cluster settings: read from a user's TOML file, kept in the session store as JSON.
+#include "cluster_settings.h"
+
+#include "toml_table_reader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace scalebench {
+namespace {
+
+const char* launcherName(ClusterSettings::Launcher l) {
+    return l == ClusterSettings::Launcher::Mpirun ? "mpirun" : "srun-pmix";
+}
+
+ClusterSettings readCluster(const toml::table& table, const std::string& file, int index) {
+    TableReader r(table, file, "[[cluster]] #" + std::to_string(index),
+                  {"name", "host", "user", "port", "identity_files", "known_hosts", "trust_on_first_use",
+                   "remote_root", "torch_python", "partition", "account", "constraint", "time_limit",
+                   "tasks_per_node", "gpus_per_node", "gres_syntax", "exclusive", "setup", "nccl_env",
+                   "container_image", "launcher", "poll_seconds"});
+    ClusterSettings c;
+    c.name = r.text("name", "", true);
+    c.host = r.text("host", "", true);
+    c.user = r.text("user", "");
+    c.port = r.integer("port", c.port, 1);
+    c.identity_files = r.texts("identity_files");
+    c.known_hosts = r.text("known_hosts", "");
+    c.trust_on_first_use = r.boolean("trust_on_first_use", false);
+    c.remote_root = r.text("remote_root", c.remote_root);
+    c.torch_python = r.text("torch_python", c.torch_python);
+    c.partition = r.text("partition", "");
+    c.account = r.text("account", "");
+    c.constraint = r.text("constraint", "");
+    c.time_limit = r.text("time_limit", c.time_limit);
+    c.tasks_per_node = r.integer("tasks_per_node", c.tasks_per_node, 1);
+    c.gpus_per_node = r.integer("gpus_per_node", c.gpus_per_node, 0);
+    c.gres_syntax = r.boolean("gres_syntax", false);
+    c.exclusive = r.boolean("exclusive", c.exclusive);
+    c.setup_lines = r.texts("setup");
+    if (const toml::node* env = table.get("nccl_env")) {
+        const toml::table* t = env->as_table();
+        if (!t) r.fail(*env, "nccl_env", "'nccl_env' must be a table of NAME = \"value\"");
+        for (auto&& [key, value] : *t) {
+            auto v = value.value<std::string>();
+            if (!v) r.fail(value, std::string(key.str()), "'nccl_env' values must be strings");
+            c.nccl_env[std::string(key.str())] = *v;
+        }
+    }
+    c.container_image = r.text("container_image", "");
+    const std::string launcher = r.text("launcher", "srun-pmix");
+    if (launcher == "mpirun")
+        c.launcher = ClusterSettings::Launcher::Mpirun;
+    else if (launcher != "srun-pmix")
+        r.fail(*table.get("launcher"), "launcher", "'launcher' must be \"srun-pmix\" or \"mpirun\"");
+    c.poll_seconds = r.integer("poll_seconds", c.poll_seconds, 1);
+    return c;
+}
+
+} // namespace
+
+std::vector<ClusterSettings> parseClusterText(const std::string& text, const std::string& file_name) {
+    toml::table root;
+    try {
+        root = toml::parse(text, file_name);
+    } catch (const toml::parse_error& e) {
+        throw PlanError(file_name, static_cast<int>(e.source().begin.line), "",
+                        "not valid TOML: " + std::string(e.description()));
+    }
+    TableReader r(root, file_name, "", {"cluster"});
+    const toml::node* clusters = root.get("cluster");
+    if (!clusters) r.fail(1, "cluster", "the file has no [[cluster]] table");
+    const toml::array* array = clusters->as_array();
+    if (!array || !array->is_array_of_tables())
+        r.fail(*clusters, "cluster", "'cluster' must be written as [[cluster]] tables");
+    std::vector<ClusterSettings> out;
+    int index = 1;
+    for (const auto& node : *array) out.push_back(readCluster(*node.as_table(), file_name, index++));
+    return out;
+}
+
+std::vector<ClusterSettings> parseClusterFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw PlanError(path.string(), 0, "", "cannot read the cluster file");
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return parseClusterText(buffer.str(), path.string());
+}
+
+std::string clusterToJson(const ClusterSettings& c) {
+    nlohmann::json j = {{"name", c.name},
+                        {"host", c.host},
+                        {"user", c.user},
+                        {"port", c.port},
+                        {"identity_files", c.identity_files},
+                        {"known_hosts", c.known_hosts},
+                        {"trust_on_first_use", c.trust_on_first_use},
+                        {"remote_root", c.remote_root},
+                        {"torch_python", c.torch_python},
+                        {"partition", c.partition},
+                        {"account", c.account},
+                        {"constraint", c.constraint},
+                        {"time_limit", c.time_limit},
+                        {"tasks_per_node", c.tasks_per_node},
+                        {"gpus_per_node", c.gpus_per_node},
+                        {"gres_syntax", c.gres_syntax},
+                        {"exclusive", c.exclusive},
+                        {"setup", c.setup_lines},
+                        {"nccl_env", c.nccl_env},
+                        {"container_image", c.container_image},
+                        {"launcher", launcherName(c.launcher)},
+                        {"poll_seconds", c.poll_seconds}};
+    return j.dump();
+}
+
+ClusterSettings clusterFromJson(const std::string& text) {
+    const auto j = nlohmann::json::parse(text);
+    ClusterSettings c;
+    c.name = j.value("name", "");
+    c.host = j.value("host", "");
+    c.user = j.value("user", "");
+    c.port = j.value("port", c.port);
+    c.identity_files = j.value("identity_files", std::vector<std::string>{});
+    c.known_hosts = j.value("known_hosts", "");
+    c.trust_on_first_use = j.value("trust_on_first_use", false);
+    c.remote_root = j.value("remote_root", c.remote_root);
+    c.torch_python = j.value("torch_python", c.torch_python);
+    c.partition = j.value("partition", "");
+    c.account = j.value("account", "");
+    c.constraint = j.value("constraint", "");
+    c.time_limit = j.value("time_limit", c.time_limit);
+    c.tasks_per_node = j.value("tasks_per_node", c.tasks_per_node);
+    c.gpus_per_node = j.value("gpus_per_node", c.gpus_per_node);
+    c.gres_syntax = j.value("gres_syntax", false);
+    c.exclusive = j.value("exclusive", c.exclusive);
+    c.setup_lines = j.value("setup", std::vector<std::string>{});
+    c.nccl_env = j.value("nccl_env", std::map<std::string, std::string>{});
+    c.container_image = j.value("container_image", "");
+    c.launcher = j.value("launcher", "") == "mpirun" ? ClusterSettings::Launcher::Mpirun
+                                                     : ClusterSettings::Launcher::SrunPmix;
+    c.poll_seconds = j.value("poll_seconds", c.poll_seconds);
+    return c;
+}
+
+} // namespace scalebench
