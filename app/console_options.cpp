@@ -9,11 +9,14 @@ namespace scalebench {
 
 std::string consoleUsage() {
     return "usage: scalebench [--db FILE]                       open the console on the session store\n"
-           "       scalebench --batch PLAN [--db FILE] [--out DIR] [--engine PATH] [--dry-run] [--poll-ms MS]\n"
+           "       scalebench --batch PLAN [--cluster NAME] [--db FILE] [--out DIR] [--engine PATH] [--dry-run]\n"
+           "                  [--poll-ms MS] [--engine-sources DIR]\n"
+           "       scalebench --add-clusters FILE [--db FILE]     keep the [[cluster]] tables of FILE in the store\n"
            "       scalebench --version\n"
-           "--batch runs every run of the plan on this machine with mpirun, stores the session as records arrive,\n"
-           "prints the results table, writes DIR/results.csv and DIR/scaling.png, and exits 1 if a run failed,\n"
-           "2 if the plan or the store cannot be used.\n";
+           "--batch runs every run of the plan on this machine with mpirun (or, with --cluster, as Slurm jobs over\n"
+           "SSH after deploying the engine there), stores the session as records arrive, prints the results table,\n"
+           "writes DIR/results.csv and DIR/scaling.png, and exits 1 if a run failed, 2 if the plan, the cluster or\n"
+           "the store cannot be used.\n";
 }
 
 std::string defaultEnginePath() {
@@ -41,6 +44,7 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
     o.db = defaultStorePath();
     o.out_dir = "scalebench-out";
     o.engine = defaultEnginePath();
+    o.engine_sources = SCALEBENCH_SOURCE_DIR;
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const std::string& a = arguments[i];
         auto value = [&]() -> std::string {
@@ -50,6 +54,13 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
         if (a == "--batch") {
             o.mode = ConsoleOptions::Mode::Batch;
             o.plan = value();
+        } else if (a == "--cluster") {
+            o.cluster = value();
+        } else if (a == "--add-clusters") {
+            o.mode = ConsoleOptions::Mode::AddClusters;
+            o.cluster_file = value();
+        } else if (a == "--engine-sources") {
+            o.engine_sources = value();
         } else if (a == "--db") {
             o.db = value();
         } else if (a == "--out") {
@@ -77,6 +88,8 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
         }
     }
     if (o.dry_run && o.mode != ConsoleOptions::Mode::Batch) throw std::invalid_argument("--dry-run: only with --batch PLAN");
+    if (!o.cluster.empty() && o.mode != ConsoleOptions::Mode::Batch)
+        throw std::invalid_argument("--cluster: only with --batch PLAN");
     return o;
 }
 

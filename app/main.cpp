@@ -89,6 +89,8 @@ int main(int argc, char** argv) {
         return 0;
     case ConsoleOptions::Mode::Batch:
         return batchMain(argc, argv, options);
+    case ConsoleOptions::Mode::AddClusters:
+        return addClusters(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Gui:
         break;
     }

@@ -19,7 +19,8 @@ SessionRunner::SessionRunner(SessionStore& store, Scheduler& scheduler, Transpor
 SessionOutcome SessionRunner::run(const RunPlan& plan) {
     const auto runs = expandPlan(plan);
     SessionOutcome outcome;
-    outcome.session_id = store_.createSession(plan.name, plan.source_text, settings_.cluster);
+    outcome.session_id =
+        store_.createSession(plan.name, plan.source_text, settings_.cluster, settings_.cluster_json);
     outcome.runs = static_cast<int>(runs.size());
     progress_(fmt::format("session {} '{}': {} runs on {}, store {}", outcome.session_id, plan.name, runs.size(),
                           transport_.describe(), store_.file().string()));

@@ -21,6 +21,7 @@ struct SessionRunnerSettings {
     std::chrono::milliseconds poll_interval{250};
     std::string cluster = "local";
     int max_concurrent_runs = 1; // 1 on this machine (runs would disturb each other's timings); many on a cluster
+    std::string cluster_json{};  // the cluster's settings, recorded with the session
 };
 
 struct SessionOutcome {

@@ -67,6 +67,16 @@ JobState slurmState(const std::string& state) {
     return it == states.end() ? JobState::Failed : it->second; // an unknown state is not success
 }
 
+bool isUnsatisfiableReason(const std::string& reason) {
+    static const char* const kNever[] = {"PartitionNodeLimit", "PartitionConfig", "PartitionTimeLimit", "BadConstraints",
+                                         "AccountNotAllowed", "InvalidAccount", "InvalidQOS",
+                                         "QOSMaxNodePerJobLimit", "QOSMaxCpuPerJobLimit", "QOSMaxWallDurationPerJobLimit",
+                                         "QOSMaxGRESPerJob", "DependencyNeverSatisfied"};
+    for (const char* r : kNever)
+        if (reason == r) return true;
+    return false;
+}
+
 // Sample (sbatch --parsable): "4242\n", or "4242;cluster2\n" on a federation
 std::string parseSbatchJobId(const std::string& output) {
     const auto all = lines(output);

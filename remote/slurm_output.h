@@ -18,6 +18,9 @@ struct SlurmJobInfo {
 };
 
 JobState slurmState(const std::string& state);
+// Pending reasons that no amount of waiting cures (the job asks for more than the partition, account or QOS can
+// ever give), as opposed to Resources, Priority, ReqNodeNotAvail, ...
+bool isUnsatisfiableReason(const std::string& reason);
 // "1234" or "1234;cluster" from `sbatch --parsable`; throws std::runtime_error on anything else.
 std::string parseSbatchJobId(const std::string& output);
 // `squeue --noheader --states=all --format=%i|%T|%r|%N`

@@ -100,6 +100,15 @@ std::map<std::string, JobStatus> SlurmScheduler::poll(const std::vector<std::str
     }
     for (const auto& id : job_ids) {
         auto it = states.find(id);
+        if (it != states.end() && it->second.state == JobState::Pending && isUnsatisfiableReason(it->second.reason)) {
+            // It would wait forever: say so now, and free the queue.
+            run("scancel " + shellQuote(id));
+            it->second.state = JobState::Failed;
+            it->second.detail = "job " + id + " can never start on this cluster (Slurm's reason: " +
+                                it->second.reason + "): it asks for more nodes, time or resources than the " +
+                                "partition, account or QOS allow";
+            continue;
+        }
         if (it == states.end()) {
             states[id] = {JobState::Failed, 0, "job " + id + " is known to neither squeue, sacct nor scontrol", "", ""};
         } else if (isFinal(it->second.state) && it->second.state != JobState::Completed) {

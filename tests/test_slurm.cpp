@@ -81,3 +81,11 @@ TEST_CASE("Slurm's states map to scalebench's, keeping timeouts, node failures a
     CHECK_FALSE(isFinal(JobState::Requeued));
     CHECK(isFinal(JobState::Timeout));
 }
+
+TEST_CASE("pending reasons that waiting cannot cure are told apart from those it can", "[remote][slurm]") {
+    CHECK(isUnsatisfiableReason("PartitionNodeLimit"));
+    CHECK(isUnsatisfiableReason("BadConstraints"));
+    CHECK_FALSE(isUnsatisfiableReason("Resources"));
+    CHECK_FALSE(isUnsatisfiableReason("Priority"));
+    CHECK(isUnsatisfiableReason("PartitionConfig")); // "requested partition configuration not available"
+}

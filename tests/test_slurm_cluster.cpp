@@ -1,5 +1,6 @@
 // SlurmScheduler against a real Slurm cluster (tests/cluster/cluster_fixture.sh, started by CTest's fixture):
 // the engine at 1 and 2 nodes through sbatch and srun --mpi=pmix, failures and cancellation with their states.
+#include "engine_deployment.h"
 #include "local_transport.h"
 #include "session_runner.h"
 #include "slurm_scheduler.h"
@@ -102,6 +103,17 @@ TEST_CASE("a failing job and a cancelled job end in their own states, the failur
     CHECK(waitForEnd(slurm, id).state == JobState::Cancelled);
 }
 
+TEST_CASE("a job that asks for more nodes than the cluster has fails at once, with Slurm's reason",
+          "[integration][slurm]") {
+    clusterFolder();
+    TemporaryFolder folder;
+    LocalTransport transport;
+    SlurmScheduler slurm(transport, testCluster());
+    const JobStatus s = waitForEnd(slurm, slurm.submit({"too-big", 5, {"/bin/true"}, (folder.path / "big").string()}));
+    CHECK(s.state == JobState::Failed);
+    CHECK_THAT(s.detail, Catch::Contains("can never start") && Catch::Contains("Slurm's reason: Partition"));
+}
+
 TEST_CASE("a job name with shell metacharacters runs as plain text and nothing else runs", "[integration][slurm]") {
     clusterFolder();
     TemporaryFolder folder;
@@ -120,17 +132,62 @@ TEST_CASE("a job name with shell metacharacters runs as plain text and nothing e
     CHECK(echoed == evil);
 }
 
-TEST_CASE("following many running jobs costs one scheduler command per poll", "[integration][slurm]") {
+TEST_CASE("following 200 jobs costs one scheduler command per poll", "[integration][slurm]") {
     clusterFolder();
     TemporaryFolder folder;
     LocalTransport transport;
     SlurmScheduler slurm(transport, testCluster());
     std::vector<std::string> ids;
-    for (int i = 0; i < 6; ++i)
+    for (int i = 0; i < 200; ++i)
         ids.push_back(slurm.submit({"wait", 1, {"/bin/sleep", "60"}, (folder.path / std::to_string(i)).string()}));
     const int before = slurm.commandsRun();
+    const auto start = std::chrono::steady_clock::now();
     const auto states = slurm.poll(ids);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    WARN("one poll of " << ids.size() << " jobs: " << slurm.commandsRun() - before << " command, " << seconds * 1e3
+                        << " ms");
     CHECK(slurm.commandsRun() - before == 1);
     CHECK(states.size() == ids.size());
     for (const auto& id : ids) slurm.cancel(id);
+}
+
+TEST_CASE("the engine is built on the cluster by a Slurm job once, and reused while its sources are the same",
+          "[integration][slurm][deploy]") {
+    clusterFolder();
+    TemporaryFolder folder;
+    LocalTransport transport;
+    ClusterSettings cluster = testCluster();
+    cluster.remote_root = (folder.path / "remote").string();
+    cluster.torch_python = SCALEBENCH_SOURCE_DIR "/.venv/bin/python";
+    SlurmScheduler slurm(transport, cluster);
+    EngineDeployment deployment(transport, slurm, cluster, SCALEBENCH_SOURCE_DIR);
+    std::vector<std::string> progress;
+    auto note = [&](const std::string& line) { progress.push_back(line); };
+
+    const DeployedEngine first = deployment.ensure(note);
+    CHECK(first.built_now);
+    CHECK(first.hash.size() == 16);
+    const CommandResult version = transport.run(first.engine + " --version");
+    CHECK(version.exit_status == 0);
+    CHECK_THAT(version.out, Catch::StartsWith("scalebench-engine"));
+
+    const int jobs_before = slurm.commandsRun();
+    const DeployedEngine second = deployment.ensure(note);
+    CHECK_FALSE(second.built_now);
+    CHECK(second.engine == first.engine);
+    CHECK(slurm.commandsRun() == jobs_before); // no job at all
+}
+
+TEST_CASE("a failed engine build is reported with its log", "[integration][slurm][deploy]") {
+    clusterFolder();
+    TemporaryFolder folder;
+    LocalTransport transport;
+    ClusterSettings cluster = testCluster();
+    cluster.remote_root = (folder.path / "remote").string();
+    cluster.torch_python = "/nonexistent/python3";
+    SlurmScheduler slurm(transport, cluster);
+    EngineDeployment deployment(transport, slurm, cluster, SCALEBENCH_SOURCE_DIR);
+    CHECK_THROWS_WITH(deployment.ensure([](const std::string&) {}),
+                      Catch::Contains("build job") && Catch::Contains("failed") && Catch::Contains("its log ends") &&
+                          Catch::Contains("No Python at"));
 }

@@ -1,0 +1,120 @@
+// Host key checking against OpenSSH known_hosts files (plain and hashed entries), with trust on first use.
+#include "known_hosts.h"
+
+#include "ssh_handles.h"
+#include "transport.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <vector>
+
+namespace scalebench {
+namespace {
+constexpr const char* kSystemKnownHosts = "/etc/ssh/ssh_known_hosts"; // libssh's default global file
+
+// How known_hosts names the session's host: "host" on port 22, else "[host]:port"; lower case, as libssh
+// matches.
+std::string knownHostsName(ssh_session session) {
+    std::string host;
+    char* option = nullptr;
+    if (ssh_options_get(session, SSH_OPTIONS_HOST, &option) == SSH_OK) {
+        host = option;
+        ssh_string_free_char(option);
+    }
+    std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return std::tolower(c); });
+    unsigned int port = 22;
+    ssh_options_get_port(session, &port);
+    if (port == 22) return host;
+    return std::string("[").append(host).append("]:").append(std::to_string(port));
+}
+
+// "ssh-ed25519 SHA256:..."
+std::string describeKey(ssh_key key) {
+    return std::string(ssh_key_type_to_char(ssh_key_type(key))).append(" ").append(sha256Fingerprint(key));
+}
+
+// The keys a known_hosts file records for a host, each as "ssh-ed25519 SHA256:... (file:line)".
+std::vector<std::string> recordedKeys(const std::string& file, const std::string& host) {
+    std::vector<std::string> keys;
+    std::ifstream in(file);
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+        const auto start = line.find_first_not_of(" \t");
+        if (start == std::string::npos || line[start] == '#' || line[start] == '@')
+            continue; // as libssh skips them
+        ssh_knownhosts_entry* raw = nullptr;
+        if (ssh_known_hosts_parse_line(host.c_str(), line.c_str(), &raw) != SSH_OK) continue; // another host
+        const SshKnownHostsEntryHandle entry(raw);
+        keys.push_back(describeKey(entry->publickey)
+                           .append(" (")
+                           .append(file)
+                           .append(":")
+                           .append(std::to_string(number))
+                           .append(")"));
+    }
+    return keys;
+}
+} // namespace
+
+std::string sha256Fingerprint(ssh_key key) {
+    unsigned char* hash = nullptr;
+    size_t length = 0;
+    if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &length) != 0)
+        return "SHA256:(unavailable)";
+    char* text = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, length);
+    ssh_clean_pubkey_hash(&hash);
+    std::string fingerprint = text ? text : "SHA256:(unavailable)";
+    ssh_string_free_char(text);
+    return fingerprint;
+}
+
+void checkHostKey(ssh_session session, const std::string& where, const std::string& known_hosts_file,
+                  bool trust_on_first_use) {
+    const std::string prefix = std::string("ssh ").append(where).append(": ");
+    ssh_key raw = nullptr;
+    if (ssh_get_server_publickey(session, &raw) != SSH_OK)
+        throw TransportError(prefix + "the server sent no host key: " + ssh_get_error(session));
+    const SshKeyHandle key(raw);
+    const std::string offered = describeKey(key.get());
+    const std::string host = knownHostsName(session);
+
+    switch (ssh_session_is_known_server(session)) {
+    case SSH_KNOWN_HOSTS_OK:
+        return;
+    case SSH_KNOWN_HOSTS_CHANGED: // another key of the same type is recorded
+    case SSH_KNOWN_HOSTS_OTHER: { // only keys of other types are recorded
+        std::string expected;
+        for (const std::string& file : {known_hosts_file, std::string(kSystemKnownHosts)}) {
+            for (const std::string& recorded : recordedKeys(file, host)) {
+                if (!expected.empty()) expected += ", ";
+                expected += recorded;
+            }
+        }
+        throw TransportError(
+            prefix + "the host key has CHANGED: the server offers " + offered + " but known_hosts records " +
+            expected + " for " + host +
+            ". This is a possible man-in-the-middle attack; refusing to connect. If the host was "
+            "reinstalled, remove the old entry (ssh-keygen -R '" +
+            host + "' -f " + known_hosts_file + ") and connect again.");
+    }
+    case SSH_KNOWN_HOSTS_UNKNOWN:
+    case SSH_KNOWN_HOSTS_NOT_FOUND: // the file does not exist yet
+        if (trust_on_first_use) {
+            if (ssh_session_update_known_hosts(session) != SSH_OK)
+                throw TransportError(prefix + "cannot add the host key " + offered + " to " +
+                                     known_hosts_file + ": " + ssh_get_error(session));
+            return;
+        }
+        throw TransportError(prefix + "the host is unknown: its key " + offered + " is in neither " +
+                             known_hosts_file + " nor " + kSystemKnownHosts +
+                             ". Check that fingerprint with the host's administrator, then add the key to " +
+                             known_hosts_file + " or allow trust on first use.");
+    case SSH_KNOWN_HOSTS_ERROR:
+        break;
+    }
+    throw TransportError(prefix + "cannot check the host key against " + known_hosts_file + ": " +
+                         ssh_get_error(session));
+}
+
+} // namespace scalebench

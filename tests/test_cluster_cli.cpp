@@ -1,0 +1,98 @@
+// scalebench --batch PLAN --cluster NAME as a user runs it: over SSH to the test cluster's head node, the engine
+// deployed and built there by a Slurm job, one job per run, every record streamed into the local store.
+#include "child_process.h"
+#include "session_store.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+using namespace scalebench;
+
+namespace {
+std::string slurp(const std::filesystem::path& p) {
+    std::ifstream in(p);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// The KEY=value lines of the fixture's cluster.env.
+std::map<std::string, std::string> clusterEnvironment() {
+    const char* dir = std::getenv("SCALEBENCH_TEST_CLUSTER");
+    REQUIRE(dir != nullptr);
+    std::map<std::string, std::string> env;
+    std::istringstream lines(slurp(std::filesystem::path(dir) / "cluster.env"));
+    for (std::string line; std::getline(lines, line);) {
+        const auto eq = line.find('=');
+        if (eq == std::string::npos || line[0] == '#') continue;
+        std::string value = line.substr(eq + 1);
+        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"')) value = value.substr(1, value.size() - 2);
+        env[line.substr(0, eq)] = value;
+    }
+    REQUIRE(env.contains("SSH_PORT"));
+    return env;
+}
+
+int runCli(const TemporaryFolder& folder, const std::vector<std::string>& arguments, std::string& printed) {
+    std::vector<std::string> argv = {SCALEBENCH_CLI_PATH};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    ChildProcess cli(argv, (folder.path / "out.log").string(), (folder.path / "err.log").string());
+    const int status = cli.wait().status;
+    printed = slurp(folder.path / "out.log") + slurp(folder.path / "err.log");
+    return status;
+}
+} // namespace
+
+TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record lands in the local store",
+          "[integration][slurm][ssh][cli]") {
+    auto env = clusterEnvironment();
+    TemporaryFolder folder;
+    std::ofstream(folder.path / "clusters.toml") << "[[cluster]]\n"
+                                                 << "name = \"test\"\n"
+                                                 << "host = \"127.0.0.1\"\n"
+                                                 << "port = " << env["SSH_PORT"] << "\n"
+                                                 << "user = \"" << env["SSH_USER"] << "\"\n"
+                                                 << "identity_files = [\"" << env["SSH_KEY"] << "\"]\n"
+                                                 << "known_hosts = \"" << env["SSH_KNOWN_HOSTS"] << "\"\n"
+                                                 << "remote_root = \"" << env["SSH_WORKDIR"] << "/scalebench\"\n"
+                                                 << "torch_python = \"" SCALEBENCH_SOURCE_DIR "/.venv/bin/python\"\n"
+                                                 << "tasks_per_node = 1\nexclusive = false\npoll_seconds = 1\n";
+    std::ofstream(folder.path / "plan.toml") << "name = \"over-ssh\"\n[[run]]\nworkload = \"resnet20\"\n"
+                                             << "dataset = \"synthetic-cifar\"\nranks = [1, 2]\nsteps = 12\n"
+                                             << "batch_per_rank = 16\nthreads_per_rank = 1\n";
+    const std::string db = (folder.path / "sessions.db").string();
+    std::string printed;
+    REQUIRE(runCli(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db}, printed) == 0);
+    CHECK_THAT(printed, Catch::Contains("cluster 'test'"));
+
+    const int status = runCli(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "test", "--db", db,
+                                       "--out", (folder.path / "out").string()},
+                              printed);
+    INFO(printed);
+    REQUIRE(status == 0);
+    CHECK_THAT(printed, Catch::Contains("on sbtest@127.0.0.1:" + env["SSH_PORT"]) &&
+                            Catch::Contains("resnet20-synthetic-cifar-n2-r1: done"));
+    SessionStore store(db);
+    const auto sessions = store.sessions();
+    REQUIRE(sessions.size() == 1);
+    CHECK(sessions[0].cluster == "test");
+    const auto runs = store.runs(sessions[0].id);
+    REQUIRE(runs.size() == 2);
+    for (const auto& run : runs) {
+        CHECK(run.status == "ok");
+        CHECK(run.step_count == 12);
+        CHECK_THAT(run.command, Catch::Contains("#SBATCH --nodes=" + std::to_string(run.ranks)));
+    }
+    CHECK(std::filesystem::exists(folder.path / "out" / "results.csv"));
+
+    SECTION("a cluster the store does not know is named, with the ones it knows") {
+        CHECK(runCli(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "prod", "--db", db},
+                     printed) == 2);
+        CHECK_THAT(printed, Catch::Contains("no cluster 'prod'") && Catch::Contains("(known: test)"));
+    }
+}
