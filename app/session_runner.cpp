@@ -26,31 +26,53 @@ SessionOutcome SessionRunner::run(const RunPlan& plan) {
                           transport_.describe(), store_.file().string()));
     std::size_t next = 0;
     std::vector<ActiveRun> active;
+    int lost_polls = 0; // polls in a row that met a transport error
     while (next < runs.size() || !active.empty()) {
         while (next < runs.size() && active.size() < static_cast<std::size_t>(settings_.max_concurrent_runs)) {
             active.push_back(start(outcome.session_id, runs[next], static_cast<int>(next) + 1, outcome.runs));
             ++next;
         }
-        std::vector<std::string> job_ids;
-        for (const auto& a : active) job_ids.push_back(a.job_id);
-        const auto states = scheduler_.poll(job_ids); // one scheduler query for every running job
-        for (auto it = active.begin(); it != active.end();) {
-            const JobStatus& status = states.at(it->job_id);
-            if (isFinal(status.state)) {
-                if (!finish(*it, status)) ++outcome.failed_runs;
-                it = active.erase(it);
-                continue;
+        try {
+            follow(active, outcome);
+            lost_polls = 0;
+        } catch (const TransportError& e) {
+            // A dropped connection: the transport reconnects on the next call, and every tail resumes from its
+            // byte offset, so nothing is lost or doubled. Only a connection that stays away ends the session.
+            if (++lost_polls > kMaxLostPolls) {
+                for (auto& run : active)
+                    store_.finishRun(run.run_id, {"failed", std::string("lost contact with the cluster: ") + e.what(),
+                                                  run.tail->parser().brokenLineCount(), ""});
+                outcome.failed_runs += static_cast<int>(active.size());
+                active.clear();
+                progress_(std::string("giving up: ") + e.what());
+                break;
             }
-            if (status.state == JobState::Pending && status.reason != it->pending_reason && !status.reason.empty())
-                progress_(it->tag + ": waiting (" + status.reason + ")");
-            it->pending_reason = status.reason;
-            store(*it, it->tail->poll());
-            ++it;
+            progress_(fmt::format("connection problem ({} of {}), trying again: {}", lost_polls, kMaxLostPolls,
+                                  e.what()));
         }
         if (!active.empty()) std::this_thread::sleep_for(settings_.poll_interval);
     }
     store_.finishSession(outcome.session_id, outcome.failed_runs == 0 ? "ok" : "failed");
     return outcome;
+}
+
+void SessionRunner::follow(std::vector<ActiveRun>& active, SessionOutcome& outcome) {
+    std::vector<std::string> job_ids;
+    for (const auto& a : active) job_ids.push_back(a.job_id);
+    const auto states = scheduler_.poll(job_ids); // one scheduler query for every running job
+    for (auto it = active.begin(); it != active.end();) {
+        const JobStatus& status = states.at(it->job_id);
+        if (isFinal(status.state)) {
+            if (!finish(*it, status)) ++outcome.failed_runs;
+            it = active.erase(it);
+            continue;
+        }
+        if (status.state == JobState::Pending && status.reason != it->pending_reason && !status.reason.empty())
+            progress_(it->tag + ": waiting (" + status.reason + ")");
+        it->pending_reason = status.reason;
+        store(*it, it->tail->poll());
+        ++it;
+    }
 }
 
 SessionRunner::ActiveRun SessionRunner::start(std::int64_t session_id, const RunSpec& spec, int index, int total) {

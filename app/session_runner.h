@@ -51,7 +51,11 @@ class SessionRunner {
         std::vector<std::string> rank_errors;
         std::string pending_reason;
     };
+    static constexpr int kMaxLostPolls = 10;
+
     ActiveRun start(std::int64_t session_id, const RunSpec& spec, int index, int total);
+    // One poll: every active run's job state (one scheduler query) and new records; finished runs leave `active`.
+    void follow(std::vector<ActiveRun>& active, SessionOutcome& outcome);
     void store(ActiveRun& run, const std::vector<MetricRecord>& records);
     bool finish(ActiveRun& run, const JobStatus& status);
 

@@ -25,7 +25,7 @@ ClusterSettings readCluster(const toml::table& table, const std::string& file, i
     c.name = r.text("name", "", true);
     c.host = r.text("host", "", true);
     c.user = r.text("user", "");
-    c.port = r.integer("port", c.port, 1);
+    c.port = r.integer("port", c.port, 0);
     c.identity_files = r.texts("identity_files");
     c.known_hosts = r.text("known_hosts", "");
     c.trust_on_first_use = r.boolean("trust_on_first_use", false);

@@ -13,7 +13,7 @@ struct ClusterSettings {
     // Reaching the head node (no secrets here: keys stay in files or the agent).
     std::string host;
     std::string user;
-    int port = 22;
+    int port = 0; // 0: the ssh config's Port, else 22
     std::vector<std::string> identity_files; // private keys to try after the agent; ~/.ssh/config's otherwise
     std::string known_hosts;                 // OpenSSH known_hosts file; empty: ~/.ssh/known_hosts
     bool trust_on_first_use = false; // an unknown host key is refused in batch mode unless this is set

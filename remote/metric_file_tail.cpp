@@ -6,7 +6,13 @@ namespace scalebench {
 std::vector<MetricRecord> MetricFileTail::poll() {
     std::vector<MetricRecord> records;
     for (;;) {
-        std::optional<std::string> bytes = transport_.readFrom(path_, offset_, kChunkBytes);
+        std::optional<std::string> bytes;
+        try {
+            bytes = transport_.readFrom(path_, offset_, kChunkBytes);
+        } catch (const TransportError&) {
+            if (records.empty()) throw;
+            break; // hand over what was read: the offset has moved past it; the next poll meets the error again
+        }
         if (!bytes || bytes->empty()) break;
         offset_ += static_cast<std::int64_t>(bytes->size());
         auto parsed = parser_.feed(*bytes);

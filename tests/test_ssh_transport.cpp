@@ -2,6 +2,9 @@
 // fixture): commands, SFTP round trips, host key checking, refused logins, and a growing file followed across
 // a dropped connection. The sshd runs on this machine, so the tests write and check its files directly.
 #include "local_transport.h"
+#include "metric_stream_parser.h"
+#include "session_runner.h"
+#include "slurm_scheduler.h"
 #include "shell_words.h"
 #include "ssh_transport.h"
 #include "temporary_folder.h"
@@ -561,6 +564,65 @@ TEST_CASE("a growing file is followed across a dropped connection: no byte lost,
     CHECK(seen.size() == written.size());
     CHECK(seen == written);
     CHECK(SshTransport(settings).run("true").exit_status == 0); // the restarted sshd takes new connections
+}
+
+TEST_CASE("a session over SSH survives a dropped connection: the stored records equal the remote file exactly",
+          "[integration][ssh][slurm]") {
+    const TestCluster cluster = testCluster();
+    SshTransport ssh(settingsFor(cluster));
+    ClusterSettings slurm_settings;
+    slurm_settings.tasks_per_node = 1;
+    slurm_settings.exclusive = false;
+    SlurmScheduler slurm(ssh, slurm_settings);
+    TemporaryFolder folder;
+    const std::filesystem::path db = folder.path / "sessions.db";
+    const std::string out_dir = cluster["SSH_WORKDIR"] + "/dropped-" + std::to_string(getpid());
+    const RemovedAtEnd removed{out_dir};
+    const RunPlan plan = parsePlanText("name = \"dropped\"\n[[run]]\nworkload = \"resnet20\"\n"
+                                      "dataset = \"synthetic-cifar\"\nranks = 2\nsteps = 120\nbatch_per_rank = 8\n"
+                                      "threads_per_rank = 1\n",
+                                      "dropped.toml");
+    SessionStore store(db);
+    std::vector<std::string> progress;
+    SessionRunner runner(store, slurm, ssh, {SCALEBENCH_ENGINE_PATH, out_dir, 200ms, "test", 4},
+                         [&](const std::string& line) { progress.push_back(line); });
+
+    FixtureSshd sshd(cluster);
+    std::int64_t stored_before_drop = 0;
+    std::jthread dropper([&] {
+        // Once some records are stored, cut every ssh connection, and bring sshd back 2 s later.
+        const auto deadline = std::chrono::steady_clock::now() + 120s;
+        while (stored_before_drop < 10 && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(100ms);
+            SessionStore reader(db);
+            for (const auto& run : reader.runs(1)) stored_before_drop = run.step_count;
+        }
+        sshd.stop();
+        std::this_thread::sleep_for(2s);
+        sshd.start();
+    });
+    const SessionOutcome outcome = runner.run(plan);
+    dropper.join();
+    std::string printed;
+    for (const auto& line : progress) printed += line + "\n";
+    INFO(printed);
+    CHECK(stored_before_drop >= 10);
+    CHECK(ssh.reconnectCount() >= 1);
+    REQUIRE(outcome.failed_runs == 0);
+
+    const auto runs = store.runs(outcome.session_id);
+    REQUIRE(runs.size() == 1);
+    MetricStreamParser parser;
+    std::vector<StepRecord> remote;
+    for (const auto& record : parser.feed(slurp(out_dir + "/session-1/" + runs[0].name + "/metrics.jsonl")))
+        if (auto* step = std::get_if<StepRecord>(&record)) remote.push_back(*step);
+    const auto stored = store.steps(runs[0].id);
+    REQUIRE(remote.size() == 120);
+    REQUIRE(stored.size() == remote.size());
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+        CHECK(stored[i].step == remote[i].step);
+        CHECK(stored[i].loss == remote[i].loss);
+    }
 }
 
 TEST_CASE("a command cut off by a dropped connection is not run again, and the next one reconnects",
