@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <sstream>
+
 using namespace scalebench;
 
 TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[remote][slurm]") {
@@ -88,4 +91,67 @@ TEST_CASE("pending reasons that waiting cannot cure are told apart from those it
     CHECK_FALSE(isUnsatisfiableReason("Resources"));
     CHECK_FALSE(isUnsatisfiableReason("Priority"));
     CHECK(isUnsatisfiableReason("PartitionConfig")); // "requested partition configuration not available"
+}
+
+namespace {
+std::string fixture(const std::string& name) {
+    std::ifstream in(SCALEBENCH_SOURCE_DIR "/tests/data/slurm/" + name);
+    std::stringstream s;
+    s << in.rdbuf();
+    REQUIRE(!s.str().empty());
+    return s.str();
+}
+} // namespace
+
+TEST_CASE("squeue's real output gives each job's state, pending reason and nodes", "[remote][slurm]") {
+    const auto jobs = parseSqueue(fixture("squeue.txt"));
+    REQUIRE(jobs.size() == 6);
+    CHECK(jobs[0].id == "5");
+    CHECK(jobs[0].state == JobState::Cancelled);
+    CHECK(jobs[1].state == JobState::Completed);
+    CHECK(jobs[1].nodes == "node1");
+    CHECK(jobs[2].state == JobState::Failed);
+    CHECK(jobs[2].reason == "NonZeroExitCode");
+    CHECK(jobs[3].state == JobState::Running);
+    CHECK(jobs[3].nodes == "node[1-2]");
+    CHECK(jobs[3].reason.empty()); // "None"
+    CHECK(jobs[5].state == JobState::Pending);
+    CHECK(jobs[5].reason == "PartitionConfig");
+    CHECK(jobs[5].nodes.empty());
+}
+
+TEST_CASE("scontrol's real one-line records give final states and exit codes", "[remote][slurm]") {
+    const auto jobs = parseJobRecords(fixture("scontrol-show-job.txt"));
+    REQUIRE(jobs.size() == 5);
+    CHECK(jobs[0].state == JobState::Completed);
+    CHECK(jobs[0].exit_status == 0);
+    CHECK(jobs[1].state == JobState::Failed);
+    CHECK(jobs[1].exit_status == 3);
+    CHECK(jobs[2].state == JobState::Running);
+    CHECK(jobs[2].nodes == "node[1-2]");
+    CHECK(jobs[4].state == JobState::Cancelled);
+    CHECK(jobs[4].nodes.empty()); // "(null)": it never ran
+}
+
+TEST_CASE("the job-completion log's real lines have the same shape as scontrol's", "[remote][slurm]") {
+    const auto jobs = parseJobRecords(fixture("jobcomp.log"));
+    REQUIRE(jobs.size() == 3);
+    CHECK(jobs[0].id == "2");
+    CHECK(jobs[0].state == JobState::Failed);
+    CHECK(jobs[1].state == JobState::Completed);
+    CHECK(jobs[2].state == JobState::Cancelled);
+}
+
+TEST_CASE("sacct's allocations give final states, exit codes and signals, steps left out", "[remote][slurm]") {
+    const auto jobs = parseSacct(fixture("sacct.txt"));
+    REQUIRE(jobs.size() == 7);
+    CHECK(jobs[0].id == "17");
+    CHECK(jobs[0].state == JobState::Completed);
+    CHECK(jobs[1].exit_status == 1);
+    CHECK(jobs[2].state == JobState::Cancelled);
+    CHECK(jobs[2].exit_status == 128 + 15);
+    CHECK(jobs[3].state == JobState::Timeout);
+    CHECK(jobs[4].state == JobState::NodeFail);
+    CHECK(jobs[5].state == JobState::OutOfMemory);
+    CHECK(jobs[6].state == JobState::Requeued);
 }
