@@ -1,6 +1,7 @@
 // SshTransport against the test cluster's real sshd (tests/cluster/cluster_fixture.sh, started by CTest's
 // fixture): commands, SFTP round trips, host key checking, refused logins, and a growing file followed across
 // a dropped connection. The sshd runs on this machine, so the tests write and check its files directly.
+#include "child_process.h"
 #include "local_transport.h"
 #include "metric_stream_parser.h"
 #include "session_runner.h"
@@ -438,6 +439,36 @@ TEST_CASE("host keys: a changed key is refused, trust on first use or not, with 
                                 Contains(recorded) && Contains(cluster.hostPort()));
     }
     CHECK(slurp(known_hosts).find(cluster["SSH_PORT"]) == std::string::npos); // still only the hashed entry
+}
+
+TEST_CASE("with no key file named, the ssh agent's key logs in", "[integration][ssh]") {
+    const TestCluster cluster = testCluster();
+    TemporaryFolder folder;
+    const std::string socket = (folder.path / "agent.sock").string();
+    // A real ssh-agent of this test's own, in the foreground, stopped by PID when the test ends.
+    ChildProcess agent({"ssh-agent", "-D", "-a", socket}, (folder.path / "agent.out").string(),
+                       (folder.path / "agent.err").string());
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (!std::filesystem::exists(socket) && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(20ms);
+    REQUIRE(std::filesystem::exists(socket));
+    const CommandResult added =
+        LocalTransport().run("SSH_AUTH_SOCK=" + shellQuote(socket) + " ssh-add " + shellQuote(cluster["SSH_KEY"]));
+    INFO(added.err);
+    REQUIRE(added.exit_status == 0);
+
+    SshSettings settings = settingsFor(cluster);
+    settings.identity_files.clear(); // nothing but the agent (this machine's ~/.ssh has no keys for sbtest)
+    setenv("SSH_AUTH_SOCK", socket.c_str(), 1);
+    std::string out;
+    try {
+        out = SshTransport(settings).run("echo through the agent").out;
+    } catch (...) {
+        unsetenv("SSH_AUTH_SOCK");
+        throw;
+    }
+    unsetenv("SSH_AUTH_SOCK");
+    CHECK(out == "through the agent\n");
 }
 
 TEST_CASE("a login with a key the server does not know is refused, naming user, host and the keys tried",
