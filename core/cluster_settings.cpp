@@ -5,8 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <fstream>
-#include <sstream>
 
 namespace scalebench {
 namespace {
@@ -62,31 +60,13 @@ ClusterSettings readCluster(const toml::table& table, const std::string& file, i
 } // namespace
 
 std::vector<ClusterSettings> parseClusterText(const std::string& text, const std::string& file_name) {
-    toml::table root;
-    try {
-        root = toml::parse(text, file_name);
-    } catch (const toml::parse_error& e) {
-        throw PlanError(file_name, static_cast<int>(e.source().begin.line), "",
-                        "not valid TOML: " + std::string(e.description()));
-    }
+    const toml::table root = parseTomlDocument(text, file_name);
     TableReader r(root, file_name, "", {"cluster"});
-    const toml::node* clusters = root.get("cluster");
-    if (!clusters) r.fail(1, "cluster", "the file has no [[cluster]] table");
-    const toml::array* array = clusters->as_array();
-    if (!array || !array->is_array_of_tables())
-        r.fail(*clusters, "cluster", "'cluster' must be written as [[cluster]] tables");
-    std::vector<ClusterSettings> out;
-    int index = 1;
-    for (const auto& node : *array) out.push_back(readCluster(*node.as_table(), file_name, index++));
-    return out;
+    return readArrayOfTables(root, file_name, "cluster", r, readCluster);
 }
 
 std::vector<ClusterSettings> parseClusterFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw PlanError(path.string(), 0, "", "cannot read the cluster file");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return parseClusterText(buffer.str(), path.string());
+    return parseClusterText(readTomlFile(path, "cluster file"), path.string());
 }
 
 std::string clusterToJson(const ClusterSettings& c) {

@@ -5,8 +5,6 @@
 #include "workload_catalog.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 namespace scalebench {
 namespace {
@@ -47,34 +45,19 @@ PlanError::PlanError(const std::string& file, int line, const std::string& key, 
     : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), line_(line), key_(key) {}
 
 RunPlan parsePlanText(const std::string& text, const std::string& file_name) {
-    toml::table root;
-    try {
-        root = toml::parse(text, file_name);
-    } catch (const toml::parse_error& e) {
-        throw PlanError(file_name, static_cast<int>(e.source().begin.line), "",
-                        "not valid TOML: " + std::string(e.description()));
-    }
+    const toml::table root = parseTomlDocument(text, file_name);
     TableReader r(root, file_name, "", {"name", "description", "repeats", "run"});
     RunPlan plan;
     plan.source_text = text;
     plan.name = r.text("name", "", true);
     plan.description = r.text("description", "");
     plan.repeats = r.integer("repeats", 1, 1);
-    const toml::node* runs = root.get("run");
-    if (!runs) r.fail(1, "run", "the plan has no [[run]] table");
-    const toml::array* array = runs->as_array();
-    if (!array || !array->is_array_of_tables()) r.fail(*runs, "run", "'run' must be written as [[run]] tables");
-    int index = 1;
-    for (const auto& node : *array) plan.groups.push_back(readGroup(*node.as_table(), file_name, index++));
+    plan.groups = readArrayOfTables(root, file_name, "run", r, readGroup);
     return plan;
 }
 
 RunPlan parsePlanFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw PlanError(path.string(), 0, "", "cannot read the plan file");
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    return parsePlanText(buffer.str(), path.string());
+    return parsePlanText(readTomlFile(path, "plan file"), path.string());
 }
 
 std::vector<RunSpec> expandPlan(const RunPlan& plan) {

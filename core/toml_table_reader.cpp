@@ -3,6 +3,8 @@
 #include "toml_table_reader.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 namespace scalebench {
 namespace {
@@ -41,6 +43,23 @@ std::string joinedWords(const std::vector<std::string>& words) {
         out += w;
     }
     return out;
+}
+
+toml::table parseTomlDocument(const std::string& text, const std::string& file_name) {
+    try {
+        return toml::parse(text, file_name);
+    } catch (const toml::parse_error& e) {
+        throw PlanError(file_name, static_cast<int>(e.source().begin.line), "",
+                        "not valid TOML: " + std::string(e.description()));
+    }
+}
+
+std::string readTomlFile(const std::filesystem::path& path, const std::string& what) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw PlanError(path.string(), 0, "", "cannot read the " + what);
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    return buffer.str();
 }
 
 TableReader::TableReader(const toml::table& table, std::string file, std::string where,

@@ -6,12 +6,17 @@
 
 #include <toml++/toml.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
 namespace scalebench {
 
 std::string joinedWords(const std::vector<std::string>& words);
+// The TOML document in text; a syntax error becomes a PlanError with its line.
+toml::table parseTomlDocument(const std::string& text, const std::string& file_name);
+// A whole file as text; a file that cannot be read becomes a PlanError naming it.
+std::string readTomlFile(const std::filesystem::path& path, const std::string& what);
 
 class TableReader {
   public:
@@ -35,5 +40,20 @@ class TableReader {
     std::string where_;
     std::vector<std::string> known_;
 };
+
+// The [[NAME]] tables of a document, each handed to read(table, file_name, 1-based index); none is an error.
+template <typename Read>
+auto readArrayOfTables(const toml::table& root, const std::string& file_name, const std::string& name,
+                       TableReader& reader, Read read) {
+    const toml::node* node = root.get(name);
+    if (!node) reader.fail(1, name, "the file has no [[" + name + "]] table");
+    const toml::array* array = node->as_array();
+    if (!array || !array->is_array_of_tables())
+        reader.fail(*node, name, "'" + name + "' must be written as [[" + name + "]] tables");
+    std::vector<decltype(read(std::declval<const toml::table&>(), file_name, 1))> out;
+    int index = 1;
+    for (const auto& element : *array) out.push_back(read(*element.as_table(), file_name, index++));
+    return out;
+}
 
 } // namespace scalebench

@@ -1,6 +1,6 @@
 // scalebench --batch as a user runs it: bad plans and stores are named, and a killed rank fails the batch without
 // losing the records collected before it died.
-#include "child_process.h"
+#include "console_run.h"
 #include "session_store.h"
 #include "temporary_folder.h"
 
@@ -14,32 +14,9 @@
 
 using namespace scalebench;
 
-namespace {
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-struct BatchRun {
-    int exit_status = 0;
-    std::string out;
-    std::string err;
-};
-
-BatchRun runBatch(const TemporaryFolder& folder, const std::vector<std::string>& arguments) {
-    std::vector<std::string> argv = {SCALEBENCH_CLI_PATH};
-    argv.insert(argv.end(), arguments.begin(), arguments.end());
-    ChildProcess cli(argv, (folder.path / "out.log").string(), (folder.path / "err.log").string());
-    const ChildExit exit = cli.wait();
-    return {exit.status, slurp(folder.path / "out.log"), slurp(folder.path / "err.log")};
-}
-} // namespace
-
 TEST_CASE("a plan with a misspelt key stops the batch with the file, line and key", "[integration][cli]") {
     TemporaryFolder folder;
-    const auto r = runBatch(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/typo.toml", "--db",
+    const auto r = runConsole(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/typo.toml", "--db",
                                      (folder.path / "s.db").string()});
     CHECK(r.exit_status == 2);
     CHECK_THAT(r.err, Catch::Contains("plan error:") && Catch::Contains("typo.toml:8:") &&
@@ -54,7 +31,7 @@ TEST_CASE("a store written by a newer scalebench stops the batch with a clear me
     REQUIRE(sqlite3_exec(raw, "CREATE TABLE future(x); PRAGMA user_version = 7", nullptr, nullptr, nullptr) ==
             SQLITE_OK);
     sqlite3_close(raw);
-    const auto r = runBatch(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml", "--db",
+    const auto r = runConsole(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml", "--db",
                                      db.string(), "--out", (folder.path / "out").string()});
     CHECK(r.exit_status == 2);
     CHECK_THAT(r.err, Catch::Contains("schema version 7") && Catch::Contains("newer scalebench"));
@@ -90,7 +67,7 @@ batch_per_rank = 16
         SessionStore store(db);
         for (const auto& run : store.runs(1)) stored_before_kill = run.step_count;
     }
-    std::istringstream lines(slurp(metrics));
+    std::istringstream lines(fileText(metrics));
     std::string header_line;
     std::getline(lines, header_line);
     const auto header = nlohmann::json::parse(header_line);
@@ -98,7 +75,7 @@ batch_per_rank = 16
     REQUIRE(::kill(rank1, SIGKILL) == 0);
 
     const ChildExit exit = cli.wait();
-    const std::string printed = slurp(folder.path / "out.log") + slurp(folder.path / "err.log");
+    const std::string printed = fileText(folder.path / "out.log") + fileText(folder.path / "err.log");
     INFO(printed);
     CHECK(exit.status == 1);
     CHECK_THAT(printed, Catch::Contains("FAILED") && Catch::Contains("rank 1") && Catch::Contains("1 of 1 runs failed"));

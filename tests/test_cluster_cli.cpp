@@ -1,6 +1,6 @@
 // scalebench --batch PLAN --cluster NAME as a user runs it: over SSH to the test cluster's head node, the engine
 // deployed and built there by a Slurm job, one job per run, every record streamed into the local store.
-#include "child_process.h"
+#include "console_run.h"
 #include "session_store.h"
 #include "temporary_folder.h"
 
@@ -14,19 +14,12 @@
 using namespace scalebench;
 
 namespace {
-std::string slurp(const std::filesystem::path& p) {
-    std::ifstream in(p);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
 // The KEY=value lines of the fixture's cluster.env.
 std::map<std::string, std::string> clusterEnvironment() {
     const char* dir = std::getenv("SCALEBENCH_TEST_CLUSTER");
     REQUIRE(dir != nullptr);
     std::map<std::string, std::string> env;
-    std::istringstream lines(slurp(std::filesystem::path(dir) / "cluster.env"));
+    std::istringstream lines(fileText(std::filesystem::path(dir) / "cluster.env"));
     for (std::string line; std::getline(lines, line);) {
         const auto eq = line.find('=');
         if (eq == std::string::npos || line[0] == '#') continue;
@@ -38,14 +31,6 @@ std::map<std::string, std::string> clusterEnvironment() {
     return env;
 }
 
-int runCli(const TemporaryFolder& folder, const std::vector<std::string>& arguments, std::string& printed) {
-    std::vector<std::string> argv = {SCALEBENCH_CLI_PATH};
-    argv.insert(argv.end(), arguments.begin(), arguments.end());
-    ChildProcess cli(argv, (folder.path / "out.log").string(), (folder.path / "err.log").string());
-    const int status = cli.wait().status;
-    printed = slurp(folder.path / "out.log") + slurp(folder.path / "err.log");
-    return status;
-}
 } // namespace
 
 TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record lands in the local store",
@@ -66,16 +51,15 @@ TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record
                                              << "dataset = \"synthetic-cifar\"\nranks = [1, 2]\nsteps = 12\n"
                                              << "batch_per_rank = 16\nthreads_per_rank = 1\n";
     const std::string db = (folder.path / "sessions.db").string();
-    std::string printed;
-    REQUIRE(runCli(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db}, printed) == 0);
-    CHECK_THAT(printed, Catch::Contains("cluster 'test'"));
+    const ConsoleRun added = runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db});
+    REQUIRE(added.exit_status == 0);
+    CHECK_THAT(added.out, Catch::Contains("cluster 'test'"));
 
-    const int status = runCli(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "test", "--db", db,
-                                       "--out", (folder.path / "out").string()},
-                              printed);
-    INFO(printed);
-    REQUIRE(status == 0);
-    CHECK_THAT(printed, Catch::Contains("on sbtest@127.0.0.1:" + env["SSH_PORT"]) &&
+    const ConsoleRun batch = runConsole(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "test",
+                                                 "--db", db, "--out", (folder.path / "out").string()});
+    INFO(batch.printed());
+    REQUIRE(batch.exit_status == 0);
+    CHECK_THAT(batch.out, Catch::Contains("on sbtest@127.0.0.1:" + env["SSH_PORT"]) &&
                             Catch::Contains("resnet20-synthetic-cifar-n2-r1: done"));
     SessionStore store(db);
     const auto sessions = store.sessions();
@@ -91,8 +75,9 @@ TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record
     CHECK(std::filesystem::exists(folder.path / "out" / "results.csv"));
 
     SECTION("a cluster the store does not know is named, with the ones it knows") {
-        CHECK(runCli(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "prod", "--db", db},
-                     printed) == 2);
-        CHECK_THAT(printed, Catch::Contains("no cluster 'prod'") && Catch::Contains("(known: test)"));
+        const ConsoleRun unknown =
+            runConsole(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "prod", "--db", db});
+        CHECK(unknown.exit_status == 2);
+        CHECK_THAT(unknown.err, Catch::Contains("no cluster 'prod'") && Catch::Contains("(known: test)"));
     }
 }

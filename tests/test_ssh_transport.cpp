@@ -8,6 +8,7 @@
 #include "slurm_scheduler.h"
 #include "shell_words.h"
 #include "ssh_transport.h"
+#include "file_text.h"
 #include "temporary_folder.h"
 
 #include <algorithm>
@@ -72,12 +73,6 @@ SshSettings settingsFor(const TestCluster& cluster) {
     return settings;
 }
 
-std::string slurp(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    return bytes.str();
-}
 
 void spit(const std::filesystem::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
@@ -125,7 +120,7 @@ std::string fingerprintOf(const std::filesystem::path& public_key) {
 
 // "type base64" of a public key file.
 std::string keyFieldsOf(const std::filesystem::path& public_key) {
-    std::istringstream words(slurp(public_key));
+    std::istringstream words(fileText(public_key));
     std::string type, base64;
     words >> type >> base64;
     return type + " " + base64;
@@ -145,7 +140,7 @@ struct RemovedAtEnd {
 
 // Fields of /proc/PID/stat from field 3 (state) on; empty when the process is gone.
 std::vector<std::string> statFields(pid_t pid) {
-    const std::string stat = slurp(std::filesystem::path("/proc") / std::to_string(pid) / "stat");
+    const std::string stat = fileText(std::filesystem::path("/proc") / std::to_string(pid) / "stat");
     const auto end_of_name = stat.rfind(") "); // the command name may hold spaces and parentheses
     if (end_of_name == std::string::npos) return {};
     std::istringstream rest(stat.substr(end_of_name + 2));
@@ -212,7 +207,7 @@ class FixtureSshd {
         // "sshd: /usr/sbin/sshd -D -f DIR/ssh/sshd_config -E DIR/log/sshd.log [listener] 0 of 10-100
         // startups". The fixture's DIR holds no spaces, so splitting the title at spaces gives the arguments
         // back.
-        std::string cmdline = slurp(std::filesystem::path("/proc") / std::to_string(pid_) / "cmdline");
+        std::string cmdline = fileText(std::filesystem::path("/proc") / std::to_string(pid_) / "cmdline");
         const std::string title = "sshd: ";
         if (cmdline.rfind(title, 0) == 0) {
             cmdline = cmdline.substr(title.size(), cmdline.find(" [listener]") - title.size());
@@ -284,8 +279,8 @@ class FixtureSshd {
 class ExtraAuthorizedKey {
   public:
     ExtraAuthorizedKey(const TestCluster& cluster, const std::filesystem::path& public_key)
-        : path_(cluster.dir / "ssh" / "authorized_keys"), original_(slurp(path_)) {
-        replace(original_ + slurp(public_key));
+        : path_(cluster.dir / "ssh" / "authorized_keys"), original_(fileText(path_)) {
+        replace(original_ + fileText(public_key));
     }
     ~ExtraAuthorizedKey() { replace(original_); }
     ExtraAuthorizedKey(const ExtraAuthorizedKey&) = delete;
@@ -354,9 +349,9 @@ TEST_CASE("files go up and come back over SFTP, a file reads from any offset, a 
     const RemovedAtEnd removed{remote};
 
     ssh.upload(folder.path / "up.bin", remote);
-    CHECK(slurp(remote) == content); // the sshd's machine is this one
+    CHECK(fileText(remote) == content); // the sshd's machine is this one
     ssh.download(remote, folder.path / "down.bin");
-    CHECK(slurp(folder.path / "down.bin") == content);
+    CHECK(fileText(folder.path / "down.bin") == content);
 
     CHECK(ssh.readFrom(remote, 0, 100) == content.substr(0, 100));
     CHECK(ssh.readFrom(remote, 500000, 300000) == content.substr(500000, 300000));
@@ -379,7 +374,7 @@ TEST_CASE("host keys: a key in known_hosts, plain or hashed, is accepted", "[int
     const auto hashed = folder.path / "known_hosts";
     std::filesystem::copy_file(cluster["SSH_KNOWN_HOSTS"], hashed);
     runHere(std::string("ssh-keygen -q -H -f ").append(shellQuote(hashed.string())));
-    REQUIRE_THAT(slurp(hashed), Catch::StartsWith("|1|"));
+    REQUIRE_THAT(fileText(hashed), Catch::StartsWith("|1|"));
     SshSettings settings = settingsFor(cluster);
     settings.known_hosts_file = hashed.string();
     CHECK(SshTransport(settings).run("true").exit_status == 0);
@@ -402,7 +397,7 @@ TEST_CASE("host keys: an unknown host is refused with its fingerprint, or added 
     CHECK(SshTransport(settings).run("true").exit_status == 0);
     const std::string entry =
         std::string("[").append(cluster["SSH_HOST"]).append("]:").append(cluster["SSH_PORT"]);
-    CHECK_THAT(slurp(settings.known_hosts_file), Contains(entry + " ssh-ed25519 "));
+    CHECK_THAT(fileText(settings.known_hosts_file), Contains(entry + " ssh-ed25519 "));
     settings.trust_on_first_use = false; // the entry written is a real one
     CHECK(SshTransport(settings).run("true").exit_status == 0);
 
@@ -410,7 +405,7 @@ TEST_CASE("host keys: an unknown host is refused with its fingerprint, or added 
     settings.trust_on_first_use = true;
     settings.known_hosts_file = (folder.path / "new" / "known_hosts").string();
     CHECK(SshTransport(settings).run("true").exit_status == 0);
-    CHECK_FALSE(slurp(settings.known_hosts_file).empty());
+    CHECK_FALSE(fileText(settings.known_hosts_file).empty());
 }
 
 TEST_CASE("host keys: a changed key is refused, trust on first use or not, with both fingerprints",
@@ -438,7 +433,7 @@ TEST_CASE("host keys: a changed key is refused, trust on first use or not, with 
         CHECK_THAT(refused, Contains("CHANGED") && Contains("man-in-the-middle") && Contains(host_key) &&
                                 Contains(recorded) && Contains(cluster.hostPort()));
     }
-    CHECK(slurp(known_hosts).find(cluster["SSH_PORT"]) == std::string::npos); // still only the hashed entry
+    CHECK(fileText(known_hosts).find(cluster["SSH_PORT"]) == std::string::npos); // still only the hashed entry
 }
 
 TEST_CASE("with no key file named, the ssh agent's key logs in", "[integration][ssh]") {
@@ -591,7 +586,7 @@ TEST_CASE("a growing file is followed across a dropped connection: no byte lost,
     }
     writer.close();
     readNew();
-    const std::string written = slurp(path);
+    const std::string written = fileText(path);
     CHECK(seen.size() == written.size());
     CHECK(seen == written);
     CHECK(SshTransport(settings).run("true").exit_status == 0); // the restarted sshd takes new connections
@@ -645,7 +640,7 @@ TEST_CASE("a session over SSH survives a dropped connection: the stored records 
     REQUIRE(runs.size() == 1);
     MetricStreamParser parser;
     std::vector<StepRecord> remote;
-    for (const auto& record : parser.feed(slurp(out_dir + "/session-1/" + runs[0].name + "/metrics.jsonl")))
+    for (const auto& record : parser.feed(fileText(out_dir + "/session-1/" + runs[0].name + "/metrics.jsonl")))
         if (auto* step = std::get_if<StepRecord>(&record)) remote.push_back(*step);
     const auto stored = store.steps(runs[0].id);
     REQUIRE(remote.size() == 120);
@@ -667,7 +662,7 @@ TEST_CASE("a command cut off by a dropped connection is not run again, and the n
     {
         std::jthread drop([&] {
             const auto deadline = std::chrono::steady_clock::now() + 10s;
-            while (slurp(counter).empty() &&
+            while (fileText(counter).empty() &&
                    std::chrono::steady_clock::now() < deadline) // the command has started
                 std::this_thread::sleep_for(10ms);
             sshd.stop();
@@ -678,7 +673,7 @@ TEST_CASE("a command cut off by a dropped connection is not run again, and the n
         });
     }
     CHECK_THAT(error, Contains("not rerun") && Contains(cluster.hostPort()));
-    CHECK(slurp(counter) == "ran\n");
+    CHECK(fileText(counter) == "ran\n");
     CHECK(ssh.run("echo again").out == "again\n");
     CHECK(ssh.reconnectCount() == 1);
 }
@@ -720,7 +715,7 @@ TEST_CASE("readFrom throughput and run latency over loopback (printed, not asser
     const double download_s = timed([&] { ssh.download(path, folder.path / "down.bin"); });
     const double upload_s = timed([&] { ssh.upload(folder.path / "down.bin", path + ".up"); });
     const RemovedAtEnd removed_upload{path + ".up"};
-    CHECK(slurp(path + ".up") == content);
+    CHECK(fileText(path + ".up") == content);
 
     ssh.run("true"); // warm-up
     std::vector<double> latencies_ms;
