@@ -18,7 +18,7 @@ ClusterSettings readCluster(const toml::table& table, const std::string& file, i
                   {"name", "host", "user", "port", "identity_files", "known_hosts", "trust_on_first_use",
                    "remote_root", "torch_python", "partition", "account", "constraint", "time_limit",
                    "tasks_per_node", "gpus_per_node", "gres_syntax", "exclusive", "setup", "nccl_env",
-                   "container_image", "launcher", "poll_seconds"});
+                   "container_image", "launcher", "poll_seconds", "jobcomp_log"});
     ClusterSettings c;
     c.name = r.text("name", "", true);
     c.host = r.text("host", "", true);
@@ -54,6 +54,7 @@ ClusterSettings readCluster(const toml::table& table, const std::string& file, i
     else if (launcher != "srun-pmix")
         r.fail(*table.get("launcher"), "launcher", "'launcher' must be \"srun-pmix\" or \"mpirun\"");
     c.poll_seconds = r.integer("poll_seconds", c.poll_seconds, 1);
+    c.jobcomp_log = r.text("jobcomp_log", "");
     return c;
 }
 
@@ -91,7 +92,8 @@ std::string clusterToJson(const ClusterSettings& c) {
                         {"nccl_env", c.nccl_env},
                         {"container_image", c.container_image},
                         {"launcher", launcherName(c.launcher)},
-                        {"poll_seconds", c.poll_seconds}};
+                        {"poll_seconds", c.poll_seconds},
+                        {"jobcomp_log", c.jobcomp_log}};
     return j.dump();
 }
 
@@ -121,6 +123,7 @@ ClusterSettings clusterFromJson(const std::string& text) {
     c.launcher = j.value("launcher", "") == "mpirun" ? ClusterSettings::Launcher::Mpirun
                                                      : ClusterSettings::Launcher::SrunPmix;
     c.poll_seconds = j.value("poll_seconds", c.poll_seconds);
+    c.jobcomp_log = j.value("jobcomp_log", "");
     return c;
 }
 

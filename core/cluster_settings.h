@@ -34,6 +34,7 @@ struct ClusterSettings {
     std::string container_image;                 // pyxis --container-image, as in the MLPerf write-ups
     enum class Launcher { SrunPmix, Mpirun } launcher = Launcher::SrunPmix;
     int poll_seconds = 5;
+    std::string jobcomp_log; // JobCompLoc of jobcomp/filetxt: final states of jobs sacct and scontrol forgot
 };
 
 // Clusters as a user writes them: [[cluster]] tables in TOML; problems named by file, line and key (PlanError).

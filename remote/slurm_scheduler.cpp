@@ -5,6 +5,7 @@
 #include "shell_words.h"
 #include "slurm_job_script.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -63,7 +64,15 @@ std::vector<SlurmJobInfo> SlurmScheduler::finishedJobs(const std::vector<std::st
         if (r.exit_status == 0) return parseSacct(r.out);
         has_accounting_ = false; // "Slurm accounting storage is disabled": ask scontrol from now on
     }
-    return parseJobRecords(run("scontrol --oneliner show job").out);
+    std::vector<SlurmJobInfo> jobs = parseJobRecords(run("scontrol --oneliner show job").out);
+    if (cluster_.jobcomp_log.empty()) return jobs;
+    // scontrol forgets a job MinJobAge after it ends; the job-completion log keeps it.
+    std::set<std::string> known;
+    for (const auto& j : jobs) known.insert(j.id);
+    if (std::all_of(ids.begin(), ids.end(), [&](const std::string& id) { return known.contains(id); })) return jobs;
+    for (const auto& j : parseJobRecords(run("tail -n 10000 " + shellQuote(cluster_.jobcomp_log)).out))
+        if (!known.contains(j.id)) jobs.push_back(j); // a requeued job's later line comes later and wins below
+    return jobs;
 }
 
 std::string SlurmScheduler::errorTail(const std::string& job_id) {

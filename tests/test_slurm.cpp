@@ -1,6 +1,8 @@
 // Specification of the Slurm side: the sbatch script a run becomes, and the parsers of Slurm's own output.
 #include "slurm_job_script.h"
+#include "scripted_transport.h"
 #include "slurm_output.h"
+#include "slurm_scheduler.h"
 
 #include <catch2/catch.hpp>
 
@@ -154,4 +156,29 @@ TEST_CASE("sacct's allocations give final states, exit codes and signals, steps 
     CHECK(jobs[4].state == JobState::NodeFail);
     CHECK(jobs[5].state == JobState::OutOfMemory);
     CHECK(jobs[6].state == JobState::Requeued);
+}
+
+TEST_CASE("a job that squeue, sacct and scontrol have all forgotten gets its final state from the completion log",
+          "[remote][slurm]") {
+    ScriptedTransport cluster;
+    cluster.answers["squeue"] = {1, "", "slurm_load_jobs error: Invalid job id specified\n"};
+    cluster.answers["sacct"] = {1, "", "Slurm accounting storage is disabled\n"};
+    cluster.answers["scontrol"] = {0, "", ""};
+    cluster.answers["tail"] = {0, fixture("jobcomp.log"), ""};
+    ClusterSettings settings;
+    settings.jobcomp_log = "/var/spool/slurm/jobcomp.log";
+    SlurmScheduler slurm(cluster, settings);
+
+    const auto states = slurm.poll({"1", "2"});
+    CHECK(states.at("1").state == JobState::Completed);
+    CHECK(states.at("2").state == JobState::Failed);
+    REQUIRE(cluster.commands.size() >= 4);
+    CHECK_THAT(cluster.commands[0], Catch::StartsWith("squeue --noheader --states=all") && Catch::EndsWith("--jobs=1,2"));
+    CHECK_THAT(cluster.commands[3], Catch::Equals("tail -n 10000 /var/spool/slurm/jobcomp.log"));
+
+    SECTION("once sacct has said accounting is off, it is not asked again") {
+        cluster.commands.clear();
+        slurm.poll({"1"});
+        for (const auto& command : cluster.commands) CHECK_THAT(command, !Catch::StartsWith("sacct"));
+    }
 }
