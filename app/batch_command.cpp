@@ -1,4 +1,5 @@
-// scalebench --batch PLAN: run a plan headless, store the session, print the results table, write results.csv.
+// scalebench --batch PLAN: run a plan headless, store the session, print the results table, write
+// results.csv.
 #include "batch_command.h"
 
 #include "engine_deployment.h"
@@ -23,13 +24,14 @@ void printDryRun(const RunPlan& plan, const ConsoleOptions& options, std::ostrea
     out << "plan '" << plan.name << "': " << runs.size() << " runs (dry run: nothing is started)\n";
     for (const auto& run : runs) {
         const auto metrics = (options.out_dir / "session-N" / run.name / "metrics.jsonl").string();
-        out << run.name << ": " << scheduler.commandLine({run.name, run.ranks, engineArguments(run, options.engine,
-                                                                                                metrics), ""})
+        out << run.name << ": "
+            << scheduler.commandLine({run.name, run.ranks, engineArguments(run, options.engine, metrics), ""})
             << "\n";
     }
 }
 
-// Where a session runs: this machine (mpirun), or a cluster reached over SSH (Slurm, with the engine deployed).
+// Where a session runs: this machine (mpirun), or a cluster reached over SSH (Slurm, with the engine
+// deployed).
 struct Site {
     std::unique_ptr<Transport> transport;
     std::unique_ptr<Scheduler> scheduler;
@@ -37,7 +39,8 @@ struct Site {
 };
 
 Site localSite(const ConsoleOptions& options) {
-    Site site{std::make_unique<LocalTransport>(), std::make_unique<LocalScheduler>(),
+    Site site{std::make_unique<LocalTransport>(),
+              std::make_unique<LocalScheduler>(),
               {options.engine, options.out_dir, std::chrono::milliseconds(options.poll_ms), "local"}};
     return site;
 }
@@ -50,8 +53,9 @@ Site clusterSite(const ConsoleOptions& options, const SessionStore& store, std::
             if (!known.empty()) known += ", ";
             known += name;
         }
-        throw std::runtime_error("no cluster '" + options.cluster + "' in " + store.file().string() + " (known: " +
-                                 (known.empty() ? "none" : known) + "); add it with --add-clusters FILE");
+        throw std::runtime_error("no cluster '" + options.cluster + "' in " + store.file().string() +
+                                 " (known: " + (known.empty() ? "none" : known) +
+                                 "); add it with --add-clusters FILE");
     }
     SshSettings ssh;
     ssh.host = cluster->host;
@@ -63,17 +67,21 @@ Site clusterSite(const ConsoleOptions& options, const SessionStore& store, std::
     Site site;
     site.transport = std::make_unique<SshTransport>(ssh);
     // Job scripts cd into run folders: every remote path must be absolute.
-    const CommandResult root = site.transport->run("mkdir -p " + shellQuote(cluster->remote_root) + " && cd " +
-                                                   shellQuote(cluster->remote_root) + " && pwd");
+    const CommandResult root = site.transport->run("mkdir -p " + shellQuote(cluster->remote_root) +
+                                                   " && cd " + shellQuote(cluster->remote_root) + " && pwd");
     if (root.exit_status != 0)
-        throw TransportError("cannot use " + cluster->remote_root + " on " + site.transport->describe() + ": " +
-                             root.err);
+        throw TransportError("cannot use " + cluster->remote_root + " on " + site.transport->describe() +
+                             ": " + root.err);
     cluster->remote_root = root.out.substr(0, root.out.find('\n'));
     site.scheduler = std::make_unique<SlurmScheduler>(*site.transport, *cluster);
     EngineDeployment deployment(*site.transport, *site.scheduler, *cluster, options.engine_sources);
-    const DeployedEngine engine = deployment.ensure([&](const std::string& line) { out << line << std::endl; });
-    site.settings = {engine.engine, std::filesystem::path(cluster->remote_root) / "sessions",
-                     std::chrono::milliseconds(cluster->poll_seconds * 1000), cluster->name, INT_MAX,
+    const DeployedEngine engine =
+        deployment.ensure([&](const std::string& line) { out << line << std::endl; });
+    site.settings = {engine.engine,
+                     std::filesystem::path(cluster->remote_root) / "sessions",
+                     std::chrono::milliseconds(cluster->poll_seconds * 1000),
+                     cluster->name,
+                     INT_MAX,
                      clusterToJson(*cluster)};
     return site;
 }
@@ -87,8 +95,8 @@ int addClusters(const ConsoleOptions& options, std::ostream& out, std::ostream& 
         SessionStore store(options.db);
         for (const auto& c : clusters) {
             store.saveCluster(c);
-            out << "cluster '" << c.name << "' (" << (c.user.empty() ? "" : c.user + "@") << c.host << ":" << c.port
-                << ") kept in " << options.db.string() << "\n";
+            out << "cluster '" << c.name << "' (" << (c.user.empty() ? "" : c.user + "@") << c.host << ":"
+                << c.port << ") kept in " << options.db.string() << "\n";
         }
         return 0;
     } catch (const std::exception& e) {
@@ -117,8 +125,8 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         out << "\n" << formatResultsTable(batch.results);
         const auto csv_path = options.out_dir / "results.csv";
         std::ofstream(csv_path) << resultsCsv(batch.results);
-        out << "\nsession " << outcome.session_id << " stored in " << options.db.string() << "; CSV: "
-            << csv_path.string() << "\n";
+        out << "\nsession " << outcome.session_id << " stored in " << options.db.string()
+            << "; CSV: " << csv_path.string() << "\n";
         if (outcome.failed_runs > 0) {
             err << "scalebench: " << outcome.failed_runs << " of " << outcome.runs << " runs failed\n";
             batch.exit_code = 1;

@@ -1,4 +1,5 @@
-// scalebench --batch PLAN: run a plan headless, store the session, print the results table, write results.csv.
+// scalebench --batch PLAN: run a plan headless, store the session, print the results table, write
+// results.csv.
 #pragma once
 
 #include "console_options.h"

@@ -9,13 +9,18 @@ namespace scalebench {
 
 std::string consoleUsage() {
     return "usage: scalebench [--db FILE]                       open the console on the session store\n"
-           "       scalebench --batch PLAN [--cluster NAME] [--db FILE] [--out DIR] [--engine PATH] [--dry-run]\n"
+           "       scalebench --batch PLAN [--cluster NAME] [--db FILE] [--out DIR] [--engine PATH] "
+           "[--dry-run]\n"
            "                  [--poll-ms MS] [--engine-sources DIR]\n"
-           "       scalebench --add-clusters FILE [--db FILE]     keep the [[cluster]] tables of FILE in the store\n"
+           "       scalebench --add-clusters FILE [--db FILE]     keep the [[cluster]] tables of FILE in the "
+           "store\n"
            "       scalebench --version\n"
-           "--batch runs every run of the plan on this machine with mpirun (or, with --cluster, as Slurm jobs over\n"
-           "SSH after deploying the engine there), stores the session as records arrive, prints the results table,\n"
-           "writes DIR/results.csv and DIR/scaling.png, and exits 1 if a run failed, 2 if the plan, the cluster or\n"
+           "--batch runs every run of the plan on this machine with mpirun (or, with --cluster, as Slurm "
+           "jobs over\n"
+           "SSH after deploying the engine there), stores the session as records arrive, prints the results "
+           "table,\n"
+           "writes DIR/results.csv and DIR/scaling.png, and exits 1 if a run failed, 2 if the plan, the "
+           "cluster or\n"
            "the store cannot be used.\n";
 }
 
@@ -25,7 +30,8 @@ std::string defaultEnginePath() {
     if (!error) {
         for (const char* relative : {"../trainers/scalebench-engine", "scalebench-engine"}) {
             const auto candidate = self.parent_path() / relative;
-            if (access(candidate.c_str(), X_OK) == 0) return std::filesystem::weakly_canonical(candidate).string();
+            if (access(candidate.c_str(), X_OK) == 0)
+                return std::filesystem::weakly_canonical(candidate).string();
         }
     }
     return "scalebench-engine";
@@ -87,7 +93,8 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
             throw std::invalid_argument("unknown option '" + a + "'");
         }
     }
-    if (o.dry_run && o.mode != ConsoleOptions::Mode::Batch) throw std::invalid_argument("--dry-run: only with --batch PLAN");
+    if (o.dry_run && o.mode != ConsoleOptions::Mode::Batch)
+        throw std::invalid_argument("--dry-run: only with --batch PLAN");
     if (!o.cluster.empty() && o.mode != ConsoleOptions::Mode::Batch)
         throw std::invalid_argument("--cluster: only with --batch PLAN");
     return o;

@@ -8,7 +8,6 @@
 
 #include <QApplication>
 #include <QTimer>
-
 #include <cerrno>
 #include <iostream>
 #include <sys/stat.h>
@@ -18,7 +17,8 @@ using namespace scalebench;
 
 namespace {
 
-// Headless runs (cron, CI, ssh) often have no XDG_RUNTIME_DIR; Qt then warns on every start. Give it a private one.
+// Headless runs (cron, CI, ssh) often have no XDG_RUNTIME_DIR; Qt then warns on every start. Give it a
+// private one.
 void ensureRuntimeDir() {
     if (qEnvironmentVariableIsSet("XDG_RUNTIME_DIR")) return;
     const std::string dir = "/tmp/scalebench-runtime-" + std::to_string(getuid());
@@ -33,7 +33,8 @@ void quietOffscreenMessages(QtMsgType type, const QMessageLogContext& context, c
 }
 
 int batchMain(int argc, char** argv, const ConsoleOptions& options) {
-    // No window is ever shown; Qt Charts renders the scaling PNG only inside a QApplication, so it runs offscreen.
+    // No window is ever shown; Qt Charts renders the scaling PNG only inside a QApplication, so it runs
+    // offscreen.
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     ensureRuntimeDir();
     qInstallMessageHandler(quietOffscreenMessages);
@@ -41,7 +42,8 @@ int batchMain(int argc, char** argv, const ConsoleOptions& options) {
     const BatchResult batch = runBatch(options, std::cout, std::cerr);
     if (!batch.results.empty()) {
         const auto png = options.out_dir / "scaling.png";
-        if (renderScalingChartPng(sessionScaling(batch.results), QString(), QString::fromStdString(png.string())))
+        if (renderScalingChartPng(sessionScaling(batch.results), QString(),
+                                  QString::fromStdString(png.string())))
             std::cout << "scaling chart: " << png.string() << "\n";
         else
             std::cerr << "scalebench: could not write the scaling chart " << png.string() << "\n";

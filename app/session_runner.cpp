@@ -1,4 +1,5 @@
-// Runs an expanded plan through a Scheduler, streaming each run's metric file into the session store as it grows.
+// Runs an expanded plan through a Scheduler, streaming each run's metric file into the session store as it
+// grows.
 #include "session_runner.h"
 
 #include "engine_invocation.h"
@@ -6,7 +7,6 @@
 #include "shell_words.h"
 
 #include <fmt/format.h>
-
 #include <thread>
 
 namespace scalebench {
@@ -22,13 +22,14 @@ SessionOutcome SessionRunner::run(const RunPlan& plan) {
     outcome.session_id =
         store_.createSession(plan.name, plan.source_text, settings_.cluster, settings_.cluster_json);
     outcome.runs = static_cast<int>(runs.size());
-    progress_(fmt::format("session {} '{}': {} runs on {}, store {}", outcome.session_id, plan.name, runs.size(),
-                          transport_.describe(), store_.file().string()));
+    progress_(fmt::format("session {} '{}': {} runs on {}, store {}", outcome.session_id, plan.name,
+                          runs.size(), transport_.describe(), store_.file().string()));
     std::size_t next = 0;
     std::vector<ActiveRun> active;
     int lost_polls = 0; // polls in a row that met a transport error
     while (next < runs.size() || !active.empty()) {
-        while (next < runs.size() && active.size() < static_cast<std::size_t>(settings_.max_concurrent_runs)) {
+        while (next < runs.size() &&
+               active.size() < static_cast<std::size_t>(settings_.max_concurrent_runs)) {
             active.push_back(start(outcome.session_id, runs[next], static_cast<int>(next) + 1, outcome.runs));
             ++next;
         }
@@ -36,19 +37,21 @@ SessionOutcome SessionRunner::run(const RunPlan& plan) {
             follow(active, outcome);
             lost_polls = 0;
         } catch (const TransportError& e) {
-            // A dropped connection: the transport reconnects on the next call, and every tail resumes from its
-            // byte offset, so nothing is lost or doubled. Only a connection that stays away ends the session.
+            // A dropped connection: the transport reconnects on the next call, and every tail resumes from
+            // its byte offset, so nothing is lost or doubled. Only a connection that stays away ends the
+            // session.
             if (++lost_polls > kMaxLostPolls) {
                 for (auto& run : active)
-                    store_.finishRun(run.run_id, {"failed", std::string("lost contact with the cluster: ") + e.what(),
-                                                  run.tail->parser().brokenLineCount(), ""});
+                    store_.finishRun(run.run_id,
+                                     {"failed", std::string("lost contact with the cluster: ") + e.what(),
+                                      run.tail->parser().brokenLineCount(), ""});
                 outcome.failed_runs += static_cast<int>(active.size());
                 active.clear();
                 progress_(std::string("giving up: ") + e.what());
                 break;
             }
-            progress_(fmt::format("connection problem ({} of {}), trying again: {}", lost_polls, kMaxLostPolls,
-                                  e.what()));
+            progress_(fmt::format("connection problem ({} of {}), trying again: {}", lost_polls,
+                                  kMaxLostPolls, e.what()));
         }
         if (!active.empty()) std::this_thread::sleep_for(settings_.poll_interval);
     }
@@ -58,7 +61,8 @@ SessionOutcome SessionRunner::run(const RunPlan& plan) {
 
 void SessionRunner::follow(std::vector<ActiveRun>& active, SessionOutcome& outcome) {
     std::vector<std::string> job_ids;
-    for (const auto& a : active) job_ids.push_back(a.job_id);
+    for (const auto& a : active)
+        job_ids.push_back(a.job_id);
     const auto states = scheduler_.poll(job_ids); // one scheduler query for every running job
     for (auto it = active.begin(); it != active.end();) {
         const JobStatus& status = states.at(it->job_id);
@@ -67,7 +71,8 @@ void SessionRunner::follow(std::vector<ActiveRun>& active, SessionOutcome& outco
             it = active.erase(it);
             continue;
         }
-        if (status.state == JobState::Pending && status.reason != it->pending_reason && !status.reason.empty())
+        if (status.state == JobState::Pending && status.reason != it->pending_reason &&
+            !status.reason.empty())
             progress_(it->tag + ": waiting (" + status.reason + ")");
         it->pending_reason = status.reason;
         store(*it, it->tail->poll());
@@ -75,12 +80,15 @@ void SessionRunner::follow(std::vector<ActiveRun>& active, SessionOutcome& outco
     }
 }
 
-SessionRunner::ActiveRun SessionRunner::start(std::int64_t session_id, const RunSpec& spec, int index, int total) {
-    const std::string run_dir = (settings_.out_dir / fmt::format("session-{}", session_id) / spec.name).string();
+SessionRunner::ActiveRun SessionRunner::start(std::int64_t session_id, const RunSpec& spec, int index,
+                                              int total) {
+    const std::string run_dir =
+        (settings_.out_dir / fmt::format("session-{}", session_id) / spec.name).string();
     const CommandResult mkdir = transport_.run("mkdir -p " + shellQuote(run_dir));
     if (mkdir.exit_status != 0) throw TransportError("cannot create " + run_dir + ": " + mkdir.err);
     const std::string metrics_path = run_dir + "/metrics.jsonl";
-    const JobRequest job{spec.name, spec.ranks, engineArguments(spec, settings_.engine, metrics_path), run_dir};
+    const JobRequest job{spec.name, spec.ranks, engineArguments(spec, settings_.engine, metrics_path),
+                         run_dir};
 
     ActiveRun run;
     run.spec = spec;
@@ -102,7 +110,8 @@ void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& recor
             progress_(fmt::format("{}: step {}/{}  loss {:.4f}  {:.0f} samples/s", run.tag, s->step,
                                   run.spec.group.steps, s->loss, s->samples_per_s));
         else if (auto* e = std::get_if<EvalRecord>(&record))
-            progress_(fmt::format("{}: eval at step {}: accuracy {:.1f}%", run.tag, e->step, e->accuracy * 100));
+            progress_(
+                fmt::format("{}: eval at step {}: accuracy {:.1f}%", run.tag, e->step, e->accuracy * 100));
         else if (auto* x = std::get_if<ErrorRecord>(&record))
             run.rank_errors.push_back(fmt::format("rank {}: {}", x->rank, x->message));
     }
@@ -113,14 +122,16 @@ bool SessionRunner::finish(ActiveRun& run, const JobStatus& status) {
     const std::int64_t broken = run.tail->parser().brokenLineCount();
     if (broken > 0) {
         const BrokenLine& first = run.tail->parser().brokenLines().front();
-        progress_(fmt::format("{}: warning: {} broken metric line(s) skipped; first at line {}: {}", run.tag, broken,
-                              first.line_number, first.reason));
+        progress_(fmt::format("{}: warning: {} broken metric line(s) skipped; first at line {}: {}", run.tag,
+                              broken, first.line_number, first.reason));
     }
     const bool ok = status.state == JobState::Completed && run.rank_errors.empty();
     std::string error;
     if (!ok) {
-        error = fmt::format("job {} {} (exit status {})", run.job_id, toString(status.state), status.exit_status);
-        for (const auto& e : run.rank_errors) error += "\n" + e;
+        error =
+            fmt::format("job {} {} (exit status {})", run.job_id, toString(status.state), status.exit_status);
+        for (const auto& e : run.rank_errors)
+            error += "\n" + e;
         if (!status.detail.empty()) error += "\n" + status.detail;
     }
     store_.finishRun(run.run_id, {ok ? "ok" : "failed", error, broken, status.nodes});

@@ -1,10 +1,11 @@
-// Runs an expanded plan through a Scheduler, streaming each run's metric file into the session store as it grows.
+// Runs an expanded plan through a Scheduler, streaming each run's metric file into the session store as it
+// grows.
 #pragma once
 
+#include "metric_file_tail.h"
 #include "run_plan.h"
 #include "scheduler.h"
 #include "session_store.h"
-#include "metric_file_tail.h"
 #include "transport.h"
 
 #include <chrono>
@@ -20,8 +21,9 @@ struct SessionRunnerSettings {
     std::filesystem::path out_dir; // run folders go to out_dir/session-ID/RUN/
     std::chrono::milliseconds poll_interval{250};
     std::string cluster = "local";
-    int max_concurrent_runs = 1; // 1 on this machine (runs would disturb each other's timings); many on a cluster
-    std::string cluster_json{};  // the cluster's settings, recorded with the session
+    int max_concurrent_runs =
+        1; // 1 on this machine (runs would disturb each other's timings); many on a cluster
+    std::string cluster_json{}; // the cluster's settings, recorded with the session
 };
 
 struct SessionOutcome {
@@ -34,11 +36,11 @@ class SessionRunner {
   public:
     using Progress = std::function<void(const std::string& line)>;
 
-    SessionRunner(SessionStore& store, Scheduler& scheduler, Transport& transport, SessionRunnerSettings settings,
-                  Progress progress);
+    SessionRunner(SessionStore& store, Scheduler& scheduler, Transport& transport,
+                  SessionRunnerSettings settings, Progress progress);
 
-    // Submits the runs, at most max_concurrent_runs at a time, and follows all of them with one scheduler query
-    // per poll. A failed run does not stop the others. Every record is stored as it arrives.
+    // Submits the runs, at most max_concurrent_runs at a time, and follows all of them with one scheduler
+    // query per poll. A failed run does not stop the others. Every record is stored as it arrives.
     SessionOutcome run(const RunPlan& plan);
 
   private:
@@ -54,7 +56,8 @@ class SessionRunner {
     static constexpr int kMaxLostPolls = 10;
 
     ActiveRun start(std::int64_t session_id, const RunSpec& spec, int index, int total);
-    // One poll: every active run's job state (one scheduler query) and new records; finished runs leave `active`.
+    // One poll: every active run's job state (one scheduler query) and new records; finished runs leave
+    // `active`.
     void follow(std::vector<ActiveRun>& active, SessionOutcome& outcome);
     void store(ActiveRun& run, const std::vector<MetricRecord>& records);
     bool finish(ActiveRun& run, const JobStatus& status);

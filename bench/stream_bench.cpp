@@ -1,6 +1,6 @@
 // Benchmark: how many metric records per second the console takes in, from a run's file to the SQLite store,
-// locally and over SSH (SFTP), against the 10,000 records/s a run may write; and SFTP reading against OpenSSH's
-// own `ssh cat` of the same file, measured side by side. Medians of 5 repetitions.
+// locally and over SSH (SFTP), against the 10,000 records/s a run may write; and SFTP reading against
+// OpenSSH's own `ssh cat` of the same file, measured side by side. Medians of 5 repetitions.
 //
 //   stream_bench [RECORDS]                      this machine only
 //   SCALEBENCH_TEST_CLUSTER=DIR stream_bench    also over SSH to the test cluster's sshd (tests/cluster)
@@ -9,12 +9,11 @@
 #include "session_store.h"
 #include "ssh_transport.h"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <fmt/format.h>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -35,13 +34,15 @@ double median(std::vector<double> v) {
 // A metric file as the engine writes it: a header, then step records of the real shape.
 void writeStream(const std::string& path, int records) {
     std::ofstream out(path);
-    out << R"({"type":"header","version":1,"workload":"resnet20","dataset":"synthetic-cifar","ranks":2})" << "\n";
+    out << R"({"type":"header","version":1,"workload":"resnet20","dataset":"synthetic-cifar","ranks":2})"
+        << "\n";
     for (int i = 1; i <= records; ++i)
-        out << fmt::format(R"({{"allreduce_s":0.001280138,"backward_s":0.399155782,"data_s":0.000171034,)"
-                           R"("elapsed_s":{:.6f},"epoch":0,"forward_s":0.3006192,"loss":{:.9f},"lr":0.020085470085,)"
-                           R"("optimizer_s":0.000875197,"samples_per_s":364.6197228297314,"step":{},)"
-                           R"("step_s":0.702101351,"type":"step"}})",
-                           i * 0.7, 2.3 / i, i)
+        out << fmt::format(
+                   R"({{"allreduce_s":0.001280138,"backward_s":0.399155782,"data_s":0.000171034,)"
+                   R"("elapsed_s":{:.6f},"epoch":0,"forward_s":0.3006192,"loss":{:.9f},"lr":0.020085470085,)"
+                   R"("optimizer_s":0.000875197,"samples_per_s":364.6197228297314,"step":{},)"
+                   R"("step_s":0.702101351,"type":"step"}})",
+                   i * 0.7, 2.3 / i, i)
             << "\n";
 }
 
@@ -49,7 +50,8 @@ void writeStream(const std::string& path, int records) {
 double ingest(Transport& transport, const std::string& path, const std::filesystem::path& db, int expected) {
     std::filesystem::remove(db);
     SessionStore store(db);
-    const auto run = store.createRun(store.createSession("bench", "", "local"), {"r", "resnet20", "x", 1, 1, ""});
+    const auto run =
+        store.createRun(store.createSession("bench", "", "local"), {"r", "resnet20", "x", 1, 1, ""});
     MetricFileTail tail(transport, path);
     const auto start = Clock::now();
     store.appendRecords(run, tail.finish());
@@ -88,7 +90,8 @@ int main(int argc, char** argv) {
 
     LocalTransport local;
     std::vector<double> t;
-    for (int i = 0; i < kRepetitions; ++i) t.push_back(ingest(local, stream, dir / "local.db", records));
+    for (int i = 0; i < kRepetitions; ++i)
+        t.push_back(ingest(local, stream, dir / "local.db", records));
     const double local_s = median(t);
     std::printf("%-46s %12.3f %14.0f %9.1fx  (against %.0f records/s a run may write)\n",
                 "file -> parser -> SQLite, this machine", local_s, records / local_s,
@@ -106,7 +109,8 @@ int main(int argc, char** argv) {
         ssh.config_file = "";
         SshTransport remote(ssh);
         t.clear();
-        for (int i = 0; i < kRepetitions; ++i) t.push_back(ingest(remote, stream, dir / "ssh.db", records));
+        for (int i = 0; i < kRepetitions; ++i)
+            t.push_back(ingest(remote, stream, dir / "ssh.db", records));
         const double ssh_s = median(t);
         std::printf("%-46s %12.3f %14.0f %9.1fx  (against %.0f records/s a run may write)\n",
                     "SFTP -> parser -> SQLite, over SSH (loopback)", ssh_s, records / ssh_s,
@@ -116,7 +120,8 @@ int main(int argc, char** argv) {
         const std::string peer = fmt::format(
             "ssh -q -o BatchMode=yes -o UserKnownHostsFile={} -o StrictHostKeyChecking=yes -i {} -p {} {}@{} "
             "cat {} > /dev/null",
-            env["SSH_KNOWN_HOSTS"], env["SSH_KEY"], env["SSH_PORT"], env["SSH_USER"], env["SSH_HOST"], stream);
+            env["SSH_KNOWN_HOSTS"], env["SSH_KEY"], env["SSH_PORT"], env["SSH_USER"], env["SSH_HOST"],
+            stream);
         std::vector<double> ours, theirs;
         for (int i = 0; i < kRepetitions; ++i) {
             auto start = Clock::now();

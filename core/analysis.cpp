@@ -15,7 +15,8 @@ Statistics describe(const std::vector<double>& values) {
     s.mean = std::accumulate(values.begin(), values.end(), 0.0) / s.count;
     if (s.count > 1) {
         double squares = 0;
-        for (double v : values) squares += (v - s.mean) * (v - s.mean);
+        for (double v : values)
+            squares += (v - s.mean) * (v - s.mean);
         s.stddev = std::sqrt(squares / (s.count - 1));
     }
     return s;

@@ -31,9 +31,9 @@ struct StepBreakdown {
 };
 
 struct RunFigures {
-    int steady_steps = 0;      // steps counted (after the warm-up steps)
-    double samples_per_s = 0;  // median over steady-state steps
-    StepBreakdown breakdown;   // means over the same steps
+    int steady_steps = 0;     // steps counted (after the warm-up steps)
+    double samples_per_s = 0; // median over steady-state steps
+    StepBreakdown breakdown;  // means over the same steps
     double final_loss = 0;
     std::optional<double> final_accuracy;
 };
@@ -50,7 +50,8 @@ struct RunOutcome {
     double samples_per_s = 0;
 };
 
-// Throughput scaling of one workload: S(N) = X(N) / X(N0), E(N) = S(N) * N0 / N, N0 = its smallest rank count.
+// Throughput scaling of one workload: S(N) = X(N) / X(N0), E(N) = S(N) * N0 / N, N0 = its smallest rank
+// count.
 struct ScalingPoint {
     std::string workload;
     std::string dataset;

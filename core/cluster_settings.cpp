@@ -5,7 +5,6 @@
 
 #include <nlohmann/json.hpp>
 
-
 namespace scalebench {
 namespace {
 
@@ -15,10 +14,29 @@ const char* launcherName(ClusterSettings::Launcher l) {
 
 ClusterSettings readCluster(const toml::table& table, const std::string& file, int index) {
     TableReader r(table, file, "[[cluster]] #" + std::to_string(index),
-                  {"name", "host", "user", "port", "identity_files", "known_hosts", "trust_on_first_use",
-                   "remote_root", "torch_python", "partition", "account", "constraint", "time_limit",
-                   "tasks_per_node", "gpus_per_node", "gres_syntax", "exclusive", "setup", "nccl_env",
-                   "container_image", "launcher", "poll_seconds", "jobcomp_log"});
+                  {"name",
+                   "host",
+                   "user",
+                   "port",
+                   "identity_files",
+                   "known_hosts",
+                   "trust_on_first_use",
+                   "remote_root",
+                   "torch_python",
+                   "partition",
+                   "account",
+                   "constraint",
+                   "time_limit",
+                   "tasks_per_node",
+                   "gpus_per_node",
+                   "gres_syntax",
+                   "exclusive",
+                   "setup",
+                   "nccl_env",
+                   "container_image",
+                   "launcher",
+                   "poll_seconds",
+                   "jobcomp_log"});
     ClusterSettings c;
     c.name = r.text("name", "", true);
     c.host = r.text("host", "", true);

@@ -13,12 +13,13 @@ struct ClusterSettings {
     // Reaching the head node (no secrets here: keys stay in files or the agent).
     std::string host;
     std::string user;
-    int port = 0; // 0: the ssh config's Port, else 22
+    int port = 0;                            // 0: the ssh config's Port, else 22
     std::vector<std::string> identity_files; // private keys to try after the agent; ~/.ssh/config's otherwise
     std::string known_hosts;                 // OpenSSH known_hosts file; empty: ~/.ssh/known_hosts
     bool trust_on_first_use = false; // an unknown host key is refused in batch mode unless this is set
-    std::string remote_root = "scalebench"; // per-cluster folder on the head node, relative to the home folder
-    std::string torch_python = "python3";   // the cluster's Python whose torch package gives LibTorch
+    std::string remote_root =
+        "scalebench";                     // per-cluster folder on the head node, relative to the home folder
+    std::string torch_python = "python3"; // the cluster's Python whose torch package gives LibTorch
 
     // Shaping jobs.
     std::string partition;
@@ -37,7 +38,8 @@ struct ClusterSettings {
     std::string jobcomp_log; // JobCompLoc of jobcomp/filetxt: final states of jobs sacct and scontrol forgot
 };
 
-// Clusters as a user writes them: [[cluster]] tables in TOML; problems named by file, line and key (PlanError).
+// Clusters as a user writes them: [[cluster]] tables in TOML; problems named by file, line and key
+// (PlanError).
 std::vector<ClusterSettings> parseClusterText(const std::string& text, const std::string& file_name);
 std::vector<ClusterSettings> parseClusterFile(const std::filesystem::path& path);
 // As the session store keeps them (no secrets: keys stay in files or the agent).

@@ -9,17 +9,28 @@ std::vector<std::string> engineArguments(const RunSpec& run, const std::string& 
                                          const std::string& metrics_path) {
     const RunGroup& g = run.group;
     return {engine,
-            "--workload", g.workload,
-            "--dataset", g.dataset,
-            "--steps", std::to_string(g.steps),
-            "--batch-per-rank", std::to_string(g.batch_per_rank),
-            "--lr", fmt::format("{}", g.lr),
-            "--warmup-steps", std::to_string(g.warmup_steps),
-            "--eval-every", std::to_string(g.eval_every),
-            "--eval-samples", std::to_string(g.eval_samples),
-            "--threads", std::to_string(g.threads_per_rank),
-            "--seed", std::to_string(g.seed),
-            "--metrics", metrics_path};
+            "--workload",
+            g.workload,
+            "--dataset",
+            g.dataset,
+            "--steps",
+            std::to_string(g.steps),
+            "--batch-per-rank",
+            std::to_string(g.batch_per_rank),
+            "--lr",
+            fmt::format("{}", g.lr),
+            "--warmup-steps",
+            std::to_string(g.warmup_steps),
+            "--eval-every",
+            std::to_string(g.eval_every),
+            "--eval-samples",
+            std::to_string(g.eval_samples),
+            "--threads",
+            std::to_string(g.threads_per_rank),
+            "--seed",
+            std::to_string(g.seed),
+            "--metrics",
+            metrics_path};
 }
 
 } // namespace scalebench

@@ -2,7 +2,6 @@
 #include "metric_stream_parser.h"
 
 #include <nlohmann/json.hpp>
-
 #include <stdexcept>
 
 namespace scalebench {
@@ -16,7 +15,8 @@ using nlohmann::json;
 double number(const json& j, const char* key) {
     auto it = j.find(key);
     if (it == j.end() || !it->is_number())
-        throw std::runtime_error(std::string("'") + j.value("type", "") + "' record without number '" + key + "'");
+        throw std::runtime_error(std::string("'") + j.value("type", "") + "' record without number '" + key +
+                                 "'");
     return it->get<double>();
 }
 

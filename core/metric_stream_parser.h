@@ -1,4 +1,5 @@
-// Incremental, tolerant parser of the JSON-lines metric stream: complete lines in, records out, broken lines counted.
+// Incremental, tolerant parser of the JSON-lines metric stream: complete lines in, records out, broken lines
+// counted.
 #pragma once
 
 #include "metric_record.h"

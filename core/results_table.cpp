@@ -14,7 +14,8 @@ std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results) 
 }
 
 std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
-    std::map<std::pair<std::string, std::string>, ScalingPoint> baseline; // smallest rank count of each workload
+    std::map<std::pair<std::string, std::string>, ScalingPoint>
+        baseline; // smallest rank count of each workload
     for (const auto& p : sessionScaling(results))
         if (!baseline.contains({p.workload, p.dataset})) baseline[{p.workload, p.dataset}] = p;
 
@@ -32,7 +33,9 @@ std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
 }
 
 namespace {
-std::string milliseconds(double seconds) { return fmt::format("{:.1f}", seconds * 1e3); }
+std::string milliseconds(double seconds) {
+    return fmt::format("{:.1f}", seconds * 1e3);
+}
 std::string accuracy(const RunFigures& f) {
     return f.final_accuracy ? fmt::format("{:.1f}%", *f.final_accuracy * 100) : "-";
 }
@@ -40,10 +43,11 @@ std::string accuracy(const RunFigures& f) {
 
 std::string formatResultsTable(const std::vector<RunResult>& results) {
     const auto scaling = runScaling(results);
-    std::string out = fmt::format("{:<34} {:>5} {:>6} {:>10} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>7} "
-                                  "{:>8}\n",
-                                  "run", "ranks", "status", "samples/s", "step ms", "data", "fwd", "bwd",
-                                  "allred", "optim", "speedup", "eff", "loss", "accuracy");
+    std::string out =
+        fmt::format("{:<34} {:>5} {:>6} {:>10} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>7} "
+                    "{:>8}\n",
+                    "run", "ranks", "status", "samples/s", "step ms", "data", "fwd", "bwd", "allred", "optim",
+                    "speedup", "eff", "loss", "accuracy");
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
         const StepBreakdown& b = r.figures.breakdown;
@@ -56,7 +60,8 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
                                milliseconds(b.data_s), milliseconds(b.forward_s), milliseconds(b.backward_s),
                                milliseconds(b.allreduce_s), milliseconds(b.optimizer_s),
                                scaling[i].speedup > 0 ? fmt::format("{:.2f}x", scaling[i].speedup) : "-",
-                               scaling[i].speedup > 0 ? fmt::format("{:.0f}%", scaling[i].efficiency * 100) : "-",
+                               scaling[i].speedup > 0 ? fmt::format("{:.0f}%", scaling[i].efficiency * 100)
+                                                      : "-",
                                r.figures.final_loss, accuracy(r.figures));
         }
         if (!r.error.empty()) out += "    error: " + r.error + "\n";
@@ -69,16 +74,18 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
 
 std::string resultsCsv(const std::vector<RunResult>& results) {
     const auto scaling = runScaling(results);
-    std::string out = "run,workload,dataset,ranks,repeat,status,samples_per_s,step_s,data_s,forward_s,backward_s,"
-                      "allreduce_s,optimizer_s,speedup,efficiency,final_loss,final_accuracy\n";
+    std::string out =
+        "run,workload,dataset,ranks,repeat,status,samples_per_s,step_s,data_s,forward_s,backward_s,"
+        "allreduce_s,optimizer_s,speedup,efficiency,final_loss,final_accuracy\n";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
         const StepBreakdown& b = r.figures.breakdown;
-        out += fmt::format("{},{},{},{},{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.6f},{}\n",
-                           r.name, r.workload, r.dataset, r.ranks, r.repeat, r.status, r.figures.samples_per_s,
-                           b.step_s, b.data_s, b.forward_s, b.backward_s, b.allreduce_s, b.optimizer_s,
-                           scaling[i].speedup, scaling[i].efficiency, r.figures.final_loss,
-                           r.figures.final_accuracy ? fmt::format("{:.6f}", *r.figures.final_accuracy) : "");
+        out += fmt::format(
+            "{},{},{},{},{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.6f},{}\n",
+            r.name, r.workload, r.dataset, r.ranks, r.repeat, r.status, r.figures.samples_per_s, b.step_s,
+            b.data_s, b.forward_s, b.backward_s, b.allreduce_s, b.optimizer_s, scaling[i].speedup,
+            scaling[i].efficiency, r.figures.final_loss,
+            r.figures.final_accuracy ? fmt::format("{:.6f}", *r.figures.final_accuracy) : "");
     }
     return out;
 }

@@ -11,22 +11,23 @@ namespace {
 
 RunGroup readGroup(const toml::table& table, const std::string& file, int index) {
     TableReader r(table, file, "[[run]] #" + std::to_string(index),
-                  {"workload", "dataset", "ranks", "steps", "batch_per_rank", "lr", "warmup_steps", "eval_every",
-                   "eval_samples", "threads_per_rank", "seed"});
+                  {"workload", "dataset", "ranks", "steps", "batch_per_rank", "lr", "warmup_steps",
+                   "eval_every", "eval_samples", "threads_per_rank", "seed"});
     RunGroup g;
     g.workload = r.text("workload", "", true);
     const WorkloadInfo* info = findWorkload(g.workload);
     if (!info) {
         std::vector<std::string> names;
-        for (const auto& w : workloadCatalog()) names.push_back(w.name);
+        for (const auto& w : workloadCatalog())
+            names.push_back(w.name);
         r.fail(*table.get("workload"), "workload",
                "unknown workload '" + g.workload + "' (known: " + joinedWords(names) + ")");
     }
     g.dataset = r.text("dataset", info->datasets.front());
     if (std::find(info->datasets.begin(), info->datasets.end(), g.dataset) == info->datasets.end())
         r.fail(*table.get("dataset"), "dataset",
-               "workload '" + g.workload + "' has no dataset '" + g.dataset + "' (known: " + joinedWords(info->datasets) +
-                   ")");
+               "workload '" + g.workload + "' has no dataset '" + g.dataset +
+                   "' (known: " + joinedWords(info->datasets) + ")");
     g.ranks = r.positiveIntegers("ranks");
     g.steps = r.integer("steps", g.steps, 1);
     g.batch_per_rank = r.integer("batch_per_rank", info->batch_per_rank, 1);
@@ -42,7 +43,8 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
 } // namespace
 
 PlanError::PlanError(const std::string& file, int line, const std::string& key, const std::string& problem)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), line_(line), key_(key) {}
+    : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), line_(line),
+      key_(key) {}
 
 RunPlan parsePlanText(const std::string& text, const std::string& file_name) {
     const toml::table root = parseTomlDocument(text, file_name);

@@ -28,11 +28,11 @@ struct RunGroup {
     std::string dataset;
     std::vector<int> ranks;
     int steps = 100;
-    int batch_per_rank = 0;  // 0: the workload's reference value
-    double lr = 0;           // base learning rate before scaling by ranks; 0: the workload's reference value
-    int warmup_steps = -1;   // linear warm-up to lr x ranks; -1: log2(ranks) epochs as in MLBench
-    int eval_every = 0;      // steps between evaluations; 0: only at the end
-    int eval_samples = 2000; // held-out samples per evaluation
+    int batch_per_rank = 0;   // 0: the workload's reference value
+    double lr = 0;            // base learning rate before scaling by ranks; 0: the workload's reference value
+    int warmup_steps = -1;    // linear warm-up to lr x ranks; -1: log2(ranks) epochs as in MLBench
+    int eval_every = 0;       // steps between evaluations; 0: only at the end
+    int eval_samples = 2000;  // held-out samples per evaluation
     int threads_per_rank = 0; // 0: cores of the node / ranks on it
     int seed = 1;
 };

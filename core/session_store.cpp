@@ -66,7 +66,8 @@ const char* const kMigrations[] = {
         message TEXT NOT NULL
     );
     )sql",
-    // 1 -> 2: where a run ran, so that it can be found and reproduced (the rendered job script is in `command`)
+    // 1 -> 2: where a run ran, so that it can be found and reproduced (the rendered job script is in
+    // `command`)
     R"sql(
     ALTER TABLE runs ADD COLUMN job_id TEXT NOT NULL DEFAULT '';
     ALTER TABLE runs ADD COLUMN nodes TEXT NOT NULL DEFAULT '';
@@ -126,7 +127,8 @@ void SessionStore::execute(const std::string& sql) const {
 
 SqliteStatement SessionStore::prepare(const std::string& sql) const {
     sqlite3_stmt* raw = nullptr;
-    if (sqlite3_prepare_v2(db_.get(), sql.c_str(), -1, &raw, nullptr) != SQLITE_OK) fail("cannot prepare query");
+    if (sqlite3_prepare_v2(db_.get(), sql.c_str(), -1, &raw, nullptr) != SQLITE_OK)
+        fail("cannot prepare query");
     return SqliteStatement(raw);
 }
 
@@ -139,7 +141,8 @@ int SessionStore::schemaVersion() const {
 void SessionStore::migrate() {
     const int version = schemaVersion();
     if (version > kLatest)
-        throw StoreError("session store " + file_.string() + " has schema version " + std::to_string(version) +
+        throw StoreError("session store " + file_.string() + " has schema version " +
+                         std::to_string(version) +
                          ", written by a newer scalebench; this one reads versions up to " +
                          std::to_string(kLatest) + ". Use a newer scalebench or another --db file.");
     for (int v = version; v < kLatest; ++v) {
@@ -230,7 +233,8 @@ void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRe
                 s = error.get();
                 bindAll(s, run_id, x->rank, x->message);
             }
-            if (sqlite3_step(s) != SQLITE_DONE) fail("cannot store a record of run " + std::to_string(run_id));
+            if (sqlite3_step(s) != SQLITE_DONE)
+                fail("cannot store a record of run " + std::to_string(run_id));
             sqlite3_reset(s);
         }
         execute("COMMIT");
@@ -241,8 +245,9 @@ void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRe
 }
 
 void SessionStore::finishRun(std::int64_t run_id, const RunEnd& end) {
-    auto s = prepare("UPDATE runs SET status = ?1, error = ?2, broken_lines = ?3, nodes = ?4, finished_at = ?5 "
-                     "WHERE id = ?6");
+    auto s =
+        prepare("UPDATE runs SET status = ?1, error = ?2, broken_lines = ?3, nodes = ?4, finished_at = ?5 "
+                "WHERE id = ?6");
     bindAll(s.get(), end.status, end.error, end.broken_lines, end.nodes, utcNow(), run_id);
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot finish run " + std::to_string(run_id));
 }
@@ -265,7 +270,8 @@ std::optional<ClusterSettings> SessionStore::cluster(const std::string& name) co
 std::vector<std::string> SessionStore::clusterNames() const {
     auto s = prepare("SELECT name FROM clusters ORDER BY name");
     std::vector<std::string> names;
-    while (sqlite3_step(s.get()) == SQLITE_ROW) names.push_back(columnText(s.get(), 0));
+    while (sqlite3_step(s.get()) == SQLITE_ROW)
+        names.push_back(columnText(s.get(), 0));
     return names;
 }
 
@@ -281,19 +287,21 @@ std::vector<SessionRow> SessionStore::sessions() const {
 }
 
 std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
-    auto s = prepare("SELECT id, session_id, name, workload, dataset, ranks, repeat, status, error, command, "
-                     "header_json, summary_json, broken_lines, "
-                     "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at, job_id, nodes "
-                     "FROM runs WHERE session_id = ?1 ORDER BY id");
+    auto s =
+        prepare("SELECT id, session_id, name, workload, dataset, ranks, repeat, status, error, command, "
+                "header_json, summary_json, broken_lines, "
+                "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at, job_id, nodes "
+                "FROM runs WHERE session_id = ?1 ORDER BY id");
     bindAll(s.get(), session_id);
     std::vector<RunRow> rows;
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         sqlite3_stmt* q = s.get();
         rows.push_back({sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), columnText(q, 2),
-                        columnText(q, 3), columnText(q, 4), sqlite3_column_int(q, 5), sqlite3_column_int(q, 6),
-                        columnText(q, 7), columnText(q, 8), columnText(q, 9), columnText(q, 10),
-                        columnText(q, 11), sqlite3_column_int64(q, 12), sqlite3_column_int64(q, 13),
-                        columnText(q, 14), columnText(q, 15), columnText(q, 16), columnText(q, 17)});
+                        columnText(q, 3), columnText(q, 4), sqlite3_column_int(q, 5),
+                        sqlite3_column_int(q, 6), columnText(q, 7), columnText(q, 8), columnText(q, 9),
+                        columnText(q, 10), columnText(q, 11), sqlite3_column_int64(q, 12),
+                        sqlite3_column_int64(q, 13), columnText(q, 14), columnText(q, 15), columnText(q, 16),
+                        columnText(q, 17)});
     }
     return rows;
 }
@@ -306,9 +314,10 @@ std::vector<StepRecord> SessionStore::steps(std::int64_t run_id) const {
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         StepRecord r;
         r.step = sqlite3_column_int64(s.get(), 0);
-        double* parts[] = {&r.loss,       &r.samples_per_s, &r.step_s,      &r.data_s,     &r.forward_s,
+        double* parts[] = {&r.loss,       &r.samples_per_s, &r.step_s,      &r.data_s,   &r.forward_s,
                            &r.backward_s, &r.allreduce_s,   &r.optimizer_s, &r.elapsed_s};
-        for (int i = 0; i < 9; ++i) *parts[i] = sqlite3_column_double(s.get(), i + 1);
+        for (int i = 0; i < 9; ++i)
+            *parts[i] = sqlite3_column_double(s.get(), i + 1);
         rows.push_back(r);
     }
     return rows;

@@ -57,12 +57,13 @@ class SessionStore {
   public:
     static constexpr int kSchemaVersion = 3;
 
-    // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is refused.
+    // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is
+    // refused.
     explicit SessionStore(const std::filesystem::path& file);
 
     // cluster_json: the settings of the cluster the session runs on (clusterToJson), empty on this machine.
-    std::int64_t createSession(const std::string& name, const std::string& plan_text, const std::string& cluster,
-                               const std::string& cluster_json = "");
+    std::int64_t createSession(const std::string& name, const std::string& plan_text,
+                               const std::string& cluster, const std::string& cluster_json = "");
     void finishSession(std::int64_t session_id, const std::string& status);
     std::int64_t createRun(std::int64_t session_id, const NewRun& run);
     void startRun(std::int64_t run_id, const std::string& job_id);

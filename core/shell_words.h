@@ -1,4 +1,5 @@
-// Quoting for POSIX shells: a word (a path, a job name from a plan) reaches a remote shell as one literal word.
+// Quoting for POSIX shells: a word (a path, a job name from a plan) reaches a remote shell as one literal
+// word.
 #pragma once
 
 #include <string>

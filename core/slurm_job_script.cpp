@@ -1,4 +1,5 @@
-// Renders the sbatch script of one run from the cluster's settings: one job per run, reproducible from the store.
+// Renders the sbatch script of one run from the cluster's settings: one job per run, reproducible from the
+// store.
 #include "slurm_job_script.h"
 
 #include "shell_words.h"
@@ -11,7 +12,8 @@ namespace scalebench {
 
 std::string slurmJobName(const std::string& name) {
     std::string out;
-    for (unsigned char c : name) out += (std::isalnum(c) || c == '.' || c == '_' || c == '-') ? char(c) : '_';
+    for (unsigned char c : name)
+        out += (std::isalnum(c) || c == '.' || c == '_' || c == '-') ? char(c) : '_';
     return out.empty() ? "scalebench" : out.substr(0, 128);
 }
 
@@ -52,15 +54,17 @@ std::string renderSbatchScript(const ClusterSettings& c, const SlurmJob& job) {
     if (!c.constraint.empty()) directive("constraint", c.constraint);
     if (!c.time_limit.empty()) directive("time", c.time_limit);
     if (c.exclusive) directive("exclusive", "");
-    // Relative to the folder sbatch is run from (the run's folder): sbatch splits directive values at spaces, so a
-    // path with one cannot stand here.
+    // Relative to the folder sbatch is run from (the run's folder): sbatch splits directive values at spaces,
+    // so a path with one cannot stand here.
     directive("output", "stdout.log");
     directive("error", "stderr.log");
     s += "set -euo pipefail\n";
     s += "cd " + shellQuote(job.run_dir) + "\n";
-    for (const auto& line : c.setup_lines) s += line + "\n";
+    for (const auto& line : c.setup_lines)
+        s += line + "\n";
     for (const auto& [key, value] : c.nccl_env) {
-        if (key.empty() || key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+        if (key.empty() ||
+            key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
             throw std::invalid_argument("'" + key + "' is not an environment variable name");
         s += "export " + key + "=" + shellQuote(value) + "\n";
     }

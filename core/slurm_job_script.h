@@ -1,4 +1,5 @@
-// Renders the sbatch script of one run from the cluster's settings: one job per run, reproducible from the store.
+// Renders the sbatch script of one run from the cluster's settings: one job per run, reproducible from the
+// store.
 #pragma once
 
 #include "cluster_settings.h"

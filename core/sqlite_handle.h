@@ -1,9 +1,8 @@
 // RAII owners for SQLite handles, and the error that carries SQLite's own message.
 #pragma once
 
-#include <sqlite3.h>
-
 #include <memory>
+#include <sqlite3.h>
 #include <stdexcept>
 #include <string>
 

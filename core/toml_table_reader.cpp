@@ -11,7 +11,8 @@ namespace {
 
 std::size_t editDistance(const std::string& a, const std::string& b) {
     std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
     for (std::size_t i = 1; i <= a.size(); ++i) {
         std::size_t diagonal = row[0];
         row[0] = i;
@@ -71,7 +72,8 @@ TableReader::TableReader(const toml::table& table, std::string file, std::string
         const std::string hint = closest(name, known_);
         fail(node, name,
              "unknown key '" + name + "'" +
-                 (hint.empty() ? " (known keys: " + joinedWords(known_) + ")" : " (did you mean '" + hint + "'?)"));
+                 (hint.empty() ? " (known keys: " + joinedWords(known_) + ")"
+                               : " (did you mean '" + hint + "'?)"));
     }
 }
 

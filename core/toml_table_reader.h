@@ -4,10 +4,9 @@
 
 #include "run_plan.h"
 
-#include <toml++/toml.h>
-
 #include <filesystem>
 #include <string>
+#include <toml++/toml.h>
 #include <vector>
 
 namespace scalebench {
@@ -21,7 +20,8 @@ std::string readTomlFile(const std::filesystem::path& path, const std::string& w
 class TableReader {
   public:
     // Refuses any key not in known, suggesting the nearest known key.
-    TableReader(const toml::table& table, std::string file, std::string where, std::vector<std::string> known);
+    TableReader(const toml::table& table, std::string file, std::string where,
+                std::vector<std::string> known);
 
     [[noreturn]] void fail(const toml::node& node, const std::string& key, const std::string& problem) const;
     [[noreturn]] void fail(int line, const std::string& key, const std::string& problem) const;
@@ -52,7 +52,8 @@ auto readArrayOfTables(const toml::table& root, const std::string& file_name, co
         reader.fail(*node, name, "'" + name + "' must be written as [[" + name + "]] tables");
     std::vector<decltype(read(std::declval<const toml::table&>(), file_name, 1))> out;
     int index = 1;
-    for (const auto& element : *array) out.push_back(read(*element.as_table(), file_name, index++));
+    for (const auto& element : *array)
+        out.push_back(read(*element.as_table(), file_name, index++));
     return out;
 }
 

@@ -5,9 +5,13 @@ namespace scalebench {
 
 const std::vector<WorkloadInfo>& workloadCatalog() {
     static const std::vector<WorkloadInfo> catalog = {
-        {"resnet20", "ResNet-20 (He et al. 2015, v1) image classification",
-         "MLBench task 1: batch 128 per worker, lr 0.02 scaled by workers, Nesterov momentum 0.9, weight decay 1e-4",
-         {"fashion-mnist", "synthetic-cifar"}, 128, 0.02},
+        {"resnet20",
+         "ResNet-20 (He et al. 2015, v1) image classification",
+         "MLBench task 1: batch 128 per worker, lr 0.02 scaled by workers, Nesterov momentum 0.9, weight "
+         "decay 1e-4",
+         {"fashion-mnist", "synthetic-cifar"},
+         128,
+         0.02},
     };
     return catalog;
 }

@@ -28,14 +28,18 @@ ChildExit decode(int status) {
 } // namespace
 
 ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::string& stdout_path,
-                           const std::string& stderr_path, const std::vector<std::string>& extra_environment) {
+                           const std::string& stderr_path,
+                           const std::vector<std::string>& extra_environment) {
     std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const auto& a : argv)
+        args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     std::vector<std::string> environment_text(extra_environment);
-    for (char** e = environ; *e; ++e) environment_text.emplace_back(*e);
+    for (char** e = environ; *e; ++e)
+        environment_text.emplace_back(*e);
     std::vector<char*> environment;
-    for (auto& e : environment_text) environment.push_back(e.data());
+    for (auto& e : environment_text)
+        environment.push_back(e.data());
     environment.push_back(nullptr);
 
     posix_spawn_file_actions_t actions;
@@ -72,8 +76,10 @@ ChildExit ChildProcess::wait() {
     int status = 0;
     while (!exit_.exited) {
         const pid_t r = waitpid(pid_, &status, 0);
-        if (r == pid_) exit_ = decode(status);
-        else if (r < 0 && errno != EINTR) break;
+        if (r == pid_)
+            exit_ = decode(status);
+        else if (r < 0 && errno != EINTR)
+            break;
     }
     return exit_;
 }

@@ -15,7 +15,8 @@ struct ChildExit {
 
 class ChildProcess {
   public:
-    // Starts argv[0] (searched on PATH) with stdout and stderr sent to the given files (or pipes if empty: see run()).
+    // Starts argv[0] (searched on PATH) with stdout and stderr sent to the given files (or pipes if empty:
+    // see run()).
     ChildProcess(const std::vector<std::string>& argv, const std::string& stdout_path,
                  const std::string& stderr_path, const std::vector<std::string>& extra_environment = {});
     ~ChildProcess();
@@ -23,10 +24,10 @@ class ChildProcess {
     ChildProcess& operator=(const ChildProcess&) = delete;
 
     pid_t pid() const { return pid_; }
-    ChildExit poll();      // without waiting
-    ChildExit wait();      // until it ends
-    void terminate();      // SIGTERM to its process group
-    void kill();           // SIGKILL to its process group
+    ChildExit poll(); // without waiting
+    ChildExit wait(); // until it ends
+    void terminate(); // SIGTERM to its process group
+    void kill();      // SIGKILL to its process group
 
   private:
     pid_t pid_ = -1;

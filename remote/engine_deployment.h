@@ -1,5 +1,6 @@
-// Deploys the engine to a cluster: its sources packed, uploaded to a folder named by their content hash, built there
-// once by a Slurm job against the cluster's LibTorch and MPI, and reused by every later run with the same hash.
+// Deploys the engine to a cluster: its sources packed, uploaded to a folder named by their content hash,
+// built there once by a Slurm job against the cluster's LibTorch and MPI, and reused by every later run with
+// the same hash.
 #pragma once
 
 #include "cluster_settings.h"
@@ -31,8 +32,8 @@ class EngineDeployment {
     DeployedEngine ensure(const std::function<void(const std::string&)>& progress,
                           std::chrono::seconds timeout = std::chrono::seconds(1800));
 
-    // The hash of the sources and the path of the packed archive on this machine (deterministic: same sources,
-    // same bytes).
+    // The hash of the sources and the path of the packed archive on this machine (deterministic: same
+    // sources, same bytes).
     std::pair<std::string, std::filesystem::path> pack(const std::filesystem::path& work_dir) const;
 
   private:

@@ -27,8 +27,10 @@ std::string errorTail(const std::string& path) {
 } // namespace
 
 std::vector<std::string> LocalScheduler::mpirunArguments(const JobRequest& job) const {
-    // --oversubscribe: more ranks than cores is allowed here; --bind-to none: the engine sets its own threads.
-    std::vector<std::string> argv = {"mpirun", "-np", std::to_string(job.ranks), "--oversubscribe", "--bind-to", "none"};
+    // --oversubscribe: more ranks than cores is allowed here; --bind-to none: the engine sets its own
+    // threads.
+    std::vector<std::string> argv = {"mpirun",          "-np",       std::to_string(job.ranks),
+                                     "--oversubscribe", "--bind-to", "none"};
     argv.insert(argv.end(), job.program.begin(), job.program.end());
     return argv;
 }

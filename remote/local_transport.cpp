@@ -41,7 +41,8 @@ CommandResult LocalTransport::run(const std::string& command) {
 void LocalTransport::upload(const std::filesystem::path& local, const std::string& remote) {
     std::error_code error;
     std::filesystem::copy_file(local, remote, std::filesystem::copy_options::overwrite_existing, error);
-    if (error) throw TransportError("cannot copy " + local.string() + " to " + remote + ": " + error.message());
+    if (error)
+        throw TransportError("cannot copy " + local.string() + " to " + remote + ": " + error.message());
 }
 
 void LocalTransport::download(const std::string& remote, const std::filesystem::path& local) {

@@ -11,12 +11,14 @@ std::vector<MetricRecord> MetricFileTail::poll() {
             bytes = transport_.readFrom(path_, offset_, kChunkBytes);
         } catch (const TransportError&) {
             if (records.empty()) throw;
-            break; // hand over what was read: the offset has moved past it; the next poll meets the error again
+            break; // hand over what was read: the offset has moved past it; the next poll meets the error
+                   // again
         }
         if (!bytes || bytes->empty()) break;
         offset_ += static_cast<std::int64_t>(bytes->size());
         auto parsed = parser_.feed(*bytes);
-        records.insert(records.end(), std::make_move_iterator(parsed.begin()), std::make_move_iterator(parsed.end()));
+        records.insert(records.end(), std::make_move_iterator(parsed.begin()),
+                       std::make_move_iterator(parsed.end()));
         if (bytes->size() < kChunkBytes) break;
     }
     return records;

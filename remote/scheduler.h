@@ -1,4 +1,5 @@
-// Scheduler: how runs become jobs (local mpirun, later Slurm): submit, follow all jobs with one query, cancel.
+// Scheduler: how runs become jobs (local mpirun, later Slurm): submit, follow all jobs with one query,
+// cancel.
 #pragma once
 
 #include <map>
@@ -8,9 +9,22 @@
 namespace scalebench {
 
 // Slurm's distinct endings are kept apart: a timeout or a node failure is not the engine's fault.
-enum class JobState { Pending, Running, Requeued, Completed, Failed, Cancelled, Timeout, NodeFail, OutOfMemory, Preempted };
+enum class JobState {
+    Pending,
+    Running,
+    Requeued,
+    Completed,
+    Failed,
+    Cancelled,
+    Timeout,
+    NodeFail,
+    OutOfMemory,
+    Preempted
+};
 const char* toString(JobState state);
-inline bool isFinal(JobState s) { return s != JobState::Pending && s != JobState::Running && s != JobState::Requeued; }
+inline bool isFinal(JobState s) {
+    return s != JobState::Pending && s != JobState::Running && s != JobState::Requeued;
+}
 
 struct JobStatus {
     JobState state = JobState::Pending;

@@ -1,4 +1,5 @@
-// Parsers of Slurm's command output (sbatch, squeue, sacct, scontrol, the job-completion log): pure functions.
+// Parsers of Slurm's command output (sbatch, squeue, sacct, scontrol, the job-completion log): pure
+// functions.
 #include "slurm_output.h"
 
 #include <map>
@@ -21,7 +22,8 @@ std::vector<std::string> lines(const std::string& text) {
 std::vector<std::string> fields(const std::string& line, char separator) {
     std::vector<std::string> out;
     std::string::size_type start = 0;
-    for (std::string::size_type end; (end = line.find(separator, start)) != std::string::npos; start = end + 1)
+    for (std::string::size_type end; (end = line.find(separator, start)) != std::string::npos;
+         start = end + 1)
         out.push_back(line.substr(start, end - start));
     out.push_back(line.substr(start));
     return out;
@@ -50,17 +52,17 @@ SlurmJobInfo info(std::string id, const std::string& state, std::string reason, 
 JobState slurmState(const std::string& state) {
     const std::string word = state.substr(0, state.find(' ')); // "CANCELLED by 0" -> "CANCELLED"
     static const std::map<std::string, JobState> states = {
-        {"PENDING", JobState::Pending},        {"CONFIGURING", JobState::Pending},
-        {"RUNNING", JobState::Running},        {"COMPLETING", JobState::Running},
-        {"SUSPENDED", JobState::Running},      {"STOPPED", JobState::Running},
-        {"RESIZING", JobState::Running},       {"SIGNALING", JobState::Running},
-        {"STAGE_OUT", JobState::Running},      {"REQUEUED", JobState::Requeued},
-        {"REQUEUE_FED", JobState::Requeued},   {"REQUEUE_HOLD", JobState::Requeued},
-        {"COMPLETED", JobState::Completed},    {"FAILED", JobState::Failed},
-        {"SPECIAL_EXIT", JobState::Failed},    {"BOOT_FAIL", JobState::NodeFail},
-        {"NODE_FAIL", JobState::NodeFail},     {"CANCELLED", JobState::Cancelled},
-        {"REVOKED", JobState::Cancelled},      {"TIMEOUT", JobState::Timeout},
-        {"DEADLINE", JobState::Timeout},       {"OUT_OF_MEMORY", JobState::OutOfMemory},
+        {"PENDING", JobState::Pending},      {"CONFIGURING", JobState::Pending},
+        {"RUNNING", JobState::Running},      {"COMPLETING", JobState::Running},
+        {"SUSPENDED", JobState::Running},    {"STOPPED", JobState::Running},
+        {"RESIZING", JobState::Running},     {"SIGNALING", JobState::Running},
+        {"STAGE_OUT", JobState::Running},    {"REQUEUED", JobState::Requeued},
+        {"REQUEUE_FED", JobState::Requeued}, {"REQUEUE_HOLD", JobState::Requeued},
+        {"COMPLETED", JobState::Completed},  {"FAILED", JobState::Failed},
+        {"SPECIAL_EXIT", JobState::Failed},  {"BOOT_FAIL", JobState::NodeFail},
+        {"NODE_FAIL", JobState::NodeFail},   {"CANCELLED", JobState::Cancelled},
+        {"REVOKED", JobState::Cancelled},    {"TIMEOUT", JobState::Timeout},
+        {"DEADLINE", JobState::Timeout},     {"OUT_OF_MEMORY", JobState::OutOfMemory},
         {"PREEMPTED", JobState::Preempted},
     };
     auto it = states.find(word);
@@ -68,10 +70,12 @@ JobState slurmState(const std::string& state) {
 }
 
 bool isUnsatisfiableReason(const std::string& reason) {
-    static const char* const kNever[] = {"PartitionNodeLimit", "PartitionConfig", "PartitionTimeLimit", "BadConstraints",
-                                         "AccountNotAllowed", "InvalidAccount", "InvalidQOS",
-                                         "QOSMaxNodePerJobLimit", "QOSMaxCpuPerJobLimit", "QOSMaxWallDurationPerJobLimit",
-                                         "QOSMaxGRESPerJob", "DependencyNeverSatisfied"};
+    static const char* const kNever[] = {"PartitionNodeLimit",   "PartitionConfig",
+                                         "PartitionTimeLimit",   "BadConstraints",
+                                         "AccountNotAllowed",    "InvalidAccount",
+                                         "InvalidQOS",           "QOSMaxNodePerJobLimit",
+                                         "QOSMaxCpuPerJobLimit", "QOSMaxWallDurationPerJobLimit",
+                                         "QOSMaxGRESPerJob",     "DependencyNeverSatisfied"};
     for (const char* r : kNever)
         if (reason == r) return true;
     return false;
@@ -116,7 +120,8 @@ std::vector<SlurmJobInfo> parseSacct(const std::string& output) {
 }
 
 // Sample (scontrol --oneliner show job; the jobcomp/filetxt log has the same key=value shape):
-//   JobId=17 JobName=resnet20-n2 UserId=sbtest(1001) ... JobState=FAILED Reason=NonZeroExitCode ... ExitCode=1:0
+//   JobId=17 JobName=resnet20-n2 UserId=sbtest(1001) ... JobState=FAILED Reason=NonZeroExitCode ...
+//   ExitCode=1:0
 //   ... NodeList=node[1-2] ...
 std::vector<SlurmJobInfo> parseJobRecords(const std::string& output) {
     std::vector<SlurmJobInfo> jobs;

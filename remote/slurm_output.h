@@ -1,4 +1,5 @@
-// Parsers of Slurm's command output (sbatch, squeue, sacct, scontrol, the job-completion log): pure functions.
+// Parsers of Slurm's command output (sbatch, squeue, sacct, scontrol, the job-completion log): pure
+// functions.
 #pragma once
 
 #include "scheduler.h"
@@ -18,8 +19,8 @@ struct SlurmJobInfo {
 };
 
 JobState slurmState(const std::string& state);
-// Pending reasons that no amount of waiting cures (the job asks for more than the partition, account or QOS can
-// ever give), as opposed to Resources, Priority, ReqNodeNotAvail, ...
+// Pending reasons that no amount of waiting cures (the job asks for more than the partition, account or QOS
+// can ever give), as opposed to Resources, Priority, ReqNodeNotAvail, ...
 bool isUnsatisfiableReason(const std::string& reason);
 // "1234" or "1234;cluster" from `sbatch --parsable`; throws std::runtime_error on anything else.
 std::string parseSbatchJobId(const std::string& output);

@@ -1,5 +1,5 @@
-// SlurmScheduler: one sbatch job per run, all jobs followed with one squeue call per poll, final states from sacct
-// where accounting exists, else from scontrol.
+// SlurmScheduler: one sbatch job per run, all jobs followed with one squeue call per poll, final states from
+// sacct where accounting exists, else from scontrol.
 #include "slurm_scheduler.h"
 
 #include "shell_words.h"
@@ -45,7 +45,8 @@ std::string SlurmScheduler::submit(const JobRequest& job) {
     const CommandResult mkdir = transport_.run("mkdir -p " + shellQuote(job.run_dir));
     if (mkdir.exit_status != 0) {
         std::remove(local);
-        throw TransportError("cannot create " + job.run_dir + " on " + transport_.describe() + ": " + mkdir.err);
+        throw TransportError("cannot create " + job.run_dir + " on " + transport_.describe() + ": " +
+                             mkdir.err);
     }
     transport_.upload(local, script_path);
     std::remove(local);
@@ -68,10 +69,13 @@ std::vector<SlurmJobInfo> SlurmScheduler::finishedJobs(const std::vector<std::st
     if (cluster_.jobcomp_log.empty()) return jobs;
     // scontrol forgets a job MinJobAge after it ends; the job-completion log keeps it.
     std::set<std::string> known;
-    for (const auto& j : jobs) known.insert(j.id);
-    if (std::all_of(ids.begin(), ids.end(), [&](const std::string& id) { return known.contains(id); })) return jobs;
+    for (const auto& j : jobs)
+        known.insert(j.id);
+    if (std::all_of(ids.begin(), ids.end(), [&](const std::string& id) { return known.contains(id); }))
+        return jobs;
     for (const auto& j : parseJobRecords(run("tail -n 10000 " + shellQuote(cluster_.jobcomp_log)).out))
-        if (!known.contains(j.id)) jobs.push_back(j); // a requeued job's later line comes later and wins below
+        if (!known.contains(j.id))
+            jobs.push_back(j); // a requeued job's later line comes later and wins below
     return jobs;
 }
 
@@ -90,7 +94,8 @@ std::map<std::string, JobStatus> SlurmScheduler::poll(const std::vector<std::str
     std::vector<SlurmJobInfo> seen = q.exit_status == 0 ? parseSqueue(q.out) : std::vector<SlurmJobInfo>{};
     std::vector<std::string> missing;
     std::set<std::string> found;
-    for (const auto& j : seen) found.insert(j.id);
+    for (const auto& j : seen)
+        found.insert(j.id);
     for (const auto& id : job_ids)
         if (!found.contains(id)) missing.push_back(id);
     // squeue forgets jobs MinJobAge after they end, and gives no exit code: ask for the final states.
@@ -99,8 +104,10 @@ std::map<std::string, JobStatus> SlurmScheduler::poll(const std::vector<std::str
         if (isFinal(j.state)) finished.push_back(j);
     if (!missing.empty() || !finished.empty()) {
         std::vector<std::string> ask = missing;
-        for (const auto& j : finished) ask.push_back(j.id);
-        for (const auto& j : finishedJobs(ask)) seen.push_back(j); // later entries win below
+        for (const auto& j : finished)
+            ask.push_back(j.id);
+        for (const auto& j : finishedJobs(ask))
+            seen.push_back(j); // later entries win below
     }
     for (const auto& j : seen) {
         if (!wanted.contains(j.id)) continue;
@@ -109,17 +116,19 @@ std::map<std::string, JobStatus> SlurmScheduler::poll(const std::vector<std::str
     }
     for (const auto& id : job_ids) {
         auto it = states.find(id);
-        if (it != states.end() && it->second.state == JobState::Pending && isUnsatisfiableReason(it->second.reason)) {
+        if (it != states.end() && it->second.state == JobState::Pending &&
+            isUnsatisfiableReason(it->second.reason)) {
             // It would wait forever: say so now, and free the queue.
             run("scancel " + shellQuote(id));
             it->second.state = JobState::Failed;
-            it->second.detail = "job " + id + " can never start on this cluster (Slurm's reason: " +
-                                it->second.reason + "): it asks for more nodes, time or resources than the " +
-                                "partition, account or QOS allow";
+            it->second.detail =
+                "job " + id + " can never start on this cluster (Slurm's reason: " + it->second.reason +
+                "): it asks for more nodes, time or resources than the " + "partition, account or QOS allow";
             continue;
         }
         if (it == states.end()) {
-            states[id] = {JobState::Failed, 0, "job " + id + " is known to neither squeue, sacct nor scontrol", "", ""};
+            states[id] = {JobState::Failed, 0,
+                          "job " + id + " is known to neither squeue, sacct nor scontrol", "", ""};
         } else if (isFinal(it->second.state) && it->second.state != JobState::Completed) {
             it->second.detail = errorTail(id);
         }

@@ -1,5 +1,5 @@
-// SlurmScheduler: one sbatch job per run, all jobs followed with one squeue call per poll, final states from sacct
-// where accounting exists, else from scontrol.
+// SlurmScheduler: one sbatch job per run, all jobs followed with one squeue call per poll, final states from
+// sacct where accounting exists, else from scontrol.
 #pragma once
 
 #include "cluster_settings.h"
@@ -32,7 +32,7 @@ class SlurmScheduler final : public Scheduler {
     Transport& transport_;
     ClusterSettings cluster_;
     std::map<std::string, std::string> run_dirs_; // job id -> run folder
-    bool has_accounting_ = true;                 // until sacct says otherwise
+    bool has_accounting_ = true;                  // until sacct says otherwise
     int commands_ = 0;
 };
 

@@ -18,7 +18,8 @@ struct ConsoleRun {
 inline ConsoleRun runConsole(const TemporaryFolder& folder, const std::vector<std::string>& arguments) {
     std::vector<std::string> argv = {SCALEBENCH_CLI_PATH};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
-    scalebench::ChildProcess cli(argv, (folder.path / "out.log").string(), (folder.path / "err.log").string());
+    scalebench::ChildProcess cli(argv, (folder.path / "out.log").string(),
+                                 (folder.path / "err.log").string());
     const int status = cli.wait().status;
     return {status, fileText(folder.path / "out.log"), fileText(folder.path / "err.log")};
 }

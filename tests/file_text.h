@@ -1,4 +1,5 @@
-// The whole content of a file as a string (empty when it cannot be read), for tests that check what was written.
+// The whole content of a file as a string (empty when it cannot be read), for tests that check what was
+// written.
 #pragma once
 
 #include <filesystem>

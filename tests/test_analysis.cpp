@@ -1,4 +1,5 @@
-// Specification of the analysis: statistics over repeats, steady-state figures of a run, speedup and efficiency.
+// Specification of the analysis: statistics over repeats, steady-state figures of a run, speedup and
+// efficiency.
 #include "analysis.h"
 #include "results_table.h"
 
@@ -6,7 +7,8 @@
 
 using namespace scalebench;
 
-TEST_CASE("mean and two sample standard deviations, as the MLPerf write-ups report repeats", "[core][analysis]") {
+TEST_CASE("mean and two sample standard deviations, as the MLPerf write-ups report repeats",
+          "[core][analysis]") {
     const Statistics s = describe({2, 4, 4, 4, 5, 5, 7, 9});
     CHECK(s.count == 8);
     CHECK(s.mean == Approx(5.0));
@@ -23,7 +25,8 @@ TEST_CASE("the olympic mean drops the best and the worst", "[core][analysis]") {
     CHECK(median({4, 1, 3, 2}) == Approx(2.5));
 }
 
-TEST_CASE("a run's figures leave out the warm-up steps: the breakdown adds up to the step time", "[core][analysis]") {
+TEST_CASE("a run's figures leave out the warm-up steps: the breakdown adds up to the step time",
+          "[core][analysis]") {
     std::vector<StepRecord> steps;
     for (int i = 1; i <= 30; ++i) {
         StepRecord s;

@@ -1,14 +1,13 @@
-// scalebench --batch as a user runs it: bad plans and stores are named, and a killed rank fails the batch without
-// losing the records collected before it died.
+// scalebench --batch as a user runs it: bad plans and stores are named, and a killed rank fails the batch
+// without losing the records collected before it died.
 #include "console_run.h"
 #include "session_store.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <csignal>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
@@ -17,13 +16,14 @@ using namespace scalebench;
 TEST_CASE("a plan with a misspelt key stops the batch with the file, line and key", "[integration][cli]") {
     TemporaryFolder folder;
     const auto r = runConsole(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/typo.toml", "--db",
-                                     (folder.path / "s.db").string()});
+                                       (folder.path / "s.db").string()});
     CHECK(r.exit_status == 2);
     CHECK_THAT(r.err, Catch::Contains("plan error:") && Catch::Contains("typo.toml:8:") &&
                           Catch::Contains("unknown key 'batch_per_rnak' (did you mean 'batch_per_rank'?)"));
 }
 
-TEST_CASE("a store written by a newer scalebench stops the batch with a clear message", "[integration][cli]") {
+TEST_CASE("a store written by a newer scalebench stops the batch with a clear message",
+          "[integration][cli]") {
     TemporaryFolder folder;
     const auto db = folder.path / "newer.db";
     sqlite3* raw = nullptr;
@@ -32,7 +32,7 @@ TEST_CASE("a store written by a newer scalebench stops the batch with a clear me
             SQLITE_OK);
     sqlite3_close(raw);
     const auto r = runConsole(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml", "--db",
-                                     db.string(), "--out", (folder.path / "out").string()});
+                                       db.string(), "--out", (folder.path / "out").string()});
     CHECK(r.exit_status == 2);
     CHECK_THAT(r.err, Catch::Contains("schema version 7") && Catch::Contains("newer scalebench"));
 }
@@ -51,8 +51,8 @@ batch_per_rank = 16
 )";
     const auto db = folder.path / "s.db";
     const auto out = folder.path / "out";
-    ChildProcess cli({SCALEBENCH_CLI_PATH, "--batch", (folder.path / "long.toml").string(), "--db", db.string(),
-                      "--out", out.string(), "--poll-ms", "50"},
+    ChildProcess cli({SCALEBENCH_CLI_PATH, "--batch", (folder.path / "long.toml").string(), "--db",
+                      db.string(), "--out", out.string(), "--poll-ms", "50"},
                      (folder.path / "out.log").string(), (folder.path / "err.log").string());
 
     // Wait for a few stored steps, then kill rank 1 by the PID its header names.
@@ -65,7 +65,8 @@ batch_per_rank = 16
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
         if (!std::filesystem::exists(db)) continue;
         SessionStore store(db);
-        for (const auto& run : store.runs(1)) stored_before_kill = run.step_count;
+        for (const auto& run : store.runs(1))
+            stored_before_kill = run.step_count;
     }
     std::istringstream lines(fileText(metrics));
     std::string header_line;
@@ -78,7 +79,8 @@ batch_per_rank = 16
     const std::string printed = fileText(folder.path / "out.log") + fileText(folder.path / "err.log");
     INFO(printed);
     CHECK(exit.status == 1);
-    CHECK_THAT(printed, Catch::Contains("FAILED") && Catch::Contains("rank 1") && Catch::Contains("1 of 1 runs failed"));
+    CHECK_THAT(printed, Catch::Contains("FAILED") && Catch::Contains("rank 1") &&
+                            Catch::Contains("1 of 1 runs failed"));
 
     SessionStore store(db);
     const auto runs = store.runs(1);

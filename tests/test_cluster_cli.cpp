@@ -1,11 +1,11 @@
-// scalebench --batch PLAN --cluster NAME as a user runs it: over SSH to the test cluster's head node, the engine
-// deployed and built there by a Slurm job, one job per run, every record streamed into the local store.
+// scalebench --batch PLAN --cluster NAME as a user runs it: over SSH to the test cluster's head node, the
+// engine deployed and built there by a Slurm job, one job per run, every record streamed into the local
+// store.
 #include "console_run.h"
 #include "session_store.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
-
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -24,7 +24,8 @@ std::map<std::string, std::string> clusterEnvironment() {
         const auto eq = line.find('=');
         if (eq == std::string::npos || line[0] == '#') continue;
         std::string value = line.substr(eq + 1);
-        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"')) value = value.substr(1, value.size() - 2);
+        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"'))
+            value = value.substr(1, value.size() - 2);
         env[line.substr(0, eq)] = value;
     }
     REQUIRE(env.contains("SSH_PORT"));
@@ -37,30 +38,33 @@ TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record
           "[integration][slurm][ssh][cli]") {
     auto env = clusterEnvironment();
     TemporaryFolder folder;
-    std::ofstream(folder.path / "clusters.toml") << "[[cluster]]\n"
-                                                 << "name = \"test\"\n"
-                                                 << "host = \"127.0.0.1\"\n"
-                                                 << "port = " << env["SSH_PORT"] << "\n"
-                                                 << "user = \"" << env["SSH_USER"] << "\"\n"
-                                                 << "identity_files = [\"" << env["SSH_KEY"] << "\"]\n"
-                                                 << "known_hosts = \"" << env["SSH_KNOWN_HOSTS"] << "\"\n"
-                                                 << "remote_root = \"" << env["SSH_WORKDIR"] << "/scalebench\"\n"
-                                                 << "torch_python = \"" SCALEBENCH_SOURCE_DIR "/.venv/bin/python\"\n"
-                                                 << "tasks_per_node = 1\nexclusive = false\npoll_seconds = 1\n";
+    std::ofstream(folder.path / "clusters.toml")
+        << "[[cluster]]\n"
+        << "name = \"test\"\n"
+        << "host = \"127.0.0.1\"\n"
+        << "port = " << env["SSH_PORT"] << "\n"
+        << "user = \"" << env["SSH_USER"] << "\"\n"
+        << "identity_files = [\"" << env["SSH_KEY"] << "\"]\n"
+        << "known_hosts = \"" << env["SSH_KNOWN_HOSTS"] << "\"\n"
+        << "remote_root = \"" << env["SSH_WORKDIR"] << "/scalebench\"\n"
+        << "torch_python = \"" SCALEBENCH_SOURCE_DIR "/.venv/bin/python\"\n"
+        << "tasks_per_node = 1\nexclusive = false\npoll_seconds = 1\n";
     std::ofstream(folder.path / "plan.toml") << "name = \"over-ssh\"\n[[run]]\nworkload = \"resnet20\"\n"
                                              << "dataset = \"synthetic-cifar\"\nranks = [1, 2]\nsteps = 12\n"
                                              << "batch_per_rank = 16\nthreads_per_rank = 1\n";
     const std::string db = (folder.path / "sessions.db").string();
-    const ConsoleRun added = runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db});
+    const ConsoleRun added =
+        runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db});
     REQUIRE(added.exit_status == 0);
     CHECK_THAT(added.out, Catch::Contains("cluster 'test'"));
 
-    const ConsoleRun batch = runConsole(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "test",
-                                                 "--db", db, "--out", (folder.path / "out").string()});
+    const ConsoleRun batch =
+        runConsole(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "test", "--db", db,
+                            "--out", (folder.path / "out").string()});
     INFO(batch.printed());
     REQUIRE(batch.exit_status == 0);
     CHECK_THAT(batch.out, Catch::Contains("on sbtest@127.0.0.1:" + env["SSH_PORT"]) &&
-                            Catch::Contains("resnet20-synthetic-cifar-n2-r1: done"));
+                              Catch::Contains("resnet20-synthetic-cifar-n2-r1: done"));
     SessionStore store(db);
     const auto sessions = store.sessions();
     REQUIRE(sessions.size() == 1);
@@ -75,8 +79,8 @@ TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record
     CHECK(std::filesystem::exists(folder.path / "out" / "results.csv"));
 
     SECTION("a cluster the store does not know is named, with the ones it knows") {
-        const ConsoleRun unknown =
-            runConsole(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "prod", "--db", db});
+        const ConsoleRun unknown = runConsole(
+            folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "prod", "--db", db});
         CHECK(unknown.exit_status == 2);
         CHECK_THAT(unknown.err, Catch::Contains("no cluster 'prod'") && Catch::Contains("(known: test)"));
     }

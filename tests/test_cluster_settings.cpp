@@ -42,7 +42,8 @@ TEST_CASE("a mistake in a cluster file is named by file, line and key", "[core][
                       Catch::Contains("c.toml:4:") && Catch::Contains("did you mean 'partition'?"));
     CHECK_THROWS_WITH(parseClusterText(head + "launcher = \"ssh\"\n", "c.toml"),
                       Catch::Contains("'launcher' must be \"srun-pmix\" or \"mpirun\""));
-    CHECK_THROWS_WITH(parseClusterText("[[cluster]]\nname = \"c\"\n", "c.toml"), Catch::Contains("missing key 'host'"));
+    CHECK_THROWS_WITH(parseClusterText("[[cluster]]\nname = \"c\"\n", "c.toml"),
+                      Catch::Contains("missing key 'host'"));
     CHECK_THROWS_WITH(parseClusterText(head + "exclusive = \"yes\"\n", "c.toml"),
                       Catch::Contains("must be true or false"));
 }

@@ -1,4 +1,5 @@
-// The whole local path: the engine under mpirun -np 2, its stream tailed into a real SQLite store, loss going down.
+// The whole local path: the engine under mpirun -np 2, its stream tailed into a real SQLite store, loss going
+// down.
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "metric_stream_parser.h"
@@ -6,9 +7,8 @@
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
-#include <nlohmann/json.hpp>
-
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 using namespace scalebench;
@@ -37,11 +37,13 @@ eval_samples = 500
                          {SCALEBENCH_ENGINE_PATH, folder.path, std::chrono::milliseconds(100), "local"},
                          [&](const std::string& line) { progress.push_back(line); });
     const SessionOutcome outcome = runner.run(plan);
-    INFO("progress:\n" << [&] {
-        std::string all;
-        for (auto& l : progress) all += l + "\n";
-        return all;
-    }());
+    INFO("progress:\n"
+         << [&] {
+                std::string all;
+                for (auto& l : progress)
+                    all += l + "\n";
+                return all;
+            }());
     REQUIRE(outcome.failed_runs == 0);
 
     const auto runs = store.runs(outcome.session_id);
@@ -70,7 +72,8 @@ eval_samples = 500
     REQUIRE(steps.size() == 24);
     for (const auto& s : steps) {
         CHECK(s.step_s > 0);
-        CHECK(s.data_s + s.forward_s + s.backward_s + s.allreduce_s + s.optimizer_s == Approx(s.step_s).epsilon(1e-3));
+        CHECK(s.data_s + s.forward_s + s.backward_s + s.allreduce_s + s.optimizer_s ==
+              Approx(s.step_s).epsilon(1e-3));
     }
     const double first = (steps[0].loss + steps[1].loss + steps[2].loss) / 3;
     const double last = (steps[21].loss + steps[22].loss + steps[23].loss) / 3;

@@ -4,14 +4,14 @@
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
-#include <zlib.h>
-
 #include <fstream>
+#include <zlib.h>
 
 using namespace scalebench;
 
 namespace {
-const std::vector<unsigned char> kImages = {0, 0, 8, 3, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, // 2 images of 2x3
+const std::vector<unsigned char> kImages = {0, 0, 8, 3, 0, 0, 0, 2, 0, 0,  0,  2,
+                                            0, 0, 0, 3, // 2 images of 2x3
                                             1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 void writePlain(const std::filesystem::path& p, const std::vector<unsigned char>& bytes) {
     std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
@@ -68,5 +68,6 @@ TEST_CASE("the engine's command line names a wrong option and its problem", "[en
                       "--steps: 'many' is not a number");
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--steps", "0"}), Catch::Contains("at least 1"));
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--stpes", "5"}), "unknown option '--stpes'");
-    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--dataset", "mnist"}), Catch::Contains("'mnist'"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--dataset", "mnist"}),
+                      Catch::Contains("'mnist'"));
 }

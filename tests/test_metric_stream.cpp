@@ -1,4 +1,5 @@
-// Specification of the metric stream parser: records from any split of the bytes, broken lines counted, never fatal.
+// Specification of the metric stream parser: records from any split of the bytes, broken lines counted, never
+// fatal.
 #include "metric_stream_parser.h"
 
 #include <catch2/catch.hpp>
@@ -6,7 +7,8 @@
 using namespace scalebench;
 
 namespace {
-const std::string kHeader = R"({"type":"header","version":1,"workload":"resnet20","dataset":"fashion-mnist","ranks":2})";
+const std::string kHeader =
+    R"({"type":"header","version":1,"workload":"resnet20","dataset":"fashion-mnist","ranks":2})";
 std::string step(int n, double loss) {
     return R"({"type":"step","step":)" + std::to_string(n) + R"(,"loss":)" + std::to_string(loss) +
            R"(,"samples_per_s":500,"step_s":0.5,"data_s":0.01,"forward_s":0.15,"backward_s":0.3,"allreduce_s":0.03,"optimizer_s":0.01})";
@@ -34,8 +36,9 @@ TEST_CASE("records come out whole whatever the chunks the bytes arrive in", "[co
 TEST_CASE("garbage lines are counted with their line numbers and the good records around them kept",
           "[core][stream]") {
     MetricStreamParser parser;
-    auto records = parser.feed(kHeader + "\n" + "}}} not json\n" + step(1, 2.3) + "\n" +
-                               R"({"type":"step","step":2})" + "\n" + "[1,2,3]\n" + "\n" + step(3, 1.9) + "\n");
+    auto records =
+        parser.feed(kHeader + "\n" + "}}} not json\n" + step(1, 2.3) + "\n" + R"({"type":"step","step":2})" +
+                    "\n" + "[1,2,3]\n" + "\n" + step(3, 1.9) + "\n");
     CHECK(records.size() == 3);
     REQUIRE(parser.brokenLineCount() == 3);
     const auto& broken = parser.brokenLines();
@@ -48,7 +51,9 @@ TEST_CASE("garbage lines are counted with their line numbers and the good record
 
 TEST_CASE("records of types from a newer engine are skipped, not counted as broken", "[core][stream]") {
     MetricStreamParser parser;
-    auto records = parser.feed(R"({"type":"gpu_power","watts":700})" "\n" + step(1, 2.0) + "\n");
+    auto records = parser.feed(R"({"type":"gpu_power","watts":700})"
+                               "\n" +
+                               step(1, 2.0) + "\n");
     CHECK(records.size() == 1);
     CHECK(parser.brokenLineCount() == 0);
 }
@@ -63,9 +68,12 @@ TEST_CASE("a last line without its newline is parsed when the stream ends", "[co
 TEST_CASE("eval, summary and error records carry their fields", "[core][stream]") {
     MetricStreamParser parser;
     auto records = parser.feed(
-        R"({"type":"eval","step":100,"accuracy":0.81,"loss":0.5})" "\n"
-        R"({"type":"summary","steps":100,"wall_s":60,"samples_per_s":400,"final_loss":0.4,"final_accuracy":null})" "\n"
-        R"({"type":"error","rank":1,"message":"out of memory"})" "\n");
+        R"({"type":"eval","step":100,"accuracy":0.81,"loss":0.5})"
+        "\n"
+        R"({"type":"summary","steps":100,"wall_s":60,"samples_per_s":400,"final_loss":0.4,"final_accuracy":null})"
+        "\n"
+        R"({"type":"error","rank":1,"message":"out of memory"})"
+        "\n");
     REQUIRE(records.size() == 3);
     CHECK(std::get<EvalRecord>(records[0]).accuracy == Approx(0.81));
     CHECK_FALSE(std::get<SummaryRecord>(records[1]).final_accuracy.has_value());

@@ -1,11 +1,11 @@
-// Specification of local remote work: commands, reading growing files from an offset, mpirun jobs and their states.
+// Specification of local remote work: commands, reading growing files from an offset, mpirun jobs and their
+// states.
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "metric_file_tail.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <fstream>
 #include <thread>
@@ -50,10 +50,13 @@ TEST_CASE("the metric tail hands over each record once, however the writer split
     MetricFileTail tail(local, file);
     CHECK(tail.poll().empty()); // not written yet
     std::ofstream out(file);
-    out << R"({"type":"step","step":1,"loss":2.0,"samples_per_s":1,"step_s":1})" "\n"
+    out << R"({"type":"step","step":1,"loss":2.0,"samples_per_s":1,"step_s":1})"
+           "\n"
         << R"({"type":"step","step":2,"lo)" << std::flush;
     CHECK(tail.poll().size() == 1);
-    out << R"(ss":1.5,"samples_per_s":1,"step_s":1})" "\n" << std::flush;
+    out << R"(ss":1.5,"samples_per_s":1,"step_s":1})"
+           "\n"
+        << std::flush;
     const auto second = tail.poll();
     REQUIRE(second.size() == 1);
     CHECK(std::get<StepRecord>(second[0]).loss == 1.5);

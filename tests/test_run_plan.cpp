@@ -28,8 +28,9 @@ TEST_CASE("the quickstart plan expands into ResNet-20 at 1 and 2 ranks", "[core]
     CHECK(runs[1].group.lr == Approx(0.02));
 }
 
-TEST_CASE("repeats multiply every rank count, and the workload's reference values fill what a plan leaves out",
-          "[core][plan]") {
+TEST_CASE(
+    "repeats multiply every rank count, and the workload's reference values fill what a plan leaves out",
+    "[core][plan]") {
     const RunPlan plan = parsePlanFile(SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml");
     const auto runs = expandPlan(plan);
     REQUIRE(runs.size() == 4);
@@ -61,7 +62,8 @@ TEST_CASE("wrong values are refused with the line and key", "[core][plan]") {
     SECTION("a string where a number belongs") {
         auto e = planError(head + "ranks = 2\nsteps = \"ten\"\n");
         CHECK(e.key() == "steps");
-        CHECK_THAT(e.what(), Catch::Contains("plan.toml:5:") && Catch::Contains("'steps' must be an integer"));
+        CHECK_THAT(e.what(),
+                   Catch::Contains("plan.toml:5:") && Catch::Contains("'steps' must be an integer"));
     }
     SECTION("an unknown workload, with the known ones listed") {
         auto e = planError("name = \"p\"\n[[run]]\nworkload = \"resnet2000\"\nranks = 1\n");

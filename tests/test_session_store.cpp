@@ -1,9 +1,9 @@
-// Specification of the session store: sessions, runs and records survive reopening; foreign files are refused.
+// Specification of the session store: sessions, runs and records survive reopening; foreign files are
+// refused.
 #include "session_store.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
-
 #include <fstream>
 
 using namespace scalebench;
@@ -29,10 +29,12 @@ TEST_CASE("a session, its runs and every record are stored and read back after r
         SessionStore store(file);
         CHECK(store.schemaVersion() == SessionStore::kSchemaVersion);
         const auto session = store.createSession("quickstart", "name = \"quickstart\"", "local");
-        run = store.createRun(session, {"resnet20-n2", "resnet20", "fashion-mnist", 2, 1, "mpirun -np 2 engine"});
+        run = store.createRun(session,
+                              {"resnet20-n2", "resnet20", "fashion-mnist", 2, 1, "mpirun -np 2 engine"});
         store.startRun(run, "4242");
         std::vector<MetricRecord> batch = {HeaderRecord{1, "resnet20", "fashion-mnist", 2, R"({"ranks":2})"}};
-        for (int i = 1; i <= 100; ++i) batch.push_back(step(i));
+        for (int i = 1; i <= 100; ++i)
+            batch.push_back(step(i));
         batch.push_back(EvalRecord{100, 0.8, 0.6, 50});
         batch.push_back(ErrorRecord{1, "nothing wrong, just a test"});
         store.appendRecords(run, batch);
@@ -80,14 +82,13 @@ TEST_CASE("the store uses write-ahead logging so the console can read while a ru
 TEST_CASE("a store from a newer scalebench is refused with both schema versions", "[core][store]") {
     TemporaryFolder folder;
     const auto file = folder.path / "newer.db";
-    {
-        SessionStore store(file);
-    }
+    { SessionStore store(file); }
     sqlite3* db = nullptr;
     REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
     REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 42", nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
-    CHECK_THROWS_WITH(SessionStore(file), Catch::Contains("schema version 42") && Catch::Contains("newer scalebench") &&
+    CHECK_THROWS_WITH(SessionStore(file), Catch::Contains("schema version 42") &&
+                                              Catch::Contains("newer scalebench") &&
                                               Catch::Contains("up to 3") && Catch::Contains(file.string()));
 }
 
@@ -119,9 +120,10 @@ TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[
     }
     sqlite3* db = nullptr; // take it back to version 1, as an older scalebench left it
     REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(db, "DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
-                             "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
-                             "PRAGMA user_version = 1",
+    REQUIRE(sqlite3_exec(db,
+                         "DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
+                         "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
+                         "PRAGMA user_version = 1",
                          nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
     SessionStore migrated(file);
@@ -135,6 +137,8 @@ TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[
 TEST_CASE("a file that is not a session store is refused with its name", "[core][store]") {
     TemporaryFolder folder;
     const auto file = folder.path / "notes.txt";
-    std::ofstream(file) << "these are not the sessions you are looking for, padded to look like a file........";
-    CHECK_THROWS_WITH(SessionStore(file), Catch::Contains(file.string()) && Catch::Contains("not a database"));
+    std::ofstream(file)
+        << "these are not the sessions you are looking for, padded to look like a file........";
+    CHECK_THROWS_WITH(SessionStore(file),
+                      Catch::Contains(file.string()) && Catch::Contains("not a database"));
 }

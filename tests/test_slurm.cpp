@@ -1,11 +1,10 @@
 // Specification of the Slurm side: the sbatch script a run becomes, and the parsers of Slurm's own output.
-#include "slurm_job_script.h"
 #include "scripted_transport.h"
+#include "slurm_job_script.h"
 #include "slurm_output.h"
 #include "slurm_scheduler.h"
 
 #include <catch2/catch.hpp>
-
 #include <fstream>
 #include <sstream>
 
@@ -21,12 +20,13 @@ TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[r
     c.setup_lines = {"module load cuda/12.4"};
     c.nccl_env = {{"NCCL_IB_HCA", "mlx5"}, {"NCCL_DEBUG", "WARN"}};
     c.container_image = "nvcr.io#nvidia/pytorch:24.04-py3";
-    const std::string script =
-        renderSbatchScript(c, {"resnet20-n16", 16, {"/opt/sb/engine", "--steps", "100"}, "/scratch/sb/run 1"});
-    CHECK_THAT(script, Catch::StartsWith("#!/bin/bash\n#SBATCH --job-name=resnet20-n16\n#SBATCH --nodes=2\n"
-                                         "#SBATCH --ntasks=16\n#SBATCH --ntasks-per-node=8\n"
-                                         "#SBATCH --gpus-per-node=8\n#SBATCH --partition=gpu\n"
-                                         "#SBATCH --account=ml-perf\n#SBATCH --time=00:30:00\n#SBATCH --exclusive\n"));
+    const std::string script = renderSbatchScript(
+        c, {"resnet20-n16", 16, {"/opt/sb/engine", "--steps", "100"}, "/scratch/sb/run 1"});
+    CHECK_THAT(script, Catch::StartsWith(
+                           "#!/bin/bash\n#SBATCH --job-name=resnet20-n16\n#SBATCH --nodes=2\n"
+                           "#SBATCH --ntasks=16\n#SBATCH --ntasks-per-node=8\n"
+                           "#SBATCH --gpus-per-node=8\n#SBATCH --partition=gpu\n"
+                           "#SBATCH --account=ml-perf\n#SBATCH --time=00:30:00\n#SBATCH --exclusive\n"));
     CHECK_THAT(script, Catch::Contains("#SBATCH --output=stdout.log\n#SBATCH --error=stderr.log\n"));
     CHECK_THAT(script, Catch::Contains("cd '/scratch/sb/run 1'\nmodule load cuda/12.4\n"
                                        "export NCCL_DEBUG=WARN\nexport NCCL_IB_HCA=mlx5\n"));
@@ -45,12 +45,14 @@ TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[r
 
 TEST_CASE("shell metacharacters from a plan reach Slurm and the shell as plain text", "[remote][slurm]") {
     ClusterSettings c;
-    const std::string script =
-        renderSbatchScript(c, {"x; touch /tmp/pwned\n#SBATCH --uid=0", 1, {"engine", "$(reboot)"}, "/d/`id`"});
+    const std::string script = renderSbatchScript(
+        c, {"x; touch /tmp/pwned\n#SBATCH --uid=0", 1, {"engine", "$(reboot)"}, "/d/`id`"});
     CHECK_THAT(script, Catch::Contains("#SBATCH --job-name=x__touch__tmp_pwned__SBATCH_--uid_0\n"));
-    CHECK_THAT(script, Catch::Contains("cd '/d/`id`'\n") && Catch::EndsWith("srun --mpi=pmix engine '$(reboot)'\n"));
+    CHECK_THAT(script,
+               Catch::Contains("cd '/d/`id`'\n") && Catch::EndsWith("srun --mpi=pmix engine '$(reboot)'\n"));
     c.nccl_env = {{"NCCL_X; rm -rf ~", "1"}};
-    CHECK_THROWS_WITH(renderSbatchScript(c, {"r", 1, {"e"}, "/d"}), Catch::Contains("not an environment variable"));
+    CHECK_THROWS_WITH(renderSbatchScript(c, {"r", 1, {"e"}, "/d"}),
+                      Catch::Contains("not an environment variable"));
     c.nccl_env.clear();
     c.partition = "gpu\n#SBATCH --uid=0";
     CHECK_THROWS_WITH(renderSbatchScript(c, {"r", 1, {"e"}, "/d"}), Catch::Contains("partition"));
@@ -71,13 +73,20 @@ TEST_CASE("Slurm's states map to scalebench's, keeping timeouts, node failures a
         JobState state;
     };
     const Row table[] = {
-        {"PENDING", JobState::Pending},       {"CONFIGURING", JobState::Pending},
-        {"RUNNING", JobState::Running},       {"COMPLETING", JobState::Running},
-        {"COMPLETED", JobState::Completed},   {"FAILED", JobState::Failed},
-        {"CANCELLED by 1001", JobState::Cancelled}, {"TIMEOUT", JobState::Timeout},
-        {"NODE_FAIL", JobState::NodeFail},    {"BOOT_FAIL", JobState::NodeFail},
-        {"OUT_OF_MEMORY", JobState::OutOfMemory}, {"REQUEUED", JobState::Requeued},
-        {"PREEMPTED", JobState::Preempted},   {"SOMETHING_NEW", JobState::Failed},
+        {"PENDING", JobState::Pending},
+        {"CONFIGURING", JobState::Pending},
+        {"RUNNING", JobState::Running},
+        {"COMPLETING", JobState::Running},
+        {"COMPLETED", JobState::Completed},
+        {"FAILED", JobState::Failed},
+        {"CANCELLED by 1001", JobState::Cancelled},
+        {"TIMEOUT", JobState::Timeout},
+        {"NODE_FAIL", JobState::NodeFail},
+        {"BOOT_FAIL", JobState::NodeFail},
+        {"OUT_OF_MEMORY", JobState::OutOfMemory},
+        {"REQUEUED", JobState::Requeued},
+        {"PREEMPTED", JobState::Preempted},
+        {"SOMETHING_NEW", JobState::Failed},
     };
     for (const auto& row : table) {
         INFO(row.slurm);
@@ -144,7 +153,8 @@ TEST_CASE("the job-completion log's real lines have the same shape as scontrol's
     CHECK(jobs[2].state == JobState::Cancelled);
 }
 
-TEST_CASE("sacct's allocations give final states, exit codes and signals, steps left out", "[remote][slurm]") {
+TEST_CASE("sacct's allocations give final states, exit codes and signals, steps left out",
+          "[remote][slurm]") {
     const auto jobs = parseSacct(fixture("sacct.txt"));
     REQUIRE(jobs.size() == 7);
     CHECK(jobs[0].id == "17");
@@ -158,8 +168,9 @@ TEST_CASE("sacct's allocations give final states, exit codes and signals, steps 
     CHECK(jobs[6].state == JobState::Requeued);
 }
 
-TEST_CASE("a job that squeue, sacct and scontrol have all forgotten gets its final state from the completion log",
-          "[remote][slurm]") {
+TEST_CASE(
+    "a job that squeue, sacct and scontrol have all forgotten gets its final state from the completion log",
+    "[remote][slurm]") {
     ScriptedTransport cluster;
     cluster.answers["squeue"] = {1, "", "slurm_load_jobs error: Invalid job id specified\n"};
     cluster.answers["sacct"] = {1, "", "Slurm accounting storage is disabled\n"};
@@ -173,12 +184,14 @@ TEST_CASE("a job that squeue, sacct and scontrol have all forgotten gets its fin
     CHECK(states.at("1").state == JobState::Completed);
     CHECK(states.at("2").state == JobState::Failed);
     REQUIRE(cluster.commands.size() >= 4);
-    CHECK_THAT(cluster.commands[0], Catch::StartsWith("squeue --noheader --states=all") && Catch::EndsWith("--jobs=1,2"));
+    CHECK_THAT(cluster.commands[0],
+               Catch::StartsWith("squeue --noheader --states=all") && Catch::EndsWith("--jobs=1,2"));
     CHECK_THAT(cluster.commands[3], Catch::Equals("tail -n 10000 /var/spool/slurm/jobcomp.log"));
 
     SECTION("once sacct has said accounting is off, it is not asked again") {
         cluster.commands.clear();
         slurm.poll({"1"});
-        for (const auto& command : cluster.commands) CHECK_THAT(command, !Catch::StartsWith("sacct"));
+        for (const auto& command : cluster.commands)
+            CHECK_THAT(command, !Catch::StartsWith("sacct"));
     }
 }

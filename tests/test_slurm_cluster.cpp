@@ -1,5 +1,6 @@
 // SlurmScheduler against a real Slurm cluster (tests/cluster/cluster_fixture.sh, started by CTest's fixture):
-// the engine at 1 and 2 nodes through sbatch and srun --mpi=pmix, failures and cancellation with their states.
+// the engine at 1 and 2 nodes through sbatch and srun --mpi=pmix, failures and cancellation with their
+// states.
 #include "engine_deployment.h"
 #include "local_transport.h"
 #include "session_runner.h"
@@ -7,7 +8,6 @@
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
-
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -45,7 +45,8 @@ JobStatus waitForEnd(SlurmScheduler& slurm, const std::string& id) {
 }
 } // namespace
 
-TEST_CASE("the engine at 1 and 2 nodes through Slurm: both runs stored while they run", "[integration][slurm]") {
+TEST_CASE("the engine at 1 and 2 nodes through Slurm: both runs stored while they run",
+          "[integration][slurm]") {
     const std::string cluster = clusterFolder();
     TemporaryFolder folder;
     std::filesystem::permissions(folder.path, std::filesystem::perms::all);
@@ -69,7 +70,8 @@ threads_per_rank = 1
                          [&](const std::string& line) { progress.push_back(line); });
     const SessionOutcome outcome = runner.run(plan);
     std::string printed;
-    for (const auto& line : progress) printed += line + "\n";
+    for (const auto& line : progress)
+        printed += line + "\n";
     INFO(printed);
     REQUIRE(outcome.failed_runs == 0);
     const auto runs = store.runs(outcome.session_id);
@@ -78,7 +80,8 @@ threads_per_rank = 1
         CHECK(run.status == "ok");
         CHECK(run.step_count == 12);
         CHECK_FALSE(run.job_id.empty());
-        CHECK_THAT(run.command, Catch::StartsWith("#!/bin/bash\n#SBATCH --job-name=") && Catch::Contains(run.name));
+        CHECK_THAT(run.command,
+                   Catch::StartsWith("#!/bin/bash\n#SBATCH --job-name=") && Catch::Contains(run.name));
     }
     CHECK_THAT(runs[1].command, Catch::Contains("#SBATCH --nodes=2") && Catch::Contains("srun --mpi=pmix"));
     CHECK_THAT(runs[1].nodes, Catch::Contains("node"));
@@ -90,7 +93,9 @@ TEST_CASE("a failing job and a cancelled job end in their own states, the failur
     TemporaryFolder folder;
     LocalTransport transport;
     SlurmScheduler slurm(transport, testCluster());
-    JobRequest failing{"fails", 1, {"/bin/sh", "-c", "echo 'rank 0: out of cheese' >&2; exit 3"},
+    JobRequest failing{"fails",
+                       1,
+                       {"/bin/sh", "-c", "echo 'rank 0: out of cheese' >&2; exit 3"},
                        (folder.path / "fails").string()};
     const JobStatus failed = waitForEnd(slurm, slurm.submit(failing));
     CHECK(failed.state == JobState::Failed);
@@ -109,12 +114,14 @@ TEST_CASE("a job that asks for more nodes than the cluster has fails at once, wi
     TemporaryFolder folder;
     LocalTransport transport;
     SlurmScheduler slurm(transport, testCluster());
-    const JobStatus s = waitForEnd(slurm, slurm.submit({"too-big", 5, {"/bin/true"}, (folder.path / "big").string()}));
+    const JobStatus s =
+        waitForEnd(slurm, slurm.submit({"too-big", 5, {"/bin/true"}, (folder.path / "big").string()}));
     CHECK(s.state == JobState::Failed);
     CHECK_THAT(s.detail, Catch::Contains("can never start") && Catch::Contains("Slurm's reason: Partition"));
 }
 
-TEST_CASE("a job name with shell metacharacters runs as plain text and nothing else runs", "[integration][slurm]") {
+TEST_CASE("a job name with shell metacharacters runs as plain text and nothing else runs",
+          "[integration][slurm]") {
     clusterFolder();
     TemporaryFolder folder;
     const auto marker = folder.path / "pwned";
@@ -139,16 +146,18 @@ TEST_CASE("following 200 jobs costs one scheduler command per poll", "[integrati
     SlurmScheduler slurm(transport, testCluster());
     std::vector<std::string> ids;
     for (int i = 0; i < 200; ++i)
-        ids.push_back(slurm.submit({"wait", 1, {"/bin/sleep", "60"}, (folder.path / std::to_string(i)).string()}));
+        ids.push_back(
+            slurm.submit({"wait", 1, {"/bin/sleep", "60"}, (folder.path / std::to_string(i)).string()}));
     const int before = slurm.commandsRun();
     const auto start = std::chrono::steady_clock::now();
     const auto states = slurm.poll(ids);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    WARN("one poll of " << ids.size() << " jobs: " << slurm.commandsRun() - before << " command, " << seconds * 1e3
-                        << " ms");
+    WARN("one poll of " << ids.size() << " jobs: " << slurm.commandsRun() - before << " command, "
+                        << seconds * 1e3 << " ms");
     CHECK(slurm.commandsRun() - before == 1);
     CHECK(states.size() == ids.size());
-    for (const auto& id : ids) slurm.cancel(id);
+    for (const auto& id : ids)
+        slurm.cancel(id);
 }
 
 TEST_CASE("the engine is built on the cluster by a Slurm job once, and reused while its sources are the same",
@@ -188,6 +197,6 @@ TEST_CASE("a failed engine build is reported with its log", "[integration][slurm
     SlurmScheduler slurm(transport, cluster);
     EngineDeployment deployment(transport, slurm, cluster, SCALEBENCH_SOURCE_DIR);
     CHECK_THROWS_WITH(deployment.ensure([](const std::string&) {}),
-                      Catch::Contains("build job") && Catch::Contains("failed") && Catch::Contains("its log ends") &&
-                          Catch::Contains("No Python at"));
+                      Catch::Contains("build job") && Catch::Contains("failed") &&
+                          Catch::Contains("its log ends") && Catch::Contains("No Python at"));
 }

@@ -2,13 +2,13 @@
 // fixture): commands, SFTP round trips, host key checking, refused logins, and a growing file followed across
 // a dropped connection. The sshd runs on this machine, so the tests write and check its files directly.
 #include "child_process.h"
+#include "file_text.h"
 #include "local_transport.h"
 #include "metric_stream_parser.h"
 #include "session_runner.h"
-#include "slurm_scheduler.h"
 #include "shell_words.h"
+#include "slurm_scheduler.h"
 #include "ssh_transport.h"
-#include "file_text.h"
 #include "temporary_folder.h"
 
 #include <algorithm>
@@ -72,7 +72,6 @@ SshSettings settingsFor(const TestCluster& cluster) {
     settings.config_file = ""; // not the ~/.ssh/config of whoever runs the tests
     return settings;
 }
-
 
 void spit(const std::filesystem::path& path, const std::string& bytes) {
     std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
@@ -433,7 +432,8 @@ TEST_CASE("host keys: a changed key is refused, trust on first use or not, with 
         CHECK_THAT(refused, Contains("CHANGED") && Contains("man-in-the-middle") && Contains(host_key) &&
                                 Contains(recorded) && Contains(cluster.hostPort()));
     }
-    CHECK(fileText(known_hosts).find(cluster["SSH_PORT"]) == std::string::npos); // still only the hashed entry
+    CHECK(fileText(known_hosts).find(cluster["SSH_PORT"]) ==
+          std::string::npos); // still only the hashed entry
 }
 
 TEST_CASE("with no key file named, the ssh agent's key logs in", "[integration][ssh]") {
@@ -447,8 +447,8 @@ TEST_CASE("with no key file named, the ssh agent's key logs in", "[integration][
     while (!std::filesystem::exists(socket) && std::chrono::steady_clock::now() < deadline)
         std::this_thread::sleep_for(20ms);
     REQUIRE(std::filesystem::exists(socket));
-    const CommandResult added =
-        LocalTransport().run("SSH_AUTH_SOCK=" + shellQuote(socket) + " ssh-add " + shellQuote(cluster["SSH_KEY"]));
+    const CommandResult added = LocalTransport().run("SSH_AUTH_SOCK=" + shellQuote(socket) + " ssh-add " +
+                                                     shellQuote(cluster["SSH_KEY"]));
     INFO(added.err);
     REQUIRE(added.exit_status == 0);
 
@@ -592,8 +592,9 @@ TEST_CASE("a growing file is followed across a dropped connection: no byte lost,
     CHECK(SshTransport(settings).run("true").exit_status == 0); // the restarted sshd takes new connections
 }
 
-TEST_CASE("a session over SSH survives a dropped connection: the stored records equal the remote file exactly",
-          "[integration][ssh][slurm]") {
+TEST_CASE(
+    "a session over SSH survives a dropped connection: the stored records equal the remote file exactly",
+    "[integration][ssh][slurm]") {
     const TestCluster cluster = testCluster();
     SshTransport ssh(settingsFor(cluster));
     ClusterSettings slurm_settings;
@@ -604,10 +605,11 @@ TEST_CASE("a session over SSH survives a dropped connection: the stored records 
     const std::filesystem::path db = folder.path / "sessions.db";
     const std::string out_dir = cluster["SSH_WORKDIR"] + "/dropped-" + std::to_string(getpid());
     const RemovedAtEnd removed{out_dir};
-    const RunPlan plan = parsePlanText("name = \"dropped\"\n[[run]]\nworkload = \"resnet20\"\n"
-                                      "dataset = \"synthetic-cifar\"\nranks = 2\nsteps = 120\nbatch_per_rank = 8\n"
-                                      "threads_per_rank = 1\n",
-                                      "dropped.toml");
+    const RunPlan plan =
+        parsePlanText("name = \"dropped\"\n[[run]]\nworkload = \"resnet20\"\n"
+                      "dataset = \"synthetic-cifar\"\nranks = 2\nsteps = 120\nbatch_per_rank = 8\n"
+                      "threads_per_rank = 1\n",
+                      "dropped.toml");
     SessionStore store(db);
     std::vector<std::string> progress;
     SessionRunner runner(store, slurm, ssh, {SCALEBENCH_ENGINE_PATH, out_dir, 200ms, "test", 4},
@@ -621,7 +623,8 @@ TEST_CASE("a session over SSH survives a dropped connection: the stored records 
         while (stored_before_drop < 10 && std::chrono::steady_clock::now() < deadline) {
             std::this_thread::sleep_for(100ms);
             SessionStore reader(db);
-            for (const auto& run : reader.runs(1)) stored_before_drop = run.step_count;
+            for (const auto& run : reader.runs(1))
+                stored_before_drop = run.step_count;
         }
         sshd.stop();
         std::this_thread::sleep_for(2s);
@@ -630,7 +633,8 @@ TEST_CASE("a session over SSH survives a dropped connection: the stored records 
     const SessionOutcome outcome = runner.run(plan);
     dropper.join();
     std::string printed;
-    for (const auto& line : progress) printed += line + "\n";
+    for (const auto& line : progress)
+        printed += line + "\n";
     INFO(printed);
     CHECK(stored_before_drop >= 10);
     CHECK(ssh.reconnectCount() >= 1);
@@ -640,7 +644,8 @@ TEST_CASE("a session over SSH survives a dropped connection: the stored records 
     REQUIRE(runs.size() == 1);
     MetricStreamParser parser;
     std::vector<StepRecord> remote;
-    for (const auto& record : parser.feed(fileText(out_dir + "/session-1/" + runs[0].name + "/metrics.jsonl")))
+    for (const auto& record :
+         parser.feed(fileText(out_dir + "/session-1/" + runs[0].name + "/metrics.jsonl")))
         if (auto* step = std::get_if<StepRecord>(&record)) remote.push_back(*step);
     const auto stored = store.steps(runs[0].id);
     REQUIRE(remote.size() == 120);

@@ -1,4 +1,5 @@
-// The engine's command line: what to train, for how long, with which hyper-parameters, and where to write metrics.
+// The engine's command line: what to train, for how long, with which hyper-parameters, and where to write
+// metrics.
 #include "engine_options.h"
 
 #include <charconv>
@@ -9,20 +10,23 @@
 namespace scalebench {
 namespace {
 
-template <typename Number> Number parseNumber(const std::string& option, const std::string& text, Number minimum) {
+template <typename Number>
+Number parseNumber(const std::string& option, const std::string& text, Number minimum) {
     Number value{};
     auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (error != std::errc() || end != text.data() + text.size())
         throw std::invalid_argument(option + ": '" + text + "' is not a number");
     if (value < minimum)
-        throw std::invalid_argument(option + ": must be at least " + std::to_string(minimum) + ", got " + text);
+        throw std::invalid_argument(option + ": must be at least " + std::to_string(minimum) + ", got " +
+                                    text);
     return value;
 }
 
 } // namespace
 
 std::string engineUsage() {
-    return "usage: scalebench-engine --metrics FILE [--workload resnet20] [--dataset fashion-mnist|synthetic-cifar]\n"
+    return "usage: scalebench-engine --metrics FILE [--workload resnet20] [--dataset "
+           "fashion-mnist|synthetic-cifar]\n"
            "         [--data-dir DIR] [--steps N] [--batch-per-rank B] [--lr LR] [--warmup-steps N]\n"
            "         [--eval-every N] [--eval-samples N] [--threads T] [--seed S] [--version]\n"
            "Run under mpirun -np N: synchronous data-parallel SGD, gradients all-reduced over MPI.\n";
@@ -59,7 +63,8 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
     }
     if (o.show_version || o.show_help) return o;
     if (o.metrics_path.empty()) throw std::invalid_argument("--metrics: the metric stream file is required");
-    if (o.workload != "resnet20") throw std::invalid_argument("--workload: unknown workload '" + o.workload + "'");
+    if (o.workload != "resnet20")
+        throw std::invalid_argument("--workload: unknown workload '" + o.workload + "'");
     if (o.dataset != "fashion-mnist" && o.dataset != "synthetic-cifar")
         throw std::invalid_argument("--dataset: unknown dataset '" + o.dataset + "'");
     return o;

@@ -1,4 +1,5 @@
-// The engine's command line: what to train, for how long, with which hyper-parameters, and where to write metrics.
+// The engine's command line: what to train, for how long, with which hyper-parameters, and where to write
+// metrics.
 #pragma once
 
 #include <string>
@@ -13,11 +14,11 @@ struct EngineOptions {
     std::string metrics_path; // JSON-lines metric stream, written by rank 0
     int steps = 100;
     int batch_per_rank = 128;
-    double lr = 0.02;       // base learning rate; scaled linearly to lr x ranks after the warm-up
-    int warmup_steps = -1;  // -1: log2(ranks) epochs (MLBench task 1)
-    int eval_every = 0;     // 0: evaluate only at the end
+    double lr = 0.02;      // base learning rate; scaled linearly to lr x ranks after the warm-up
+    int warmup_steps = -1; // -1: log2(ranks) epochs (MLBench task 1)
+    int eval_every = 0;    // 0: evaluate only at the end
     int eval_samples = 2000;
-    int threads = 0;        // intra-op threads per rank; 0: cores / ranks on this node
+    int threads = 0; // intra-op threads per rank; 0: cores / ranks on this node
     int seed = 1;
     bool show_version = false;
     bool show_help = false;

@@ -1,4 +1,5 @@
-// Synchronous data parallelism: every gradient, and the loss, averaged across ranks in one flat MPI all-reduce.
+// Synchronous data parallelism: every gradient, and the loss, averaged across ranks in one flat MPI
+// all-reduce.
 #include "gradient_allreduce.h"
 
 #include "mpi_check.h"
@@ -10,7 +11,8 @@ namespace scalebench {
 GradientAllReduce::GradientAllReduce(std::vector<torch::Tensor> parameters, MPI_Comm comm)
     : parameters_(std::move(parameters)), comm_(comm) {
     int64_t elements = 0;
-    for (const auto& p : parameters_) elements += p.numel();
+    for (const auto& p : parameters_)
+        elements += p.numel();
     flat_ = torch::zeros({elements + 1}, torch::kFloat32);
     MPI_CHECK(MPI_Comm_size(comm_, &ranks_));
 }

@@ -1,9 +1,9 @@
-// Synchronous data parallelism: every gradient, and the loss, averaged across ranks in one flat MPI all-reduce.
+// Synchronous data parallelism: every gradient, and the loss, averaged across ranks in one flat MPI
+// all-reduce.
 #pragma once
 
 #include <mpi.h>
 #include <torch/types.h>
-
 #include <vector>
 
 namespace scalebench {

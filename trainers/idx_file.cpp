@@ -1,11 +1,10 @@
 // Reader of the IDX format of (Fashion-)MNIST, plain or gzip-compressed: dimensions and unsigned bytes.
 #include "idx_file.h"
 
-#include <zlib.h>
-
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <zlib.h>
 
 namespace scalebench {
 namespace {
@@ -31,7 +30,8 @@ IdxArray readIdxFile(const std::filesystem::path& path) {
     std::uint8_t magic[4];
     read(magic, 4, "header");
     if (magic[0] != 0 || magic[1] != 0) fail("not an IDX file (bad magic number)");
-    if (magic[2] != kUnsignedByte) fail("IDX element type " + std::to_string(magic[2]) + " is not unsigned byte");
+    if (magic[2] != kUnsignedByte)
+        fail("IDX element type " + std::to_string(magic[2]) + " is not unsigned byte");
     IdxArray array;
     std::int64_t count = 1;
     for (int d = 0; d < magic[3]; ++d) {

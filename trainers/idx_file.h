@@ -12,7 +12,8 @@ struct IdxArray {
     std::vector<std::uint8_t> data; // row-major
 };
 
-// Throws std::runtime_error naming the file and what is wrong (missing, truncated, not IDX, not unsigned bytes).
+// Throws std::runtime_error naming the file and what is wrong (missing, truncated, not IDX, not unsigned
+// bytes).
 IdxArray readIdxFile(const std::filesystem::path& path);
 
 } // namespace scalebench

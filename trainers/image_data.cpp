@@ -1,13 +1,13 @@
-// Image classification data for the engine: a rank's disjoint shard of Fashion-MNIST, or synthetic CIFAR-shaped data.
+// Image classification data for the engine: a rank's disjoint shard of Fashion-MNIST, or synthetic
+// CIFAR-shaped data.
 #include "image_data.h"
 
 #include "idx_file.h"
 
-#include <torch/torch.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <stdexcept>
+#include <torch/torch.h>
 
 namespace scalebench {
 namespace {
@@ -25,14 +25,18 @@ LabelledImages loadFashionMnistShard(const std::string& dir, const std::string& 
     IdxArray images = readIdxFile(idxPath(dir, split + "-images-idx3-ubyte"));
     IdxArray labels = readIdxFile(idxPath(dir, split + "-labels-idx1-ubyte"));
     if (images.dims.size() != 3 || labels.dims.size() != 1 || images.dims[0] != labels.dims[0])
-        throw std::runtime_error("Fashion-MNIST " + split + " in " + dir + ": images and labels do not match");
+        throw std::runtime_error("Fashion-MNIST " + split + " in " + dir +
+                                 ": images and labels do not match");
     const int64_t n = images.dims[0], h = images.dims[1], w = images.dims[2];
     auto all_images = torch::from_blob(images.data.data(), {n, 1, h, w}, torch::kUInt8);
     auto all_labels = torch::from_blob(labels.data.data(), {n}, torch::kUInt8);
     auto shard = torch::arange(rank, n, ranks, torch::kInt64); // disjoint across ranks
     LabelledImages out;
-    out.images = all_images.index_select(0, shard).to(torch::kFloat32).div_(255.0).sub_(kFashionMnistMean).div_(
-        kFashionMnistStd);
+    out.images = all_images.index_select(0, shard)
+                     .to(torch::kFloat32)
+                     .div_(255.0)
+                     .sub_(kFashionMnistMean)
+                     .div_(kFashionMnistStd);
     out.labels = all_labels.index_select(0, shard).to(torch::kInt64);
     return out;
 }

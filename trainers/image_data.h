@@ -1,11 +1,11 @@
-// Image classification data for the engine: a rank's disjoint shard of Fashion-MNIST, or synthetic CIFAR-shaped data.
+// Image classification data for the engine: a rank's disjoint shard of Fashion-MNIST, or synthetic
+// CIFAR-shaped data.
 #pragma once
-
-#include <torch/types.h>
 
 #include <cstdint>
 #include <random>
 #include <string>
+#include <torch/types.h>
 #include <utility>
 #include <vector>
 

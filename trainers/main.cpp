@@ -6,15 +6,14 @@
 #include "mpi_check.h"
 #include "resnet.h"
 
-#include <torch/torch.h>
-#include <torch/version.h>
-
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 #include <thread>
+#include <torch/torch.h>
+#include <torch/version.h>
 #include <unistd.h>
 
 using namespace scalebench;
@@ -23,7 +22,9 @@ using nlohmann::json;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double seconds(Clock::time_point from, Clock::time_point to) { return std::chrono::duration<double>(to - from).count(); }
+double seconds(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
 
 struct World {
     int rank = 0;
@@ -46,7 +47,8 @@ World joinWorld() {
     return w;
 }
 
-// Every rank's host and process id, for the header (the console uses them to find stragglers and failed ranks).
+// Every rank's host and process id, for the header (the console uses them to find stragglers and failed
+// ranks).
 json gatherRanks(const World& w) {
     constexpr int kHostBytes = 64;
     struct Entry {
@@ -56,9 +58,11 @@ json gatherRanks(const World& w) {
     std::snprintf(mine.host, kHostBytes, "%s", w.host.c_str());
     mine.pid = static_cast<long>(getpid());
     std::vector<Entry> all(static_cast<std::size_t>(w.ranks), none);
-    MPI_CHECK(MPI_Gather(&mine, sizeof(Entry), MPI_BYTE, all.data(), sizeof(Entry), MPI_BYTE, 0, MPI_COMM_WORLD));
+    MPI_CHECK(
+        MPI_Gather(&mine, sizeof(Entry), MPI_BYTE, all.data(), sizeof(Entry), MPI_BYTE, 0, MPI_COMM_WORLD));
     json out = json::array();
-    for (int r = 0; r < w.ranks; ++r) out.push_back({{"rank", r}, {"host", all[r].host}, {"pid", all[r].pid}});
+    for (int r = 0; r < w.ranks; ++r)
+        out.push_back({{"rank", r}, {"host", all[r].host}, {"pid", all[r].pid}});
     return out;
 }
 
@@ -104,19 +108,21 @@ Evaluation evaluate(ResNet20& model, const LabelledImages& held_out) {
 
 int train(const EngineOptions& o, const World& w) {
     // ---------------------------------------------------------------- setup
-    const int threads = o.threads > 0 ? o.threads
-                                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
-                                                        w.local_ranks);
+    const int threads =
+        o.threads > 0 ? o.threads
+                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / w.local_ranks);
     torch::set_num_threads(threads);
-    torch::manual_seed(static_cast<uint64_t>(o.seed)); // same initial weights everywhere; rank 0's are broadcast too
+    torch::manual_seed(
+        static_cast<uint64_t>(o.seed)); // same initial weights everywhere; rank 0's are broadcast too
 
     LabelledImages train_data, held_out;
     int64_t in_channels = 3;
     if (o.dataset == "fashion-mnist") {
         train_data = loadFashionMnistShard(o.data_dir, "train", w.rank, w.ranks);
         held_out = loadFashionMnistShard(o.data_dir, "t10k", w.rank, w.ranks);
-        held_out = {held_out.images.narrow(0, 0, std::min<int64_t>(held_out.size(), o.eval_samples / w.ranks + 1)),
-                    held_out.labels.narrow(0, 0, std::min<int64_t>(held_out.size(), o.eval_samples / w.ranks + 1))};
+        held_out = {
+            held_out.images.narrow(0, 0, std::min<int64_t>(held_out.size(), o.eval_samples / w.ranks + 1)),
+            held_out.labels.narrow(0, 0, std::min<int64_t>(held_out.size(), o.eval_samples / w.ranks + 1))};
         in_channels = 1;
     } else {
         train_data = syntheticCifar(8 * o.batch_per_rank, o.seed + w.rank);
@@ -128,42 +134,43 @@ int train(const EngineOptions& o, const World& w) {
     useChannelsLast(*model);
     GradientAllReduce gradients(model->parameters(), MPI_COMM_WORLD);
     gradients.broadcastParameters();
-    torch::optim::SGD optimizer(model->parameters(),
-                                torch::optim::SGDOptions(o.lr).momentum(0.9).nesterov(true).weight_decay(1e-4));
+    torch::optim::SGD optimizer(
+        model->parameters(), torch::optim::SGDOptions(o.lr).momentum(0.9).nesterov(true).weight_decay(1e-4));
 
     const int64_t global_batch = static_cast<int64_t>(o.batch_per_rank) * w.ranks;
     const int64_t warmup_steps =
-        o.warmup_steps >= 0 ? o.warmup_steps
-                            : static_cast<int64_t>(std::log2(w.ranks) * static_cast<double>(batches.batchesPerEpoch()));
+        o.warmup_steps >= 0
+            ? o.warmup_steps
+            : static_cast<int64_t>(std::log2(w.ranks) * static_cast<double>(batches.batchesPerEpoch()));
     const json ranks = gatherRanks(w);
 
     std::optional<MetricWriter> metrics; // only rank 0 talks
     if (w.rank == 0) {
         metrics.emplace(o.metrics_path);
-        metrics->write({{"type", "header"},
-                        {"version", 1},
-                        {"workload", o.workload},
-                        {"dataset", o.dataset},
-                        {"ranks", w.ranks},
-                        {"hosts", ranks},
-                        {"threads_per_rank", threads},
-                        {"parameters", gradients.elements()},
-                        {"versions",
-                         {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
-                        {"hyperparameters",
-                         {{"steps", o.steps},
-                          {"batch_per_rank", o.batch_per_rank},
-                          {"global_batch", global_batch},
-                          {"base_lr", o.lr},
-                          {"peak_lr", o.lr * w.ranks},
-                          {"warmup_steps", warmup_steps},
-                          {"optimizer", "SGD nesterov momentum 0.9 weight_decay 1e-4"},
-                          {"seed", o.seed}}},
-                        {"allreduce", "MPI_Allreduce of one flat fp32 buffer per step"},
-                        {"memory_format", "channels_last"},
-                        {"unix_time", std::chrono::duration<double>(
-                                          std::chrono::system_clock::now().time_since_epoch())
-                                          .count()}});
+        metrics->write(
+            {{"type", "header"},
+             {"version", 1},
+             {"workload", o.workload},
+             {"dataset", o.dataset},
+             {"ranks", w.ranks},
+             {"hosts", ranks},
+             {"threads_per_rank", threads},
+             {"parameters", gradients.elements()},
+             {"versions",
+              {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
+             {"hyperparameters",
+              {{"steps", o.steps},
+               {"batch_per_rank", o.batch_per_rank},
+               {"global_batch", global_batch},
+               {"base_lr", o.lr},
+               {"peak_lr", o.lr * w.ranks},
+               {"warmup_steps", warmup_steps},
+               {"optimizer", "SGD nesterov momentum 0.9 weight_decay 1e-4"},
+               {"seed", o.seed}}},
+             {"allreduce", "MPI_Allreduce of one flat fp32 buffer per step"},
+             {"memory_format", "channels_last"},
+             {"unix_time",
+              std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}});
     }
 
     // ---------------------------------------------------------------- training
@@ -185,14 +192,15 @@ int train(const EngineOptions& o, const World& w) {
         loss = gradients.average(local_loss.item<double>());
         const auto t4 = Clock::now();
         for (auto& group : optimizer.param_groups())
-            static_cast<torch::optim::SGDOptions&>(group.options()).lr(learningRate(o, w.ranks, step, warmup_steps));
+            static_cast<torch::optim::SGDOptions&>(group.options())
+                .lr(learningRate(o, w.ranks, step, warmup_steps));
         optimizer.step();
         const auto t5 = Clock::now();
 
         const double step_s = seconds(t0, t5); // seconds: data + forward + backward + all-reduce + optimizer
         train_seconds += step_s;
-        if (!std::isfinite(loss)) throw std::runtime_error("loss is " + std::to_string(loss) + " at step " +
-                                                           std::to_string(step));
+        if (!std::isfinite(loss))
+            throw std::runtime_error("loss is " + std::to_string(loss) + " at step " + std::to_string(step));
         if (metrics)
             metrics->write({{"type", "step"},
                             {"step", step},
@@ -260,7 +268,8 @@ int main(int argc, char** argv) {
                   << std::endl;
         if (world.rank == 0 && !options.metrics_path.empty()) {
             try {
-                MetricWriter(options.metrics_path).write({{"type", "error"}, {"rank", 0}, {"message", e.what()}});
+                MetricWriter(options.metrics_path)
+                    .write({{"type", "error"}, {"rank", 0}, {"message", e.what()}});
             } catch (...) {
             }
         }

@@ -1,10 +1,10 @@
-// Writes the metric stream (docs/metric-stream.md): one JSON object a line, flushed so the console can tail it.
+// Writes the metric stream (docs/metric-stream.md): one JSON object a line, flushed so the console can tail
+// it.
 #pragma once
-
-#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace scalebench {

@@ -1,4 +1,5 @@
-// ResNet-20 for 32x32-class images (He et al. 2015, "v1"; MLBench task 1): 3 stages of 3 basic blocks, 16/32/64 ch.
+// ResNet-20 for 32x32-class images (He et al. 2015, "v1"; MLBench task 1): 3 stages of 3 basic blocks,
+// 16/32/64 ch.
 #include "resnet.h"
 
 #include <torch/nn/functional.h>
@@ -17,8 +18,8 @@ BasicBlockImpl::BasicBlockImpl(int64_t in_channels, int64_t out_channels, int64_
       bn2(register_module("bn2", torch::nn::BatchNorm2d(out_channels))),
       shortcut(register_module("shortcut", torch::nn::Sequential())) {
     if (stride != 1 || in_channels != out_channels) {
-        shortcut->push_back(
-            torch::nn::Conv2d(torch::nn::Conv2dOptions(in_channels, out_channels, 1).stride(stride).bias(false)));
+        shortcut->push_back(torch::nn::Conv2d(
+            torch::nn::Conv2dOptions(in_channels, out_channels, 1).stride(stride).bias(false)));
         shortcut->push_back(torch::nn::BatchNorm2d(out_channels));
     }
 }
@@ -49,10 +50,10 @@ ResNet20Impl::ResNet20Impl(int64_t in_channels, int64_t classes)
 }
 
 torch::Tensor ResNet20Impl::forward(const torch::Tensor& x) {
-    torch::Tensor out = torch::relu(stem_bn(stem(x))); // (B, 16, H, W)
-    out = stages->forward(out);                       // (B, 64, H/4, W/4)
+    torch::Tensor out = torch::relu(stem_bn(stem(x)));        // (B, 16, H, W)
+    out = stages->forward(out);                               // (B, 64, H/4, W/4)
     out = torch::adaptive_avg_pool2d(out, {1, 1}).flatten(1); // (B, 64)
-    return classifier(out);                           // (B, classes)
+    return classifier(out);                                   // (B, classes)
 }
 
 void useChannelsLast(torch::nn::Module& model) {

@@ -1,4 +1,5 @@
-// ResNet-20 for 32x32-class images (He et al. 2015, "v1"; MLBench task 1): 3 stages of 3 basic blocks, 16/32/64 ch.
+// ResNet-20 for 32x32-class images (He et al. 2015, "v1"; MLBench task 1): 3 stages of 3 basic blocks,
+// 16/32/64 ch.
 #pragma once
 
 #include <torch/nn.h>
