@@ -37,6 +37,10 @@ std::map<std::string, std::string> clusterEnvironment() {
 TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record lands in the local store",
           "[integration][slurm][ssh][cli]") {
     auto env = clusterEnvironment();
+    // Jobs run as the cluster's user: it must reach this checkout's Python with torch (every folder above it o+x).
+    INFO("the test cluster's user " << env["SSH_USER"] << " cannot run " SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
+    REQUIRE(std::system(("runuser -u " + env["SSH_USER"] + " -- test -x " SCALEBENCH_SOURCE_DIR "/.venv/bin/python")
+                            .c_str()) == 0);
     TemporaryFolder folder;
     std::ofstream(folder.path / "clusters.toml")
         << "[[cluster]]\n"
