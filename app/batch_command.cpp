@@ -122,7 +122,7 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         std::filesystem::create_directories(options.out_dir);
 
         batch.results = loadSessionResults(store, outcome.session_id);
-        out << "\n" << formatResultsTable(batch.results);
+        out << "\n" << formatResultsTable(batch.results) << formatCollectiveSweeps(batch.results);
         const auto csv_path = options.out_dir / "results.csv";
         std::ofstream(csv_path) << resultsCsv(batch.results);
         out << "\nsession " << outcome.session_id << " stored in " << options.db.string()

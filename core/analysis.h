@@ -62,4 +62,8 @@ struct ScalingPoint {
 };
 std::vector<ScalingPoint> throughputScaling(const std::vector<RunOutcome>& runs);
 
+// nccl-tests' bus bandwidth factor: busbw = algbw x factor. All-reduce 2(n-1)/n; all-gather, reduce-scatter
+// and all-to-all (n-1)/n; broadcast and reduce 1. Throws std::invalid_argument for another name.
+double busBandwidthFactor(const std::string& collective, int ranks);
+
 } // namespace scalebench

@@ -57,6 +57,22 @@ struct ErrorRecord {
     std::string message;
 };
 
-using MetricRecord = std::variant<HeaderRecord, StepRecord, EvalRecord, SummaryRecord, ErrorRecord>;
+// One message size of a collective sweep (MLBench task 0), timed like nccl-tests: warm-up, then repetitions;
+// the time is the mean per call, averaged across ranks.
+struct CollectiveRecord {
+    std::string collective; // "allreduce"
+    std::string dtype;      // "float32"
+    std::int64_t elements = 0;
+    std::int64_t bytes = 0;
+    int ranks = 0;
+    int repetitions = 0;
+    double time_s = 0;     // seconds per call
+    double algbw_gbps = 0; // bytes / time_s, in 1e9 bytes/s
+    double busbw_gbps = 0; // algbw x the collective's bus factor (nccl-tests)
+    bool correct = false;  // every element of the result checked
+};
+
+using MetricRecord =
+    std::variant<HeaderRecord, StepRecord, EvalRecord, SummaryRecord, ErrorRecord, CollectiveRecord>;
 
 } // namespace scalebench

@@ -71,6 +71,19 @@ bool toRecord(const json& j, MetricRecord& out) {
             s.final_accuracy = j["final_accuracy"].get<double>();
         s.json = j.dump();
         out = s;
+    } else if (type == "collective") {
+        CollectiveRecord c;
+        c.collective = text(j, "collective");
+        c.dtype = text(j, "dtype");
+        c.elements = static_cast<std::int64_t>(number(j, "elements"));
+        c.bytes = static_cast<std::int64_t>(number(j, "bytes"));
+        c.ranks = static_cast<int>(number(j, "ranks"));
+        c.repetitions = static_cast<int>(optionalNumber(j, "repetitions"));
+        c.time_s = number(j, "time_s");
+        c.algbw_gbps = optionalNumber(j, "algbw_gbps");
+        c.busbw_gbps = optionalNumber(j, "busbw_gbps");
+        c.correct = j.value("correct", false);
+        out = c;
     } else if (type == "error") {
         out = ErrorRecord{static_cast<int>(number(j, "rank")), text(j, "message")};
     } else if (type.empty()) {

@@ -1,6 +1,7 @@
 // The results of a session as a text table for the terminal and as CSV.
 #include "results_table.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <map>
 
@@ -51,7 +52,13 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
         const StepBreakdown& b = r.figures.breakdown;
-        if (r.figures.steady_steps == 0) {
+        if (r.figures.steady_steps == 0 && !r.collectives.empty()) {
+            double peak = 0;
+            for (const auto& c : r.collectives)
+                peak = std::max(peak, c.busbw_gbps);
+            out += fmt::format("{:<34} {:>5} {:>6}   collective sweep: {} sizes, peak busbw {:.3f} GB/s\n",
+                               r.name, r.ranks, r.status, r.collectives.size(), peak);
+        } else if (r.figures.steady_steps == 0) {
             out += fmt::format("{:<34} {:>5} {:>6}   (no steady-state steps)\n", r.name, r.ranks, r.status);
         } else {
             out += fmt::format("{:<34} {:>5} {:>6} {:>10.1f} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} "
@@ -69,6 +76,23 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
     out += "samples/s: median over steady-state steps; step and its parts: mean ms per step (data, forward, "
            "backward, all-reduce, optimizer);\nspeedup S(N) = X(N)/X(N0) against the smallest rank count N0, "
            "efficiency E(N) = S(N) * N0/N.\n";
+    return out;
+}
+
+std::string formatCollectiveSweeps(const std::vector<RunResult>& results) {
+    std::string out;
+    for (const RunResult& r : results) {
+        if (r.collectives.empty()) continue;
+        out += fmt::format("\n{} ({} ranks; time: mean per call across ranks; busbw = algbw x 2(n-1)/n for "
+                           "all-reduce, as nccl-tests)\n",
+                           r.name, r.ranks);
+        out += fmt::format("{:>12} {:>12} {:>10} {:>12} {:>14} {:>14} {:>8}\n", "bytes", "elements", "dtype",
+                           "time us", "algbw GB/s", "busbw GB/s", "correct");
+        for (const auto& c : r.collectives)
+            out +=
+                fmt::format("{:>12} {:>12} {:>10} {:>12.2f} {:>14.3f} {:>14.3f} {:>8}\n", c.bytes, c.elements,
+                            c.dtype, c.time_s * 1e6, c.algbw_gbps, c.busbw_gbps, c.correct ? "yes" : "NO");
+    }
     return out;
 }
 

@@ -17,6 +17,7 @@ struct RunResult {
     std::string status;
     std::string error;
     RunFigures figures;
+    std::vector<CollectiveRecord> collectives{}; // a collective sweep's sizes, in order
 };
 
 // Throughput scaling over the successful runs (mean and two sigma over repeats).
@@ -31,5 +32,7 @@ std::vector<RunScaling> runScaling(const std::vector<RunResult>& results);
 
 std::string formatResultsTable(const std::vector<RunResult>& results);
 std::string resultsCsv(const std::vector<RunResult>& results);
+// One table per collective sweep: message size, time per call, algbw and busbw, correctness.
+std::string formatCollectiveSweeps(const std::vector<RunResult>& results);
 
 } // namespace scalebench

@@ -12,7 +12,8 @@ namespace {
 RunGroup readGroup(const toml::table& table, const std::string& file, int index) {
     TableReader r(table, file, "[[run]] #" + std::to_string(index),
                   {"workload", "dataset", "ranks", "steps", "batch_per_rank", "lr", "warmup_steps",
-                   "eval_every", "eval_samples", "threads_per_rank", "seed"});
+                   "eval_every", "eval_samples", "threads_per_rank", "seed", "sweep_points",
+                   "sweep_max_log10", "repetitions", "warmup_iterations"});
     RunGroup g;
     g.workload = r.text("workload", "", true);
     const WorkloadInfo* info = findWorkload(g.workload);
@@ -37,6 +38,10 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
     g.eval_samples = r.integer("eval_samples", g.eval_samples, 1);
     g.threads_per_rank = r.integer("threads_per_rank", g.threads_per_rank, 0);
     g.seed = r.integer("seed", g.seed, 0);
+    g.sweep_points = r.integer("sweep_points", g.sweep_points, 1);
+    g.sweep_max_log10 = r.real("sweep_max_log10", g.sweep_max_log10);
+    g.repetitions = r.integer("repetitions", g.repetitions, 1);
+    g.warmup_iterations = r.integer("warmup_iterations", g.warmup_iterations, 0);
     return g;
 }
 

@@ -35,6 +35,11 @@ struct RunGroup {
     int eval_samples = 2000;  // held-out samples per evaluation
     int threads_per_rank = 0; // 0: cores of the node / ranks on it
     int seed = 1;
+    // Collective sweeps (MLBench task 0): message sizes logspace(0, sweep_max_log10, sweep_points) elements.
+    int sweep_points = 80;
+    double sweep_max_log10 = 8;
+    int repetitions = 100;     // timed calls per size
+    int warmup_iterations = 5; // untimed calls per size before them
 };
 
 struct RunPlan {

@@ -7,7 +7,7 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
     std::vector<RunResult> results;
     for (const RunRow& run : store.runs(session_id))
         results.push_back({run.name, run.workload, run.dataset, run.ranks, run.repeat, run.status, run.error,
-                           runFigures(store.steps(run.id), store.evals(run.id))});
+                           runFigures(store.steps(run.id), store.evals(run.id)), store.collectives(run.id)});
     return results;
 }
 

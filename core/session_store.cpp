@@ -81,6 +81,23 @@ const char* const kMigrations[] = {
     );
     ALTER TABLE sessions ADD COLUMN cluster_json TEXT NOT NULL DEFAULT '';
     )sql",
+    // 3 -> 4: collective sweeps (MLBench task 0), one row per collective, data type and message size
+    R"sql(
+    CREATE TABLE collectives (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        collective TEXT NOT NULL,
+        dtype TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        elements INTEGER NOT NULL,
+        ranks INTEGER NOT NULL,
+        repetitions INTEGER NOT NULL,
+        time_s REAL NOT NULL,        -- seconds per call, mean across ranks
+        algbw_gbps REAL NOT NULL,    -- bytes / time_s / 1e9
+        busbw_gbps REAL NOT NULL,    -- algbw x nccl-tests' bus factor
+        correct INTEGER NOT NULL,
+        PRIMARY KEY (run_id, collective, dtype, bytes)
+    ) WITHOUT ROWID;
+    )sql",
 };
 constexpr int kLatest = static_cast<int>(std::size(kMigrations));
 static_assert(kLatest == SessionStore::kSchemaVersion);
@@ -212,6 +229,8 @@ void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRe
     auto header = prepare("UPDATE runs SET header_json = ?1 WHERE id = ?2");
     auto summary = prepare("UPDATE runs SET summary_json = ?1 WHERE id = ?2");
     auto error = prepare("INSERT INTO run_errors VALUES (?1, ?2, ?3)");
+    auto collective =
+        prepare("INSERT OR REPLACE INTO collectives VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
     execute("BEGIN IMMEDIATE");
     try {
         for (const auto& record : records) {
@@ -229,6 +248,10 @@ void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRe
             } else if (auto* m = std::get_if<SummaryRecord>(&record)) {
                 s = summary.get();
                 bindAll(s, m->json, run_id);
+            } else if (auto* c = std::get_if<CollectiveRecord>(&record)) {
+                s = collective.get();
+                bindAll(s, run_id, c->collective, c->dtype, c->bytes, c->elements, c->ranks, c->repetitions,
+                        c->time_s, c->algbw_gbps, c->busbw_gbps, c->correct ? 1 : 0);
             } else if (auto* x = std::get_if<ErrorRecord>(&record)) {
                 s = error.get();
                 bindAll(s, run_id, x->rank, x->message);
@@ -330,6 +353,22 @@ std::vector<EvalRecord> SessionStore::evals(std::int64_t run_id) const {
     while (sqlite3_step(s.get()) == SQLITE_ROW)
         rows.push_back({sqlite3_column_int64(s.get(), 0), sqlite3_column_double(s.get(), 1),
                         sqlite3_column_double(s.get(), 2), sqlite3_column_double(s.get(), 3)});
+    return rows;
+}
+
+std::vector<CollectiveRecord> SessionStore::collectives(std::int64_t run_id) const {
+    auto s = prepare(
+        "SELECT collective, dtype, elements, bytes, ranks, repetitions, time_s, algbw_gbps, busbw_gbps, "
+        "correct FROM collectives WHERE run_id = ?1 ORDER BY collective, dtype, bytes");
+    bindAll(s.get(), run_id);
+    std::vector<CollectiveRecord> rows;
+    while (sqlite3_step(s.get()) == SQLITE_ROW) {
+        sqlite3_stmt* q = s.get();
+        rows.push_back({columnText(q, 0), columnText(q, 1), sqlite3_column_int64(q, 2),
+                        sqlite3_column_int64(q, 3), sqlite3_column_int(q, 4), sqlite3_column_int(q, 5),
+                        sqlite3_column_double(q, 6), sqlite3_column_double(q, 7), sqlite3_column_double(q, 8),
+                        sqlite3_column_int(q, 9) != 0});
+    }
     return rows;
 }
 

@@ -55,7 +55,7 @@ struct NewRun {
 
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is
     // refused.
@@ -86,6 +86,7 @@ class SessionStore {
     std::vector<RunRow> runs(std::int64_t session_id) const;
     std::vector<StepRecord> steps(std::int64_t run_id) const;
     std::vector<EvalRecord> evals(std::int64_t run_id) const;
+    std::vector<CollectiveRecord> collectives(std::int64_t run_id) const;
     int schemaVersion() const;
     const std::filesystem::path& file() const { return file_; }
 

@@ -12,6 +12,12 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          {"fashion-mnist", "synthetic-cifar"},
          128,
          0.02},
+        {"allreduce-sweep",
+         "MPI all-reduce of fp32 messages over a range of sizes; algbw and busbw as nccl-tests define them",
+         "MLBench task 0: np.logspace(0, 8, 80) elements, 100 repetitions each",
+         {"none"},
+         1,
+         1},
     };
     return catalog;
 }

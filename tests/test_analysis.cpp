@@ -97,3 +97,14 @@ TEST_CASE("the results table and CSV show every run with its breakdown, speedup 
     CHECK_THAT(csv, Catch::Contains("r-n2,resnet20,fashion-mnist,2,1,ok,600.000,0.320000") &&
                         Catch::Contains("1.5000,0.7500,0.500000,0.750000"));
 }
+
+TEST_CASE("bus bandwidth follows nccl-tests: 2(n-1)/n for all-reduce, (n-1)/n for gathers, 1 for broadcast",
+          "[core][analysis]") {
+    CHECK(busBandwidthFactor("allreduce", 2) == Approx(1.0));
+    CHECK(busBandwidthFactor("allreduce", 8) == Approx(1.75));
+    CHECK(busBandwidthFactor("allgather", 4) == Approx(0.75));
+    CHECK(busBandwidthFactor("reducescatter", 4) == Approx(0.75));
+    CHECK(busBandwidthFactor("alltoall", 4) == Approx(0.75));
+    CHECK(busBandwidthFactor("broadcast", 16) == 1);
+    CHECK_THROWS_WITH(busBandwidthFactor("gossip", 2), Catch::Contains("'gossip'"));
+}

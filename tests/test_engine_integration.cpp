@@ -3,6 +3,7 @@
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "metric_stream_parser.h"
+#include "session_results.h"
 #include "session_runner.h"
 #include "temporary_folder.h"
 
@@ -82,4 +83,39 @@ eval_samples = 500
     const auto evals = store.evals(runs[0].id);
     REQUIRE(evals.size() == 1);
     CHECK(evals[0].accuracy > 0.3); // chance is 0.1
+}
+
+TEST_CASE("the all-reduce sweep at 2 ranks: every size correct, timed, with busbw as nccl-tests define it",
+          "[integration][engine][sweep]") {
+    TemporaryFolder folder;
+    const RunPlan plan =
+        parsePlanText("name = \"sweep\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = 2\n"
+                      "sweep_max_log10 = 5\nsweep_points = 11\nrepetitions = 20\n",
+                      "sweep.toml");
+    SessionStore store(folder.path / "sessions.db");
+    LocalTransport transport;
+    LocalScheduler scheduler;
+    SessionRunner runner(store, scheduler, transport,
+                         {SCALEBENCH_ENGINE_PATH, folder.path, std::chrono::milliseconds(100), "local"},
+                         [](const std::string&) {});
+    const SessionOutcome outcome = runner.run(plan);
+    REQUIRE(outcome.failed_runs == 0);
+    const auto runs = store.runs(outcome.session_id);
+    REQUIRE(runs.size() == 1);
+    const auto sweep = store.collectives(runs[0].id);
+    REQUIRE(sweep.size() == 11); // 1, 3, 10, 32, ..., 100000 elements
+    CHECK(sweep.front().elements == 1);
+    CHECK(sweep.back().elements == 100000);
+    for (const auto& c : sweep) {
+        CHECK(c.correct);
+        CHECK(c.ranks == 2);
+        CHECK(c.repetitions == 20);
+        CHECK(c.bytes == 4 * c.elements);
+        CHECK(c.time_s > 0);
+        CHECK(c.algbw_gbps == Approx(static_cast<double>(c.bytes) / c.time_s / 1e9));
+        CHECK(c.busbw_gbps == Approx(c.algbw_gbps * busBandwidthFactor("allreduce", 2)));
+    }
+    const auto results = loadSessionResults(store, outcome.session_id);
+    CHECK_THAT(formatResultsTable(results), Catch::Contains("collective sweep: 11 sizes"));
+    CHECK_THAT(formatCollectiveSweeps(results), Catch::Contains("busbw GB/s") && Catch::Contains("400000"));
 }

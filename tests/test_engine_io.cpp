@@ -1,8 +1,10 @@
 // Specification of the engine's parts without LibTorch: the IDX reader and the command line.
 #include "engine_options.h"
 #include "idx_file.h"
+#include "message_sizes.h"
 #include "temporary_folder.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <zlib.h>
@@ -70,4 +72,15 @@ TEST_CASE("the engine's command line names a wrong option and its problem", "[en
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--stpes", "5"}), "unknown option '--stpes'");
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--dataset", "mnist"}),
                       Catch::Contains("'mnist'"));
+}
+
+TEST_CASE("sweep sizes are numpy's logspace rounded, without repeats", "[engine]") {
+    const auto mlbench = logspaceSizes(8, 80); // MLBench task 0
+    CHECK(mlbench.front() == 1);
+    CHECK(mlbench.back() == 100000000);
+    CHECK(mlbench.size() <= 80);
+    CHECK(std::is_sorted(mlbench.begin(), mlbench.end()));
+    CHECK(std::adjacent_find(mlbench.begin(), mlbench.end()) == mlbench.end());
+    CHECK(logspaceSizes(6, 13) == std::vector<std::int64_t>{1, 3, 10, 32, 100, 316, 1000, 3162, 10000, 31623,
+                                                            100000, 316228, 1000000});
 }

@@ -1,5 +1,6 @@
 // Specification of the metric stream parser: records from any split of the bytes, broken lines counted, never
 // fatal.
+#include "analysis.h"
 #include "metric_stream_parser.h"
 
 #include <catch2/catch.hpp>
@@ -78,4 +79,21 @@ TEST_CASE("eval, summary and error records carry their fields", "[core][stream]"
     CHECK(std::get<EvalRecord>(records[0]).accuracy == Approx(0.81));
     CHECK_FALSE(std::get<SummaryRecord>(records[1]).final_accuracy.has_value());
     CHECK(std::get<ErrorRecord>(records[2]).message == "out of memory");
+}
+
+TEST_CASE(
+    "a collective sweep record carries its size, time and bandwidths, which a hand calculation reproduces",
+    "[core][stream]") {
+    MetricStreamParser parser;
+    const auto records = parser.feed(
+        R"({"type":"collective","collective":"allreduce","dtype":"float32","elements":1000000,"bytes":4000000,)"
+        R"("ranks":4,"repetitions":100,"time_s":0.0025,"algbw_gbps":1.6,"busbw_gbps":2.4,"correct":true})"
+        "\n");
+    REQUIRE(records.size() == 1);
+    const auto& c = std::get<CollectiveRecord>(records[0]);
+    CHECK(c.elements == 1000000);
+    CHECK(c.correct);
+    const double algbw = 4e6 / 0.0025 / 1e9; // bytes / time, GB/s
+    CHECK(c.algbw_gbps == Approx(algbw));
+    CHECK(c.busbw_gbps == Approx(algbw * busBandwidthFactor(c.collective, c.ranks))); // 2 (4-1)/4 = 1.5
 }

@@ -67,7 +67,8 @@ TEST_CASE("wrong values are refused with the line and key", "[core][plan]") {
     }
     SECTION("an unknown workload, with the known ones listed") {
         auto e = planError("name = \"p\"\n[[run]]\nworkload = \"resnet2000\"\nranks = 1\n");
-        CHECK_THAT(e.what(), Catch::Contains("unknown workload 'resnet2000' (known: resnet20)"));
+        CHECK_THAT(e.what(),
+                   Catch::Contains("unknown workload 'resnet2000' (known: resnet20, allreduce-sweep)"));
     }
     SECTION("a data set the workload does not have") {
         auto e = planError(head + "ranks = 1\ndataset = \"imagenet\"\n");

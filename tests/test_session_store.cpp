@@ -89,7 +89,7 @@ TEST_CASE("a store from a newer scalebench is refused with both schema versions"
     sqlite3_close(db);
     CHECK_THROWS_WITH(SessionStore(file), Catch::Contains("schema version 42") &&
                                               Catch::Contains("newer scalebench") &&
-                                              Catch::Contains("up to 3") && Catch::Contains(file.string()));
+                                              Catch::Contains("up to 4") && Catch::Contains(file.string()));
 }
 
 TEST_CASE("clusters are kept by name and replaced when saved again", "[core][store]") {
@@ -120,11 +120,12 @@ TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[
     }
     sqlite3* db = nullptr; // take it back to version 1, as an older scalebench left it
     REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(db,
-                         "DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
-                         "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
-                         "PRAGMA user_version = 1",
-                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(
+                db,
+                "DROP TABLE collectives; DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
+                "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
+                "PRAGMA user_version = 1",
+                nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
     SessionStore migrated(file);
     CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);

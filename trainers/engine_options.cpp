@@ -25,10 +25,13 @@ Number parseNumber(const std::string& option, const std::string& text, Number mi
 } // namespace
 
 std::string engineUsage() {
-    return "usage: scalebench-engine --metrics FILE [--workload resnet20] [--dataset "
-           "fashion-mnist|synthetic-cifar]\n"
-           "         [--data-dir DIR] [--steps N] [--batch-per-rank B] [--lr LR] [--warmup-steps N]\n"
-           "         [--eval-every N] [--eval-samples N] [--threads T] [--seed S] [--version]\n"
+    return "usage: scalebench-engine --metrics FILE [--workload resnet20|allreduce-sweep]\n"
+           "         [--dataset fashion-mnist|synthetic-cifar] [--data-dir DIR] [--steps N] "
+           "[--batch-per-rank B]\n"
+           "         [--lr LR] [--warmup-steps N] [--eval-every N] [--eval-samples N] [--threads T] [--seed "
+           "S]\n"
+           "         [--sweep-points P] [--sweep-max-log10 X] [--repetitions R] [--warmup-iterations W]\n"
+           "         [--version]\n"
            "Run under mpirun -np N: synchronous data-parallel SGD, gradients all-reduced over MPI.\n";
 }
 
@@ -47,6 +50,10 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
         {"--eval-samples", [&](auto& k, auto& v) { o.eval_samples = parseNumber(k, v, 1); }},
         {"--threads", [&](auto& k, auto& v) { o.threads = parseNumber(k, v, 0); }},
         {"--seed", [&](auto& k, auto& v) { o.seed = parseNumber(k, v, 0); }},
+        {"--sweep-points", [&](auto& k, auto& v) { o.sweep_points = parseNumber(k, v, 1); }},
+        {"--sweep-max-log10", [&](auto& k, auto& v) { o.sweep_max_log10 = parseNumber(k, v, 0.0); }},
+        {"--repetitions", [&](auto& k, auto& v) { o.repetitions = parseNumber(k, v, 1); }},
+        {"--warmup-iterations", [&](auto& k, auto& v) { o.warmup_iterations = parseNumber(k, v, 0); }},
     };
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const std::string& a = arguments[i];
@@ -63,6 +70,7 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
     }
     if (o.show_version || o.show_help) return o;
     if (o.metrics_path.empty()) throw std::invalid_argument("--metrics: the metric stream file is required");
+    if (o.workload == "allreduce-sweep") return o; // needs no data set
     if (o.workload != "resnet20")
         throw std::invalid_argument("--workload: unknown workload '" + o.workload + "'");
     if (o.dataset != "fashion-mnist" && o.dataset != "synthetic-cifar")

@@ -20,6 +20,10 @@ struct EngineOptions {
     int eval_samples = 2000;
     int threads = 0; // intra-op threads per rank; 0: cores / ranks on this node
     int seed = 1;
+    int sweep_points = 80; // allreduce-sweep: sizes logspace(0, sweep_max_log10, sweep_points) elements
+    double sweep_max_log10 = 8;
+    int repetitions = 100;
+    int warmup_iterations = 5;
     bool show_version = false;
     bool show_help = false;
 };

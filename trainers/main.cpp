@@ -1,4 +1,5 @@
 // scalebench-engine: synchronous data-parallel training under mpirun, writing the metric stream (rank 0).
+#include "collective_sweep.h"
 #include "engine_options.h"
 #include "gradient_allreduce.h"
 #include "image_data.h"
@@ -106,6 +107,48 @@ Evaluation evaluate(ResNet20& model, const LabelledImages& held_out) {
     return {sums[0] / sums[2], sums[1] / sums[2]};
 }
 
+// The header fields every workload writes; the workload adds its own.
+json headerRecord(const EngineOptions& o, const World& w, const json& ranks) {
+    return {{"type", "header"},
+            {"version", 1},
+            {"workload", o.workload},
+            {"dataset", o.workload == "allreduce-sweep" ? "none" : o.dataset},
+            {"ranks", w.ranks},
+            {"hosts", ranks},
+            {"versions",
+             {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
+            {"unix_time",
+             std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
+}
+
+// MLBench task 0: the all-reduce sweep, one collective record per message size.
+int sweep(const EngineOptions& o, const World& w) {
+    const json ranks = gatherRanks(w);
+    std::optional<MetricWriter> metrics; // only rank 0 talks
+    if (w.rank == 0) {
+        metrics.emplace(o.metrics_path);
+        json header = headerRecord(o, w, ranks);
+        header["hyperparameters"] = {{"sizes", "logspace(0, sweep_max_log10, sweep_points) fp32 elements"},
+                                     {"sweep_points", o.sweep_points},
+                                     {"sweep_max_log10", o.sweep_max_log10},
+                                     {"repetitions", o.repetitions},
+                                     {"warmup_iterations", o.warmup_iterations}};
+        header["allreduce"] = "MPI_Allreduce, out of place, MPI_SUM";
+        metrics->write(header);
+    }
+    const auto start = Clock::now();
+    if (!runAllreduceSweep(o, MPI_COMM_WORLD, metrics ? &*metrics : nullptr))
+        throw std::runtime_error("MPI_Allreduce gave a wrong result for at least one message size");
+    if (metrics)
+        metrics->write({{"type", "summary"},
+                        {"steps", 0},
+                        {"wall_s", seconds(start, Clock::now())},
+                        {"samples_per_s", 0},
+                        {"final_loss", 0},
+                        {"final_accuracy", nullptr}});
+    return 0;
+}
+
 int train(const EngineOptions& o, const World& w) {
     // ---------------------------------------------------------------- setup
     const int threads =
@@ -147,30 +190,20 @@ int train(const EngineOptions& o, const World& w) {
     std::optional<MetricWriter> metrics; // only rank 0 talks
     if (w.rank == 0) {
         metrics.emplace(o.metrics_path);
-        metrics->write(
-            {{"type", "header"},
-             {"version", 1},
-             {"workload", o.workload},
-             {"dataset", o.dataset},
-             {"ranks", w.ranks},
-             {"hosts", ranks},
-             {"threads_per_rank", threads},
-             {"parameters", gradients.elements()},
-             {"versions",
-              {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
-             {"hyperparameters",
-              {{"steps", o.steps},
-               {"batch_per_rank", o.batch_per_rank},
-               {"global_batch", global_batch},
-               {"base_lr", o.lr},
-               {"peak_lr", o.lr * w.ranks},
-               {"warmup_steps", warmup_steps},
-               {"optimizer", "SGD nesterov momentum 0.9 weight_decay 1e-4"},
-               {"seed", o.seed}}},
-             {"allreduce", "MPI_Allreduce of one flat fp32 buffer per step"},
-             {"memory_format", "channels_last"},
-             {"unix_time",
-              std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}});
+        json header = headerRecord(o, w, ranks);
+        header["threads_per_rank"] = threads;
+        header["parameters"] = gradients.elements();
+        header["hyperparameters"] = {{"steps", o.steps},
+                                     {"batch_per_rank", o.batch_per_rank},
+                                     {"global_batch", global_batch},
+                                     {"base_lr", o.lr},
+                                     {"peak_lr", o.lr * w.ranks},
+                                     {"warmup_steps", warmup_steps},
+                                     {"optimizer", "SGD nesterov momentum 0.9 weight_decay 1e-4"},
+                                     {"seed", o.seed}};
+        header["allreduce"] = "MPI_Allreduce of one flat fp32 buffer per step";
+        header["memory_format"] = "channels_last";
+        metrics->write(header);
     }
 
     // ---------------------------------------------------------------- training
@@ -262,7 +295,10 @@ int main(int argc, char** argv) {
     World world;
     try {
         world = joinWorld();
-        train(options, world);
+        if (options.workload == "allreduce-sweep")
+            sweep(options, world);
+        else
+            train(options, world);
     } catch (const std::exception& e) {
         std::cerr << "scalebench-engine: rank " << world.rank << " on " << world.host << ": " << e.what()
                   << std::endl;
