@@ -6,6 +6,7 @@
 //   SCALEBENCH_TEST_CLUSTER=DIR stream_bench    also over SSH to the test cluster's sshd (tests/cluster)
 #include "local_transport.h"
 #include "metric_file_tail.h"
+#include "scratch_folder.h"
 #include "session_store.h"
 #include "ssh_transport.h"
 
@@ -17,7 +18,6 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <unistd.h>
 
 using namespace scalebench;
 using Clock = std::chrono::steady_clock;
@@ -63,6 +63,17 @@ double ingest(Transport& transport, const std::string& path, const std::filesyst
     return seconds;
 }
 
+// Prints the median time of kRepetitions ingests and the rate against what a run may write.
+void reportIngest(const char* label, Transport& transport, const std::string& stream,
+                  const std::filesystem::path& db, int records) {
+    std::vector<double> seconds;
+    for (int i = 0; i < kRepetitions; ++i)
+        seconds.push_back(ingest(transport, stream, db, records));
+    const double s = median(seconds);
+    std::printf("%-46s %12.3f %14.0f %9.1fx  (against %.0f records/s a run may write)\n", label, s,
+                records / s, records / s / kRequiredRecordsPerSecond, kRequiredRecordsPerSecond);
+}
+
 std::map<std::string, std::string> clusterEnvironment(const std::string& dir) {
     std::map<std::string, std::string> env;
     std::ifstream in(dir + "/cluster.env");
@@ -76,9 +87,8 @@ std::map<std::string, std::string> clusterEnvironment(const std::string& dir) {
 
 int main(int argc, char** argv) {
     const int records = argc > 1 ? std::atoi(argv[1]) : 100000;
-    char scratch[] = "/tmp/scalebench-bench-XXXXXX";
-    if (!mkdtemp(scratch)) return 1;
-    const std::filesystem::path dir(scratch);
+    const ScratchFolder scratch("scalebench-bench");
+    const std::filesystem::path& dir = scratch.path();
     std::filesystem::permissions(dir, std::filesystem::perms::all);
     const std::string stream = (dir / "metrics.jsonl").string();
     writeStream(stream, records);
@@ -89,13 +99,7 @@ int main(int argc, char** argv) {
     std::printf("%-46s %12s %14s %10s\n", "path", "seconds", "records/s", "ratio");
 
     LocalTransport local;
-    std::vector<double> t;
-    for (int i = 0; i < kRepetitions; ++i)
-        t.push_back(ingest(local, stream, dir / "local.db", records));
-    const double local_s = median(t);
-    std::printf("%-46s %12.3f %14.0f %9.1fx  (against %.0f records/s a run may write)\n",
-                "file -> parser -> SQLite, this machine", local_s, records / local_s,
-                records / local_s / kRequiredRecordsPerSecond, kRequiredRecordsPerSecond);
+    reportIngest("file -> parser -> SQLite, this machine", local, stream, dir / "local.db", records);
 
     const char* cluster = std::getenv("SCALEBENCH_TEST_CLUSTER");
     if (cluster) {
@@ -108,13 +112,8 @@ int main(int argc, char** argv) {
         ssh.known_hosts_file = env["SSH_KNOWN_HOSTS"];
         ssh.config_file = "";
         SshTransport remote(ssh);
-        t.clear();
-        for (int i = 0; i < kRepetitions; ++i)
-            t.push_back(ingest(remote, stream, dir / "ssh.db", records));
-        const double ssh_s = median(t);
-        std::printf("%-46s %12.3f %14.0f %9.1fx  (against %.0f records/s a run may write)\n",
-                    "SFTP -> parser -> SQLite, over SSH (loopback)", ssh_s, records / ssh_s,
-                    records / ssh_s / kRequiredRecordsPerSecond, kRequiredRecordsPerSecond);
+        reportIngest("SFTP -> parser -> SQLite, over SSH (loopback)", remote, stream, dir / "ssh.db",
+                     records);
 
         // The peer: OpenSSH's client reading the same file over the same server.
         const std::string peer = fmt::format(
@@ -141,6 +140,5 @@ int main(int argc, char** argv) {
                     megabytes / median(theirs));
         std::printf("ratio ours / OpenSSH: %.2f\n", median(theirs) / median(ours));
     }
-    std::filesystem::remove_all(dir);
     return 0;
 }

@@ -4,10 +4,10 @@
 #include "engine_deployment.h"
 
 #include "local_transport.h"
+#include "scratch_folder.h"
 #include "shell_words.h"
 
 #include <thread>
-#include <unistd.h>
 
 namespace scalebench {
 
@@ -31,18 +31,8 @@ EngineDeployment::pack(const std::filesystem::path& work_dir) const {
 
 DeployedEngine EngineDeployment::ensure(const std::function<void(const std::string&)>& progress,
                                         std::chrono::seconds timeout) {
-    char scratch[] = "/tmp/scalebench-deploy-XXXXXX";
-    if (!mkdtemp(scratch)) throw TransportError("cannot create a temporary folder in /tmp");
-    const std::filesystem::path work_dir(scratch);
-    struct Cleanup {
-        std::filesystem::path dir;
-        ~Cleanup() {
-            std::error_code ignored;
-            std::filesystem::remove_all(dir, ignored);
-        }
-    } cleanup{work_dir};
-
-    const auto [hash, archive] = pack(work_dir);
+    const ScratchFolder scratch("scalebench-deploy");
+    const auto [hash, archive] = pack(scratch.path());
     DeployedEngine deployed;
     deployed.hash = hash;
     deployed.folder = settings_.remote_root + "/engine/" + hash;

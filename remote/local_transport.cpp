@@ -2,10 +2,10 @@
 #include "local_transport.h"
 
 #include "child_process.h"
+#include "scratch_folder.h"
 
 #include <fstream>
 #include <sstream>
-#include <unistd.h>
 
 namespace scalebench {
 namespace {
@@ -16,26 +16,13 @@ std::string slurp(const std::filesystem::path& path) {
     return buffer.str();
 }
 
-// A temporary folder for one command's output, removed with the object.
-struct ScratchFolder {
-    std::filesystem::path path;
-    ScratchFolder() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "scalebench-cmd-XXXXXX").string();
-        if (!mkdtemp(pattern.data())) throw TransportError("cannot create a temporary folder in /tmp");
-        path = pattern;
-    }
-    ~ScratchFolder() {
-        std::error_code ignored;
-        std::filesystem::remove_all(path, ignored);
-    }
-};
 } // namespace
 
 CommandResult LocalTransport::run(const std::string& command) {
-    ScratchFolder scratch;
-    ChildProcess shell({"/bin/sh", "-c", command}, scratch.path / "out", scratch.path / "err");
+    ScratchFolder scratch("scalebench-cmd");
+    ChildProcess shell({"/bin/sh", "-c", command}, scratch.path() / "out", scratch.path() / "err");
     const ChildExit exit = shell.wait();
-    return {exit.status, slurp(scratch.path / "out"), slurp(scratch.path / "err")};
+    return {exit.status, slurp(scratch.path() / "out"), slurp(scratch.path() / "err")};
 }
 
 void LocalTransport::upload(const std::filesystem::path& local, const std::string& remote) {

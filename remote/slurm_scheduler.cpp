@@ -2,14 +2,13 @@
 // sacct where accounting exists, else from scontrol.
 #include "slurm_scheduler.h"
 
+#include "scratch_folder.h"
 #include "shell_words.h"
 #include "slurm_job_script.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <fstream>
 #include <set>
-#include <unistd.h>
 
 namespace scalebench {
 namespace {
@@ -37,19 +36,14 @@ std::string SlurmScheduler::commandLine(const JobRequest& job) const {
 
 std::string SlurmScheduler::submit(const JobRequest& job) {
     const std::string script_path = job.run_dir + "/job.sbatch";
-    char local[] = "/tmp/scalebench-sbatch-XXXXXX";
-    const int fd = mkstemp(local);
-    if (fd < 0) throw TransportError("cannot create a temporary file for the job script");
-    close(fd);
+    const ScratchFolder scratch("scalebench-sbatch");
+    const auto local = scratch.path() / "job.sbatch";
     std::ofstream(local) << commandLine(job);
     const CommandResult mkdir = transport_.run("mkdir -p " + shellQuote(job.run_dir));
-    if (mkdir.exit_status != 0) {
-        std::remove(local);
+    if (mkdir.exit_status != 0)
         throw TransportError("cannot create " + job.run_dir + " on " + transport_.describe() + ": " +
                              mkdir.err);
-    }
     transport_.upload(local, script_path);
-    std::remove(local);
     const CommandResult r = run("cd " + shellQuote(job.run_dir) + " && sbatch --parsable job.sbatch");
     if (r.exit_status != 0)
         throw TransportError("sbatch refused " + job.name + " on " + transport_.describe() + ": " + r.err);
