@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 namespace scalebench {
 
@@ -28,9 +29,21 @@ struct StepRecord {
     double data_s = 0;
     double forward_s = 0;
     double backward_s = 0;
-    double allreduce_s = 0;
+    double allreduce_s = 0; // exposed communication: the step waited for gradient all-reduce after backward
     double optimizer_s = 0;
     double elapsed_s = 0; // since the run started
+    // Communication that ran while backward was still computing (overlapped buckets), measured; not part of
+    // step_s. allreduce_s + comm_hidden_s is the whole communication time of the step.
+    double comm_hidden_s = 0;
+};
+
+// Per-rank timing of one step, for straggler views: every rank's step time and its own compute (data +
+// forward + backward + optimizer, without waiting for others). Ranks in order 0..n-1; hosts are in the
+// header.
+struct RankTimesRecord {
+    std::int64_t step = 0;
+    std::vector<double> step_s;
+    std::vector<double> compute_s;
 };
 
 // Evaluation on held-out data.
@@ -60,8 +73,11 @@ struct ErrorRecord {
 // One message size of a collective sweep (MLBench task 0), timed like nccl-tests: warm-up, then repetitions;
 // the time is the mean per call, averaged across ranks.
 struct CollectiveRecord {
-    std::string collective; // "allreduce"
-    std::string dtype;      // "float32"
+    std::string collective;      // allreduce, allgather, reducescatter, broadcast, alltoall
+    std::string dtype;           // float32, float16, bfloat16
+    std::string backend = "mpi"; // mpi, gloo, nccl
+    std::string op = "sum";      // sum, avg (reductions only)
+    bool in_place = false;
     std::int64_t elements = 0;
     std::int64_t bytes = 0;
     int ranks = 0;
@@ -72,7 +88,7 @@ struct CollectiveRecord {
     bool correct = false;  // every element of the result checked
 };
 
-using MetricRecord =
-    std::variant<HeaderRecord, StepRecord, EvalRecord, SummaryRecord, ErrorRecord, CollectiveRecord>;
+using MetricRecord = std::variant<HeaderRecord, StepRecord, EvalRecord, SummaryRecord, ErrorRecord,
+                                  CollectiveRecord, RankTimesRecord>;
 
 } // namespace scalebench

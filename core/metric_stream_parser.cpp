@@ -25,6 +25,20 @@ double optionalNumber(const json& j, const char* key) {
     return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
+std::vector<double> numbers(const json& j, const char* key) {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_array())
+        throw std::runtime_error(std::string("'") + j.value("type", "") + "' record without array '" + key +
+                                 "'");
+    std::vector<double> values;
+    for (const auto& v : *it) {
+        if (!v.is_number())
+            throw std::runtime_error(std::string("'") + key + "' holds something that is not a number");
+        values.push_back(v.get<double>());
+    }
+    return values;
+}
+
 std::string text(const json& j, const char* key) {
     auto it = j.find(key);
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
@@ -53,6 +67,7 @@ bool toRecord(const json& j, MetricRecord& out) {
         s.allreduce_s = optionalNumber(j, "allreduce_s");
         s.optimizer_s = optionalNumber(j, "optimizer_s");
         s.elapsed_s = optionalNumber(j, "elapsed_s");
+        s.comm_hidden_s = optionalNumber(j, "comm_hidden_s");
         out = s;
     } else if (type == "eval") {
         EvalRecord e;
@@ -75,6 +90,9 @@ bool toRecord(const json& j, MetricRecord& out) {
         CollectiveRecord c;
         c.collective = text(j, "collective");
         c.dtype = text(j, "dtype");
+        if (j.contains("backend")) c.backend = text(j, "backend");
+        if (j.contains("op")) c.op = text(j, "op");
+        c.in_place = j.value("in_place", false);
         c.elements = static_cast<std::int64_t>(number(j, "elements"));
         c.bytes = static_cast<std::int64_t>(number(j, "bytes"));
         c.ranks = static_cast<int>(number(j, "ranks"));
@@ -84,6 +102,16 @@ bool toRecord(const json& j, MetricRecord& out) {
         c.busbw_gbps = optionalNumber(j, "busbw_gbps");
         c.correct = j.value("correct", false);
         out = c;
+    } else if (type == "rank_times") {
+        RankTimesRecord r;
+        r.step = static_cast<std::int64_t>(number(j, "step"));
+        r.step_s = numbers(j, "step_s");
+        r.compute_s = numbers(j, "compute_s");
+        if (r.compute_s.size() != r.step_s.size())
+            throw std::runtime_error("'rank_times' record with " + std::to_string(r.step_s.size()) +
+                                     " step times but " + std::to_string(r.compute_s.size()) +
+                                     " compute times");
+        out = r;
     } else if (type == "error") {
         out = ErrorRecord{static_cast<int>(number(j, "rank")), text(j, "message")};
     } else if (type.empty()) {

@@ -98,6 +98,41 @@ const char* const kMigrations[] = {
         PRIMARY KEY (run_id, collective, dtype, bytes)
     ) WITHOUT ROWID;
     )sql",
+    // 4 -> 5: communication hidden behind backward; per-rank step times (stragglers); collectives per
+    // backend, reduction and in-place or not
+    R"sql(
+    ALTER TABLE steps ADD COLUMN comm_hidden_s REAL NOT NULL DEFAULT 0;
+    CREATE TABLE rank_times (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        step INTEGER NOT NULL,
+        rank INTEGER NOT NULL,
+        step_s REAL NOT NULL,        -- this rank's step time
+        compute_s REAL NOT NULL,     -- of it, its own data, forward, backward and optimizer time
+        PRIMARY KEY (run_id, step, rank)
+    ) WITHOUT ROWID;
+    CREATE TABLE collectives_v5 (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        backend TEXT NOT NULL,
+        collective TEXT NOT NULL,
+        op TEXT NOT NULL,
+        dtype TEXT NOT NULL,
+        in_place INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        elements INTEGER NOT NULL,
+        ranks INTEGER NOT NULL,
+        repetitions INTEGER NOT NULL,
+        time_s REAL NOT NULL,        -- seconds per call, mean across ranks
+        algbw_gbps REAL NOT NULL,    -- bytes / time_s / 1e9
+        busbw_gbps REAL NOT NULL,    -- algbw x nccl-tests' bus factor
+        correct INTEGER NOT NULL,
+        PRIMARY KEY (run_id, backend, collective, op, dtype, in_place, bytes)
+    ) WITHOUT ROWID;
+    INSERT INTO collectives_v5
+        SELECT run_id, 'mpi', collective, 'sum', dtype, 0, bytes, elements, ranks, repetitions, time_s,
+               algbw_gbps, busbw_gbps, correct FROM collectives;
+    DROP TABLE collectives;
+    ALTER TABLE collectives_v5 RENAME TO collectives;
+    )sql",
 };
 constexpr int kLatest = static_cast<int>(std::size(kMigrations));
 static_assert(kLatest == SessionStore::kSchemaVersion);
@@ -224,13 +259,15 @@ void SessionStore::startRun(std::int64_t run_id, const std::string& job_id) {
 
 void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records) {
     if (records.empty()) return;
-    auto step = prepare("INSERT OR REPLACE INTO steps VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+    auto step =
+        prepare("INSERT OR REPLACE INTO steps VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+    auto rank_times = prepare("INSERT OR REPLACE INTO rank_times VALUES (?1, ?2, ?3, ?4, ?5)");
     auto eval = prepare("INSERT OR REPLACE INTO evals VALUES (?1, ?2, ?3, ?4, ?5)");
     auto header = prepare("UPDATE runs SET header_json = ?1 WHERE id = ?2");
     auto summary = prepare("UPDATE runs SET summary_json = ?1 WHERE id = ?2");
     auto error = prepare("INSERT INTO run_errors VALUES (?1, ?2, ?3)");
-    auto collective =
-        prepare("INSERT OR REPLACE INTO collectives VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+    auto collective = prepare("INSERT OR REPLACE INTO collectives VALUES "
+                              "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
     execute("BEGIN IMMEDIATE");
     try {
         for (const auto& record : records) {
@@ -238,7 +275,7 @@ void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRe
             if (auto* r = std::get_if<StepRecord>(&record)) {
                 s = step.get();
                 bindAll(s, run_id, r->step, r->loss, r->samples_per_s, r->step_s, r->data_s, r->forward_s,
-                        r->backward_s, r->allreduce_s, r->optimizer_s, r->elapsed_s);
+                        r->backward_s, r->allreduce_s, r->optimizer_s, r->elapsed_s, r->comm_hidden_s);
             } else if (auto* e = std::get_if<EvalRecord>(&record)) {
                 s = eval.get();
                 bindAll(s, run_id, e->step, e->accuracy, e->loss, e->elapsed_s);
@@ -250,8 +287,18 @@ void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRe
                 bindAll(s, m->json, run_id);
             } else if (auto* c = std::get_if<CollectiveRecord>(&record)) {
                 s = collective.get();
-                bindAll(s, run_id, c->collective, c->dtype, c->bytes, c->elements, c->ranks, c->repetitions,
-                        c->time_s, c->algbw_gbps, c->busbw_gbps, c->correct ? 1 : 0);
+                bindAll(s, run_id, c->backend, c->collective, c->op, c->dtype, c->in_place ? 1 : 0, c->bytes,
+                        c->elements, c->ranks, c->repetitions, c->time_s, c->algbw_gbps, c->busbw_gbps,
+                        c->correct ? 1 : 0);
+            } else if (auto* t = std::get_if<RankTimesRecord>(&record)) {
+                s = rank_times.get();
+                for (std::size_t rank = 0; rank < t->step_s.size(); ++rank) {
+                    bindAll(s, run_id, t->step, static_cast<int>(rank), t->step_s[rank], t->compute_s[rank]);
+                    if (sqlite3_step(s) != SQLITE_DONE)
+                        fail("cannot store rank times of run " + std::to_string(run_id));
+                    sqlite3_reset(s);
+                }
+                continue;
             } else if (auto* x = std::get_if<ErrorRecord>(&record)) {
                 s = error.get();
                 bindAll(s, run_id, x->rank, x->message);
@@ -331,15 +378,15 @@ std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
 
 std::vector<StepRecord> SessionStore::steps(std::int64_t run_id) const {
     auto s = prepare("SELECT step, loss, samples_per_s, step_s, data_s, forward_s, backward_s, allreduce_s, "
-                     "optimizer_s, elapsed_s FROM steps WHERE run_id = ?1 ORDER BY step");
+                     "optimizer_s, elapsed_s, comm_hidden_s FROM steps WHERE run_id = ?1 ORDER BY step");
     bindAll(s.get(), run_id);
     std::vector<StepRecord> rows;
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         StepRecord r;
         r.step = sqlite3_column_int64(s.get(), 0);
-        double* parts[] = {&r.loss,       &r.samples_per_s, &r.step_s,      &r.data_s,   &r.forward_s,
-                           &r.backward_s, &r.allreduce_s,   &r.optimizer_s, &r.elapsed_s};
-        for (int i = 0; i < 9; ++i)
+        double* parts[] = {&r.loss,       &r.samples_per_s, &r.step_s,      &r.data_s,    &r.forward_s,
+                           &r.backward_s, &r.allreduce_s,   &r.optimizer_s, &r.elapsed_s, &r.comm_hidden_s};
+        for (int i = 0; i < 10; ++i)
             *parts[i] = sqlite3_column_double(s.get(), i + 1);
         rows.push_back(r);
     }
@@ -357,17 +404,38 @@ std::vector<EvalRecord> SessionStore::evals(std::int64_t run_id) const {
 }
 
 std::vector<CollectiveRecord> SessionStore::collectives(std::int64_t run_id) const {
-    auto s = prepare(
-        "SELECT collective, dtype, elements, bytes, ranks, repetitions, time_s, algbw_gbps, busbw_gbps, "
-        "correct FROM collectives WHERE run_id = ?1 ORDER BY collective, dtype, bytes");
+    auto s = prepare("SELECT collective, dtype, elements, bytes, ranks, repetitions, time_s, algbw_gbps, "
+                     "busbw_gbps, correct, backend, op, in_place FROM collectives WHERE run_id = ?1 "
+                     "ORDER BY backend, collective, op, dtype, in_place, bytes");
     bindAll(s.get(), run_id);
     std::vector<CollectiveRecord> rows;
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         sqlite3_stmt* q = s.get();
-        rows.push_back({columnText(q, 0), columnText(q, 1), sqlite3_column_int64(q, 2),
-                        sqlite3_column_int64(q, 3), sqlite3_column_int(q, 4), sqlite3_column_int(q, 5),
-                        sqlite3_column_double(q, 6), sqlite3_column_double(q, 7), sqlite3_column_double(q, 8),
-                        sqlite3_column_int(q, 9) != 0});
+        CollectiveRecord c{columnText(q, 0), columnText(q, 1), columnText(q, 10), columnText(q, 11),
+                           sqlite3_column_int(q, 12) != 0};
+        c.elements = sqlite3_column_int64(q, 2);
+        c.bytes = sqlite3_column_int64(q, 3);
+        c.ranks = sqlite3_column_int(q, 4);
+        c.repetitions = sqlite3_column_int(q, 5);
+        c.time_s = sqlite3_column_double(q, 6);
+        c.algbw_gbps = sqlite3_column_double(q, 7);
+        c.busbw_gbps = sqlite3_column_double(q, 8);
+        c.correct = sqlite3_column_int(q, 9) != 0;
+        rows.push_back(std::move(c));
+    }
+    return rows;
+}
+
+std::vector<RankTimesRecord> SessionStore::rankTimes(std::int64_t run_id) const {
+    auto s =
+        prepare("SELECT step, rank, step_s, compute_s FROM rank_times WHERE run_id = ?1 ORDER BY step, rank");
+    bindAll(s.get(), run_id);
+    std::vector<RankTimesRecord> rows;
+    while (sqlite3_step(s.get()) == SQLITE_ROW) {
+        const std::int64_t step = sqlite3_column_int64(s.get(), 0);
+        if (rows.empty() || rows.back().step != step) rows.push_back({step, {}, {}});
+        rows.back().step_s.push_back(sqlite3_column_double(s.get(), 2));
+        rows.back().compute_s.push_back(sqlite3_column_double(s.get(), 3));
     }
     return rows;
 }

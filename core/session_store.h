@@ -55,7 +55,7 @@ struct NewRun {
 
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 4;
+    static constexpr int kSchemaVersion = 5;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is
     // refused.
@@ -87,6 +87,7 @@ class SessionStore {
     std::vector<StepRecord> steps(std::int64_t run_id) const;
     std::vector<EvalRecord> evals(std::int64_t run_id) const;
     std::vector<CollectiveRecord> collectives(std::int64_t run_id) const;
+    std::vector<RankTimesRecord> rankTimes(std::int64_t run_id) const; // by step, ranks in order
     int schemaVersion() const;
     const std::filesystem::path& file() const { return file_; }
 

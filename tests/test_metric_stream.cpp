@@ -97,3 +97,35 @@ TEST_CASE(
     CHECK(c.algbw_gbps == Approx(algbw));
     CHECK(c.busbw_gbps == Approx(algbw * busBandwidthFactor(c.collective, c.ranks))); // 2 (4-1)/4 = 1.5
 }
+
+TEST_CASE("per-rank step times arrive as one record per step, ranks in order", "[core][stream]") {
+    MetricStreamParser parser;
+    const auto records = parser.feed(
+        R"({"type":"rank_times","step":7,"step_s":[0.5,0.5],"compute_s":[0.3,0.45]})"
+        "\n"
+        R"({"type":"rank_times","step":8,"step_s":[0.5,0.5],"compute_s":[0.3]})"
+        "\n"
+        R"({"type":"step","step":8,"loss":1,"samples_per_s":2,"step_s":0.5,"allreduce_s":0.01,"comm_hidden_s":0.2})"
+        "\n");
+    REQUIRE(records.size() == 2);
+    const auto& ranks = std::get<RankTimesRecord>(records[0]);
+    CHECK(ranks.step == 7);
+    CHECK(ranks.compute_s == std::vector<double>{0.3, 0.45});
+    CHECK(std::get<StepRecord>(records[1]).comm_hidden_s == Approx(0.2));
+    REQUIRE(parser.brokenLineCount() == 1);
+    CHECK_THAT(parser.brokenLines()[0].reason, Catch::Contains("2 step times but 1 compute times"));
+}
+
+TEST_CASE("a collective record names its backend, reduction and whether it ran in place", "[core][stream]") {
+    MetricStreamParser parser;
+    const auto records = parser.feed(
+        R"({"type":"collective","backend":"gloo","collective":"reducescatter","op":"avg","in_place":true,)"
+        R"("dtype":"bfloat16","elements":8,"bytes":16,"ranks":2,"time_s":0.001})"
+        "\n");
+    REQUIRE(records.size() == 1);
+    const auto& c = std::get<CollectiveRecord>(records[0]);
+    CHECK(c.backend == "gloo");
+    CHECK(c.op == "avg");
+    CHECK(c.in_place);
+    CHECK(c.dtype == "bfloat16");
+}

@@ -89,7 +89,7 @@ TEST_CASE("a store from a newer scalebench is refused with both schema versions"
     sqlite3_close(db);
     CHECK_THROWS_WITH(SessionStore(file), Catch::Contains("schema version 42") &&
                                               Catch::Contains("newer scalebench") &&
-                                              Catch::Contains("up to 4") && Catch::Contains(file.string()));
+                                              Catch::Contains("up to " + std::to_string(SessionStore::kSchemaVersion)) && Catch::Contains(file.string()));
 }
 
 TEST_CASE("clusters are kept by name and replaced when saved again", "[core][store]") {
@@ -122,7 +122,8 @@ TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[
     REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
     REQUIRE(sqlite3_exec(
                 db,
-                "DROP TABLE collectives; DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
+                "DROP TABLE collectives; DROP TABLE rank_times; ALTER TABLE steps DROP COLUMN comm_hidden_s; "
+                "DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
                 "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
                 "PRAGMA user_version = 1",
                 nullptr, nullptr, nullptr) == SQLITE_OK);
@@ -133,6 +134,60 @@ TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[
     const auto run = migrated.createRun(1, {"r", "resnet20", "x", 1, 1, ""});
     migrated.startRun(run, "17");
     CHECK(migrated.runs(1).at(0).job_id == "17");
+}
+
+TEST_CASE("a store of schema version 4 keeps its collective sweeps, as MPI sum out-of-place",
+          "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "v4.db";
+    {
+        SessionStore store(file);
+        const auto run = store.createRun(store.createSession("sweep", "", "local"),
+                                         {"sweep-n2", "allreduce-sweep", "none", 2, 1, ""});
+        store.appendRecords(run, {step(1)});
+    }
+    sqlite3* db = nullptr; // take it back to version 4, with one collective row as version 4 wrote it
+    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+    REQUIRE(
+        sqlite3_exec(db,
+                     "DROP TABLE collectives; DROP TABLE rank_times; "
+                     "ALTER TABLE steps DROP COLUMN comm_hidden_s; "
+                     "CREATE TABLE collectives (run_id INTEGER NOT NULL, collective TEXT NOT NULL, "
+                     "dtype TEXT NOT NULL, bytes INTEGER NOT NULL, elements INTEGER NOT NULL, "
+                     "ranks INTEGER NOT NULL, repetitions INTEGER NOT NULL, time_s REAL NOT NULL, "
+                     "algbw_gbps REAL NOT NULL, busbw_gbps REAL NOT NULL, correct INTEGER NOT NULL, "
+                     "PRIMARY KEY (run_id, collective, dtype, bytes)) WITHOUT ROWID; "
+                     "INSERT INTO collectives VALUES (1, 'allreduce', 'float32', 4000000, 1000000, 2, 100, "
+                     "0.001, 4.0, 4.0, 1); PRAGMA user_version = 4",
+                     nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    SessionStore migrated(file);
+    CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
+    const auto sweep = migrated.collectives(1);
+    REQUIRE(sweep.size() == 1);
+    CHECK(sweep[0].backend == "mpi");
+    CHECK(sweep[0].op == "sum");
+    CHECK_FALSE(sweep[0].in_place);
+    CHECK(sweep[0].busbw_gbps == 4.0);
+    REQUIRE(migrated.steps(1).size() == 1);
+    CHECK(migrated.steps(1)[0].comm_hidden_s == 0);
+}
+
+TEST_CASE("per-rank step times and hidden communication are stored and read back", "[core][store]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "ranks.db");
+    const auto run =
+        store.createRun(store.createSession("s", "", "local"), {"r", "resnet20", "synthetic", 3, 1, ""});
+    StepRecord overlapped = step(1);
+    overlapped.comm_hidden_s = 0.04;
+    store.appendRecords(run, {overlapped, RankTimesRecord{1, {0.25, 0.25, 0.26}, {0.2, 0.24, 0.25}},
+                              RankTimesRecord{2, {0.3, 0.3, 0.3}, {0.1, 0.2, 0.29}}});
+    CHECK(store.steps(run).at(0).comm_hidden_s == 0.04);
+    const auto times = store.rankTimes(run);
+    REQUIRE(times.size() == 2);
+    CHECK(times[0].step == 1);
+    CHECK(times[0].step_s == std::vector<double>{0.25, 0.25, 0.26});
+    CHECK(times[1].compute_s == std::vector<double>{0.1, 0.2, 0.29});
 }
 
 TEST_CASE("a file that is not a session store is refused with its name", "[core][store]") {
