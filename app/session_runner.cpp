@@ -17,23 +17,38 @@ SessionRunner::SessionRunner(SessionStore& store, Scheduler& scheduler, Transpor
       progress_(std::move(progress)) {}
 
 SessionOutcome SessionRunner::run(const RunPlan& plan) {
-    const auto runs = expandPlan(plan);
+    return run(plan, expandPlan(plan));
+}
+
+SessionOutcome SessionRunner::run(const RunPlan& plan, const std::vector<RunSpec>& runs) {
     SessionOutcome outcome;
     outcome.session_id =
         store_.createSession(plan.name, plan.source_text, settings_.cluster, settings_.cluster_json);
     outcome.runs = static_cast<int>(runs.size());
+    events_->sessionStarted(outcome.session_id, runs);
     progress_(fmt::format("session {} '{}': {} runs on {}, store {}", outcome.session_id, plan.name,
                           runs.size(), transport_.describe(), store_.file().string()));
     std::size_t next = 0;
     std::vector<ActiveRun> active;
     int lost_polls = 0; // polls in a row that met a transport error
     while (next < runs.size() || !active.empty()) {
+        bool cancel_all = false;
+        {
+            std::lock_guard lock(cancel_mutex_);
+            cancel_all = cancel_all_;
+        }
+        if (cancel_all && next < runs.size()) {
+            progress_(fmt::format("cancelled: {} run(s) not started", runs.size() - next));
+            outcome.runs = static_cast<int>(next);
+            next = runs.size();
+        }
         while (next < runs.size() &&
                active.size() < static_cast<std::size_t>(settings_.max_concurrent_runs)) {
             active.push_back(start(outcome.session_id, runs[next], static_cast<int>(next) + 1, outcome.runs));
             ++next;
         }
         try {
+            sendCancellations(active);
             follow(active, outcome);
             lost_polls = 0;
         } catch (const TransportError& e) {
@@ -41,10 +56,11 @@ SessionOutcome SessionRunner::run(const RunPlan& plan) {
             // its byte offset, so nothing is lost or doubled. Only a connection that stays away ends the
             // session.
             if (++lost_polls > kMaxLostPolls) {
-                for (auto& run : active)
-                    store_.finishRun(run.run_id,
-                                     {"failed", std::string("lost contact with the cluster: ") + e.what(),
-                                      run.tail->parser().brokenLineCount(), ""});
+                for (auto& run : active) {
+                    const std::string error = std::string("lost contact with the cluster: ") + e.what();
+                    store_.finishRun(run.run_id, {"failed", error, run.tail->parser().brokenLineCount(), ""});
+                    events_->runFinished(run.run_id, false, error);
+                }
                 outcome.failed_runs += static_cast<int>(active.size());
                 active.clear();
                 progress_(std::string("giving up: ") + e.what());
@@ -75,6 +91,11 @@ void SessionRunner::follow(std::vector<ActiveRun>& active, SessionOutcome& outco
             !status.reason.empty())
             progress_(it->tag + ": waiting (" + status.reason + ")");
         it->pending_reason = status.reason;
+        if (status.state != it->last_status.state || status.reason != it->last_status.reason ||
+            status.nodes != it->last_status.nodes) {
+            it->last_status = status;
+            events_->runStateChanged(it->run_id, status);
+        }
         store(*it, it->tail->poll());
         ++it;
     }
@@ -97,13 +118,16 @@ SessionRunner::ActiveRun SessionRunner::start(std::int64_t session_id, const Run
                                                spec.repeat, scheduler_.commandLine(job)});
     progress_(run.tag + ": starting " + std::to_string(spec.ranks) + " rank(s)");
     run.job_id = scheduler_.submit(job);
-    store_.startRun(run.run_id, run.job_id);
+    store_.startRun(run.run_id, run.job_id, run_dir);
     run.tail = std::make_unique<MetricFileTail>(transport_, metrics_path);
+    events_->runSubmitted({run.run_id, spec, run.job_id, run_dir});
     return run;
 }
 
 void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& records) {
+    if (records.empty()) return;
     store_.appendRecords(run.run_id, records); // one transaction for the batch
+    events_->recordsStored(run.run_id, records);
     const std::int64_t report_every = std::max(1, run.spec.group.steps / 5);
     for (const auto& record : records) {
         if (auto* s = std::get_if<StepRecord>(&record); s && s->step % report_every == 0)
@@ -127,16 +151,46 @@ bool SessionRunner::finish(ActiveRun& run, const JobStatus& status) {
     }
     const bool ok = status.state == JobState::Completed && run.rank_errors.empty();
     std::string error;
-    if (!ok) {
+    if (run.cancel_sent && status.state == JobState::Cancelled) {
+        error = fmt::format("job {} cancelled by the user", run.job_id);
+    } else if (!ok) {
         error =
             fmt::format("job {} {} (exit status {})", run.job_id, toString(status.state), status.exit_status);
         for (const auto& e : run.rank_errors)
             error += "\n" + e;
         if (!status.detail.empty()) error += "\n" + status.detail;
     }
-    store_.finishRun(run.run_id, {ok ? "ok" : "failed", error, broken, status.nodes});
-    progress_(run.tag + (ok ? ": done" : ": FAILED: " + error));
+    const std::string stored_status = ok                                    ? "ok"
+                                      : status.state == JobState::Cancelled ? "cancelled"
+                                                                            : "failed";
+    store_.finishRun(run.run_id, {stored_status, error, broken, status.nodes});
+    events_->runFinished(run.run_id, ok, error);
+    progress_(run.tag + (ok ? ": done" : ": " + stored_status + ": " + error));
     return ok;
+}
+
+void SessionRunner::requestCancel(std::int64_t run_id) {
+    std::lock_guard lock(cancel_mutex_);
+    cancel_requests_.insert(run_id);
+}
+
+void SessionRunner::requestCancelAll() {
+    std::lock_guard lock(cancel_mutex_);
+    cancel_all_ = true;
+}
+
+bool SessionRunner::cancelRequested(std::int64_t run_id) {
+    std::lock_guard lock(cancel_mutex_);
+    return cancel_all_ || cancel_requests_.count(run_id) > 0;
+}
+
+void SessionRunner::sendCancellations(std::vector<ActiveRun>& active) {
+    for (auto& run : active) {
+        if (run.cancel_sent || !cancelRequested(run.run_id)) continue;
+        progress_(run.tag + ": cancelling job " + run.job_id);
+        scheduler_.cancel(run.job_id);
+        run.cancel_sent = true;
+    }
 }
 
 } // namespace scalebench

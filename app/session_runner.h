@@ -12,7 +12,10 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <string>
+#include <vector>
 
 namespace scalebench {
 
@@ -24,6 +27,26 @@ struct SessionRunnerSettings {
     int max_concurrent_runs =
         1; // 1 on this machine (runs would disturb each other's timings); many on a cluster
     std::string cluster_json{}; // the cluster's settings, recorded with the session
+};
+
+// What a window follows while a session runs. Called on the thread that runs the session; every call has a
+// default that does nothing.
+class SessionEvents {
+  public:
+    struct SubmittedRun {
+        std::int64_t run_id = 0;
+        RunSpec spec{};
+        std::string job_id;
+        std::string run_dir; // on the scheduler's machine: stdout.log, stderr.log, metrics.jsonl
+    };
+    virtual ~SessionEvents() = default;
+    virtual void sessionStarted(std::int64_t /*session_id*/, const std::vector<RunSpec>& /*runs*/) {}
+    virtual void runSubmitted(const SubmittedRun& /*run*/) {}
+    // The scheduler's view of a run changed: its state, why it waits, where it runs.
+    virtual void runStateChanged(std::int64_t /*run_id*/, const JobStatus& /*status*/) {}
+    // Records already stored, in stream order.
+    virtual void recordsStored(std::int64_t /*run_id*/, const std::vector<MetricRecord>& /*records*/) {}
+    virtual void runFinished(std::int64_t /*run_id*/, bool /*ok*/, const std::string& /*error*/) {}
 };
 
 struct SessionOutcome {
@@ -42,6 +65,15 @@ class SessionRunner {
     // Submits the runs, at most max_concurrent_runs at a time, and follows all of them with one scheduler
     // query per poll. A failed run does not stop the others. Every record is stored as it arrives.
     SessionOutcome run(const RunPlan& plan);
+    // The same for chosen runs of the plan (a resubmission of some of its runs).
+    SessionOutcome run(const RunPlan& plan, const std::vector<RunSpec>& runs);
+
+    // Observed from now on; not owned, must outlive run().
+    void setEvents(SessionEvents* events) { events_ = events; }
+    // Thread-safe: cancels the submitted run's job at the next poll (its records so far stay stored).
+    void requestCancel(std::int64_t run_id);
+    // Thread-safe: cancels every run, submitted or not.
+    void requestCancelAll();
 
   private:
     struct ActiveRun {
@@ -52,6 +84,8 @@ class SessionRunner {
         std::unique_ptr<MetricFileTail> tail;
         std::vector<std::string> rank_errors;
         std::string pending_reason;
+        JobStatus last_status{};
+        bool cancel_sent = false;
     };
     static constexpr int kMaxLostPolls = 10;
 
@@ -61,12 +95,19 @@ class SessionRunner {
     void follow(std::vector<ActiveRun>& active, SessionOutcome& outcome);
     void store(ActiveRun& run, const std::vector<MetricRecord>& records);
     bool finish(ActiveRun& run, const JobStatus& status);
+    void sendCancellations(std::vector<ActiveRun>& active);
+    bool cancelRequested(std::int64_t run_id);
 
     SessionStore& store_;
     Scheduler& scheduler_;
     Transport& transport_;
     SessionRunnerSettings settings_;
     Progress progress_;
+    SessionEvents no_events_;
+    SessionEvents* events_ = &no_events_;
+    std::mutex cancel_mutex_;
+    std::set<std::int64_t> cancel_requests_; // run ids
+    bool cancel_all_ = false;
 };
 
 } // namespace scalebench

@@ -102,6 +102,7 @@ const char* const kMigrations[] = {
     // backend, reduction and in-place or not
     R"sql(
     ALTER TABLE steps ADD COLUMN comm_hidden_s REAL NOT NULL DEFAULT 0;
+    ALTER TABLE runs ADD COLUMN run_dir TEXT NOT NULL DEFAULT '';
     CREATE TABLE rank_times (
         run_id INTEGER NOT NULL REFERENCES runs(id),
         step INTEGER NOT NULL,
@@ -251,9 +252,10 @@ std::int64_t SessionStore::createRun(std::int64_t session_id, const NewRun& run)
     return sqlite3_last_insert_rowid(db_.get());
 }
 
-void SessionStore::startRun(std::int64_t run_id, const std::string& job_id) {
-    auto s = prepare("UPDATE runs SET status = 'running', started_at = ?1, job_id = ?2 WHERE id = ?3");
-    bindAll(s.get(), utcNow(), job_id, run_id);
+void SessionStore::startRun(std::int64_t run_id, const std::string& job_id, const std::string& run_dir) {
+    auto s = prepare(
+        "UPDATE runs SET status = 'running', started_at = ?1, job_id = ?2, run_dir = ?3 WHERE id = ?4");
+    bindAll(s.get(), utcNow(), job_id, run_dir, run_id);
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot start run " + std::to_string(run_id));
 }
 
@@ -347,21 +349,24 @@ std::vector<std::string> SessionStore::clusterNames() const {
 
 std::vector<SessionRow> SessionStore::sessions() const {
     auto s = prepare("SELECT s.id, s.name, s.started_at, s.finished_at, s.status, s.cluster, "
-                     "(SELECT COUNT(*) FROM runs r WHERE r.session_id = s.id) FROM sessions s ORDER BY s.id");
+                     "(SELECT COUNT(*) FROM runs r WHERE r.session_id = s.id), s.plan_text, s.cluster_json "
+                     "FROM sessions s ORDER BY s.id");
     std::vector<SessionRow> rows;
-    while (sqlite3_step(s.get()) == SQLITE_ROW)
-        rows.push_back({sqlite3_column_int64(s.get(), 0), columnText(s.get(), 1), columnText(s.get(), 2),
-                        columnText(s.get(), 3), columnText(s.get(), 4), columnText(s.get(), 5),
-                        sqlite3_column_int(s.get(), 6)});
+    while (sqlite3_step(s.get()) == SQLITE_ROW) {
+        sqlite3_stmt* q = s.get();
+        rows.push_back({sqlite3_column_int64(q, 0), columnText(q, 1), columnText(q, 2), columnText(q, 3),
+                        columnText(q, 4), columnText(q, 5), sqlite3_column_int(q, 6), columnText(q, 7),
+                        columnText(q, 8)});
+    }
     return rows;
 }
 
 std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
-    auto s =
-        prepare("SELECT id, session_id, name, workload, dataset, ranks, repeat, status, error, command, "
-                "header_json, summary_json, broken_lines, "
-                "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at, job_id, nodes "
-                "FROM runs WHERE session_id = ?1 ORDER BY id");
+    auto s = prepare(
+        "SELECT id, session_id, name, workload, dataset, ranks, repeat, status, error, command, "
+        "header_json, summary_json, broken_lines, "
+        "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at, job_id, nodes, "
+        "run_dir FROM runs WHERE session_id = ?1 ORDER BY id");
     bindAll(s.get(), session_id);
     std::vector<RunRow> rows;
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
@@ -371,7 +376,7 @@ std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
                         sqlite3_column_int(q, 6), columnText(q, 7), columnText(q, 8), columnText(q, 9),
                         columnText(q, 10), columnText(q, 11), sqlite3_column_int64(q, 12),
                         sqlite3_column_int64(q, 13), columnText(q, 14), columnText(q, 15), columnText(q, 16),
-                        columnText(q, 17)});
+                        columnText(q, 17), columnText(q, 18)});
     }
     return rows;
 }

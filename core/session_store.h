@@ -21,6 +21,8 @@ struct SessionRow {
     std::string status; // running, ok, failed
     std::string cluster;
     int run_count = 0;
+    std::string plan_text{};    // the plan's TOML as it was run
+    std::string cluster_json{}; // the cluster's settings then; empty on this machine
 };
 
 struct RunRow {
@@ -40,8 +42,9 @@ struct RunRow {
     std::int64_t step_count = 0;
     std::string started_at;
     std::string finished_at;
-    std::string job_id; // the scheduler's: mpirun's PID, or the Slurm job id
-    std::string nodes;  // where it ran
+    std::string job_id;    // the scheduler's: mpirun's PID, or the Slurm job id
+    std::string nodes;     // where it ran
+    std::string run_dir{}; // its folder where it ran: metrics.jsonl, stdout.log, stderr.log
 };
 
 struct NewRun {
@@ -66,7 +69,7 @@ class SessionStore {
                                const std::string& cluster, const std::string& cluster_json = "");
     void finishSession(std::int64_t session_id, const std::string& status);
     std::int64_t createRun(std::int64_t session_id, const NewRun& run);
-    void startRun(std::int64_t run_id, const std::string& job_id);
+    void startRun(std::int64_t run_id, const std::string& job_id, const std::string& run_dir = "");
     // Stores a batch of records of one run in one transaction.
     void appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
     struct RunEnd {

@@ -47,6 +47,7 @@ TEST_CASE("a session, its runs and every record are stored and read back after r
     CHECK(sessions[0].name == "quickstart");
     CHECK(sessions[0].status == "ok");
     CHECK(sessions[0].run_count == 1);
+    CHECK(sessions[0].plan_text == "name = \"quickstart\"");
     const auto runs = reopened.runs(sessions[0].id);
     REQUIRE(runs.size() == 1);
     CHECK(runs[0].status == "ok");
@@ -87,9 +88,10 @@ TEST_CASE("a store from a newer scalebench is refused with both schema versions"
     REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
     REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 42", nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
-    CHECK_THROWS_WITH(SessionStore(file), Catch::Contains("schema version 42") &&
-                                              Catch::Contains("newer scalebench") &&
-                                              Catch::Contains("up to " + std::to_string(SessionStore::kSchemaVersion)) && Catch::Contains(file.string()));
+    CHECK_THROWS_WITH(SessionStore(file),
+                      Catch::Contains("schema version 42") && Catch::Contains("newer scalebench") &&
+                          Catch::Contains("up to " + std::to_string(SessionStore::kSchemaVersion)) &&
+                          Catch::Contains(file.string()));
 }
 
 TEST_CASE("clusters are kept by name and replaced when saved again", "[core][store]") {
@@ -123,6 +125,7 @@ TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[
     REQUIRE(sqlite3_exec(
                 db,
                 "DROP TABLE collectives; DROP TABLE rank_times; ALTER TABLE steps DROP COLUMN comm_hidden_s; "
+                "ALTER TABLE runs DROP COLUMN run_dir; "
                 "DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
                 "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
                 "PRAGMA user_version = 1",
@@ -151,7 +154,7 @@ TEST_CASE("a store of schema version 4 keeps its collective sweeps, as MPI sum o
     REQUIRE(
         sqlite3_exec(db,
                      "DROP TABLE collectives; DROP TABLE rank_times; "
-                     "ALTER TABLE steps DROP COLUMN comm_hidden_s; "
+                     "ALTER TABLE steps DROP COLUMN comm_hidden_s; ALTER TABLE runs DROP COLUMN run_dir; "
                      "CREATE TABLE collectives (run_id INTEGER NOT NULL, collective TEXT NOT NULL, "
                      "dtype TEXT NOT NULL, bytes INTEGER NOT NULL, elements INTEGER NOT NULL, "
                      "ranks INTEGER NOT NULL, repetitions INTEGER NOT NULL, time_s REAL NOT NULL, "

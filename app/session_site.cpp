@@ -1,0 +1,69 @@
+// Where a session runs: this machine (mpirun), or a cluster reached over SSH (Slurm, with the engine
+// deployed).
+#include "session_site.h"
+
+#include "engine_deployment.h"
+#include "local_scheduler.h"
+#include "local_transport.h"
+#include "shell_words.h"
+#include "slurm_scheduler.h"
+
+#include <climits>
+
+namespace scalebench {
+
+Site localSite(const ConsoleOptions& options) {
+    Site site{std::make_unique<LocalTransport>(),
+              std::make_unique<LocalScheduler>(),
+              {options.engine, options.out_dir, std::chrono::milliseconds(options.poll_ms), "local"}};
+    return site;
+}
+
+SshSettings sshSettings(const ClusterSettings& cluster) {
+    SshSettings ssh;
+    ssh.host = cluster.host;
+    ssh.user = cluster.user;
+    ssh.port = cluster.port;
+    ssh.identity_files = cluster.identity_files;
+    if (!cluster.known_hosts.empty()) ssh.known_hosts_file = cluster.known_hosts;
+    ssh.trust_on_first_use = cluster.trust_on_first_use;
+    return ssh;
+}
+
+Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const SiteLog& log,
+                 std::function<std::string(const std::string& prompt)> passphrase) {
+    std::optional<ClusterSettings> cluster = store.cluster(options.cluster);
+    if (!cluster) {
+        std::string known;
+        for (const auto& name : store.clusterNames()) {
+            if (!known.empty()) known += ", ";
+            known += name;
+        }
+        throw std::runtime_error("no cluster '" + options.cluster + "' in " + store.file().string() +
+                                 " (known: " + (known.empty() ? "none" : known) +
+                                 "); add it with --add-clusters FILE");
+    }
+    SshSettings ssh = sshSettings(*cluster);
+    ssh.passphrase = std::move(passphrase);
+    Site site;
+    site.transport = std::make_unique<SshTransport>(ssh);
+    // Job scripts cd into run folders: every remote path must be absolute.
+    const CommandResult root = site.transport->run("mkdir -p " + shellQuote(cluster->remote_root) +
+                                                   " && cd " + shellQuote(cluster->remote_root) + " && pwd");
+    if (root.exit_status != 0)
+        throw TransportError("cannot use " + cluster->remote_root + " on " + site.transport->describe() +
+                             ": " + root.err);
+    cluster->remote_root = root.out.substr(0, root.out.find('\n'));
+    site.scheduler = std::make_unique<SlurmScheduler>(*site.transport, *cluster);
+    EngineDeployment deployment(*site.transport, *site.scheduler, *cluster, options.engine_sources);
+    const DeployedEngine engine = deployment.ensure(log);
+    site.settings = {engine.engine,
+                     std::filesystem::path(cluster->remote_root) / "sessions",
+                     std::chrono::milliseconds(cluster->poll_seconds * 1000),
+                     cluster->name,
+                     INT_MAX,
+                     clusterToJson(*cluster)};
+    return site;
+}
+
+} // namespace scalebench

@@ -1,0 +1,39 @@
+// Where a session runs: this machine (mpirun), or a cluster reached over SSH (Slurm, with the engine
+// deployed).
+#pragma once
+
+#include "console_options.h"
+#include "scheduler.h"
+#include "session_runner.h"
+#include "session_store.h"
+#include "ssh_transport.h"
+#include "transport.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace scalebench {
+
+struct Site {
+    std::unique_ptr<Transport> transport;
+    std::unique_ptr<Scheduler> scheduler;
+    SessionRunnerSettings settings;
+};
+
+using SiteLog = std::function<void(const std::string& line)>;
+
+// This machine: mpirun, run folders under options.out_dir.
+Site localSite(const ConsoleOptions& options);
+
+// The cluster named options.cluster in the store: connects over SSH (throws TransportError naming what
+// failed: unknown or changed host key, refused login, unreachable host), makes remote_root absolute, and
+// deploys the engine (built once per source hash by a Slurm job). `passphrase` answers prompts for encrypted
+// keys.
+Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const SiteLog& log,
+                 std::function<std::string(const std::string& prompt)> passphrase = {});
+
+// The SSH settings a cluster's settings give.
+SshSettings sshSettings(const ClusterSettings& cluster);
+
+} // namespace scalebench

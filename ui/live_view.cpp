@@ -1,0 +1,189 @@
+// The live view: loss, throughput and the per-step time breakdown of the watched runs, against step or wall
+// time, redrawn from the RunProgressModel at most every 100 ms with display decimation.
+#include "live_view.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace scalebench {
+namespace {
+
+const QColor kPalette[] = {{31, 119, 180},  {255, 127, 14}, {44, 160, 44},   {214, 39, 40},
+                           {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127}};
+
+void fitAxis(QValueAxis* axis, double low, double high, bool from_zero) {
+    if (!(low <= high)) {
+        axis->setRange(0, 1);
+        return;
+    }
+    if (from_zero) low = std::min(0.0, low);
+    const double pad = high > low ? (high - low) * 0.05 : std::max(1.0, std::abs(high) * 0.1);
+    axis->setRange(from_zero && low >= 0 ? low : low - pad, high + pad);
+    axis->applyNiceNumbers();
+}
+
+} // namespace
+
+LiveView::LiveView(RunProgressModel* model, QWidget* parent) : QWidget(parent), model_(model) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("x axis:"), this));
+    x_choice_ = new QComboBox(this);
+    x_choice_->setObjectName(QStringLiteral("liveXAxis"));
+    x_choice_->addItems({tr("step"), tr("wall time (s)")});
+    bar->addWidget(x_choice_);
+    bar->addStretch(1);
+    layout->addLayout(bar);
+
+    loss_ = makePanel(QStringLiteral("loss"), tr("Training loss"), tr("loss"));
+    throughput_ = makePanel(QStringLiteral("throughput"), tr("Throughput"), tr("samples/s"));
+    breakdown_ = makePanel(QStringLiteral("breakdown"), tr("Step time breakdown"), tr("ms per step"));
+    layout->addWidget(loss_.view, 1);
+    auto* lower = new QHBoxLayout;
+    lower->addWidget(throughput_.view, 1);
+    lower->addWidget(breakdown_.view, 1);
+    layout->addLayout(lower, 1);
+
+    connect(x_choice_, &QComboBox::currentIndexChanged, this, [this](int i) { setAgainstTime(i == 1); });
+    connect(model_, &RunProgressModel::tracesChanged, this, &LiveView::refresh);
+    connect(model_, &QAbstractItemModel::modelReset, this, &LiveView::refresh);
+}
+
+LiveView::Panel LiveView::makePanel(const QString& key, const QString& title, const QString& y_title) {
+    Panel panel;
+    panel.key = key;
+    auto* chart = new QChart;
+    chart->setTitle(title);
+    chart->setMargins(QMargins(4, 4, 4, 4));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    panel.x_axis = new QValueAxis;
+    panel.x_axis->setTitleText(tr("step"));
+    panel.x_axis->setLabelFormat(QStringLiteral("%g"));
+    panel.y_axis = new QValueAxis;
+    panel.y_axis->setTitleText(y_title);
+    panel.y_axis->setLabelFormat(QStringLiteral("%g"));
+    chart->addAxis(panel.x_axis, Qt::AlignBottom);
+    chart->addAxis(panel.y_axis, Qt::AlignLeft);
+    panel.view = new QChartView(chart, this);
+    panel.view->setObjectName(key + QStringLiteral("Chart"));
+    panel.view->setRenderHint(QPainter::Antialiasing);
+    panel.view->setMinimumSize(320, 220);
+    return panel;
+}
+
+void LiveView::setRows(const std::vector<int>& rows) {
+    rows_ = rows;
+    refresh();
+}
+
+void LiveView::setAgainstTime(bool against_time) {
+    against_time_ = against_time;
+    if (x_choice_->currentIndex() != (against_time ? 1 : 0)) x_choice_->setCurrentIndex(against_time ? 1 : 0);
+    refresh();
+}
+
+std::vector<int> LiveView::drawnRows() const {
+    std::vector<int> rows;
+    for (int r : rows_)
+        if (r >= 0 && r < model_->rowCount()) rows.push_back(r);
+    if (!rows.empty()) return rows;
+    for (int r = 0; r < model_->rowCount(); ++r)
+        if (!model_->trace(r).step.empty()) rows.push_back(r);
+    return rows;
+}
+
+std::size_t LiveView::buckets(const Panel& panel) const {
+    // One bucket per pixel column of the plot area: min and max per column is all a screen can show.
+    const int width = static_cast<int>(panel.view->chart()->plotArea().width());
+    return static_cast<std::size_t>(std::max(200, width > 0 ? width : panel.view->width()));
+}
+
+void LiveView::refresh() {
+    using Metric = RunProgressModel::Metric;
+    const auto rows = drawnRows();
+    std::vector<std::pair<QString, std::vector<SeriesPoint>>> loss, throughput, breakdown;
+    for (int r : rows) {
+        const QString name = model_->runName(r);
+        loss.emplace_back(name, model_->series(r, Metric::Loss, against_time_, buckets(loss_)));
+        throughput.emplace_back(name,
+                                model_->series(r, Metric::SamplesPerS, against_time_, buckets(throughput_)));
+    }
+    if (!rows.empty()) {
+        const int focus = rows.front();
+        const auto n = buckets(breakdown_);
+        breakdown.emplace_back(tr("step"), model_->series(focus, Metric::StepMs, against_time_, n));
+        breakdown.emplace_back(tr("forward"), model_->series(focus, Metric::ForwardMs, against_time_, n));
+        breakdown.emplace_back(tr("backward"), model_->series(focus, Metric::BackwardMs, against_time_, n));
+        breakdown.emplace_back(tr("exposed comm."),
+                               model_->series(focus, Metric::ExposedCommMs, against_time_, n));
+        breakdown.emplace_back(tr("hidden comm."),
+                               model_->series(focus, Metric::HiddenCommMs, against_time_, n));
+        breakdown_.view->chart()->setTitle(tr("Step time breakdown: %1").arg(model_->runName(focus)));
+    } else {
+        breakdown_.view->chart()->setTitle(tr("Step time breakdown"));
+    }
+    draw(loss_, loss);
+    draw(throughput_, throughput);
+    draw(breakdown_, breakdown);
+}
+
+void LiveView::draw(Panel& panel, const std::vector<std::pair<QString, std::vector<SeriesPoint>>>& lines) {
+    QChart* chart = panel.view->chart();
+    while (panel.series.size() > lines.size()) {
+        chart->removeSeries(panel.series.back());
+        delete panel.series.back();
+        panel.series.pop_back();
+    }
+    double x_low = std::numeric_limits<double>::infinity(), x_high = -x_low, y_low = x_low, y_high = -x_low;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (i == panel.series.size()) {
+            auto* series = new QLineSeries;
+            chart->addSeries(series);
+            series->attachAxis(panel.x_axis);
+            series->attachAxis(panel.y_axis);
+            series->setPen(QPen(kPalette[i % std::size(kPalette)], 1.6));
+            panel.series.push_back(series);
+        }
+        QLineSeries* series = panel.series[i];
+        series->setName(lines[i].first);
+        QList<QPointF> points;
+        points.reserve(static_cast<qsizetype>(lines[i].second.size()));
+        for (const auto& p : lines[i].second) {
+            points.append(QPointF(p.x, p.y));
+            x_low = std::min(x_low, p.x);
+            x_high = std::max(x_high, p.x);
+            y_low = std::min(y_low, p.y);
+            y_high = std::max(y_high, p.y);
+        }
+        series->replace(points); // one signal for the whole series
+    }
+    panel.x_axis->setTitleText(against_time_ ? tr("wall time (s)") : tr("step"));
+    fitAxis(panel.x_axis, x_low, x_high, true);
+    fitAxis(panel.y_axis, y_low, y_high, panel.key != QLatin1String("loss"));
+    chart->legend()->setVisible(!lines.empty());
+}
+
+int LiveView::drawnPoints(const QString& chart) const {
+    const Panel* panel = chart == loss_.key ? &loss_ : chart == throughput_.key ? &throughput_ : &breakdown_;
+    int points = 0;
+    for (const auto* s : panel->series)
+        points += static_cast<int>(s->count());
+    return points;
+}
+
+QChartView* LiveView::chartView(const QString& chart) const {
+    return chart == loss_.key ? loss_.view : chart == throughput_.key ? throughput_.view : breakdown_.view;
+}
+
+} // namespace scalebench

@@ -1,0 +1,299 @@
+// The runs of the session being watched: state, where they wait or run, progress with ETA, latest figures,
+// and each run's full step trace for the live charts.
+#include "run_progress_model.h"
+
+#include "session_store.h"
+
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+#include <cmath>
+
+namespace scalebench {
+namespace {
+
+constexpr int kCoalesceMs = 100;
+constexpr std::size_t kEtaWindow = 20; // recent steps whose median step time predicts the rest
+
+QString durationText(double seconds) {
+    const auto s = static_cast<long long>(std::llround(seconds));
+    if (s >= 3600) return QStringLiteral("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+    if (s >= 60) return QStringLiteral("%1 min %2 s").arg(s / 60).arg(s % 60);
+    return QStringLiteral("%1 s").arg(s);
+}
+
+} // namespace
+
+RunProgressModel::RunProgressModel(QObject* parent) : QAbstractTableModel(parent) {
+    coalesce_.setSingleShot(true);
+    coalesce_.setInterval(kCoalesceMs);
+    connect(&coalesce_, &QTimer::timeout, this, &RunProgressModel::tracesChanged);
+}
+
+void RunProgressModel::startSession(std::int64_t session_id, const std::vector<RunSpec>& runs) {
+    beginResetModel();
+    session_id_ = session_id;
+    rows_.clear();
+    record_count_ = 0;
+    for (const auto& spec : runs) {
+        Row row;
+        row.name = spec.name;
+        row.ranks = spec.ranks;
+        row.steps = spec.group.steps;
+        rows_.push_back(std::move(row));
+    }
+    endResetModel();
+    emit tracesChanged();
+}
+
+void RunProgressModel::loadStoredSession(const SessionStore& store, std::int64_t session_id) {
+    std::vector<Row> rows;
+    std::size_t records = 0;
+    for (const RunRow& run : store.runs(session_id)) {
+        Row row;
+        row.name = run.name;
+        row.ranks = run.ranks;
+        row.run_id = run.id;
+        row.job_id = run.job_id;
+        row.run_dir = run.run_dir;
+        const QJsonObject header =
+            QJsonDocument::fromJson(QByteArray::fromStdString(run.header_json)).object();
+        row.steps =
+            header.value(QLatin1String("hyperparameters")).toObject().value(QLatin1String("steps")).toInt();
+        row.state = run.status == "ok" ? QStringLiteral("done") : QString::fromStdString(run.status);
+        row.where = run.status == "failed" || run.status == "cancelled"
+                        ? QString::fromStdString(run.error).section(QLatin1Char('\n'), 0, 0)
+                        : QString::fromStdString(run.nodes);
+        std::vector<MetricRecord> stored;
+        for (const auto& step : store.steps(run.id))
+            stored.emplace_back(step);
+        for (const auto& eval : store.evals(run.id))
+            stored.emplace_back(eval);
+        records += stored.size();
+        rows.push_back(std::move(row));
+        appendTo(rows.back().trace, stored);
+    }
+    beginResetModel();
+    session_id_ = session_id;
+    rows_ = std::move(rows);
+    record_count_ = records;
+    endResetModel();
+    emit tracesChanged();
+}
+
+void RunProgressModel::runSubmitted(std::int64_t run_id, const std::string& name, const std::string& job_id,
+                                    const std::string& run_dir) {
+    for (std::size_t i = 0; i < rows_.size(); ++i) {
+        Row& row = rows_[i];
+        if (row.run_id != 0 || row.name != name) continue;
+        row.run_id = run_id;
+        row.job_id = job_id;
+        row.run_dir = run_dir;
+        row.state = QStringLiteral("submitted");
+        row.where = QStringLiteral("job %1").arg(QString::fromStdString(job_id));
+        emit dataChanged(index(static_cast<int>(i), 0), index(static_cast<int>(i), ColumnCount - 1));
+        return;
+    }
+}
+
+void RunProgressModel::runStateChanged(std::int64_t run_id, const JobStatus& status) {
+    const int r = rowOf(run_id);
+    if (r < 0) return;
+    Row& row = rows_[static_cast<std::size_t>(r)];
+    row.state = QString::fromLatin1(toString(status.state));
+    if (status.state == JobState::Pending && !status.reason.empty())
+        row.where = QStringLiteral("waiting: %1").arg(QString::fromStdString(status.reason));
+    else if (!status.nodes.empty())
+        row.where = QString::fromStdString(status.nodes);
+    emit dataChanged(index(r, State), index(r, Where));
+}
+
+void RunProgressModel::appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records) {
+    const int r = rowOf(run_id);
+    if (r < 0) return;
+    appendTo(rows_[static_cast<std::size_t>(r)].trace, records);
+    record_count_ += records.size();
+    emit dataChanged(index(r, Progress), index(r, Loss));
+    if (!coalesce_.isActive()) coalesce_.start();
+}
+
+void RunProgressModel::appendTo(RunTrace& t, const std::vector<MetricRecord>& records) {
+    for (const auto& record : records) {
+        if (const auto* s = std::get_if<StepRecord>(&record)) {
+            t.step.push_back(static_cast<double>(s->step));
+            t.elapsed_s.push_back(s->elapsed_s);
+            t.loss.push_back(s->loss);
+            t.samples_per_s.push_back(s->samples_per_s);
+            t.step_ms.push_back(s->step_s * 1e3);
+            t.forward_ms.push_back(s->forward_s * 1e3);
+            t.backward_ms.push_back(s->backward_s * 1e3);
+            t.exposed_comm_ms.push_back(s->allreduce_s * 1e3);
+            t.hidden_comm_ms.push_back(s->comm_hidden_s * 1e3);
+        } else if (const auto* e = std::get_if<EvalRecord>(&record)) {
+            t.eval_step.push_back(static_cast<double>(e->step));
+            t.eval_elapsed_s.push_back(e->elapsed_s);
+            t.eval_accuracy.push_back(e->accuracy);
+        }
+    }
+}
+
+void RunProgressModel::runFinished(std::int64_t run_id, bool ok, const QString& error) {
+    const int r = rowOf(run_id);
+    if (r < 0) return;
+    Row& row = rows_[static_cast<std::size_t>(r)];
+    row.state = ok                                           ? QStringLiteral("done")
+                : error.contains(QLatin1String("cancelled")) ? QStringLiteral("cancelled")
+                                                             : QStringLiteral("failed");
+    if (!ok) row.where = error.section(QLatin1Char('\n'), 0, 0);
+    emit dataChanged(index(r, 0), index(r, ColumnCount - 1));
+    emit tracesChanged();
+}
+
+std::int64_t RunProgressModel::runId(int row) const {
+    return row >= 0 && row < rowCount() ? rows_[static_cast<std::size_t>(row)].run_id : 0;
+}
+
+QString RunProgressModel::runDir(int row) const {
+    return row >= 0 && row < rowCount() ? QString::fromStdString(rows_[static_cast<std::size_t>(row)].run_dir)
+                                        : QString();
+}
+
+QString RunProgressModel::runName(int row) const {
+    return row >= 0 && row < rowCount() ? QString::fromStdString(rows_[static_cast<std::size_t>(row)].name)
+                                        : QString();
+}
+
+bool RunProgressModel::isActive(int row) const {
+    if (row < 0 || row >= rowCount()) return false;
+    const Row& r = rows_[static_cast<std::size_t>(row)];
+    return r.run_id != 0 && r.state != QLatin1String("done") && r.state != QLatin1String("failed") &&
+           r.state != QLatin1String("cancelled");
+}
+
+const RunTrace& RunProgressModel::trace(int row) const {
+    return rows_.at(static_cast<std::size_t>(row)).trace;
+}
+
+std::vector<SeriesPoint> RunProgressModel::series(int row, Metric metric, bool against_time,
+                                                  std::size_t buckets) const {
+    const RunTrace& t = trace(row);
+    if (metric == Metric::Accuracy)
+        return minMaxDecimate(against_time ? t.eval_elapsed_s : t.eval_step, t.eval_accuracy, buckets);
+    const std::vector<double>* ys = &t.loss;
+    switch (metric) {
+    case Metric::Loss:
+        ys = &t.loss;
+        break;
+    case Metric::SamplesPerS:
+        ys = &t.samples_per_s;
+        break;
+    case Metric::StepMs:
+        ys = &t.step_ms;
+        break;
+    case Metric::ForwardMs:
+        ys = &t.forward_ms;
+        break;
+    case Metric::BackwardMs:
+        ys = &t.backward_ms;
+        break;
+    case Metric::ExposedCommMs:
+        ys = &t.exposed_comm_ms;
+        break;
+    case Metric::HiddenCommMs:
+        ys = &t.hidden_comm_ms;
+        break;
+    case Metric::Accuracy:
+        break;
+    }
+    return minMaxDecimate(against_time ? t.elapsed_s : t.step, *ys, buckets);
+}
+
+int RunProgressModel::rowOf(std::int64_t run_id) const {
+    for (std::size_t i = 0; i < rows_.size(); ++i)
+        if (rows_[i].run_id == run_id) return static_cast<int>(i);
+    return -1;
+}
+
+double RunProgressModel::etaSeconds(const Row& row) const {
+    const auto& ms = row.trace.step_ms;
+    if (ms.empty() || row.steps <= 0) return -1;
+    const double done = row.trace.step.back();
+    if (done >= row.steps) return 0;
+    std::vector<double> recent(ms.end() - static_cast<std::ptrdiff_t>(std::min(kEtaWindow, ms.size())),
+                               ms.end());
+    std::nth_element(recent.begin(), recent.begin() + static_cast<std::ptrdiff_t>(recent.size() / 2),
+                     recent.end());
+    return (row.steps - done) * recent[recent.size() / 2] / 1e3;
+}
+
+int RunProgressModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int RunProgressModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || (role != Qt::DisplayRole && role != Qt::UserRole))
+        return {};
+    const Row& row = rows_[static_cast<std::size_t>(index.row())];
+    const RunTrace& t = row.trace;
+    const bool raw = role == Qt::UserRole;
+    switch (index.column()) {
+    case Run:
+        return QString::fromStdString(row.name);
+    case Ranks:
+        return row.ranks;
+    case State:
+        return row.state;
+    case Where:
+        return row.where;
+    case Progress: {
+        const double done = t.step.empty() ? 0 : t.step.back();
+        const double fraction = row.steps > 0 ? std::min(1.0, done / row.steps) : 0;
+        if (raw) return fraction;
+        return QStringLiteral("%1 / %2").arg(static_cast<qint64>(done)).arg(row.steps);
+    }
+    case Eta: {
+        const double eta = row.state == QLatin1String("done") ? 0 : etaSeconds(row);
+        if (raw) return eta;
+        return eta < 0 ? QStringLiteral("-") : durationText(eta);
+    }
+    case SamplesPerS:
+        if (t.samples_per_s.empty()) return raw ? QVariant(0.0) : QVariant(QStringLiteral("-"));
+        return raw ? QVariant(t.samples_per_s.back())
+                   : QVariant(QString::number(t.samples_per_s.back(), 'f', 1));
+    case Loss:
+        if (t.loss.empty()) return raw ? QVariant(0.0) : QVariant(QStringLiteral("-"));
+        return raw ? QVariant(t.loss.back()) : QVariant(QString::number(t.loss.back(), 'f', 4));
+    default:
+        return {};
+    }
+}
+
+QVariant RunProgressModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Run:
+        return tr("run");
+    case Ranks:
+        return tr("ranks");
+    case State:
+        return tr("state");
+    case Where:
+        return tr("waiting for / nodes");
+    case Progress:
+        return tr("progress (steps)");
+    case Eta:
+        return tr("ETA");
+    case SamplesPerS:
+        return tr("samples/s");
+    case Loss:
+        return tr("loss");
+    default:
+        return {};
+    }
+}
+
+} // namespace scalebench

@@ -1,0 +1,96 @@
+// The runs of the session being watched: state, where they wait or run, progress with ETA, latest figures,
+// and each run's full step trace for the live charts. Fed by the SessionController's signals.
+#pragma once
+
+#include "metric_record.h"
+#include "run_plan.h"
+#include "scheduler.h"
+#include "series_decimation.h"
+
+#include <QAbstractTableModel>
+#include <QTimer>
+#include <cstdint>
+#include <vector>
+
+namespace scalebench {
+
+class SessionStore;
+
+// Everything a run has streamed so far, one entry per step (full data; charts decimate for display).
+struct RunTrace {
+    std::vector<double> step, elapsed_s, loss, samples_per_s, step_ms;
+    std::vector<double> forward_ms, backward_ms, exposed_comm_ms, hidden_comm_ms;
+    std::vector<double> eval_step, eval_elapsed_s, eval_accuracy;
+};
+
+class RunProgressModel : public QAbstractTableModel {
+    Q_OBJECT
+
+  public:
+    enum Column { Run, Ranks, State, Where, Progress, Eta, SamplesPerS, Loss, ColumnCount };
+    // What a live chart can draw against step or elapsed time.
+    enum class Metric {
+        Loss,
+        SamplesPerS,
+        StepMs,
+        ForwardMs,
+        BackwardMs,
+        ExposedCommMs,
+        HiddenCommMs,
+        Accuracy
+    };
+
+    explicit RunProgressModel(QObject* parent = nullptr);
+
+    // A stored session as the store has it (finished or still running elsewhere), with every step.
+    void loadStoredSession(const SessionStore& store, std::int64_t session_id);
+    // A new session: one row per run, all pending.
+    void startSession(std::int64_t session_id, const std::vector<RunSpec>& runs);
+    // The n-th run of the session (in plan order) was submitted as run_id.
+    void runSubmitted(std::int64_t run_id, const std::string& name, const std::string& job_id,
+                      const std::string& run_dir);
+    void runStateChanged(std::int64_t run_id, const JobStatus& status);
+    void appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
+    void runFinished(std::int64_t run_id, bool ok, const QString& error);
+
+    std::int64_t sessionId() const { return session_id_; }
+    std::int64_t runId(int row) const; // 0 before submission
+    QString runDir(int row) const;     // "" before submission
+    QString runName(int row) const;
+    bool isActive(int row) const; // submitted and not finished
+    const RunTrace& trace(int row) const;
+    std::size_t recordCount() const { return record_count_; }
+    // The run's series for display: at most 2 x buckets points.
+    std::vector<SeriesPoint> series(int row, Metric metric, bool against_time, std::size_t buckets) const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    // Qt::DisplayRole: text; Qt::UserRole: raw value (Progress: fraction 0..1; Eta: seconds, -1 unknown).
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+  signals:
+    // New records arrived; emitted at most every 100 ms however fast records come.
+    void tracesChanged();
+
+  private:
+    struct Row {
+        std::string name;
+        int ranks = 0;
+        int steps = 0;
+        std::int64_t run_id = 0;
+        std::string job_id, run_dir;
+        QString state = QStringLiteral("pending"), where;
+        RunTrace trace;
+    };
+    int rowOf(std::int64_t run_id) const;
+    static void appendTo(RunTrace& trace, const std::vector<MetricRecord>& records);
+    double etaSeconds(const Row& row) const;
+
+    std::int64_t session_id_ = 0;
+    std::vector<Row> rows_;
+    std::size_t record_count_ = 0;
+    QTimer coalesce_;
+};
+
+} // namespace scalebench
