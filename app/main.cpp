@@ -3,10 +3,13 @@
 #include "console_options.h"
 #include "main_window.h"
 #include "scaling_chart_png.h"
+#include "session_controller.h"
 #include "session_results.h"
 #include "session_store.h"
 
 #include <QApplication>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QTimer>
 #include <cerrno>
 #include <iostream>
@@ -53,10 +56,17 @@ int batchMain(int argc, char** argv, const ConsoleOptions& options) {
 
 int guiMain(int argc, char** argv, const ConsoleOptions& options) {
     QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("scalebench"));
+    QApplication::setApplicationName(QStringLiteral("scalebench"));
     try {
         if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
         SessionStore store(options.db);
-        MainWindow window(store); // lists the stored sessions and shows the newest
+        SessionController controller(options); // runs plans on a worker thread, like --batch
+        MainWindow window(store, &controller); // lists the stored sessions and shows the newest
+        controller.setPassphrasePrompt([&window](const QString& prompt) {
+            return QInputDialog::getText(&window, QObject::tr("SSH key passphrase"), prompt,
+                                         QLineEdit::Password);
+        });
         window.show();
         if (!options.screenshot.empty()) {
             QTimer::singleShot(800, &window, [&] {

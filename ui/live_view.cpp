@@ -56,8 +56,17 @@ LiveView::LiveView(RunProgressModel* model, QWidget* parent) : QWidget(parent), 
     layout->addLayout(lower, 1);
 
     connect(x_choice_, &QComboBox::currentIndexChanged, this, [this](int i) { setAgainstTime(i == 1); });
+    model_ = nullptr;
+    setModel(model);
+}
+
+void LiveView::setModel(RunProgressModel* model) {
+    if (model_) disconnect(model_, nullptr, this, nullptr);
+    model_ = model;
+    rows_.clear();
     connect(model_, &RunProgressModel::tracesChanged, this, &LiveView::refresh);
     connect(model_, &QAbstractItemModel::modelReset, this, &LiveView::refresh);
+    refresh();
 }
 
 LiveView::Panel LiveView::makePanel(const QString& key, const QString& title, const QString& y_title) {

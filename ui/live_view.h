@@ -25,6 +25,8 @@ class LiveView : public QWidget {
     // Rows of the model drawn (overlaid); empty: every run that has records. The first is the one whose
     // breakdown is drawn.
     void setRows(const std::vector<int>& rows);
+    // Follows another model (the window shows a stored session or the running one); not owned.
+    void setModel(RunProgressModel* model);
     void setAgainstTime(bool against_time);
     // Reads the model and redraws every chart now (the model's tracesChanged calls this).
     void refresh();

@@ -1,19 +1,43 @@
-// The console's main window: sessions on the left, the chosen session's scaling chart and runs on the right.
+// The console's main window: stored sessions on the left; the chosen session's runs, live charts and analysis
+// in tabs; plans launched through the SessionController (the same runner as --batch).
 #include "main_window.h"
 
+#include "live_view.h"
+#include "progress_delegate.h"
+#include "run_progress_model.h"
 #include "run_table_model.h"
 #include "scaling_chart_view.h"
 #include "scaling_model.h"
+#include "session_controller.h"
 #include "session_list_model.h"
 #include "session_results.h"
 #include "session_store.h"
 
+#include <QAction>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QImage>
 #include <QItemSelectionModel>
+#include <QKeySequence>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTableView>
+#include <QVBoxLayout>
 #include <exception>
 
 namespace scalebench {
@@ -25,7 +49,7 @@ QTableView* makeTable(QAbstractItemModel* model, const QString& name, QWidget* p
     view->setObjectName(name);
     view->setModel(model);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
+    view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view->setAlternatingRowColors(true);
     view->setWordWrap(false);
@@ -36,35 +60,245 @@ QTableView* makeTable(QAbstractItemModel* model, const QString& name, QWidget* p
     return view;
 }
 
+QString errorText(const std::exception& error) {
+    return QString::fromLocal8Bit(error.what());
+}
+
 } // namespace
 
-MainWindow::MainWindow(SessionStore& store, QWidget* parent)
-    : QMainWindow(parent), store_(store), sessions_(new SessionListModel(this)),
-      scaling_(new ScalingModel(this)), runs_(new RunTableModel(this)) {
+MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidget* parent)
+    : QMainWindow(parent), store_(store), controller_(controller), sessions_(new SessionListModel(this)),
+      session_filter_(new QSortFilterProxyModel(this)), scaling_(new ScalingModel(this)),
+      results_(new RunTableModel(this)), live_runs_(new RunProgressModel(this)),
+      stored_runs_(new RunProgressModel(this)), shown_runs_(stored_runs_) {
     setWindowTitle(QStringLiteral("scalebench"));
+    setObjectName(QStringLiteral("mainWindow"));
 
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    session_view_ = makeTable(sessions_, QStringLiteral("sessionTable"), split);
-    auto* right = new QSplitter(Qt::Vertical, split);
-    chart_view_ = new ScalingChartView(scaling_, right);
+    // Sessions: a searchable list in a dock.
+    session_filter_->setSourceModel(sessions_);
+    session_filter_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    session_filter_->setFilterKeyColumn(-1); // any column: name, cluster, status, date
+    auto* dock_body = new QWidget(this);
+    auto* dock_layout = new QVBoxLayout(dock_body);
+    dock_layout->setContentsMargins(4, 4, 4, 4);
+    session_search_ = new QLineEdit(dock_body);
+    session_search_->setObjectName(QStringLiteral("sessionSearch"));
+    session_search_->setPlaceholderText(tr("Search sessions (name, cluster, status, date)"));
+    session_search_->setClearButtonEnabled(true);
+    session_view_ = makeTable(session_filter_, QStringLiteral("sessionTable"), dock_body);
+    session_view_->setSelectionMode(QAbstractItemView::SingleSelection);
+    dock_layout->addWidget(session_search_);
+    dock_layout->addWidget(session_view_);
+    auto* dock = new QDockWidget(tr("Sessions"), this);
+    dock->setObjectName(QStringLiteral("sessionsDock"));
+    dock->setWidget(dock_body);
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+    tabs_ = new QTabWidget(this);
+    tabs_->setObjectName(QStringLiteral("tabs"));
+    tabs_->setDocumentMode(true);
+    setCentralWidget(tabs_);
+
+    // Runs: the session's runs with state and progress, actions, and the finished runs' figures.
+    auto* runs_page = new QWidget(this);
+    auto* runs_layout = new QVBoxLayout(runs_page);
+    auto* actions = new QHBoxLayout;
+    auto button = [&](const QString& name, const QString& text, const QString& tip) {
+        auto* b = new QPushButton(text, runs_page);
+        b->setObjectName(name);
+        b->setToolTip(tip);
+        actions->addWidget(b);
+        return b;
+    };
+    auto* cancel_run =
+        button(QStringLiteral("cancelRun"), tr("Cancel run"), tr("Cancel the selected runs' jobs"));
+    auto* cancel_all = button(QStringLiteral("cancelSession"), tr("Cancel session"),
+                              tr("Cancel every run of the running session"));
+    auto* resubmit =
+        button(QStringLiteral("resubmit"), tr("Resubmit"),
+               tr("Run the selected runs again, with the same plan and cluster, as a new session"));
+    auto* open_log = button(QStringLiteral("openLog"), tr("Open log"),
+                            tr("Show the selected run's stdout.log and stderr.log"));
+    actions->addStretch(1);
+    runs_layout->addLayout(actions);
+    auto* runs_split = new QSplitter(Qt::Vertical, runs_page);
+    progress_view_ = makeTable(shown_runs_, QStringLiteral("progressTable"), runs_split);
+    progress_view_->setItemDelegateForColumn(RunProgressModel::Progress,
+                                             new ProgressDelegate(progress_view_));
+    results_view_ = makeTable(results_, QStringLiteral("runTable"), runs_split);
+    runs_split->setStretchFactor(0, 1);
+    runs_split->setStretchFactor(1, 1);
+    runs_layout->addWidget(runs_split);
+    addTab(runs_page, QStringLiteral("runsTab"), tr("&Runs"));
+
+    live_view_ = new LiveView(shown_runs_, this);
+    addTab(live_view_, QStringLiteral("liveTab"), tr("&Live"));
+    chart_view_ = new ScalingChartView(scaling_, this);
     chart_view_->setObjectName(QStringLiteral("scalingChart"));
-    chart_view_->setMinimumHeight(280);
-    run_view_ = makeTable(runs_, QStringLiteral("runTable"), right);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setSizes({440, 760});
-    setCentralWidget(split);
+    addTab(chart_view_, QStringLiteral("scalingTab"), tr("&Scaling"));
 
+    session_progress_ = new QProgressBar(this);
+    session_progress_->setObjectName(QStringLiteral("sessionProgress"));
+    session_progress_->setMaximumWidth(240);
+    session_progress_->setFormat(tr("%v of %m runs"));
+    session_progress_->hide();
+    status_text_ = new QLabel(this);
+    statusBar()->addWidget(status_text_, 1);
+    statusBar()->addPermanentWidget(session_progress_);
+
+    connect(session_search_, &QLineEdit::textChanged, session_filter_,
+            &QSortFilterProxyModel::setFilterFixedString);
     connect(session_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { showSession(current.isValid() ? current.row() : -1); });
-    // Fit the columns to new data; the last one stretches.
+            [this](const QModelIndex& current) {
+                showSession(current.isValid() ? session_filter_->mapToSource(current).row() : -1);
+            });
+    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { live_view_->setRows(selectedRunRows()); });
     connect(sessions_, &QAbstractItemModel::modelReset, session_view_, &QTableView::resizeColumnsToContents);
-    connect(runs_, &QAbstractItemModel::modelReset, run_view_, &QTableView::resizeColumnsToContents);
+    connect(results_, &QAbstractItemModel::modelReset, results_view_, &QTableView::resizeColumnsToContents);
+    connect(cancel_run, &QPushButton::clicked, this, &MainWindow::cancelSelectedRun);
+    connect(cancel_all, &QPushButton::clicked, this, [this] {
+        if (controller_ && controller_->busy()) {
+            controller_->cancelSession();
+            status_text_->setText(tr("cancelling the session's runs..."));
+        }
+    });
+    connect(resubmit, &QPushButton::clicked, this, &MainWindow::resubmitSelectedRuns);
+    connect(open_log, &QPushButton::clicked, this, &MainWindow::openSelectedRunLog);
 
-    resize(1200, 760);
+    buildActions();
+    connectController();
+    resize(1280, 820);
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
     reload();
+}
+
+void MainWindow::addTab(QWidget* page, const QString& object_name, const QString& title) {
+    page->setObjectName(page->objectName().isEmpty() ? object_name : page->objectName());
+    const int index = tabs_->addTab(page, title);
+    tabs_->widget(index)->setProperty("tabName", object_name);
+    if (index < 9) {
+        auto* go = new QAction(this);
+        go->setShortcut(QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + index)));
+        connect(go, &QAction::triggered, this, [this, index] { tabs_->setCurrentIndex(index); });
+        addAction(go);
+    }
+}
+
+void MainWindow::showTab(const QString& object_name) {
+    for (int i = 0; i < tabs_->count(); ++i)
+        if (tabs_->widget(i)->property("tabName").toString() == object_name) tabs_->setCurrentIndex(i);
+}
+
+void MainWindow::buildActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open_plan = file->addAction(tr("&Open and launch plan..."), this, &MainWindow::openPlanFile);
+    open_plan->setShortcut(QKeySequence::Open);
+    QAction* refresh = file->addAction(tr("&Reload sessions"), this, &MainWindow::reload);
+    refresh->setShortcut(QKeySequence::Refresh);
+    QAction* screenshot = file->addAction(tr("Save window as &PNG..."), this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Save window"), QString(), tr("PNG (*.png)"));
+        if (!path.isEmpty() && !saveScreenshot(path)) status_text_->setText(tr("cannot write %1").arg(path));
+    });
+    screenshot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* session = menuBar()->addMenu(tr("&Session"));
+    QAction* find = session->addAction(tr("&Find session"), this, [this] {
+        session_search_->setFocus();
+        session_search_->selectAll();
+    });
+    find->setShortcut(QKeySequence::Find);
+    QAction* cancel = session->addAction(tr("&Cancel running session"), this, [this] {
+        if (controller_) controller_->cancelSession();
+    });
+    cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+}
+
+void MainWindow::connectController() {
+    if (!controller_) return;
+    connect(controller_, &SessionController::progressLine, this,
+            [this](const QString& line) { status_text_->setText(line); });
+    connect(controller_, &SessionController::sessionStarted, this,
+            [this](qint64 session_id, const std::vector<RunSpec>& runs) {
+                live_session_ = session_id;
+                live_runs_->startSession(session_id, runs);
+                runs_total_ = static_cast<int>(runs.size());
+                runs_finished_ = 0;
+                session_progress_->setRange(0, runs_total_);
+                session_progress_->setValue(0);
+                session_progress_->show();
+                reload(); // lists the new session and shows it
+            });
+    connect(controller_, &SessionController::runSubmitted, this,
+            [this](const SessionEvents::SubmittedRun& run) {
+                live_runs_->runSubmitted(run.run_id, run.spec.name, run.job_id, run.run_dir);
+            });
+    connect(controller_, &SessionController::runStateChanged, live_runs_, &RunProgressModel::runStateChanged);
+    connect(controller_, &SessionController::recordsArrived, live_runs_, &RunProgressModel::appendRecords);
+    connect(controller_, &SessionController::runFinished, this,
+            [this](qint64 run_id, bool ok, const QString& error) {
+                live_runs_->runFinished(run_id, ok, error);
+                session_progress_->setValue(++runs_finished_);
+                if (shown_session_ == live_session_) {
+                    // The finished run's figures join the table and the scaling chart.
+                    const int row = session_view_->currentIndex().isValid()
+                                        ? session_filter_->mapToSource(session_view_->currentIndex()).row()
+                                        : -1;
+                    try {
+                        auto results = loadSessionResults(store_, live_session_);
+                        scaling_->setPoints(sessionScaling(results));
+                        results_->setResults(std::move(results));
+                    } catch (const std::exception& e) {
+                        status_text_->setText(tr("cannot read session: %1").arg(errorText(e)));
+                    }
+                    (void)row;
+                }
+            });
+    connect(controller_, &SessionController::sessionFinished, this,
+            [this](qint64 session_id, int runs, int failed) {
+                session_progress_->hide();
+                status_text_->setText(
+                    failed == 0
+                        ? tr("session %1: %2 runs done").arg(session_id).arg(runs)
+                        : tr("session %1: %2 of %3 runs failed").arg(session_id).arg(failed).arg(runs));
+                const std::int64_t shown = shown_session_;
+                reload();
+                selectSession(shown);
+            });
+    connect(controller_, &SessionController::sessionFailed, this, [this](const QString& error) {
+        session_progress_->hide();
+        status_text_->setText(
+            tr("the session could not run: %1").arg(error.section(QLatin1Char('\n'), 0, 0)));
+        QMessageBox::warning(this, tr("Session failed"), error);
+        reload();
+    });
+    connect(controller_, &SessionController::textFetched, this,
+            [this](const QString& path, const QString& text, const QString& error) {
+                auto* dialog = new QDialog(this);
+                dialog->setAttribute(Qt::WA_DeleteOnClose);
+                dialog->setObjectName(QStringLiteral("logDialog"));
+                dialog->setWindowTitle(path);
+                auto* layout = new QVBoxLayout(dialog);
+                auto* view = new QPlainTextEdit(dialog);
+                view->setObjectName(QStringLiteral("logText"));
+                view->setReadOnly(true);
+                view->setLineWrapMode(QPlainTextEdit::NoWrap);
+                view->setFont(QFont(QStringLiteral("monospace")));
+                view->setPlainText(error.isEmpty() ? text : tr("cannot read %1: %2").arg(path, error));
+                layout->addWidget(view);
+                auto* close = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
+                connect(close, &QDialogButtonBox::rejected, dialog, &QDialog::close);
+                layout->addWidget(close);
+                dialog->resize(900, 600);
+                dialog->show();
+            });
 }
 
 void MainWindow::reload() {
@@ -73,44 +307,154 @@ void MainWindow::reload() {
         sessions_->setSessions(store_.sessions());
     } catch (const std::exception& error) {
         sessions_->setSessions({});
-        statusBar()->showMessage(tr("cannot read %1: %2").arg(file, QString::fromLocal8Bit(error.what())));
+        status_text_->setText(tr("cannot read %1: %2").arg(file, errorText(error)));
         showSession(-1);
         return;
     }
     const int count = sessions_->rowCount();
-    statusBar()->showMessage(count == 1 ? tr("1 session in %1").arg(file)
-                                        : tr("%1 sessions in %2").arg(count).arg(file));
+    if (!controller_ || !controller_->busy())
+        status_text_->setText(count == 1 ? tr("1 session in %1").arg(file)
+                                         : tr("%1 sessions in %2").arg(count).arg(file));
     if (count == 0) {
         showSession(-1);
         return;
     }
     // The store lists sessions by id, so the newest is the last row.
-    const QModelIndex newest = sessions_->index(count - 1, 0);
-    session_view_->selectionModel()->setCurrentIndex(newest, QItemSelectionModel::ClearAndSelect |
-                                                                 QItemSelectionModel::Rows);
-    session_view_->scrollTo(newest);
+    selectSession(sessions_->sessionId(count - 1));
+}
+
+bool MainWindow::selectSession(std::int64_t session_id) {
+    for (int row = 0; row < sessions_->rowCount(); ++row) {
+        if (sessions_->sessionId(row) != session_id) continue;
+        const QModelIndex index = session_filter_->mapFromSource(sessions_->index(row, 0));
+        if (!index.isValid()) return false; // filtered out by the search
+        session_view_->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                                    QItemSelectionModel::Rows);
+        session_view_->scrollTo(index);
+        if (shown_session_ != session_id) showSession(row);
+        return true;
+    }
+    return false;
 }
 
 void MainWindow::showSession(int row) {
     if (row < 0) {
-        runs_->setResults({});
+        shown_session_ = 0;
+        results_->setResults({});
         scaling_->setPoints({});
         return;
     }
+    shown_session_ = sessions_->sessionId(row);
     try {
-        auto results = loadSessionResults(store_, sessions_->sessionId(row));
+        auto results = loadSessionResults(store_, shown_session_);
         scaling_->setPoints(sessionScaling(results));
-        runs_->setResults(std::move(results));
+        results_->setResults(std::move(results));
+        if (shown_session_ == live_session_ && controller_ && controller_->busy()) {
+            showRuns(live_runs_);
+        } else {
+            stored_runs_->loadStoredSession(store_, shown_session_);
+            showRuns(stored_runs_);
+        }
     } catch (const std::exception& error) {
-        runs_->setResults({});
+        results_->setResults({});
         scaling_->setPoints({});
-        statusBar()->showMessage(tr("cannot read session: %1").arg(QString::fromLocal8Bit(error.what())));
+        status_text_->setText(tr("cannot read session: %1").arg(errorText(error)));
     }
+}
+
+void MainWindow::showRuns(RunProgressModel* runs) {
+    if (shown_runs_ == runs) return;
+    shown_runs_ = runs;
+    progress_view_->setModel(runs);
+    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            [this] { live_view_->setRows(selectedRunRows()); });
+    live_view_->setModel(runs); // the live view follows whichever model the table shows
+}
+
+std::vector<int> MainWindow::selectedRunRows() const {
+    std::vector<int> rows;
+    for (const QModelIndex& index : progress_view_->selectionModel()->selectedRows())
+        rows.push_back(index.row());
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+bool MainWindow::launchPlan(const RunPlan& plan, const QString& cluster) {
+    if (!controller_) return false;
+    if (!controller_->launch(plan, cluster)) {
+        status_text_->setText(tr("a session is still running: wait for it or cancel it first"));
+        return false;
+    }
+    status_text_->setText(tr("starting '%1' on %2...").arg(QString::fromStdString(plan.name), cluster));
+    return true;
+}
+
+void MainWindow::openPlanFile() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open plan"), QString(), tr("scalebench plans (*.toml)"));
+    if (path.isEmpty()) return;
+    try {
+        launchPlan(parsePlanFile(path.toStdString()), QStringLiteral("local"));
+    } catch (const std::exception& error) {
+        QMessageBox::warning(this, tr("Plan error"), errorText(error));
+    }
+}
+
+void MainWindow::cancelSelectedRun() {
+    if (!controller_) return;
+    for (int row : selectedRunRows())
+        if (shown_runs_ == live_runs_ && live_runs_->isActive(row))
+            controller_->cancelRun(live_runs_->runId(row));
+}
+
+void MainWindow::resubmitSelectedRuns() {
+    const auto rows = selectedRunRows();
+    if (!controller_ || rows.empty() || shown_session_ == 0) return;
+    try {
+        SessionRow session;
+        for (const auto& s : store_.sessions())
+            if (s.id == shown_session_) session = s;
+        RunPlan plan = parsePlanText(session.plan_text, "session " + std::to_string(session.id));
+        plan.source_text = session.plan_text;
+        std::vector<RunSpec> chosen;
+        for (const RunSpec& spec : expandPlan(plan))
+            for (int row : rows)
+                if (shown_runs_->runName(row).toStdString() == spec.name) chosen.push_back(spec);
+        if (chosen.empty()) return;
+        if (controller_->launch(plan, QString::fromStdString(session.cluster), chosen))
+            status_text_->setText(tr("resubmitting %1 run(s) as a new session").arg(chosen.size()));
+        else
+            status_text_->setText(tr("a session is still running: wait for it or cancel it first"));
+    } catch (const std::exception& error) {
+        QMessageBox::warning(this, tr("Cannot resubmit"), errorText(error));
+    }
+}
+
+void MainWindow::openSelectedRunLog() {
+    const auto rows = selectedRunRows();
+    if (!controller_ || rows.empty()) return;
+    const QString dir = shown_runs_->runDir(rows.front());
+    if (dir.isEmpty()) {
+        status_text_->setText(tr("the run has not started: no log yet"));
+        return;
+    }
+    QString cluster = QStringLiteral("local");
+    for (const auto& s : store_.sessions())
+        if (s.id == shown_session_) cluster = QString::fromStdString(s.cluster);
+    controller_->fetchText(cluster, dir + QStringLiteral("/stderr.log"));
+    controller_->fetchText(cluster, dir + QStringLiteral("/stdout.log"));
 }
 
 bool MainWindow::saveScreenshot(const QString& path) {
     const QImage image = grab().toImage();
     return !image.isNull() && image.save(path, "PNG");
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(event);
 }
 
 } // namespace scalebench

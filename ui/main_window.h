@@ -1,16 +1,27 @@
-// The console's main window: sessions on the left, the chosen session's scaling chart and runs on the right.
+// The console's main window: stored sessions on the left; the chosen session's runs, live charts and analysis
+// in tabs; plans launched through the SessionController (the same runner as --batch).
 #pragma once
+
+#include "run_plan.h"
 
 #include <QMainWindow>
 #include <cstdint>
 
+class QLabel;
+class QLineEdit;
+class QProgressBar;
+class QSortFilterProxyModel;
+class QTabWidget;
 class QTableView;
 
 namespace scalebench {
 
+class LiveView;
+class RunProgressModel;
 class RunTableModel;
 class ScalingChartView;
 class ScalingModel;
+class SessionController;
 class SessionListModel;
 class SessionStore;
 
@@ -18,24 +29,66 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
   public:
-    // The store is not owned and must outlive the window.
-    explicit MainWindow(SessionStore& store, QWidget* parent = nullptr);
+    // The store is not owned and must outlive the window. Without a controller the window only browses.
+    explicit MainWindow(SessionStore& store, SessionController* controller = nullptr,
+                        QWidget* parent = nullptr);
 
     // Re-reads the sessions from the store and selects the newest one.
     void reload();
     // Grabs the window as it is laid out to a PNG file; false when grabbing or saving fails.
     bool saveScreenshot(const QString& path);
+    // Starts the plan through the controller; false (with a message) when a session is still running.
+    bool launchPlan(const RunPlan& plan, const QString& cluster);
+    // Shows the tab with this object name ("runsTab", "liveTab", "scalingTab", ...).
+    void showTab(const QString& object_name);
+    // Selects the stored session with this id; false when it is not listed.
+    bool selectSession(std::int64_t session_id);
+
+    RunProgressModel* liveRuns() const { return live_runs_; }
+    RunProgressModel* shownRuns() const { return shown_runs_; }
+    LiveView* liveView() const { return live_view_; }
+    ScalingModel* scalingModel() const { return scaling_; }
+    std::int64_t shownSessionId() const { return shown_session_; }
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
 
   private:
-    void showSession(int row); // loads the session's results into the chart and the run table
+    void buildActions();
+    void connectController();
+    void showSession(int row); // loads the session's results, runs and traces
+    void showRuns(RunProgressModel* runs);
+    void openPlanFile();
+    void cancelSelectedRun();
+    void resubmitSelectedRuns();
+    void openSelectedRunLog();
+    std::vector<int> selectedRunRows() const;
+    void setBusy(bool busy, const QString& message);
+    void addTab(QWidget* page, const QString& object_name, const QString& title);
 
     SessionStore& store_;
+    SessionController* controller_;
     SessionListModel* sessions_;
+    QSortFilterProxyModel* session_filter_;
     ScalingModel* scaling_;
-    RunTableModel* runs_;
+    RunTableModel* results_;
+    RunProgressModel* live_runs_;   // the session this window is running
+    RunProgressModel* stored_runs_; // a session chosen from the list
+    RunProgressModel* shown_runs_;  // one of the two
+    std::int64_t live_session_ = 0;
+    std::int64_t shown_session_ = 0;
+
+    QLineEdit* session_search_;
     QTableView* session_view_;
+    QTabWidget* tabs_;
+    QTableView* progress_view_;
+    QTableView* results_view_;
+    LiveView* live_view_;
     ScalingChartView* chart_view_;
-    QTableView* run_view_;
+    QProgressBar* session_progress_;
+    QLabel* status_text_;
+    int runs_total_ = 0;
+    int runs_finished_ = 0;
 };
 
 } // namespace scalebench

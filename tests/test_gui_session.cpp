@@ -1,0 +1,107 @@
+// The console's window driven end to end, offscreen: a plan launched from the window runs on this machine
+// (real mpirun, real engine), its records arrive in the live view's model while it runs, and the finished
+// session's runs, figures and scaling fill in. Cancelling keeps what was recorded.
+#include "live_view.h"
+#include "main_window.h"
+#include "run_progress_model.h"
+#include "scaling_model.h"
+#include "session_controller.h"
+#include "session_store.h"
+#include "temporary_folder.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableView>
+#include <catch2/catch.hpp>
+
+using namespace scalebench;
+
+namespace {
+
+ConsoleOptions optionsIn(const TemporaryFolder& folder) {
+    ConsoleOptions options;
+    options.db = folder.path / "sessions.db";
+    options.out_dir = folder.path / "out";
+    options.engine = SCALEBENCH_ENGINE_PATH;
+    options.poll_ms = 100;
+    return options;
+}
+
+RunPlan tinyPlan(int steps) {
+    return parsePlanText(
+        "name = \"gui-e2e\"\n[[run]]\nworkload = \"resnet20\"\ndataset = \"synthetic-cifar\"\n"
+        "ranks = [1, 2]\nsteps = " +
+            std::to_string(steps) + "\nbatch_per_rank = 16\neval_samples = 64\n",
+        "gui-e2e.toml");
+}
+
+} // namespace
+
+TEST_CASE("a plan launched from the window streams into the live view and fills the scaling chart when done",
+          "[ui][integration]") {
+    TemporaryFolder folder;
+    const ConsoleOptions options = optionsIn(folder);
+    SessionStore store(options.db);
+    SessionController controller(options);
+    MainWindow window(store, &controller);
+    window.resize(1280, 820);
+    window.show();
+
+    QSignalSpy records(&controller, &SessionController::recordsArrived);
+    QSignalSpy finished(&controller, &SessionController::sessionFinished);
+    REQUIRE(window.launchPlan(tinyPlan(12), QStringLiteral("local")));
+    CHECK(controller.busy());
+    CHECK_FALSE(window.launchPlan(tinyPlan(12), QStringLiteral("local"))); // one session at a time
+
+    // While the first run trains, its records reach the live model and the live view draws them.
+    REQUIRE(records.wait(120'000));
+    CHECK(window.liveRuns()->rowCount() == 2);
+    CHECK(window.shownRuns() == window.liveRuns());
+    REQUIRE(finished.wait(240'000));
+    const auto outcome = finished.takeFirst();
+    CHECK(outcome.at(1).toInt() == 2); // runs
+    CHECK(outcome.at(2).toInt() == 0); // failed runs
+
+    const std::int64_t session = outcome.at(0).toLongLong();
+    CHECK(window.shownSessionId() == session);
+    RunProgressModel* runs = window.shownRuns();
+    REQUIRE(runs->rowCount() == 2);
+    for (int row = 0; row < 2; ++row) {
+        CHECK(runs->data(runs->index(row, RunProgressModel::State)).toString() == "done");
+        CHECK(runs->data(runs->index(row, RunProgressModel::Progress), Qt::UserRole).toDouble() == 1.0);
+        // Every step the store holds was delivered to the window, none twice.
+        CHECK(runs->trace(row).step.size() == store.steps(runs->runId(row)).size());
+        CHECK(runs->trace(row).step.size() == 12);
+    }
+    window.liveView()->refresh();
+    CHECK(window.liveView()->drawnPoints(QStringLiteral("loss")) == 24); // two runs of 12 steps, overlaid
+    CHECK(window.liveView()->drawnPoints(QStringLiteral("breakdown")) == 5 * 12);
+    REQUIRE(window.scalingModel()->rowCount() == 2); // 1 and 2 ranks
+    CHECK(window.scalingModel()->data(window.scalingModel()->index(1, ScalingModel::Ranks)).toInt() == 2);
+}
+
+TEST_CASE("cancelling a running session from the window ends its runs as cancelled and keeps their records",
+          "[ui][integration]") {
+    TemporaryFolder folder;
+    const ConsoleOptions options = optionsIn(folder);
+    SessionStore store(options.db);
+    SessionController controller(options);
+    MainWindow window(store, &controller);
+    window.show();
+
+    QSignalSpy records(&controller, &SessionController::recordsArrived);
+    QSignalSpy finished(&controller, &SessionController::sessionFinished);
+    REQUIRE(window.launchPlan(tinyPlan(100'000), QStringLiteral("local")));
+    while (window.liveRuns()->rowCount() == 0 ||
+           window.liveRuns()->trace(0).step.size() < 3) // a few steps in
+        REQUIRE(records.wait(120'000));
+    window.findChild<QPushButton*>(QStringLiteral("cancelSession"))->click();
+    REQUIRE(finished.wait(60'000));
+    const std::int64_t session = finished.takeFirst().at(0).toLongLong();
+    const auto stored = store.runs(session);
+    REQUIRE(stored.size() == 1); // the 2-rank run was never started
+    CHECK(stored[0].status == "cancelled");
+    CHECK(stored[0].step_count > 0);
+    CHECK(window.shownRuns()->data(window.shownRuns()->index(0, RunProgressModel::State)).toString() ==
+          "cancelled");
+}
