@@ -75,6 +75,8 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
             o.engine = value();
         } else if (a == "--screenshot") {
             o.screenshot = value();
+        } else if (a == "--tab") {
+            o.tab = value();
         } else if (a == "--dry-run") {
             o.dry_run = true;
         } else if (a == "--poll-ms") {
@@ -95,6 +97,8 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
     }
     if (o.dry_run && o.mode != ConsoleOptions::Mode::Batch)
         throw std::invalid_argument("--dry-run: only with --batch PLAN");
+    if (!o.tab.empty() && o.mode != ConsoleOptions::Mode::Gui)
+        throw std::invalid_argument("--tab: only for the window");
     if (!o.cluster.empty() && o.mode != ConsoleOptions::Mode::Batch)
         throw std::invalid_argument("--cluster: only with --batch PLAN");
     return o;

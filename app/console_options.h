@@ -17,6 +17,7 @@ struct ConsoleOptions {
     std::string engine;                   // the scalebench-engine executable (this machine)
     std::filesystem::path engine_sources; // what is deployed to a cluster: this repository
     std::filesystem::path screenshot;     // GUI: save the main window to this PNG and quit
+    std::string tab;                      // GUI: open on this tab (runs, live, scaling, ...)
     bool dry_run = false;                 // batch: print the runs and their commands, run nothing
     int poll_ms = 250;
 };

@@ -67,6 +67,7 @@ int guiMain(int argc, char** argv, const ConsoleOptions& options) {
             return QInputDialog::getText(&window, QObject::tr("SSH key passphrase"), prompt,
                                          QLineEdit::Password);
         });
+        if (!options.tab.empty()) window.showTab(QString::fromStdString(options.tab) + QStringLiteral("Tab"));
         window.show();
         if (!options.screenshot.empty()) {
             QTimer::singleShot(800, &window, [&] {

@@ -91,6 +91,7 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
     dock_layout->addWidget(session_view_);
     auto* dock = new QDockWidget(tr("Sessions"), this);
     dock->setObjectName(QStringLiteral("sessionsDock"));
+    dock_body->setMinimumWidth(400);
     dock->setWidget(dock_body);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
@@ -157,6 +158,11 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
             [this] { live_view_->setRows(selectedRunRows()); });
     connect(sessions_, &QAbstractItemModel::modelReset, session_view_, &QTableView::resizeColumnsToContents);
     connect(results_, &QAbstractItemModel::modelReset, results_view_, &QTableView::resizeColumnsToContents);
+    for (RunProgressModel* runs : {live_runs_, stored_runs_})
+        connect(runs, &QAbstractItemModel::modelReset, progress_view_, [this] {
+            progress_view_->resizeColumnsToContents();
+            progress_view_->setColumnWidth(RunProgressModel::Progress, 160);
+        });
     connect(cancel_run, &QPushButton::clicked, this, &MainWindow::cancelSelectedRun);
     connect(cancel_all, &QPushButton::clicked, this, [this] {
         if (controller_ && controller_->busy()) {
@@ -170,6 +176,7 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
     buildActions();
     connectController();
     resize(1280, 820);
+    resizeDocks({dock}, {430}, Qt::Horizontal);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray());

@@ -256,7 +256,9 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
         return QStringLiteral("%1 / %2").arg(static_cast<qint64>(done)).arg(row.steps);
     }
     case Eta: {
-        const double eta = row.state == QLatin1String("done") ? 0 : etaSeconds(row);
+        const bool ended = row.state == QLatin1String("done") || row.state == QLatin1String("failed") ||
+                           row.state == QLatin1String("cancelled");
+        const double eta = ended ? -1 : etaSeconds(row);
         if (raw) return eta;
         return eta < 0 ? QStringLiteral("-") : durationText(eta);
     }
