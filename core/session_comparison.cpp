@@ -2,6 +2,8 @@
 // in percent, and the settings (plan, cluster, run headers) that differ between them.
 #include "session_comparison.h"
 
+#include "session_results.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -165,6 +167,13 @@ std::map<std::string, std::string> sessionSettings(const ComparedSession& s) {
 }
 
 } // namespace
+
+ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session) {
+    ComparedSession out{session.name, loadSessionResults(store, session.id)};
+    for (const RunRow& run : store.runs(session.id))
+        out.run_headers.push_back(run.header_json);
+    return out;
+}
 
 std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a,
                                              const std::vector<RunResult>& b) {

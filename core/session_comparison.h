@@ -3,6 +3,7 @@
 #pragma once
 
 #include "results_table.h"
+#include "session_store.h"
 
 #include <map>
 #include <optional>
@@ -20,6 +21,10 @@ struct ComparedSession {
     std::string plan_text{};    // the plan's TOML as stored with the session
     std::string cluster_json{}; // the cluster's settings (clusterToJson); empty on this machine
 };
+
+// A stored session's name, results (loadSessionResults) and run headers. The store does not hand out a
+// session's plan text and cluster settings yet: the caller sets plan_text and cluster_json.
+ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session);
 
 // Which way a figure improves, so a difference can be called better or worse.
 enum class Better { Higher, Lower, Neither };

@@ -1,6 +1,7 @@
 // Specification of the comparison of two sessions: figures matched by workload, dataset and ranks with the
 // difference in percent, and only the settings that differ.
 #include "session_comparison.h"
+#include "temporary_folder.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -169,4 +170,26 @@ TEST_CASE("the settings comparison lists only keys that differ or exist on one s
     CHECK(*diff[2].a == "n2");
     CHECK(*diff[3].b == "2.11.0");
     CHECK(compareSettings(a, a).empty());
+}
+
+TEST_CASE("a stored session loads for comparison with its results and run headers", "[core][comparison]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "sessions.sqlite");
+    const auto session = store.createSession("nightly", "name = \"nightly\"", "local");
+    const auto run =
+        store.createRun(session, {"resnet20-n1", "resnet20", "fashion-mnist", 1, 0, "mpirun ..."});
+    store.startRun(run, "42");
+    std::vector<MetricRecord> records{HeaderRecord{1, "resnet20", "fashion-mnist", 1,
+                                                   R"({"type":"header","versions":{"libtorch":"2.11.0"}})"}};
+    for (int i = 1; i <= 20; ++i)
+        records.push_back(StepRecord{i, 1.0, 500, 0.256, 0.01, 0.1, 0.12, 0.0, 0.026, 0.256 * i, 0.0});
+    store.appendRecords(run, records);
+    store.finishRun(run, {"ok", "", 0, ""});
+
+    const ComparedSession loaded = loadComparedSession(store, store.sessions().front());
+    CHECK(loaded.name == "nightly");
+    REQUIRE(loaded.results.size() == 1);
+    CHECK(loaded.results[0].figures.samples_per_s == Approx(500));
+    REQUIRE(loaded.run_headers.size() == 1);
+    CHECK(flattenJson(loaded.run_headers[0]).at("versions.libtorch") == "2.11.0");
 }
