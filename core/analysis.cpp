@@ -60,9 +60,11 @@ RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<Ev
         b.backward_s += s.backward_s;
         b.allreduce_s += s.allreduce_s;
         b.optimizer_s += s.optimizer_s;
+        b.comm_hidden_s += s.comm_hidden_s;
     }
     f.steady_steps = static_cast<int>(throughput.size());
-    for (double* part : {&b.step_s, &b.data_s, &b.forward_s, &b.backward_s, &b.allreduce_s, &b.optimizer_s})
+    for (double* part : {&b.step_s, &b.data_s, &b.forward_s, &b.backward_s, &b.allreduce_s, &b.optimizer_s,
+                         &b.comm_hidden_s})
         *part /= f.steady_steps;
     f.samples_per_s = median(throughput);
     return f;

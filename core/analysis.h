@@ -21,13 +21,15 @@ double olympicMean(std::vector<double> values); // drops the best and the worst 
 double median(std::vector<double> values);
 
 // Mean seconds per step of each part, over the steady-state steps; the parts add up to step_s.
+// comm_hidden_s (communication overlapped with backward) is not one of them: it is shown beside the step.
 struct StepBreakdown {
     double step_s = 0;
     double data_s = 0;
     double forward_s = 0;
     double backward_s = 0;
-    double allreduce_s = 0;
+    double allreduce_s = 0; // exposed communication
     double optimizer_s = 0;
+    double comm_hidden_s = 0;
 };
 
 struct RunFigures {

@@ -1,6 +1,7 @@
 // Throughput against rank count from a ScalingModel: measured mean, two-sigma band, ideal linear scaling.
 #include "scaling_chart_view.h"
 
+#include "chart_style.h"
 #include "scaling_model.h"
 
 #include <QAreaSeries>
@@ -16,15 +17,6 @@
 namespace scalebench {
 
 namespace {
-
-// A tick interval of 1, 2 or 5 times a power of ten, at least 1, giving about `ticks` ticks up to `span`.
-double niceIntegerStep(double span, int ticks) {
-    const double raw = std::max(1.0, span / ticks);
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (double factor : {1.0, 2.0, 5.0})
-        if (factor * power >= raw) return factor * power;
-    return 10 * power;
-}
 
 QVXYModelMapper* mapColumns(ScalingModel* model, QXYSeries* series, int y_column) {
     auto* mapper = new QVXYModelMapper(series);

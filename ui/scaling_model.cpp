@@ -56,6 +56,14 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const {
         return p.speedup;
     case Efficiency:
         return p.efficiency * 100;
+    case SpeedupTwoSigma:
+        return base.throughput.mean > 0 ? p.throughput.two_sigma() / base.throughput.mean : 0.0;
+    case IdealSpeedup:
+        return base.ranks > 0 ? static_cast<double>(p.ranks) / base.ranks : 0.0;
+    case EfficiencyTwoSigma:
+        return base.throughput.mean > 0 && p.ranks > 0
+                   ? p.throughput.two_sigma() / base.throughput.mean * base.ranks / p.ranks * 100
+                   : 0.0;
     }
     return {};
 }
@@ -75,6 +83,12 @@ QVariant ScalingModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Speedup");
     case Efficiency:
         return tr("Efficiency (%)");
+    case SpeedupTwoSigma:
+        return tr("Speedup two sigma");
+    case IdealSpeedup:
+        return tr("Ideal speedup");
+    case EfficiencyTwoSigma:
+        return tr("Efficiency two sigma (%)");
     }
     return {};
 }

@@ -13,8 +13,21 @@ class ScalingModel : public QAbstractTableModel {
     Q_OBJECT
 
   public:
-    // Ideal = X(N0) * N / N0, N0 the smallest rank count; Efficiency in percent.
-    enum Column { Ranks, SamplesPerS, TwoSigma, IdealSamplesPerS, Speedup, Efficiency, ColumnCount };
+    // Ideal = X(N0) * N / N0, N0 the smallest rank count; Efficiency in percent. SpeedupTwoSigma =
+    // 2 stddev(X(N)) / mean(X(N0)) (the speedup's error bar); IdealSpeedup = N / N0; EfficiencyTwoSigma =
+    // SpeedupTwoSigma * N0 / N in percent.
+    enum Column {
+        Ranks,
+        SamplesPerS,
+        TwoSigma,
+        IdealSamplesPerS,
+        Speedup,
+        Efficiency,
+        SpeedupTwoSigma,
+        IdealSpeedup,
+        EfficiencyTwoSigma,
+        ColumnCount
+    };
 
     explicit ScalingModel(QObject* parent = nullptr);
 

@@ -1,0 +1,263 @@
+// Two sessions side by side: every figure of runs matched by (workload, dataset, ranks) with the difference
+// in percent, and the settings (plan, cluster, run headers) that differ between them.
+#include "session_comparison.h"
+
+#include "session_results.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <toml++/toml.h>
+#include <tuple>
+
+namespace scalebench {
+
+namespace {
+
+using GroupKey = std::tuple<std::string, std::string, int>; // workload, dataset, ranks
+
+struct FigureValue {
+    std::string figure;
+    std::string unit;
+    Better better = Better::Neither;
+    double value = 0;
+};
+
+void addMean(std::map<std::string, std::pair<double, int>>& sums, const std::string& figure, double value) {
+    auto& [sum, count] = sums[figure];
+    sum += value;
+    ++count;
+}
+
+std::string sweepName(const CollectiveRecord& c) {
+    return fmt::format("peak busbw {} {} {} {}{}", c.backend, c.collective, c.dtype, c.op,
+                       c.in_place ? " in-place" : "");
+}
+
+// Every figure of every (workload, dataset, ranks) of one session, in the order they are listed.
+std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<RunResult>& results) {
+    std::map<GroupKey, std::vector<const RunResult*>> training;
+    std::map<GroupKey, std::map<std::string, std::pair<double, int>>> sweeps; // peak busbw sums per sweep
+    for (const RunResult& r : results) {
+        if (r.status != "ok") continue;
+        const GroupKey key{r.workload, r.dataset, r.ranks};
+        if (r.figures.steady_steps > 0) training[key].push_back(&r);
+        std::map<std::string, double> peaks;
+        for (const CollectiveRecord& c : r.collectives)
+            peaks[sweepName(c)] = std::max(peaks[sweepName(c)], c.busbw_gbps);
+        for (const auto& [name, peak] : peaks)
+            addMean(sweeps[key], name, peak);
+    }
+
+    std::map<std::pair<std::string, std::string>, std::map<int, double>> speedups; // from sessionScaling
+    for (const ScalingPoint& p : sessionScaling(results))
+        speedups[{p.workload, p.dataset}][p.ranks] = p.speedup;
+
+    std::map<GroupKey, std::vector<FigureValue>> out;
+    for (const auto& [key, runs] : training) {
+        double n = static_cast<double>(runs.size());
+        auto mean = [&](auto part) {
+            double sum = 0;
+            for (const RunResult* r : runs)
+                sum += part(*r);
+            return sum / n;
+        };
+        auto ms = [&](double StepBreakdown::*part) {
+            return mean([part](const RunResult& r) { return r.figures.breakdown.*part * 1e3; });
+        };
+        std::vector<FigureValue>& f = out[key];
+        f.push_back({"samples/s", "samples/s", Better::Higher,
+                     mean([](const RunResult& r) { return r.figures.samples_per_s; })});
+        f.push_back({"step time", "ms", Better::Lower, ms(&StepBreakdown::step_s)});
+        f.push_back({"data loading", "ms", Better::Lower, ms(&StepBreakdown::data_s)});
+        f.push_back({"forward", "ms", Better::Lower, ms(&StepBreakdown::forward_s)});
+        f.push_back({"backward", "ms", Better::Lower, ms(&StepBreakdown::backward_s)});
+        f.push_back({"optimizer", "ms", Better::Lower, ms(&StepBreakdown::optimizer_s)});
+        f.push_back({"exposed communication", "ms", Better::Lower, ms(&StepBreakdown::allreduce_s)});
+        f.push_back({"hidden communication", "ms", Better::Neither, ms(&StepBreakdown::comm_hidden_s)});
+        const auto& by_ranks = speedups[{std::get<0>(key), std::get<1>(key)}];
+        if (auto it = by_ranks.find(std::get<2>(key)); it != by_ranks.end()) {
+            const int n0 = by_ranks.begin()->first;
+            f.push_back({"speedup", "x", Better::Higher, it->second});
+            f.push_back({"efficiency", "%", Better::Higher, it->second * n0 / std::get<2>(key) * 100});
+        }
+        f.push_back(
+            {"final loss", "", Better::Lower, mean([](const RunResult& r) { return r.figures.final_loss; })});
+        std::vector<double> accuracies;
+        for (const RunResult* r : runs)
+            if (r->figures.final_accuracy) accuracies.push_back(*r->figures.final_accuracy * 100);
+        if (!accuracies.empty()) f.push_back({"accuracy", "%", Better::Higher, describe(accuracies).mean});
+    }
+    for (const auto& [key, sums] : sweeps)
+        for (const auto& [name, sum] : sums)
+            out[key].push_back({name, "GB/s", Better::Higher, sum.first / sum.second});
+    return out;
+}
+
+void flattenJsonValue(const nlohmann::json& value, const std::string& path,
+                      std::map<std::string, std::string>& out) {
+    if (value.is_object()) {
+        for (const auto& [key, item] : value.items())
+            flattenJsonValue(item, path.empty() ? key : path + "." + key, out);
+    } else if (value.is_array()) {
+        for (std::size_t i = 0; i < value.size(); ++i)
+            flattenJsonValue(value[i], path + "[" + std::to_string(i) + "]", out);
+        if (value.empty()) out[path] = "[]";
+    } else {
+        out[path] = value.is_string() ? value.get<std::string>() : value.dump();
+    }
+}
+
+void flattenTomlNode(const toml::node& node, const std::string& path,
+                     std::map<std::string, std::string>& out) {
+    if (const toml::table* table = node.as_table()) {
+        for (const auto& [key, item] : *table) {
+            const std::string name(key.str());
+            flattenTomlNode(item, path.empty() ? name : path + "." + name, out);
+        }
+    } else if (const toml::array* array = node.as_array()) {
+        for (std::size_t i = 0; i < array->size(); ++i)
+            flattenTomlNode(*array->get(i), path + "[" + std::to_string(i) + "]", out);
+        if (array->empty()) out[path] = "[]";
+    } else if (const auto* text = node.as_string()) {
+        out[path] = text->get();
+    } else {
+        std::ostringstream value;
+        node.visit([&](const auto& leaf) { value << leaf; });
+        out[path] = value.str();
+    }
+}
+
+// A run header key that differs on every run whatever was configured.
+bool volatileHeaderKey(const std::string& key) {
+    return key == "unix_time" || key.ends_with(".pid") || key == "type";
+}
+
+std::map<std::string, std::string> mergedRunHeaders(const std::vector<std::string>& headers) {
+    std::map<std::string, std::set<std::string>> values;
+    for (const std::string& header : headers) {
+        if (header.empty()) continue;
+        for (const auto& [key, value] : flattenJson(header))
+            if (!volatileHeaderKey(key)) values[key].insert(value);
+    }
+    std::map<std::string, std::string> out;
+    for (const auto& [key, set] : values) {
+        std::string joined;
+        for (const std::string& value : set)
+            joined += (joined.empty() ? "" : " | ") + value;
+        out[key] = joined;
+    }
+    return out;
+}
+
+void addPrefixed(std::map<std::string, std::string>& out, const std::string& prefix,
+                 const std::map<std::string, std::string>& flat) {
+    for (const auto& [key, value] : flat)
+        out[std::string(prefix).append(".").append(key)] = value;
+}
+
+std::map<std::string, std::string> sessionSettings(const ComparedSession& s) {
+    std::map<std::string, std::string> out;
+    if (!s.plan_text.empty()) addPrefixed(out, "plan", flattenToml(s.plan_text));
+    if (!s.cluster_json.empty()) addPrefixed(out, "cluster", flattenJson(s.cluster_json));
+    addPrefixed(out, "run header", mergedRunHeaders(s.run_headers));
+    return out;
+}
+
+} // namespace
+
+ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session) {
+    ComparedSession out{session.name, loadSessionResults(store, session.id)};
+    for (const RunRow& run : store.runs(session.id))
+        out.run_headers.push_back(run.header_json);
+    return out;
+}
+
+std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a,
+                                             const std::vector<RunResult>& b) {
+    const auto figures_a = sessionFigures(a);
+    const auto figures_b = sessionFigures(b);
+    std::set<GroupKey> keys;
+    for (const auto& [key, figures] : figures_a)
+        keys.insert(key);
+    for (const auto& [key, figures] : figures_b)
+        keys.insert(key);
+
+    std::vector<FigureComparison> out;
+    for (const GroupKey& key : keys) {
+        const auto it_a = figures_a.find(key);
+        const auto it_b = figures_b.find(key);
+        std::vector<FigureComparison> rows; // in A's order, then figures only B has
+        auto row = [&](const FigureValue& v) -> FigureComparison& {
+            for (auto& r : rows)
+                if (r.figure == v.figure) return r;
+            rows.push_back(
+                {std::get<0>(key), std::get<1>(key), std::get<2>(key), v.figure, v.unit, v.better});
+            return rows.back();
+        };
+        if (it_a != figures_a.end())
+            for (const FigureValue& v : it_a->second)
+                row(v).a = v.value;
+        if (it_b != figures_b.end())
+            for (const FigureValue& v : it_b->second)
+                row(v).b = v.value;
+        for (FigureComparison& r : rows) {
+            if (!r.a)
+                r.note = "only in B";
+            else if (!r.b)
+                r.note = "only in A";
+            else if (*r.a == 0)
+                r.note = "A is 0: percent undefined";
+            else
+                r.percent = (*r.b - *r.a) / *r.a * 100;
+            out.push_back(r);
+        }
+    }
+    return out;
+}
+
+std::vector<SettingDifference> compareSettings(const ComparedSession& a, const ComparedSession& b) {
+    const auto settings_a = sessionSettings(a);
+    const auto settings_b = sessionSettings(b);
+    std::vector<SettingDifference> out;
+    auto ia = settings_a.begin();
+    auto ib = settings_b.begin();
+    while (ia != settings_a.end() || ib != settings_b.end()) {
+        if (ib == settings_b.end() || (ia != settings_a.end() && ia->first < ib->first)) {
+            out.push_back({ia->first, ia->second, std::nullopt});
+            ++ia;
+        } else if (ia == settings_a.end() || ib->first < ia->first) {
+            out.push_back({ib->first, std::nullopt, ib->second});
+            ++ib;
+        } else {
+            if (ia->second != ib->second) out.push_back({ia->first, ia->second, ib->second});
+            ++ia;
+            ++ib;
+        }
+    }
+    return out;
+}
+
+std::map<std::string, std::string> flattenJson(const std::string& json) {
+    std::map<std::string, std::string> out;
+    try {
+        flattenJsonValue(nlohmann::json::parse(json), "", out);
+    } catch (const nlohmann::json::exception& e) {
+        out = {{"(unparsable)", e.what()}};
+    }
+    return out;
+}
+
+std::map<std::string, std::string> flattenToml(const std::string& toml) {
+    std::map<std::string, std::string> out;
+    try {
+        flattenTomlNode(toml::parse(toml), "", out);
+    } catch (const toml::parse_error& e) {
+        out = {{"(unparsable)", fmt::format("line {}: {}", e.source().begin.line, e.description())}};
+    }
+    return out;
+}
+
+} // namespace scalebench

@@ -1,0 +1,69 @@
+// Two sessions side by side: every figure of runs matched by (workload, dataset, ranks) with the difference
+// in percent, and the settings (plan, cluster, run headers) that differ between them.
+#pragma once
+
+#include "results_table.h"
+#include "session_store.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scalebench {
+
+// One side of a comparison: a session's results and what it ran with.
+struct ComparedSession {
+    std::string name;
+    std::vector<RunResult> results{};
+    std::vector<std::string>
+        run_headers{};          // the runs' header_json (versions, hosts, threads, hyper-parameters)
+    std::string plan_text{};    // the plan's TOML as stored with the session
+    std::string cluster_json{}; // the cluster's settings (clusterToJson); empty on this machine
+};
+
+// A stored session's name, results (loadSessionResults) and run headers. The store does not hand out a
+// session's plan text and cluster settings yet: the caller sets plan_text and cluster_json.
+ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session);
+
+// Which way a figure improves, so a difference can be called better or worse.
+enum class Better { Higher, Lower, Neither };
+
+struct FigureComparison {
+    std::string workload;
+    std::string dataset;
+    int ranks = 0;
+    std::string figure; // "samples/s", "step time", "peak busbw mpi allreduce float32 sum", ...
+    std::string unit;   // "samples/s", "ms", "x", "%", "GB/s", "" for loss
+    Better better = Better::Neither;
+    std::optional<double> a{};
+    std::optional<double> b{};
+    std::optional<double> percent{}; // (B - A) / A * 100; absent when A is 0 or one side has no value
+    std::string note{}; // why percent is absent: "only in A", "only in B", "A is 0: percent undefined"
+};
+
+// Training figures are means over the successful repeats with steady-state steps of each (workload, dataset,
+// ranks): samples/s, step time and each part of its breakdown (ms), speedup and efficiency (S(N) =
+// X(N)/X(N0), E(N) = S(N) * N0/N within each session), final loss and accuracy. Collective sweeps give the
+// peak busbw of each (backend, collective, dtype, op, in-place) sweep, mean over repeats. Sorted by workload,
+// dataset, ranks.
+std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a,
+                                             const std::vector<RunResult>& b);
+
+struct SettingDifference {
+    std::string key;                // "plan.run[0].steps", "cluster.host", "run header.versions.libtorch"
+    std::optional<std::string> a{}; // absent: the key does not exist on that side
+    std::optional<std::string> b{};
+};
+
+// Only the keys whose values differ or that exist on one side, sorted by key. Run headers are merged over
+// each session's runs: a key's value is its distinct values joined with " | ". Process ids and start times
+// are left out (they differ on every run).
+std::vector<SettingDifference> compareSettings(const ComparedSession& a, const ComparedSession& b);
+
+// Key paths ("a.b[2].c") to values (strings unquoted, other scalars as JSON). Text that does not parse gives
+// one key, "(unparsable)", holding the parser's message.
+std::map<std::string, std::string> flattenJson(const std::string& json);
+std::map<std::string, std::string> flattenToml(const std::string& toml);
+
+} // namespace scalebench

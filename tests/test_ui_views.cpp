@@ -1,0 +1,648 @@
+// Tests of the analysis views offscreen: breakdown, speedup, collectives, stragglers, comparison, session
+// search, and export to PNG, SVG and CSV. Each model runs under QAbstractItemModelTester; each view is
+// checked for what it shows (series, points, axes, legend).
+#include "breakdown_chart_view.h"
+#include "breakdown_model.h"
+#include "chart_export.h"
+#include "collectives_chart_view.h"
+#include "collectives_model.h"
+#include "collectives_view.h"
+#include "comparison_model.h"
+#include "comparison_view.h"
+#include "model_csv.h"
+#include "rank_times_chart_view.h"
+#include "rank_times_model.h"
+#include "scaling_model.h"
+#include "session_filter_model.h"
+#include "session_list_model.h"
+#include "settings_diff_model.h"
+#include "speedup_chart_view.h"
+
+#include <QAbstractItemModelTester>
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QDir>
+#include <QDomDocument>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QValueAxis>
+#include <catch2/catch.hpp>
+#include <cmath>
+
+using namespace scalebench;
+
+namespace {
+
+constexpr auto kFatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
+
+// Shows a widget off screen at the size screenshots use and lets it lay out.
+void showOffscreen(QWidget& widget, QSize size = {1000, 600}) {
+    widget.setAttribute(Qt::WA_DontShowOnScreen);
+    widget.resize(size);
+    widget.show();
+    QCoreApplication::processEvents();
+}
+
+int visibleLegendEntries(QChart* chart) {
+    int count = 0;
+    for (QLegendMarker* marker : chart->legend()->markers())
+        count += marker->isVisible();
+    return count;
+}
+
+bool legendClearOfPlot(QChart* chart) {
+    return !chart->legend()->geometry().intersects(chart->plotArea());
+}
+
+RunResult trainingRun(const std::string& workload, int ranks, int repeat, double samples_per_s,
+                      double step_ms, double hidden_fraction, double comm_fraction) {
+    RunResult r{workload + "-n" + std::to_string(ranks) + "-r" + std::to_string(repeat),
+                workload,
+                "synthetic",
+                ranks,
+                repeat,
+                "ok",
+                "",
+                {}};
+    const double s = step_ms / 1e3;
+    const double comm = comm_fraction * s;
+    r.figures.steady_steps = 40;
+    r.figures.samples_per_s = samples_per_s;
+    r.figures.breakdown = {s, 0.05 * s, 0.3 * s, 0.55 * s - comm, comm, 0.1 * s, hidden_fraction * s};
+    r.figures.final_loss = 0.4;
+    r.figures.final_accuracy = 0.88;
+    return r;
+}
+
+// ResNet-20 at 1, 2, 4 and 8 ranks, two repeats each: communication grows with the rank count.
+std::vector<RunResult> sampleTrainingSession(double speed = 1.0) {
+    std::vector<RunResult> runs;
+    const std::vector<std::tuple<int, double, double, double>> shape = {
+        {1, 1000, 0.0, 0.0}, {2, 1900, 0.08, 0.04}, {4, 3600, 0.12, 0.08}, {8, 6400, 0.15, 0.14}};
+    for (const auto& [ranks, throughput, hidden, comm] : shape)
+        for (int repeat = 0; repeat < 2; ++repeat) {
+            const double x = throughput * speed * (repeat ? 1.02 : 0.98);
+            runs.push_back(trainingRun("resnet20", ranks, repeat, x, 256.0 * ranks / x * 1e3, hidden, comm));
+        }
+    return runs;
+}
+
+std::vector<CollectiveRecord> sampleSweeps() {
+    std::vector<CollectiveRecord> records;
+    for (const std::string backend : {"mpi", "nccl"})
+        for (int ranks : {2, 4})
+            for (std::int64_t bytes = 1024; bytes <= (std::int64_t{64} << 20); bytes *= 4) {
+                CollectiveRecord c;
+                c.backend = backend;
+                c.collective = "allreduce";
+                c.dtype = "float32";
+                c.ranks = ranks;
+                c.bytes = bytes;
+                c.elements = bytes / 4;
+                c.repetitions = 20;
+                // A latency of 20 us (mpi) or 8 us (nccl) and a link of 10 or 40 GB/s.
+                const double latency = backend == "mpi" ? 20e-6 : 8e-6, link = backend == "mpi" ? 10e9 : 40e9;
+                c.time_s = latency + bytes / link;
+                c.algbw_gbps = bytes / c.time_s / 1e9;
+                c.busbw_gbps = c.algbw_gbps * 2.0 * (ranks - 1) / ranks;
+                c.correct = true;
+                records.push_back(c);
+            }
+    return records;
+}
+
+// Four ranks, rank 2 computes 20% longer; everyone's step waits for it.
+std::vector<RankTimesRecord> sampleRankTimes(int ranks = 4) {
+    std::vector<RankTimesRecord> records;
+    for (int step = 1; step <= 30; ++step) {
+        RankTimesRecord r{step, {}, {}};
+        for (int rank = 0; rank < ranks; ++rank) {
+            const double compute = rank == 2 ? 0.120 : 0.100 + 0.001 * (rank % 5);
+            r.compute_s.push_back(compute);
+            r.step_s.push_back(0.130);
+        }
+        records.push_back(r);
+    }
+    return records;
+}
+
+ComparedSession sampleComparedSession(const std::string& name, double speed, const std::string& libtorch,
+                                      int steps) {
+    ComparedSession s{name, sampleTrainingSession(speed)};
+    s.plan_text = "name = \"nightly\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2, 4, 8]\nsteps = " +
+                  std::to_string(steps) + "\n";
+    s.cluster_json = R"({"name":"prod","host":"login1","partition":"gpu"})";
+    s.run_headers = {R"({"type":"header","versions":{"libtorch":")" + libtorch +
+                     R"("},"threads_per_rank":4,"unix_time":1})"};
+    return s;
+}
+
+// Minimal RFC 4180 reader for the round-trip test.
+std::vector<std::vector<QString>> parseCsv(const QString& text) {
+    std::vector<std::vector<QString>> rows(1);
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < text.size(); ++i) {
+        const QChar c = text[i];
+        if (quoted) {
+            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
+                field += c;
+                ++i;
+            } else if (c == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                field += c;
+            }
+        } else if (c == QLatin1Char('"')) {
+            quoted = true;
+        } else if (c == QLatin1Char(',')) {
+            rows.back().push_back(field);
+            field.clear();
+        } else if (c == QLatin1Char('\r') && i + 1 < text.size() && text[i + 1] == QLatin1Char('\n')) {
+            rows.back().push_back(field);
+            field.clear();
+            rows.emplace_back();
+            ++i;
+        } else {
+            field += c;
+        }
+    }
+    if (rows.back().empty() && field.isEmpty()) rows.pop_back();
+    return rows;
+}
+
+} // namespace
+
+TEST_CASE("BreakdownModel gives each part in ms per rank count, means over repeats", "[ui][views]") {
+    BreakdownModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    auto runs = sampleTrainingSession();
+    runs.push_back(trainingRun("bert", 2, 0, 100, 500, 0.1, 0.1)); // another workload: left out
+    model.setResults(runs, "resnet20");
+    REQUIRE(model.rowCount() == 4);
+    REQUIRE(model.columnCount() == BreakdownModel::ColumnCount);
+    CHECK(model.workload() == "resnet20");
+    auto value = [&](int row, int column) { return model.data(model.index(row, column)).toDouble(); };
+    CHECK(value(3, BreakdownModel::Ranks) == 8);
+    CHECK(value(3, BreakdownModel::Repeats) == 2);
+    const double step_ms = (runs[6].figures.breakdown.step_s + runs[7].figures.breakdown.step_s) / 2 * 1e3;
+    CHECK(value(3, BreakdownModel::StepMs) == Approx(step_ms));
+    CHECK(value(3, BreakdownModel::HiddenCommMs) == Approx(0.15 * step_ms));
+    CHECK(value(3, BreakdownModel::ExposedCommMs) == Approx(0.14 * step_ms));
+    for (int row = 0; row < model.rowCount(); ++row)
+        CHECK(value(row, BreakdownModel::DataMs) + value(row, BreakdownModel::ForwardMs) +
+                  value(row, BreakdownModel::BackwardMs) + value(row, BreakdownModel::OptimizerMs) +
+                  value(row, BreakdownModel::ExposedCommMs) ==
+              Approx(value(row, BreakdownModel::StepMs)));
+    CHECK(model.headerData(BreakdownModel::HiddenCommMs, Qt::Horizontal).toString() ==
+          "Hidden communication (ms)");
+
+    model.setResults(runs); // the first workload in name order
+    REQUIRE(model.rowCount() == 1);
+    CHECK(model.workload() == "bert");
+    model.setResults(runs, "nothing-like-it");
+    CHECK(model.rowCount() == 0);
+}
+
+TEST_CASE("BreakdownChartView stacks the parts to the step time and puts hidden communication beside them",
+          "[ui][views]") {
+    BreakdownModel model;
+    model.setResults(sampleTrainingSession());
+    BreakdownChartView view(&model);
+    showOffscreen(view);
+
+    const QList<QBarSet*> sets = view.stackSeries()->barSets();
+    REQUIRE(sets.size() == 5);
+    CHECK(sets[0]->label() == "data loading");
+    CHECK(sets[4]->label() == "exposed communication");
+    for (int row = 0; row < model.rowCount(); ++row) {
+        double stacked = 0;
+        for (QBarSet* set : sets)
+            stacked += set->at(row);
+        CHECK(stacked == Approx(model.data(model.index(row, BreakdownModel::StepMs)).toDouble()));
+    }
+    REQUIRE(view.hiddenBars().size() == 4);
+    const QList<QPointF> top = view.hiddenBars()[3]->upperSeries()->points();
+    REQUIRE(top.size() == 2);
+    CHECK(top[0].y() == Approx(model.data(model.index(3, BreakdownModel::HiddenCommMs)).toDouble()));
+    CHECK(top[0].x() > 3.25); // right of the stack, which spans 3 +- 0.25
+    CHECK(view.rankAxis()->categories() == QStringList{"1", "2", "4", "8"});
+    CHECK(view.rankAxis()->titleText().contains("ranks"));
+    CHECK(view.timeAxis()->titleText().contains("(ms)"));
+    CHECK(view.timeAxis()->max() >= model.data(model.index(3, BreakdownModel::StepMs)).toDouble());
+    CHECK(visibleLegendEntries(view.chart()) == 6); // five parts, one hidden-communication entry
+    CHECK(legendClearOfPlot(view.chart()));
+    CHECK(view.chart()->title().contains("resnet20"));
+
+    model.setResults({}); // an empty session
+    CHECK(view.hiddenBars().empty());
+    CHECK(sets[0]->count() == 0);
+    CHECK(view.chart()->title() == "No steady-state steps to break down");
+}
+
+TEST_CASE("ScalingModel gives the speedup's two sigma against X(N0) and the ideal speedup", "[ui][views]") {
+    ScalingModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setPoints(sessionScaling(sampleTrainingSession()));
+    REQUIRE(model.rowCount() == 4);
+    auto value = [&](int row, int column) { return model.data(model.index(row, column)).toDouble(); };
+    const double x0 = value(0, ScalingModel::SamplesPerS);
+    CHECK(x0 == Approx(1000));
+    CHECK(value(2, ScalingModel::IdealSpeedup) == Approx(4));
+    CHECK(value(2, ScalingModel::SpeedupTwoSigma) == Approx(value(2, ScalingModel::TwoSigma) / x0));
+    CHECK(value(2, ScalingModel::SpeedupTwoSigma) > 0);
+    CHECK(value(3, ScalingModel::EfficiencyTwoSigma) ==
+          Approx(value(3, ScalingModel::SpeedupTwoSigma) / 8 * 100));
+}
+
+TEST_CASE("SpeedupChartView draws speedup with two-sigma error bars, the ideal line and efficiency on a "
+          "second axis",
+          "[ui][views]") {
+    ScalingModel model;
+    auto runs = sampleTrainingSession();
+    // Runs finish one rank count at a time: the chart fills in as the model is reset with more points.
+    model.setPoints(sessionScaling({runs.begin(), runs.begin() + 4}));
+    SpeedupChartView view(&model);
+    showOffscreen(view);
+    CHECK(view.speedupSeries()->count() == 2);
+    CHECK(view.errorBars().size() == 2);
+
+    model.setPoints(sessionScaling(runs));
+    QCoreApplication::processEvents(); // the legend lays out the new error bars' entries
+    const QList<QPointF> speedup = view.speedupSeries()->points();
+    REQUIRE(speedup.size() == 4);
+    CHECK(speedup[3] == QPointF(8, model.data(model.index(3, ScalingModel::Speedup)).toDouble()));
+    CHECK(view.idealSeries()->points()[3] == QPointF(8, 8));
+    CHECK(view.efficiencySeries()->points()[3].y() ==
+          Approx(model.data(model.index(3, ScalingModel::Efficiency)).toDouble()));
+    REQUIRE(view.errorBars().size() == 4);
+    const QList<QPointF> bar = view.errorBars()[3]->points();
+    REQUIRE(bar.size() == 6);
+    const double s = speedup[3].y(),
+                 sigma = model.data(model.index(3, ScalingModel::SpeedupTwoSigma)).toDouble();
+    CHECK(bar[2] == QPointF(8, s - sigma)); // the vertical segment
+    CHECK(bar[3] == QPointF(8, s + sigma));
+    CHECK(sigma > 0.05);
+
+    CHECK(view.ranksAxis()->min() == 0);
+    CHECK(view.ranksAxis()->max() >= 8);
+    CHECK(view.speedupAxis()->max() >= s + sigma);
+    CHECK(view.speedupAxis()->max() >= 8);
+    CHECK(view.efficiencyAxis()->max() >= 100);
+    CHECK(view.efficiencyAxis()->max() == 120);
+    CHECK(view.efficiencyAxis()->titleText().endsWith("(%)"));
+    CHECK(view.efficiencySeries()->attachedAxes().contains(view.efficiencyAxis()));
+    // measured, ideal, efficiency, one error-bar entry
+    CHECK(visibleLegendEntries(view.chart()) == 4);
+    CHECK(legendClearOfPlot(view.chart()));
+}
+
+TEST_CASE("CollectivesModel shows each size of each sweep with time and bandwidths", "[ui][views]") {
+    CollectivesModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setRecords(sampleSweeps());
+    REQUIRE(model.rowCount() == 2 * 2 * 9);
+    REQUIRE(model.columnCount() == CollectivesModel::ColumnCount);
+    const QModelIndex first = model.index(0, CollectivesModel::Bytes);
+    CHECK(first.data().toString() == "1 KiB");
+    CHECK(first.data(Qt::UserRole).toLongLong() == 1024);
+    CHECK(model.index(8, CollectivesModel::Bytes).data().toString() == "64 MiB");
+    CHECK(model.index(0, CollectivesModel::TimeUs).data().toString() == "20.1");
+    CHECK(model.index(0, CollectivesModel::InPlace).data().toString() == "out-of-place");
+    CHECK(model.index(0, CollectivesModel::Correct).data().toString() == "yes");
+    CHECK(CollectivesModel::sizeText(1536) == "1.5 KiB");
+    CHECK(CollectivesModel::sizeText(3) == "3 B");
+
+    RunResult sweep{"s", "allreduce-sweep", "none", 2, 0, "ok", "", {}, sampleSweeps()};
+    model.setResults({sweep, sampleTrainingSession()[0]});
+    CHECK(model.rowCount() == 36);
+}
+
+TEST_CASE(
+    "CollectivesChartView draws one line per sweep against a log2 size axis and switches busbw and algbw",
+    "[ui][views]") {
+    CollectivesView view;
+    view.setRecords(sampleSweeps());
+    showOffscreen(view);
+    CollectivesChartView* chart = view.chartView();
+    REQUIRE(chart->sweepSeries().size() == 4);
+    CHECK(chart->sweepSeries()[0]->name() == "mpi allreduce float32 sum, 2 ranks");
+    CHECK(chart->sweepSeries()[3]->name() == "nccl allreduce float32 sum, 4 ranks");
+    const QList<QPointF> points = chart->sweepSeries()[3]->points();
+    REQUIRE(points.size() == 9);
+    const CollectiveRecord& last = sampleSweeps().back();
+    CHECK(points.back().x() == Approx(26)); // 64 MiB = 2^26 bytes
+    CHECK(points.back().y() == Approx(last.busbw_gbps));
+    const QStringList labels = chart->sizeAxis()->categoriesLabels();
+    CHECK(labels.contains("1 KiB"));
+    CHECK(labels.contains("1 MiB"));
+    CHECK(chart->sizeAxis()->titleText().contains("bytes"));
+    CHECK(chart->bandwidthAxis()->titleText().startsWith("busbw (GB/s"));
+    CHECK(chart->bandwidthAxis()->max() >= last.busbw_gbps);
+    CHECK(visibleLegendEntries(chart->chart()) == 4);
+    CHECK(legendClearOfPlot(chart->chart()));
+
+    view.bandwidthChoice()->setCurrentIndex(1);
+    CHECK(chart->bandwidth() == CollectivesChartView::Bandwidth::Algorithm);
+    CHECK(chart->sweepSeries()[3]->points().back().y() == Approx(last.algbw_gbps));
+    CHECK(chart->bandwidthAxis()->titleText().startsWith("algbw (GB/s"));
+
+    auto* table = view.findChild<QTableView*>("collectiveTable");
+    REQUIRE(table);
+    CHECK(table->model()->rowCount() == 36);
+    view.setRecords({});
+    CHECK(chart->sweepSeries().empty());
+    CHECK(chart->chart()->title() == "No collective sweeps to chart");
+}
+
+TEST_CASE("RankTimesModel and its chart show per-rank step, compute and wait, marking the slowest rank",
+          "[ui][views]") {
+    RankTimesModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    model.setRankTimes(sampleRankTimes());
+    REQUIRE(model.rowCount() == 4);
+    CHECK(model.data(model.index(2, RankTimesModel::ComputeMs)).toDouble() == Approx(120));
+    CHECK(model.data(model.index(2, RankTimesModel::WaitMs)).toDouble() == Approx(10));
+    CHECK(model.data(model.index(0, RankTimesModel::WaitMs)).toDouble() == Approx(30));
+    CHECK(model.data(model.index(2, RankTimesModel::Slowest)).toString() == "slowest");
+    CHECK(model.data(model.index(1, RankTimesModel::Slowest)).toString().isEmpty());
+    CHECK(model.data(model.index(2, RankTimesModel::Rank), Qt::FontRole).value<QFont>().bold());
+    CHECK_FALSE(model.data(model.index(1, RankTimesModel::Rank), Qt::FontRole).isValid());
+
+    RankTimesChartView view(&model);
+    showOffscreen(view);
+    CHECK(view.stepSeries()->count() == 4);
+    CHECK(view.computeSeries()->at(2) == QPointF(2, 120));
+    REQUIRE(view.slowestMarker()->count() == 1);
+    CHECK(view.slowestMarker()->at(0) == QPointF(2, 120));
+    CHECK(view.chart()->title().contains("rank 2 is slowest"));
+    CHECK(view.timeAxis()->max() >= 130);
+    CHECK(view.rankAxis()->max() >= 3);
+    CHECK(legendClearOfPlot(view.chart()));
+}
+
+TEST_CASE("ComparisonModel colours the change by which way each figure improves", "[ui][views]") {
+    ComparisonModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    const auto rows = compareFigures(sampleTrainingSession(1.0), sampleTrainingSession(1.1)); // B 10% faster
+    model.setComparison(rows, "last week", "tonight");
+    REQUIRE(model.rowCount() == static_cast<int>(rows.size()));
+    CHECK(model.headerData(ComparisonModel::A, Qt::Horizontal).toString() == "A: last week");
+    auto find = [&](int ranks, const std::string& figure) {
+        for (int row = 0; row < model.rowCount(); ++row)
+            if (rows[static_cast<std::size_t>(row)].ranks == ranks &&
+                rows[static_cast<std::size_t>(row)].figure == figure)
+                return row;
+        FAIL("no row " << figure);
+        return -1;
+    };
+    const int throughput = find(4, "samples/s"), step = find(4, "step time"),
+              hidden = find(1, "hidden communication");
+    CHECK(model.index(throughput, ComparisonModel::Change).data().toString() == "+10.0%");
+    CHECK(model.index(throughput, ComparisonModel::Change).data(Qt::UserRole).toDouble() == Approx(10));
+    auto background = [&](int row) {
+        return model.index(row, ComparisonModel::Change).data(Qt::BackgroundRole).value<QBrush>().color();
+    };
+    CHECK(background(throughput).green() > background(throughput).red()); // more samples/s: better
+    CHECK(background(step).green() > background(step).red());             // shorter steps: better too
+    CHECK(model.index(step, ComparisonModel::Change).data().toString().startsWith("-9.")); // 1/1.1 - 1
+    const int loss = find(4, "final loss");
+    CHECK(model.index(loss, ComparisonModel::Change).data().toString() == "0.0%");
+    CHECK_FALSE(model.index(loss, ComparisonModel::Change).data(Qt::BackgroundRole).isValid());
+
+    // The other way round, B is slower: worse, red.
+    model.setComparison(compareFigures(sampleTrainingSession(1.1), sampleTrainingSession(1.0)), "a", "b");
+    CHECK(background(throughput).red() > background(throughput).green());
+    CHECK(background(step).red() > background(step).green());
+    CHECK(model.index(hidden, ComparisonModel::Change).data().toString() == "A is 0: percent undefined");
+    CHECK_FALSE(model.index(hidden, ComparisonModel::Change).data(Qt::BackgroundRole).isValid());
+}
+
+TEST_CASE("SettingsDiffModel and ComparisonView list only the settings that differ", "[ui][views]") {
+    SettingsDiffModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    ComparisonView view;
+    QAbstractItemModelTester figures_tester(view.figuresModel(), kFatal);
+    QAbstractItemModelTester settings_tester(view.settingsModel(), kFatal);
+    const auto a = sampleComparedSession("last week", 1.0, "2.10.0", 200);
+    auto b = sampleComparedSession("tonight", 1.1, "2.11.0", 400);
+    b.cluster_json = R"({"name":"prod","host":"login2","partition":"gpu","account":"ml"})";
+    view.setSessions(a, b);
+    showOffscreen(view);
+
+    SettingsDiffModel* settings = view.settingsModel();
+    REQUIRE(settings->rowCount() == 4);
+    auto cell = [&](int row, int column) { return settings->index(row, column).data().toString(); };
+    CHECK(cell(0, SettingsDiffModel::Key) == "cluster.account");
+    CHECK(cell(0, SettingsDiffModel::A) == "(not set)");
+    CHECK(settings->index(0, SettingsDiffModel::A).data(Qt::FontRole).value<QFont>().italic());
+    CHECK(cell(0, SettingsDiffModel::B) == "ml");
+    CHECK(cell(1, SettingsDiffModel::Key) == "cluster.host");
+    CHECK(cell(2, SettingsDiffModel::Key) == "plan.run[0].steps");
+    CHECK(cell(2, SettingsDiffModel::B) == "400");
+    CHECK(cell(3, SettingsDiffModel::Key) == "run header.versions.libtorch");
+    CHECK(settings->headerData(SettingsDiffModel::B, Qt::Horizontal).toString() == "B: tonight");
+
+    CHECK(view.figuresModel()->rowCount() > 40);
+    CHECK(view.figuresTable()->model() == view.figuresModel());
+    CHECK(view.heading()->text().contains("last week"));
+    CHECK(view.heading()->text().contains("better in B"));
+
+    model.setDifferences(compareSettings(a, a), "a", "a");
+    CHECK(model.rowCount() == 0);
+}
+
+TEST_CASE("SessionFilterModel keeps sessions whose name, cluster, status or date contain every word",
+          "[ui][views]") {
+    SessionListModel sessions;
+    SessionFilterModel filter;
+    filter.setSourceModel(&sessions);
+    QAbstractItemModelTester tester(&filter, kFatal);
+    sessions.setSessions({{1, "nightly resnet", "2024-05-01T09:30:00Z", "", "ok", "jean-zay", 4},
+                          {2, "nightly bert", "2024-05-02T09:30:00Z", "", "failed", "jean-zay", 2},
+                          {3, "laptop check", "2024-06-11T18:00:00Z", "", "ok", "local", 1}});
+    auto names = [&] {
+        QStringList out;
+        for (int row = 0; row < filter.rowCount(); ++row)
+            out << filter.index(row, SessionListModel::Name).data().toString();
+        return out;
+    };
+    CHECK(filter.rowCount() == 3);
+    filter.setSearchText("NIGHTLY");
+    CHECK(names() == QStringList{"nightly resnet", "nightly bert"});
+    filter.setSearchText("jean failed");
+    CHECK(names() == QStringList{"nightly bert"});
+    filter.setSearchText("2024-06");
+    CHECK(names() == QStringList{"laptop check"});
+    filter.setSearchText("local  ok");
+    CHECK(names() == QStringList{"laptop check"});
+    filter.setSearchText("slurm");
+    CHECK(filter.rowCount() == 0);
+    filter.setSearchText("");
+    CHECK(filter.rowCount() == 3);
+    // The source changing under the filter: rows follow.
+    filter.setSearchText("nightly");
+    sessions.setSessions({{9, "nightly gpt", "2024-07-01T00:00:00Z", "", "running", "prod", 8}});
+    CHECK(names() == QStringList{"nightly gpt"});
+}
+
+TEST_CASE("chart views export to PNG of the asked size and to SVG holding the series", "[ui][views]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    ScalingModel model;
+    model.setPoints(sessionScaling(sampleTrainingSession()));
+    SpeedupChartView view(&model);
+
+    const QString png = dir.filePath("speedup.png");
+    QString error;
+    REQUIRE(saveWidgetPng(view, png, {800, 500}, &error));
+    const QImage image(png);
+    REQUIRE(!image.isNull());
+    CHECK(image.size() == QSize(800, 500));
+    CHECK_FALSE(view.isVisible()); // put back as it was
+
+    const QString svg = dir.filePath("speedup.svg");
+    REQUIRE(saveWidgetSvg(view, svg, {800, 500}, &error));
+    QFile file(svg);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    QDomDocument document;
+    REQUIRE(document.setContent(&file));
+    CHECK(document.documentElement().tagName() == "svg");
+    const QString text = document.toString();
+    CHECK(text.contains("ideal S(N) = N/N0"));
+    CHECK(text.contains("efficiency (right axis)"));
+    // Lines drawn as vectors, not one image.
+    CHECK(document.elementsByTagName("polyline").size() + document.elementsByTagName("path").size() > 10);
+    CHECK(document.elementsByTagName("image").isEmpty());
+
+    CHECK_FALSE(saveWidgetPng(view, dir.filePath("missing/x.png"), {}, &error));
+    CHECK(error.contains("missing/x.png"));
+    CHECK_FALSE(saveWidgetSvg(view, dir.filePath("missing/x.svg"), {}, &error));
+}
+
+TEST_CASE("a table model exports to CSV with RFC 4180 quoting and reads back the same", "[ui][views]") {
+    SessionListModel model;
+    model.setSessions({{1, "plain", "2024-05-01T09:30:00Z", "", "ok", "local", 4},
+                       {2, "with, comma", "2024-05-02T09:30:00Z", "", "ok", "say \"hi\"", 2},
+                       {3, "two\nlines", "2024-05-03T09:30:00Z", "", "failed", "", 0}});
+    const QString csv = modelCsv(model);
+    CHECK(csv.startsWith("Id,Name,Started (UTC),Status,Runs,Cluster\r\n"));
+    CHECK(csv.contains("\"with, comma\""));
+    CHECK(csv.contains("\"say \"\"hi\"\"\""));
+    CHECK(csv.contains("\"two\nlines\""));
+
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    const QString path = dir.filePath("sessions.csv");
+    REQUIRE(saveModelCsv(model, path));
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    const auto rows = parseCsv(QString::fromUtf8(file.readAll()));
+    REQUIRE(rows.size() == 4);
+    for (int row = 0; row < model.rowCount(); ++row) {
+        REQUIRE(rows[static_cast<std::size_t>(row + 1)].size() == SessionListModel::ColumnCount);
+        for (int column = 0; column < model.columnCount(); ++column)
+            CHECK(rows[static_cast<std::size_t>(row + 1)][static_cast<std::size_t>(column)] ==
+                  model.index(row, column).data().toString());
+    }
+    QString error;
+    CHECK_FALSE(saveModelCsv(model, dir.filePath("missing/x.csv"), &error));
+    CHECK_FALSE(error.isEmpty());
+}
+
+TEST_CASE("views take thousands of points in one reset without stalling", "[ui][views]") {
+    // 4096 ranks, and 64 sweeps of 30 sizes.
+    RankTimesModel ranks;
+    RankTimesChartView rank_view(&ranks);
+    std::vector<CollectiveRecord> records;
+    for (int sweep = 0; sweep < 64; ++sweep)
+        for (int i = 0; i < 30; ++i) {
+            CollectiveRecord c;
+            c.backend = sweep % 2 ? "nccl" : "mpi";
+            c.collective = "allreduce";
+            c.dtype = "float32";
+            c.ranks = 2 + sweep;
+            c.bytes = std::int64_t{4} << i;
+            c.time_s = 1e-5 + c.bytes / 1e10;
+            c.algbw_gbps = c.bytes / c.time_s / 1e9;
+            c.busbw_gbps = c.algbw_gbps;
+            records.push_back(c);
+        }
+    CollectivesModel collectives;
+    CollectivesChartView collective_view(&collectives);
+    showOffscreen(rank_view);
+    showOffscreen(collective_view);
+
+    const auto many_ranks = sampleRankTimes(4096);
+    QElapsedTimer timer;
+    timer.start();
+    ranks.setRankTimes(many_ranks);
+    collectives.setRecords(records);
+    QCoreApplication::processEvents();
+    (void)rank_view.grab();
+    (void)collective_view.grab();
+    const qint64 elapsed_ms = timer.elapsed();
+    CHECK(rank_view.stepSeries()->count() == 4096);
+    CHECK(collective_view.sweepSeries().size() == 64);
+    INFO("reset and one paint took " << elapsed_ms << " ms");
+    CHECK(elapsed_ms < 2000); // about 0.2 s here; a tick label per rank took 4 s
+}
+
+// Not run by ctest (hidden tag): renders every view at 1000x600 from sample data for looking at them.
+// SCALEBENCH_SCREENSHOT_DIR=out scalebench_ui_tests "[.screenshots]"
+TEST_CASE("every analysis view renders to a PNG for screenshots", "[.screenshots]") {
+    const QString folder = qEnvironmentVariable("SCALEBENCH_SCREENSHOT_DIR", QStringLiteral("screenshots"));
+    REQUIRE(QDir().mkpath(folder));
+    const QSize size(1000, 600);
+
+    BreakdownModel breakdown;
+    breakdown.setResults(sampleTrainingSession());
+    BreakdownChartView breakdown_view(&breakdown);
+    CHECK(saveWidgetPng(breakdown_view, folder + "/breakdown.png", size));
+
+    ScalingModel scaling;
+    scaling.setPoints(sessionScaling(sampleTrainingSession()));
+    SpeedupChartView speedup_view(&scaling);
+    CHECK(saveWidgetPng(speedup_view, folder + "/speedup.png", size));
+    CHECK(saveWidgetSvg(speedup_view, folder + "/speedup.svg", size));
+
+    CollectivesView collectives;
+    collectives.setRecords(sampleSweeps());
+    CHECK(saveWidgetPng(collectives, folder + "/collectives.png", size));
+    CollectivesModel many_sweeps;
+    auto records = sampleSweeps();
+    for (CollectiveRecord c : sampleSweeps()) {
+        c.collective = "allgather";
+        c.busbw_gbps = c.algbw_gbps * (c.ranks - 1) / c.ranks;
+        records.push_back(c);
+    }
+    many_sweeps.setRecords(records);
+    CollectivesChartView many_view(&many_sweeps);
+    CHECK(saveWidgetPng(many_view, folder + "/collectives-8-sweeps.png", size));
+
+    RankTimesModel rank_times;
+    rank_times.setRankTimes(sampleRankTimes(8));
+    RankTimesChartView rank_view(&rank_times);
+    CHECK(saveWidgetPng(rank_view, folder + "/rank-times.png", size));
+    rank_times.setRankTimes(sampleRankTimes(512));
+    CHECK(saveWidgetPng(rank_view, folder + "/rank-times-512.png", size));
+
+    ComparisonView comparison;
+    auto b = sampleComparedSession("tonight", 1.1, "2.11.0", 400);
+    b.cluster_json = R"({"name":"prod","host":"login2","partition":"gpu","account":"ml"})";
+    comparison.setSessions(sampleComparedSession("last week", 1.0, "2.10.0", 200), b);
+    CHECK(saveWidgetPng(comparison, folder + "/comparison.png", size));
+}

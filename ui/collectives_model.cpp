@@ -1,0 +1,148 @@
+// The message sizes of collective sweeps as a table: one row per (sweep, size) with time and bandwidths.
+#include "collectives_model.h"
+
+#include <QColor>
+#include <array>
+
+namespace scalebench {
+
+CollectivesModel::CollectivesModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void CollectivesModel::setRecords(std::vector<CollectiveRecord> records) {
+    beginResetModel();
+    records_ = std::move(records);
+    endResetModel();
+}
+
+void CollectivesModel::setResults(const std::vector<RunResult>& results) {
+    std::vector<CollectiveRecord> records;
+    for (const RunResult& r : results)
+        records.insert(records.end(), r.collectives.begin(), r.collectives.end());
+    setRecords(std::move(records));
+}
+
+QString CollectivesModel::sizeText(double bytes) {
+    static constexpr std::array<const char*, 6> kUnits = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    std::size_t unit = 0;
+    while (bytes >= 1024 && unit + 1 < kUnits.size()) {
+        bytes /= 1024;
+        ++unit;
+    }
+    return QStringLiteral("%1 %2").arg(QString::number(bytes, 'g', 4), QLatin1String(kUnits[unit]));
+}
+
+int CollectivesModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(records_.size());
+}
+
+int CollectivesModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant CollectivesModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    const CollectiveRecord& c = records_[static_cast<std::size_t>(index.row())];
+    const int column = index.column();
+    if (role == Qt::TextAlignmentRole)
+        return column >= Ranks && column <= BusBw ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                  : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role == Qt::ForegroundRole && column == Correct && !c.correct) return QColor(Qt::red);
+    if (role == Qt::ToolTipRole && column == Bytes)
+        return tr("%1 bytes, %2 elements").arg(c.bytes).arg(c.elements);
+    if (role == Qt::UserRole) {
+        switch (column) {
+        case Backend:
+            return QString::fromStdString(c.backend);
+        case Collective:
+            return QString::fromStdString(c.collective);
+        case Dtype:
+            return QString::fromStdString(c.dtype);
+        case Op:
+            return QString::fromStdString(c.op);
+        case InPlace:
+            return c.in_place;
+        case Ranks:
+            return c.ranks;
+        case Bytes:
+            return QVariant::fromValue<qint64>(c.bytes);
+        case TimeUs:
+            return c.time_s;
+        case AlgBw:
+            return c.algbw_gbps;
+        case BusBw:
+            return c.busbw_gbps;
+        case Correct:
+            return c.correct;
+        }
+        return {};
+    }
+    if (role != Qt::DisplayRole) return {};
+    switch (column) {
+    case Backend:
+        return QString::fromStdString(c.backend);
+    case Collective:
+        return QString::fromStdString(c.collective);
+    case Dtype:
+        return QString::fromStdString(c.dtype);
+    case Op:
+        return QString::fromStdString(c.op);
+    case InPlace:
+        return c.in_place ? tr("in-place") : tr("out-of-place");
+    case Ranks:
+        return c.ranks;
+    case Bytes:
+        return sizeText(static_cast<double>(c.bytes));
+    case TimeUs:
+        return QString::number(c.time_s * 1e6, 'f', 1);
+    case AlgBw:
+        return QString::number(c.algbw_gbps, 'f', 3);
+    case BusBw:
+        return QString::number(c.busbw_gbps, 'f', 3);
+    case Correct:
+        return c.correct ? tr("yes") : tr("NO");
+    }
+    return {};
+}
+
+QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case AlgBw:
+            return tr("algbw = bytes / time (1e9 bytes/s)");
+        case BusBw:
+            return tr("busbw = algbw x the collective's bus factor, 2(n-1)/n for all-reduce (nccl-tests)");
+        case TimeUs:
+            return tr("mean time per call, averaged across ranks");
+        }
+        return {};
+    }
+    if (role != Qt::DisplayRole) return {};
+    switch (section) {
+    case Backend:
+        return tr("Backend");
+    case Collective:
+        return tr("Collective");
+    case Dtype:
+        return tr("Type");
+    case Op:
+        return tr("Op");
+    case InPlace:
+        return tr("Placement");
+    case Ranks:
+        return tr("Ranks");
+    case Bytes:
+        return tr("Size");
+    case TimeUs:
+        return tr("Time (us)");
+    case AlgBw:
+        return tr("algbw (GB/s)");
+    case BusBw:
+        return tr("busbw (GB/s)");
+    case Correct:
+        return tr("Correct");
+    }
+    return {};
+}
+
+} // namespace scalebench

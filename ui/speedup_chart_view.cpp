@@ -1,0 +1,147 @@
+// Speedup against rank count from a ScalingModel: measured mean with two-sigma error bars, ideal linear
+// speedup, and scaling efficiency on a second axis.
+#include "speedup_chart_view.h"
+
+#include "chart_style.h"
+#include "scaling_model.h"
+
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QValueAxis>
+#include <algorithm>
+#include <cmath>
+
+namespace scalebench {
+
+namespace {
+
+void hideFromLegend(QChart* chart, QAbstractSeries* series) {
+    for (QLegendMarker* marker : chart->legend()->markers(series))
+        marker->setVisible(false);
+}
+
+} // namespace
+
+SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
+    : QChartView(parent), model_(model), speedup_(new QLineSeries), speedup_markers_(new QScatterSeries),
+      ideal_(new QLineSeries), efficiency_(new QLineSeries), efficiency_markers_(new QScatterSeries),
+      x_axis_(new QValueAxis), speedup_axis_(new QValueAxis), efficiency_axis_(new QValueAxis) {
+    QChart* chart = createStyledChart();
+    setChart(chart);
+    setRenderHint(QPainter::Antialiasing);
+
+    const QColor speedup_colour = paletteColour(0), efficiency_colour = paletteColour(1);
+    speedup_->setName(tr("measured (mean over repeats)"));
+    speedup_->setPen(QPen(speedup_colour, 2.5));
+    speedup_markers_->setColor(speedup_colour);
+    speedup_markers_->setBorderColor(speedup_colour);
+    speedup_markers_->setMarkerSize(9);
+    ideal_->setName(tr("ideal S(N) = N/N0"));
+    ideal_->setPen(QPen(QColor(120, 120, 120), 1.8, Qt::DashLine));
+    efficiency_->setName(tr("efficiency (right axis)"));
+    efficiency_->setPen(QPen(efficiency_colour, 2, Qt::DotLine));
+    efficiency_markers_->setColor(efficiency_colour);
+    efficiency_markers_->setBorderColor(efficiency_colour);
+    efficiency_markers_->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    efficiency_markers_->setMarkerSize(8);
+
+    x_axis_->setTitleText(tr("ranks (GPUs or processes)"));
+    x_axis_->setLabelFormat(QStringLiteral("%d"));
+    x_axis_->setTickType(QValueAxis::TicksDynamic);
+    x_axis_->setTickAnchor(0);
+    speedup_axis_->setTitleText(tr("speedup S(N) = X(N)/X(N0)"));
+    speedup_axis_->setLabelFormat(QStringLiteral("%.1f"));
+    efficiency_axis_->setTitleText(tr("scaling efficiency E(N) = S(N) N0/N (%)"));
+    efficiency_axis_->setLabelFormat(QStringLiteral("%.0f"));
+    efficiency_axis_->setLinePenColor(efficiency_colour);
+    efficiency_axis_->setLabelsColor(efficiency_colour);
+    efficiency_axis_->setGridLineVisible(false);
+    chart->addAxis(x_axis_, Qt::AlignBottom);
+    chart->addAxis(speedup_axis_, Qt::AlignLeft);
+    chart->addAxis(efficiency_axis_, Qt::AlignRight);
+    for (QAbstractSeries* series :
+         std::initializer_list<QAbstractSeries*>{ideal_, speedup_, speedup_markers_}) {
+        chart->addSeries(series);
+        series->attachAxis(x_axis_);
+        series->attachAxis(speedup_axis_);
+    }
+    for (QAbstractSeries* series :
+         std::initializer_list<QAbstractSeries*>{efficiency_, efficiency_markers_}) {
+        chart->addSeries(series);
+        series->attachAxis(x_axis_);
+        series->attachAxis(efficiency_axis_);
+    }
+    hideFromLegend(chart, speedup_markers_);
+    hideFromLegend(chart, efficiency_markers_);
+
+    connect(model_, &QAbstractItemModel::modelReset, this, &SpeedupChartView::refresh);
+    connect(model_, &QAbstractItemModel::dataChanged, this, &SpeedupChartView::refresh);
+    connect(model_, &QAbstractItemModel::rowsInserted, this, &SpeedupChartView::refresh);
+    connect(model_, &QAbstractItemModel::rowsRemoved, this, &SpeedupChartView::refresh);
+    refresh();
+}
+
+void SpeedupChartView::refresh() {
+    const int rows = model_->rowCount();
+    chart()->setTitle(rows == 0 ? tr("No successful runs to chart")
+                                : tr("%1 on %2: speedup and scaling efficiency (± two sigma over repeats)")
+                                      .arg(model_->workload(), model_->dataset()));
+    auto value = [&](int row, int column) { return model_->data(model_->index(row, column)).toDouble(); };
+
+    for (QLineSeries* bar : error_bars_) {
+        chart()->removeSeries(bar);
+        delete bar;
+    }
+    error_bars_.clear();
+
+    QList<QPointF> speedup, ideal, efficiency;
+    double max_ranks = 1, max_speedup = 1, max_efficiency = 100;
+    for (int row = 0; row < rows; ++row)
+        max_ranks = std::max(max_ranks, value(row, ScalingModel::Ranks));
+    const double step = niceIntegerStep(max_ranks, 8);
+    const double cap = (max_ranks + step / 2) * 0.012; // half the width of an error bar's caps, in ranks
+    const QColor bar_colour = paletteColour(0).darker(130);
+    for (int row = 0; row < rows; ++row) {
+        const double ranks = value(row, ScalingModel::Ranks), s = value(row, ScalingModel::Speedup);
+        const double sigma = value(row, ScalingModel::SpeedupTwoSigma);
+        speedup.append({ranks, s});
+        ideal.append({ranks, value(row, ScalingModel::IdealSpeedup)});
+        efficiency.append({ranks, value(row, ScalingModel::Efficiency)});
+        max_speedup = std::max({max_speedup, s + sigma, value(row, ScalingModel::IdealSpeedup)});
+        max_efficiency = std::max(max_efficiency, value(row, ScalingModel::Efficiency));
+
+        const double low = std::max(0.0, s - sigma), high = s + sigma;
+        auto* bar = new QLineSeries;
+        bar->replace(QList<QPointF>{{ranks - cap, low},
+                                    {ranks + cap, low},
+                                    {ranks, low},
+                                    {ranks, high},
+                                    {ranks - cap, high},
+                                    {ranks + cap, high}});
+        bar->setName(tr("± two sigma over repeats"));
+        bar->setPen(QPen(bar_colour, 1.6));
+        chart()->addSeries(bar);
+        bar->attachAxis(x_axis_);
+        bar->attachAxis(speedup_axis_);
+        if (row > 0) hideFromLegend(chart(), bar);
+        error_bars_.push_back(bar);
+    }
+    speedup_->replace(speedup);
+    speedup_markers_->replace(speedup);
+    ideal_->replace(ideal);
+    efficiency_->replace(efficiency);
+    efficiency_markers_->replace(efficiency);
+
+    x_axis_->setTickInterval(step);
+    x_axis_->setRange(0, max_ranks + step / 2);
+    speedup_axis_->setRange(0, max_speedup * 1.08);
+    speedup_axis_->applyNiceNumbers();
+    // Ticks every 20%, with room above 100% (or above a superlinear point).
+    const double efficiency_top = std::ceil(max_efficiency / 20) * 20 + 20;
+    efficiency_axis_->setRange(0, efficiency_top);
+    efficiency_axis_->setTickCount(static_cast<int>(efficiency_top / 20) + 1);
+}
+
+} // namespace scalebench

@@ -1,0 +1,48 @@
+// Speedup against rank count from a ScalingModel: measured mean with two-sigma error bars, ideal linear
+// speedup, and scaling efficiency on a second axis.
+#pragma once
+
+#include <QChartView>
+#include <vector>
+
+class QLineSeries;
+class QScatterSeries;
+class QValueAxis;
+
+namespace scalebench {
+
+class ScalingModel;
+
+class SpeedupChartView : public QChartView {
+    Q_OBJECT
+
+  public:
+    // The model is not owned and must outlive the view; the chart follows its resets (runs finishing).
+    explicit SpeedupChartView(ScalingModel* model, QWidget* parent = nullptr);
+
+    QLineSeries* speedupSeries() const { return speedup_; }
+    QLineSeries* idealSeries() const { return ideal_; }
+    QLineSeries* efficiencySeries() const { return efficiency_; }
+    // One I-shaped polyline per rank count: (x - cap, low), (x + cap, low), (x, low), (x, high),
+    // (x - cap, high), (x + cap, high).
+    const std::vector<QLineSeries*>& errorBars() const { return error_bars_; }
+    QValueAxis* ranksAxis() const { return x_axis_; }
+    QValueAxis* speedupAxis() const { return speedup_axis_; }
+    QValueAxis* efficiencyAxis() const { return efficiency_axis_; }
+
+  private:
+    void refresh();
+
+    ScalingModel* model_;
+    QLineSeries* speedup_;
+    QScatterSeries* speedup_markers_;
+    QLineSeries* ideal_;
+    QLineSeries* efficiency_;
+    QScatterSeries* efficiency_markers_;
+    std::vector<QLineSeries*> error_bars_;
+    QValueAxis* x_axis_;
+    QValueAxis* speedup_axis_;
+    QValueAxis* efficiency_axis_;
+};
+
+} // namespace scalebench
