@@ -170,6 +170,8 @@ std::map<std::string, std::string> sessionSettings(const ComparedSession& s) {
 
 ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session) {
     ComparedSession out{session.name, loadSessionResults(store, session.id)};
+    out.plan_text = session.plan_text;
+    out.cluster_json = session.cluster_json;
     for (const RunRow& run : store.runs(session.id))
         out.run_headers.push_back(run.header_json);
     return out;

@@ -22,8 +22,7 @@ struct ComparedSession {
     std::string cluster_json{}; // the cluster's settings (clusterToJson); empty on this machine
 };
 
-// A stored session's name, results (loadSessionResults) and run headers. The store does not hand out a
-// session's plan text and cluster settings yet: the caller sets plan_text and cluster_json.
+// A stored session's name, results (loadSessionResults), run headers, plan text and cluster settings.
 ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session);
 
 // Which way a figure improves, so a difference can be called better or worse.

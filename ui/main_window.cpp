@@ -2,23 +2,38 @@
 // in tabs; plans launched through the SessionController (the same runner as --batch).
 #include "main_window.h"
 
+#include "breakdown_chart_view.h"
+#include "breakdown_model.h"
+#include "chart_export.h"
+#include "collectives_model.h"
+#include "collectives_view.h"
+#include "comparison_model.h"
+#include "comparison_view.h"
 #include "live_view.h"
+#include "model_csv.h"
 #include "progress_delegate.h"
+#include "rank_times_chart_view.h"
+#include "rank_times_model.h"
 #include "run_progress_model.h"
 #include "run_table_model.h"
 #include "scaling_chart_view.h"
 #include "scaling_model.h"
+#include "session_comparison.h"
 #include "session_controller.h"
+#include "session_filter_model.h"
 #include "session_list_model.h"
 #include "session_results.h"
 #include "session_store.h"
+#include "speedup_chart_view.h"
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QImage>
@@ -39,6 +54,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <exception>
+#include <optional>
 
 namespace scalebench {
 
@@ -68,7 +84,7 @@ QString errorText(const std::exception& error) {
 
 MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidget* parent)
     : QMainWindow(parent), store_(store), controller_(controller), sessions_(new SessionListModel(this)),
-      session_filter_(new QSortFilterProxyModel(this)), scaling_(new ScalingModel(this)),
+      session_filter_(new SessionFilterModel(this)), scaling_(new ScalingModel(this)),
       results_(new RunTableModel(this)), live_runs_(new RunProgressModel(this)),
       stored_runs_(new RunProgressModel(this)), shown_runs_(stored_runs_) {
     setWindowTitle(QStringLiteral("scalebench"));
@@ -76,8 +92,6 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
 
     // Sessions: a searchable list in a dock.
     session_filter_->setSourceModel(sessions_);
-    session_filter_->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    session_filter_->setFilterKeyColumn(-1); // any column: name, cluster, status, date
     auto* dock_body = new QWidget(this);
     auto* dock_layout = new QVBoxLayout(dock_body);
     dock_layout->setContentsMargins(4, 4, 4, 4);
@@ -135,9 +149,62 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
 
     live_view_ = new LiveView(shown_runs_, this);
     addTab(live_view_, QStringLiteral("liveTab"), tr("&Live"));
-    chart_view_ = new ScalingChartView(scaling_, this);
+    // Scaling: throughput with its two-sigma band, and speedup with error bars and efficiency.
+    auto* scaling_page = new QSplitter(Qt::Horizontal, this);
+    chart_view_ = new ScalingChartView(scaling_, scaling_page);
     chart_view_->setObjectName(QStringLiteral("scalingChart"));
-    addTab(chart_view_, QStringLiteral("scalingTab"), tr("&Scaling"));
+    auto* speedup_view = new SpeedupChartView(scaling_, scaling_page);
+    speedup_view->setObjectName(QStringLiteral("speedupChart"));
+    addTab(scaling_page, QStringLiteral("scalingTab"), tr("&Scaling"));
+
+    // Breakdown: where a step's time goes per rank count, and which rank the others wait for.
+    breakdown_ = new BreakdownModel(this);
+    rank_times_ = new RankTimesModel(this);
+    auto* breakdown_page = new QSplitter(Qt::Vertical, this);
+    auto* breakdown_top = new QSplitter(Qt::Horizontal, breakdown_page);
+    auto* breakdown_chart = new BreakdownChartView(breakdown_, breakdown_top);
+    breakdown_chart->setObjectName(QStringLiteral("breakdownChart"));
+    makeTable(breakdown_, QStringLiteral("breakdownTable"), breakdown_top);
+    auto* stragglers = new QWidget(breakdown_page);
+    auto* stragglers_layout = new QVBoxLayout(stragglers);
+    stragglers_layout->setContentsMargins(0, 0, 0, 0);
+    stragglers_heading_ = new QLabel(stragglers);
+    stragglers_layout->addWidget(stragglers_heading_);
+    auto* stragglers_split = new QSplitter(Qt::Horizontal, stragglers);
+    new RankTimesChartView(rank_times_, stragglers_split);
+    makeTable(rank_times_, QStringLiteral("rankTimesTable"), stragglers_split);
+    stragglers_layout->addWidget(stragglers_split);
+    breakdown_top->setStretchFactor(0, 3);
+    breakdown_top->setStretchFactor(1, 2);
+    addTab(breakdown_page, QStringLiteral("breakdownTab"), tr("&Breakdown"));
+
+    collectives_view_ = new CollectivesView(this);
+    addTab(collectives_view_, QStringLiteral("collectivesTab"), tr("&Collectives"));
+
+    // Compare: session A (reference) against session B.
+    auto* compare_page = new QWidget(this);
+    auto* compare_layout = new QVBoxLayout(compare_page);
+    auto* compare_bar = new QHBoxLayout;
+    compare_a_ = new QComboBox(compare_page);
+    compare_a_->setObjectName(QStringLiteral("compareA"));
+    compare_b_ = new QComboBox(compare_page);
+    compare_b_->setObjectName(QStringLiteral("compareB"));
+    for (QComboBox* choice : {compare_a_, compare_b_})
+        choice->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    compare_bar->addWidget(new QLabel(tr("A (reference):"), compare_page));
+    compare_bar->addWidget(compare_a_);
+    compare_bar->addSpacing(16);
+    compare_bar->addWidget(new QLabel(tr("B:"), compare_page));
+    compare_bar->addWidget(compare_b_);
+    compare_bar->addStretch(1);
+    compare_layout->addLayout(compare_bar);
+    comparison_view_ = new ComparisonView(compare_page);
+    compare_layout->addWidget(comparison_view_, 1);
+    addTab(compare_page, QStringLiteral("compareTab"), tr("Com&pare"));
+    for (QComboBox* choice : {compare_a_, compare_b_})
+        connect(choice, &QComboBox::activated, this, [this] {
+            compareSessions(compare_a_->currentData().toLongLong(), compare_b_->currentData().toLongLong());
+        });
 
     session_progress_ = new QProgressBar(this);
     session_progress_->setObjectName(QStringLiteral("sessionProgress"));
@@ -154,8 +221,11 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
             [this](const QModelIndex& current) {
                 showSession(current.isValid() ? session_filter_->mapToSource(current).row() : -1);
             });
-    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            [this] { live_view_->setRows(selectedRunRows()); });
+    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        live_view_->setRows(selectedRunRows());
+        const auto rows = selectedRunRows();
+        if (!rows.empty()) showStragglers(shown_runs_->runId(rows.front()));
+    });
     connect(sessions_, &QAbstractItemModel::modelReset, session_view_, &QTableView::resizeColumnsToContents);
     connect(results_, &QAbstractItemModel::modelReset, results_view_, &QTableView::resizeColumnsToContents);
     for (RunProgressModel* runs : {live_runs_, stored_runs_})
@@ -212,6 +282,12 @@ void MainWindow::buildActions() {
         if (!path.isEmpty() && !saveScreenshot(path)) status_text_->setText(tr("cannot write %1").arg(path));
     });
     screenshot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    QAction* export_view = file->addAction(tr("&Export this tab (PNG, SVG or CSV)..."), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export"), QString(), tr("PNG image (*.png);;SVG drawing (*.svg);;CSV table (*.csv)"));
+        if (!path.isEmpty()) exportCurrentTab(path);
+    });
+    export_view->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -326,8 +402,108 @@ void MainWindow::reload() {
         showSession(-1);
         return;
     }
+    fillComparisonChoices();
     // The store lists sessions by id, so the newest is the last row.
     selectSession(sessions_->sessionId(count - 1));
+}
+
+void MainWindow::fillComparisonChoices() {
+    const qint64 a = compare_a_->currentData().toLongLong(), b = compare_b_->currentData().toLongLong();
+    for (QComboBox* choice : {compare_a_, compare_b_}) {
+        choice->clear();
+        for (int row = sessions_->rowCount() - 1; row >= 0; --row)
+            choice->addItem(QStringLiteral("%1: %2  (%3)")
+                                .arg(sessions_->sessionId(row))
+                                .arg(sessions_->data(sessions_->index(row, 1)).toString(),
+                                     sessions_->data(sessions_->index(row, 2)).toString()),
+                            QVariant::fromValue<qint64>(sessions_->sessionId(row)));
+    }
+    // By default: the newest session (B) against the one before it (A).
+    const int count = sessions_->rowCount();
+    if (count >= 2 && (a == 0 || b == 0)) {
+        compareSessions(sessions_->sessionId(count - 2), sessions_->sessionId(count - 1));
+    } else if (a != 0 && b != 0) {
+        compare_a_->setCurrentIndex(compare_a_->findData(QVariant::fromValue<qint64>(a)));
+        compare_b_->setCurrentIndex(compare_b_->findData(QVariant::fromValue<qint64>(b)));
+    }
+}
+
+bool MainWindow::compareSessions(std::int64_t a, std::int64_t b) {
+    try {
+        std::optional<SessionRow> row_a, row_b;
+        for (const auto& s : store_.sessions()) {
+            if (s.id == a) row_a = s;
+            if (s.id == b) row_b = s;
+        }
+        if (!row_a || !row_b) return false;
+        comparison_view_->setSessions(loadComparedSession(store_, *row_a),
+                                      loadComparedSession(store_, *row_b));
+        compare_a_->setCurrentIndex(compare_a_->findData(QVariant::fromValue<qint64>(a)));
+        compare_b_->setCurrentIndex(compare_b_->findData(QVariant::fromValue<qint64>(b)));
+        return true;
+    } catch (const std::exception& error) {
+        status_text_->setText(
+            tr("cannot compare sessions %1 and %2: %3").arg(a).arg(b).arg(errorText(error)));
+        return false;
+    }
+}
+
+void MainWindow::showStragglers(std::int64_t run_id) {
+    try {
+        // Without a chosen run: the session's first run with per-rank times, the one with the most ranks.
+        std::vector<RankTimesRecord> times;
+        QString name;
+        if (run_id == 0) {
+            int most = 0;
+            for (const auto& run : store_.runs(shown_session_)) {
+                if (run.ranks <= most) continue;
+                auto t = store_.rankTimes(run.id);
+                if (t.empty()) continue;
+                most = run.ranks;
+                times = std::move(t);
+                name = QString::fromStdString(run.name);
+            }
+        } else {
+            times = store_.rankTimes(run_id);
+            for (const auto& run : store_.runs(shown_session_))
+                if (run.id == run_id) name = QString::fromStdString(run.name);
+        }
+        rank_times_->setRankTimes(times);
+        stragglers_heading_->setText(times.empty()
+                                         ? tr("Per-rank step times: none recorded for this run")
+                                         : tr("Per-rank step times of %1 (steady-state means)").arg(name));
+    } catch (const std::exception& error) {
+        rank_times_->setRankTimes({});
+        stragglers_heading_->setText(tr("cannot read per-rank times: %1").arg(errorText(error)));
+    }
+}
+
+QAbstractItemModel* MainWindow::currentTable() const {
+    const QString tab = tabs_->currentWidget()->property("tabName").toString();
+    if (tab == QLatin1String("runsTab")) return results_;
+    if (tab == QLatin1String("liveTab")) return shown_runs_;
+    if (tab == QLatin1String("scalingTab")) return scaling_;
+    if (tab == QLatin1String("breakdownTab")) return breakdown_;
+    if (tab == QLatin1String("collectivesTab")) return collectives_view_->model();
+    if (tab == QLatin1String("compareTab")) return comparison_view_->figuresModel();
+    return nullptr;
+}
+
+bool MainWindow::exportCurrentTab(const QString& path) {
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    QString error;
+    bool ok = false;
+    if (suffix == QLatin1String("csv")) {
+        QAbstractItemModel* table = currentTable();
+        ok = table && saveModelCsv(*table, path, &error);
+        if (!table) error = tr("this tab has no table");
+    } else if (suffix == QLatin1String("svg")) {
+        ok = saveWidgetSvg(*tabs_->currentWidget(), path, {}, &error);
+    } else {
+        ok = saveWidgetPng(*tabs_->currentWidget(), path, {}, &error);
+    }
+    status_text_->setText(ok ? tr("exported %1").arg(path) : tr("cannot export %1: %2").arg(path, error));
+    return ok;
 }
 
 bool MainWindow::selectSession(std::int64_t session_id) {
@@ -349,13 +525,19 @@ void MainWindow::showSession(int row) {
         shown_session_ = 0;
         results_->setResults({});
         scaling_->setPoints({});
+        breakdown_->setResults({});
+        collectives_view_->setResults({});
+        rank_times_->setRankTimes({});
         return;
     }
     shown_session_ = sessions_->sessionId(row);
     try {
         auto results = loadSessionResults(store_, shown_session_);
         scaling_->setPoints(sessionScaling(results));
+        breakdown_->setResults(results);
+        collectives_view_->setResults(results);
         results_->setResults(std::move(results));
+        showStragglers(0);
         if (shown_session_ == live_session_ && controller_ && controller_->busy()) {
             showRuns(live_runs_);
         } else {
@@ -373,8 +555,11 @@ void MainWindow::showRuns(RunProgressModel* runs) {
     if (shown_runs_ == runs) return;
     shown_runs_ = runs;
     progress_view_->setModel(runs);
-    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            [this] { live_view_->setRows(selectedRunRows()); });
+    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        live_view_->setRows(selectedRunRows());
+        const auto rows = selectedRunRows();
+        if (!rows.empty()) showStragglers(shown_runs_->runId(rows.front()));
+    });
     live_view_->setModel(runs); // the live view follows whichever model the table shows
 }
 

@@ -10,13 +10,19 @@
 class QLabel;
 class QLineEdit;
 class QProgressBar;
-class QSortFilterProxyModel;
+class QAbstractItemModel;
+class QComboBox;
 class QTabWidget;
 class QTableView;
 
 namespace scalebench {
 
+class BreakdownModel;
+class CollectivesView;
+class ComparisonView;
 class LiveView;
+class RankTimesModel;
+class SessionFilterModel;
 class RunProgressModel;
 class RunTableModel;
 class ScalingChartView;
@@ -48,6 +54,14 @@ class MainWindow : public QMainWindow {
     RunProgressModel* shownRuns() const { return shown_runs_; }
     LiveView* liveView() const { return live_view_; }
     ScalingModel* scalingModel() const { return scaling_; }
+    BreakdownModel* breakdownModel() const { return breakdown_; }
+    RankTimesModel* rankTimesModel() const { return rank_times_; }
+    CollectivesView* collectivesView() const { return collectives_view_; }
+    ComparisonView* comparisonView() const { return comparison_view_; }
+    // Compares two stored sessions in the Compare tab (A is the reference); false when one is not stored.
+    bool compareSessions(std::int64_t a, std::int64_t b);
+    // Writes the current tab as PNG or SVG (by the file's suffix), or its table as CSV; false with a message.
+    bool exportCurrentTab(const QString& path);
     std::int64_t shownSessionId() const { return shown_session_; }
 
   protected:
@@ -65,11 +79,14 @@ class MainWindow : public QMainWindow {
     std::vector<int> selectedRunRows() const;
     void setBusy(bool busy, const QString& message);
     void addTab(QWidget* page, const QString& object_name, const QString& title);
+    void showStragglers(std::int64_t run_id);
+    void fillComparisonChoices();
+    QAbstractItemModel* currentTable() const;
 
     SessionStore& store_;
     SessionController* controller_;
     SessionListModel* sessions_;
-    QSortFilterProxyModel* session_filter_;
+    SessionFilterModel* session_filter_;
     ScalingModel* scaling_;
     RunTableModel* results_;
     RunProgressModel* live_runs_;   // the session this window is running
@@ -85,6 +102,13 @@ class MainWindow : public QMainWindow {
     QTableView* results_view_;
     LiveView* live_view_;
     ScalingChartView* chart_view_;
+    BreakdownModel* breakdown_;
+    RankTimesModel* rank_times_;
+    QLabel* stragglers_heading_;
+    CollectivesView* collectives_view_;
+    ComparisonView* comparison_view_;
+    QComboBox* compare_a_;
+    QComboBox* compare_b_;
     QProgressBar* session_progress_;
     QLabel* status_text_;
     int runs_total_ = 0;
