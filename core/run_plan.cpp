@@ -174,6 +174,8 @@ RunPlan parsePlanText(const std::string& text, const std::string& file_name) {
     RunPlan plan;
     plan.source_text = text;
     plan.name = r.text("name", "", true);
+    if (plan.name.find_first_not_of(" \t") == std::string::npos)
+        r.fail(*root.get("name"), "name", "'name' must not be empty");
     plan.description = r.text("description", "");
     plan.repeats = r.integer("repeats", 1, 1);
     plan.groups = readArrayOfTables(root, file_name, "run", r, readGroup);

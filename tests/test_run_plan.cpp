@@ -79,6 +79,11 @@ TEST_CASE("wrong values are refused with the line and key", "[core][plan]") {
     SECTION("no runs at all") {
         CHECK_THAT(planError("name = \"p\"\n").what(), Catch::Contains("no [[run]] table"));
     }
+    SECTION("an empty name") {
+        auto e = planError("name = \" \"\n[[run]]\nworkload = \"resnet20\"\nranks = 1\n");
+        CHECK(e.line() == 1);
+        CHECK_THAT(e.what(), Catch::Contains("'name' must not be empty"));
+    }
     SECTION("no name") {
         CHECK_THAT(planError("[[run]]\nworkload = \"resnet20\"\nranks = 1\n").what(),
                    Catch::Contains("missing key 'name'"));
