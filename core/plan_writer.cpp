@@ -119,10 +119,8 @@ std::string tomlString(const std::string& text) {
 }
 
 std::string writePlanToml(const RunPlan& plan) {
-    std::string out =
-        "# scalebench plan, read by `scalebench --batch FILE` and the console's plan builder.\n"
-        "# Keys left out take their defaults: the workload's reference values (workload catalog) "
-        "and docs/plans.md.\n";
+    std::string out = "# scalebench plan: `scalebench --batch FILE` runs it.\n"
+                      "# Keys left out take their defaults (docs/plans.md).\n";
     out.append("name = ").append(tomlString(plan.name)).append("\n");
     if (!plan.description.empty())
         out.append("description = ").append(tomlString(plan.description)).append("\n");

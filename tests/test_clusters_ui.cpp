@@ -59,7 +59,7 @@ TEST_CASE("ClusterListModel puts this machine first, not removable, and the stor
     CHECK(model.data(model.index(1, ClusterListModel::Host)).toString() == "me@a.example.org:2222");
     CHECK(model.data(model.index(1, ClusterListModel::Scheduler)).toString() == "Slurm, gpu");
     CHECK(model.data(model.index(1, ClusterListModel::GpusPerNode)).toInt() == 4);
-    CHECK(model.headerData(ClusterListModel::GpusPerNode, Qt::Horizontal).toString() == "GPUs/node");
+    CHECK(model.headerData(ClusterListModel::GpusPerNode, Qt::Horizontal).toString() == "GPUs");
     model.setClusters({});
     CHECK(model.rowCount() == 1);
 }

@@ -7,6 +7,8 @@
 #include "session_store.h"
 #include "shell_words.h"
 
+#include <QDir>
+#include <QImage>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -74,6 +76,16 @@ ClusterSettings testCluster(const std::map<std::string, std::string>& env, const
     return c;
 }
 
+// Rendered at 1100 x 700; saved when SCALEBENCH_SCREENSHOTS names a folder.
+void screenshot(QWidget& widget, const char* name) {
+    widget.resize(1100, 700);
+    widget.show();
+    const QImage image = widget.grab().toImage();
+    REQUIRE(image.size() == QSize(1100, 700));
+    const QString folder = qEnvironmentVariable("SCALEBENCH_SCREENSHOTS");
+    if (!folder.isEmpty()) CHECK(image.save(QDir(folder).filePath(QString::fromLatin1(name))));
+}
+
 ConnectionReport reportOf(ConnectionCheck& check, const std::function<void()>& start) {
     QSignalSpy done(&check, &ConnectionCheck::finished);
     start();
@@ -95,6 +107,8 @@ TEST_CASE("test connection: a known host key logs in and reports the key's finge
     CHECK(r.host_key.state == HostKeyState::Known);
     CHECK(r.host_key.fingerprint == host_key);
     CHECK(r.logged_in);
+    CHECK(r.ok());
+    CHECK_THAT(r.launcher, Contains("slurm")); // sbatch --version on the head node
     CHECK_FALSE(r.remote_host.empty());
     CHECK_THAT(r.where, Contains(env.at("SSH_USER")) && Contains(env.at("SSH_PORT")));
 }
@@ -180,6 +194,7 @@ TEST_CASE("test connection: a changed host key is refused with both fingerprints
     CHECK_THAT(text, Contains("CHANGED") && Contains("man-in-the-middle") && Contains(host_key) &&
                          Contains(recorded) && Contains("ssh-keygen -R"));
     CHECK(widget.findChild<QPushButton*>("trustKey")->isHidden());
+    screenshot(widget, "clusters-changed-key.png");
 }
 
 TEST_CASE("the clusters view asks to trust an unknown key, and trusted, connects",
@@ -196,6 +211,7 @@ TEST_CASE("the clusters view asks to trust an unknown key, and trusted, connects
     widget.findChild<QPushButton*>("testConnection")->click();
     REQUIRE(done.wait(30000));
     CHECK_THAT(widget.connectionText().toStdString(), Contains("Trust this key?") && Contains(host_key));
+    screenshot(widget, "clusters-unknown-key.png");
     auto* trust = widget.findChild<QPushButton*>("trustKey");
     REQUIRE(trust);
     REQUIRE_FALSE(trust->isHidden());
@@ -206,4 +222,6 @@ TEST_CASE("the clusters view asks to trust an unknown key, and trusted, connects
     CHECK(widget.lastReport()->logged_in);
     CHECK(widget.lastReport()->host_key.state == HostKeyState::Known);
     CHECK(trust->isHidden());
+    CHECK_THAT(widget.connectionText().toStdString(), Contains("Connected."));
+    screenshot(widget, "clusters-connected.png");
 }

@@ -65,7 +65,9 @@ QVariant ClusterListModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ClusterListModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole && section == GpusPerNode) return tr("GPUs per node requested from Slurm");
+    if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Name:
         return tr("Cluster");
@@ -74,7 +76,7 @@ QVariant ClusterListModel::headerData(int section, Qt::Orientation orientation, 
     case Scheduler:
         return tr("Scheduler");
     case GpusPerNode:
-        return tr("GPUs/node");
+        return tr("GPUs");
     }
     return {};
 }

@@ -56,7 +56,9 @@ ClustersWidget::ClustersWidget(SessionStore& store, QWidget* parent)
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     view_->verticalHeader()->hide();
-    view_->horizontalHeader()->setStretchLastSection(true);
+    view_->setWordWrap(false);
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view_->horizontalHeader()->setSectionResizeMode(ClusterListModel::Host, QHeaderView::Stretch);
     auto* add = new QPushButton(tr("Add"), this);
     add->setObjectName(QStringLiteral("addCluster"));
     remove_ = new QPushButton(tr("Remove"), this);
@@ -95,7 +97,7 @@ ClustersWidget::ClustersWidget(SessionStore& store, QWidget* parent)
     right->addWidget(status_);
 
     auto* layout = new QHBoxLayout(this);
-    layout->addLayout(left, 3);
+    layout->addLayout(left, 4);
     layout->addLayout(right, 7);
 
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -172,10 +174,12 @@ QWidget* ClustersWidget::buildForm() {
     poll_seconds_->setSuffix(QStringLiteral(" s"));
     setup_ = named(new QPlainTextEdit(jobs), "setupLines");
     setup_->setPlaceholderText(QStringLiteral("module load cuda/12.4"));
-    setup_->setMaximumHeight(setup_->fontMetrics().height() * 3 + 12);
+    setup_->setMaximumHeight(setup_->fontMetrics().height() * 5 + 12);
+    setup_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     nccl_env_ = named(new QPlainTextEdit(jobs), "ncclEnv");
     nccl_env_->setPlaceholderText(QStringLiteral("NCCL_IB_HCA=mlx5"));
-    nccl_env_->setMaximumHeight(nccl_env_->fontMetrics().height() * 3 + 12);
+    nccl_env_->setMaximumHeight(nccl_env_->fontMetrics().height() * 5 + 12);
+    nccl_env_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     j->addRow(tr("Partition"), partition_);
     j->addRow(tr("Account"), account_);
     j->addRow(tr("Constraint"), constraint_);

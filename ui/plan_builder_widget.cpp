@@ -67,7 +67,7 @@ std::vector<int> parseRanks(const QString& text, QString& error) {
 }
 
 QString groupTitle(const RunGroup& g) {
-    return QObject::tr("%1 on %2, GPUs %3").arg(qs(g.workload), qs(g.dataset), ranksText(g.ranks));
+    return QObject::tr("%1 on %2\nGPUs %3").arg(qs(g.workload), qs(g.dataset), ranksText(g.ranks));
 }
 
 QPlainTextEdit* codeView(const QString& name, QWidget* parent) {
@@ -118,11 +118,12 @@ void PlanBuilderWidget::buildLayout() {
     catalog_view_->expandAll();
     catalog_view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     catalog_view_->header()->setStretchLastSection(true);
-    catalog_view_->setColumnWidth(0, 150);
+    catalog_view_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     auto* add = new QPushButton(tr("Add to plan"), left);
     add->setObjectName(QStringLiteral("addWorkload"));
     groups_ = new QListWidget(left);
     groups_->setObjectName(QStringLiteral("runGroups"));
+    groups_->setWordWrap(true);
     auto* remove = new QPushButton(tr("Remove run group"), left);
     remove->setObjectName(QStringLiteral("removeGroup"));
     left_layout->addWidget(new QLabel(tr("Workloads"), left));
@@ -136,10 +137,10 @@ void PlanBuilderWidget::buildLayout() {
     split->addWidget(left);
     split->addWidget(buildGroupForm());
     split->addWidget(buildPreviews());
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 4);
-    split->setStretchFactor(2, 4);
-    split->setSizes({240, 420, 440});
+    split->setStretchFactor(0, 0);
+    split->setStretchFactor(1, 1);
+    split->setStretchFactor(2, 1);
+    split->setSizes({270, 420, 410});
     split->setChildrenCollapsible(false);
 
     error_label_ = new QLabel(this);
@@ -271,7 +272,7 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     backend_->setToolTip(tr("nccl needs GPUs on every node"));
     bucket_ = named(new QDoubleSpinBox(box), "bucketMb");
     bucket_->setRange(0.001, 4096);
-    bucket_->setDecimals(3);
+    bucket_->setDecimals(2);
     bucket_->setSuffix(QStringLiteral(" MB"));
     overlap_ = named(new QCheckBox(tr("overlap with backward"), box), "overlap");
     auto* comm_row = new QHBoxLayout;
@@ -608,7 +609,6 @@ void PlanBuilderWidget::refreshJobScript() {
 
 void PlanBuilderWidget::setError(const QString& text) {
     error_label_->setText(text);
-    error_label_->setVisible(!text.isEmpty());
     launch_->setEnabled(text.isEmpty());
 }
 
