@@ -108,8 +108,9 @@ SessionRunner::ActiveRun SessionRunner::start(std::int64_t session_id, const Run
     const CommandResult mkdir = transport_.run("mkdir -p " + shellQuote(run_dir));
     if (mkdir.exit_status != 0) throw TransportError("cannot create " + run_dir + ": " + mkdir.err);
     const std::string metrics_path = run_dir + "/metrics.jsonl";
-    const JobRequest job{spec.name, spec.ranks, engineArguments(spec, settings_.engine, metrics_path),
-                         run_dir};
+    const JobRequest job{
+        spec.name, spec.ranks,          engineArguments(spec, settings_.engine, metrics_path),
+        run_dir,   spec.ranks_per_node, spec.environment};
 
     ActiveRun run;
     run.spec = spec;

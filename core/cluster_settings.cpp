@@ -78,6 +78,19 @@ ClusterSettings readCluster(const toml::table& table, const std::string& file, i
 
 } // namespace
 
+ClusterSettings localMachine() {
+    ClusterSettings c;
+    c.name = kLocalClusterName;
+    c.launcher = ClusterSettings::Launcher::Mpirun;
+    c.time_limit.clear();
+    c.exclusive = false;
+    return c;
+}
+
+bool isLocalMachine(const ClusterSettings& cluster) {
+    return cluster.name == kLocalClusterName && cluster.host.empty();
+}
+
 std::vector<ClusterSettings> parseClusterText(const std::string& text, const std::string& file_name) {
     const toml::table root = parseTomlDocument(text, file_name);
     TableReader r(root, file_name, "", {"cluster"});

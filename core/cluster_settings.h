@@ -38,6 +38,11 @@ struct ClusterSettings {
     std::string jobcomp_log; // JobCompLoc of jobcomp/filetxt: final states of jobs sacct and scontrol forgot
 };
 
+// "local": this machine, always there, never stored: runs go through mpirun here (the embedded default).
+inline constexpr const char* kLocalClusterName = "local";
+ClusterSettings localMachine();
+bool isLocalMachine(const ClusterSettings& cluster);
+
 // Clusters as a user writes them: [[cluster]] tables in TOML; problems named by file, line and key
 // (PlanError).
 std::vector<ClusterSettings> parseClusterText(const std::string& text, const std::string& file_name);

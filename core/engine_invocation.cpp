@@ -2,6 +2,7 @@
 #include "engine_invocation.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace scalebench {
 
@@ -27,6 +28,18 @@ std::vector<std::string> engineArguments(const RunSpec& run, const std::string& 
     option("--sweep-max-log10", fmt::format("{}", g.sweep_max_log10));
     option("--repetitions", std::to_string(g.repetitions));
     option("--warmup-iterations", std::to_string(g.warmup_iterations));
+    // Options the engine takes in later versions: passed only when they differ from its defaults, so that
+    // an engine without them still runs the plans that do not use them.
+    const RunGroup defaults;
+    if (g.backend != defaults.backend) option("--backend", g.backend);
+    if (g.bucket_mb != defaults.bucket_mb) option("--bucket-mb", fmt::format("{}", g.bucket_mb));
+    if (!g.overlap) words.emplace_back("--no-overlap");
+    if (g.precision != defaults.precision) option("--precision", g.precision);
+    if (g.target_accuracy > 0) option("--target-accuracy", fmt::format("{}", g.target_accuracy));
+    if (g.collectives != defaults.collectives)
+        option("--collectives", fmt::format("{}", fmt::join(g.collectives, ",")));
+    if (g.dtypes != defaults.dtypes) option("--dtypes", fmt::format("{}", fmt::join(g.dtypes, ",")));
+    if (g.in_place != defaults.in_place) option("--in-place", g.in_place);
     option("--metrics", metrics_path);
     return words;
 }

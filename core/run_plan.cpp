@@ -9,11 +9,83 @@
 namespace scalebench {
 namespace {
 
+// A string key that must be one of `allowed`.
+std::string choice(const TableReader& r, const toml::table& table, const char* key,
+                   const std::string& fallback, const std::vector<std::string>& allowed) {
+    const std::string value = r.text(key, fallback);
+    if (std::find(allowed.begin(), allowed.end(), value) == allowed.end())
+        r.fail(*table.get(key), key,
+               std::string("'") + key + "' must be one of " + joinedWords(allowed) + ", not '" + value + "'");
+    return value;
+}
+
+// A list of strings, each one of `allowed`, none twice, not empty.
+std::vector<std::string> choices(const TableReader& r, const toml::table& table, const char* key,
+                                 std::vector<std::string> fallback, const std::vector<std::string>& allowed) {
+    const toml::node* node = table.get(key);
+    if (!node) return fallback;
+    const std::vector<std::string> values = r.texts(key);
+    if (values.empty()) r.fail(*node, key, std::string("'") + key + "' is empty");
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        if (std::find(allowed.begin(), allowed.end(), values[i]) == allowed.end())
+            r.fail(*node, key,
+                   std::string("'") + key + "' holds '" + values[i] + "' (known: " + joinedWords(allowed) +
+                       ")");
+        if (std::find(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(i), values[i]) !=
+            values.begin() + static_cast<std::ptrdiff_t>(i))
+            r.fail(*node, key, std::string("'") + key + "' names '" + values[i] + "' twice");
+    }
+    return values;
+}
+
+// env = { NAME = "value", ... }: names a shell accepts, string values.
+std::map<std::string, std::string> environment(const TableReader& r, const toml::table& table) {
+    std::map<std::string, std::string> env;
+    const toml::node* node = table.get("env");
+    if (!node) return env;
+    const toml::table* t = node->as_table();
+    if (!t) r.fail(*node, "env", "'env' must be a table of NAME = \"value\"");
+    for (auto&& [key, value] : *t) {
+        const std::string name(key.str());
+        if (!isEnvironmentVariableName(name))
+            r.fail(value, "env",
+                   "'" + name +
+                       "' in 'env' is not an environment variable name (letters, digits and '_', "
+                       "not starting with a digit)");
+        auto v = value.value<std::string>();
+        if (!v) r.fail(value, "env", "'env' value of " + name + " must be a string");
+        env[name] = *v;
+    }
+    return env;
+}
+
 RunGroup readGroup(const toml::table& table, const std::string& file, int index) {
     TableReader r(table, file, "[[run]] #" + std::to_string(index),
-                  {"workload", "dataset", "ranks", "steps", "batch_per_rank", "lr", "warmup_steps",
-                   "eval_every", "eval_samples", "threads_per_rank", "seed", "sweep_points",
-                   "sweep_max_log10", "repetitions", "warmup_iterations"});
+                  {"workload",
+                   "dataset",
+                   "ranks",
+                   "steps",
+                   "batch_per_rank",
+                   "lr",
+                   "warmup_steps",
+                   "eval_every",
+                   "eval_samples",
+                   "threads_per_rank",
+                   "seed",
+                   "sweep_points",
+                   "sweep_max_log10",
+                   "repetitions",
+                   "warmup_iterations",
+                   "backend",
+                   "bucket_mb",
+                   "overlap",
+                   "precision",
+                   "target_accuracy",
+                   "gpus_per_node",
+                   "env",
+                   "collectives",
+                   "dtypes",
+                   "in_place"});
     RunGroup g;
     g.workload = r.text("workload", "", true);
     const WorkloadInfo* info = findWorkload(g.workload);
@@ -42,10 +114,55 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
     g.sweep_max_log10 = r.real("sweep_max_log10", g.sweep_max_log10);
     g.repetitions = r.integer("repetitions", g.repetitions, 1);
     g.warmup_iterations = r.integer("warmup_iterations", g.warmup_iterations, 0);
+
+    g.backend = choice(r, table, "backend", g.backend, kBackends);
+    g.bucket_mb = r.real("bucket_mb", g.bucket_mb);
+    g.overlap = r.boolean("overlap", g.overlap);
+    g.precision = choice(r, table, "precision", g.precision, kPrecisions);
+    if (std::find(info->precisions.begin(), info->precisions.end(), g.precision) == info->precisions.end())
+        r.fail(table.get("precision") ? static_cast<int>(table.get("precision")->source().begin.line)
+                                      : r.line(),
+               "precision",
+               "workload '" + g.workload + "' supports precision " + joinedWords(info->precisions) +
+                   " only, not '" + g.precision + "'");
+    g.gpus_per_node = r.integer("gpus_per_node", g.gpus_per_node, 1);
+    g.env = environment(r, table);
+
+    const bool sweep = isCollectiveSweep(*info);
+    const auto onlyFor = [&](const char* key, bool allowed, const char* kind) {
+        if (!allowed && table.get(key))
+            r.fail(*table.get(key), key,
+                   std::string("'") + key + "' applies to " + kind + " only, and '" + g.workload +
+                       "' is not one");
+    };
+    onlyFor("target_accuracy", !sweep, "training workloads");
+    for (const char* key : {"collectives", "dtypes", "in_place"})
+        onlyFor(key, sweep, "collective sweeps");
+    if (const toml::node* node = table.get("target_accuracy")) {
+        g.target_accuracy = r.real("target_accuracy", 0);
+        if (g.target_accuracy > 1)
+            r.fail(*node, "target_accuracy", "'target_accuracy' is a fraction: more than 0, at most 1");
+    }
+    g.collectives = choices(r, table, "collectives", g.collectives, kCollectiveNames);
+    g.dtypes = choices(r, table, "dtypes", g.dtypes, kDtypes);
+    if (const toml::node* node = table.get("in_place")) {
+        if (auto b = node->value<bool>())
+            g.in_place = *b ? "yes" : "no";
+        else if (node->value<std::string>() == "both")
+            g.in_place = "both";
+        else
+            r.fail(*node, "in_place", "'in_place' must be true, false or \"both\"");
+    }
     return g;
 }
 
 } // namespace
+
+bool isEnvironmentVariableName(const std::string& name) {
+    const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+    if (name.empty() || !letter(name[0])) return false;
+    return std::all_of(name.begin(), name.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
+}
 
 PlanError::PlanError(const std::string& file, int line, const std::string& key, const std::string& problem)
     : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), line_(line),
@@ -57,6 +174,8 @@ RunPlan parsePlanText(const std::string& text, const std::string& file_name) {
     RunPlan plan;
     plan.source_text = text;
     plan.name = r.text("name", "", true);
+    if (plan.name.find_first_not_of(" \t") == std::string::npos)
+        r.fail(*root.get("name"), "name", "'name' must not be empty");
     plan.description = r.text("description", "");
     plan.repeats = r.integer("repeats", 1, 1);
     plan.groups = readArrayOfTables(root, file_name, "run", r, readGroup);
@@ -71,10 +190,17 @@ std::vector<RunSpec> expandPlan(const RunPlan& plan) {
     std::vector<RunSpec> runs;
     for (const auto& group : plan.groups)
         for (int ranks : group.ranks)
-            for (int repeat = 1; repeat <= plan.repeats; ++repeat)
-                runs.push_back({group.workload + "-" + group.dataset + "-n" + std::to_string(ranks) + "-r" +
-                                    std::to_string(repeat),
-                                group, ranks, repeat});
+            for (int repeat = 1; repeat <= plan.repeats; ++repeat) {
+                RunSpec run{group.workload + "-" + group.dataset + "-n" + std::to_string(ranks) + "-r" +
+                                std::to_string(repeat),
+                            group, ranks, repeat};
+                if (group.gpus_per_node > 0) {
+                    run.ranks_per_node = std::min(ranks, group.gpus_per_node);
+                    run.nodes = (ranks + group.gpus_per_node - 1) / group.gpus_per_node;
+                }
+                run.environment = group.env;
+                runs.push_back(std::move(run));
+            }
     return runs;
 }
 

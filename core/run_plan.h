@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,7 +41,31 @@ struct RunGroup {
     double sweep_max_log10 = 8;
     int repetitions = 100;     // timed calls per size
     int warmup_iterations = 5; // untimed calls per size before them
+    // How gradients (and a sweep's collectives) travel: one of kBackends.
+    std::string backend = "mpi";
+    double bucket_mb = 25;                    // gradient bucket size, MiB
+    bool overlap = true;                      // all-reduce buckets while backward still runs
+    std::string precision = "fp32";           // one of the workload's precisions (workload catalog)
+    double target_accuracy = 0;               // stop when the evaluation reaches it (0..1]; 0: run all steps
+    int gpus_per_node = 0;                    // ranks (one per GPU) per node; 0: the cluster's tasks_per_node
+    std::map<std::string, std::string> env{}; // exported to every rank of the job
+    // Collective sweeps only: which collectives, element types and buffer placements to time.
+    std::vector<std::string> collectives = {"allreduce"};
+    std::vector<std::string> dtypes = {"float32"};
+    std::string in_place = "no"; // "yes", "no" or "both"
+
+    friend bool operator==(const RunGroup&, const RunGroup&) = default;
 };
+
+inline const std::vector<std::string> kBackends = {"mpi", "gloo", "nccl"};
+inline const std::vector<std::string> kPrecisions = {"fp32", "bf16", "fp16"};
+inline const std::vector<std::string> kCollectiveNames = {"allreduce", "allgather", "reducescatter",
+                                                          "broadcast", "alltoall"};
+inline const std::vector<std::string> kDtypes = {"float32", "float16", "bfloat16"};
+inline const std::vector<std::string> kInPlaceChoices = {"no", "yes", "both"};
+
+// A name a POSIX shell accepts for a variable: a letter or '_', then letters, digits and '_'.
+bool isEnvironmentVariableName(const std::string& name);
 
 struct RunPlan {
     std::string name;
@@ -56,6 +81,11 @@ struct RunSpec {
     RunGroup group;   // hyper-parameters, with the workload's defaults filled in
     int ranks = 1;
     int repeat = 1;
+    // Ranks per node asked for by the plan (gpus_per_node), and the nodes that makes; 0 and 0: the
+    // scheduler's choice (the cluster's tasks_per_node, or this one machine).
+    int ranks_per_node = 0;
+    int nodes = 0;
+    std::map<std::string, std::string> environment{}; // the group's env: exported to every rank of the job
 };
 
 RunPlan parsePlanText(const std::string& text, const std::string& file_name);

@@ -445,4 +445,11 @@ std::vector<RankTimesRecord> SessionStore::rankTimes(std::int64_t run_id) const 
     return rows;
 }
 
+bool SessionStore::removeCluster(const std::string& name) {
+    auto s = prepare("DELETE FROM clusters WHERE name = ?1");
+    bindAll(s.get(), name);
+    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot remove cluster " + name);
+    return sqlite3_changes(db_.get()) > 0;
+}
+
 } // namespace scalebench

@@ -84,6 +84,8 @@ class SessionStore {
     void saveCluster(const ClusterSettings& cluster);
     std::optional<ClusterSettings> cluster(const std::string& name) const;
     std::vector<std::string> clusterNames() const;
+    // Forgets a cluster's settings (sessions keep the settings they ran with); false when there was none.
+    bool removeCluster(const std::string& name);
 
     std::vector<SessionRow> sessions() const;
     std::vector<RunRow> runs(std::int64_t session_id) const;

@@ -2,6 +2,7 @@
 // store.
 #include "slurm_job_script.h"
 
+#include "run_plan.h"
 #include "shell_words.h"
 
 #include <algorithm>
@@ -22,6 +23,11 @@ int nodesFor(const ClusterSettings& cluster, int ranks) {
     return (ranks + per_node - 1) / per_node;
 }
 
+int nodesFor(const ClusterSettings& cluster, const SlurmJob& job) {
+    if (job.ranks_per_node <= 0) return nodesFor(cluster, job.ranks);
+    return (job.ranks + job.ranks_per_node - 1) / job.ranks_per_node;
+}
+
 namespace {
 // #SBATCH lines are read by sbatch, not by a shell: a value must stay on its line.
 std::string directiveValue(const std::string& key, const std::string& value) {
@@ -32,7 +38,8 @@ std::string directiveValue(const std::string& key, const std::string& value) {
 } // namespace
 
 std::string renderSbatchScript(const ClusterSettings& c, const SlurmJob& job) {
-    const int nodes = nodesFor(c, job.ranks);
+    const int nodes = nodesFor(c, job);
+    const int per_node = job.ranks_per_node > 0 ? job.ranks_per_node : std::max(1, c.tasks_per_node);
     std::string s = "#!/bin/bash\n";
     auto directive = [&](const std::string& key, const std::string& value) {
         s.append("#SBATCH --").append(key);
@@ -42,12 +49,15 @@ std::string renderSbatchScript(const ClusterSettings& c, const SlurmJob& job) {
     directive("job-name", slurmJobName(job.name));
     directive("nodes", std::to_string(nodes));
     directive("ntasks", std::to_string(job.ranks));
-    directive("ntasks-per-node", std::to_string(std::min(job.ranks, std::max(1, c.tasks_per_node))));
+    directive("ntasks-per-node", std::to_string(std::min(job.ranks, per_node)));
     if (c.gpus_per_node > 0) {
+        // One GPU per rank when the plan says how many ranks share a node; the cluster's count otherwise.
+        const int gpus = job.ranks_per_node > 0 ? std::min({job.ranks, job.ranks_per_node, c.gpus_per_node})
+                                                : c.gpus_per_node;
         if (c.gres_syntax)
-            directive("gres", "gpu:" + std::to_string(c.gpus_per_node));
+            directive("gres", "gpu:" + std::to_string(gpus));
         else
-            directive("gpus-per-node", std::to_string(c.gpus_per_node));
+            directive("gpus-per-node", std::to_string(gpus));
     }
     if (!c.partition.empty()) directive("partition", c.partition);
     if (!c.account.empty()) directive("account", c.account);
@@ -65,6 +75,11 @@ std::string renderSbatchScript(const ClusterSettings& c, const SlurmJob& job) {
     for (const auto& [key, value] : c.nccl_env) {
         if (key.empty() ||
             key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") != std::string::npos)
+            throw std::invalid_argument("'" + key + "' is not an environment variable name");
+        s += "export " + key + "=" + shellQuote(value) + "\n";
+    }
+    for (const auto& [key, value] : job.environment) {
+        if (!isEnvironmentVariableName(key))
             throw std::invalid_argument("'" + key + "' is not an environment variable name");
         s += "export " + key + "=" + shellQuote(value) + "\n";
     }

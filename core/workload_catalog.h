@@ -8,14 +8,20 @@ namespace scalebench {
 
 struct WorkloadInfo {
     std::string name;
+    std::string group; // one of workloadGroups(): where the console lists it
     std::string description;
     std::string source; // where the hyper-parameters come from
     std::vector<std::string> datasets;
+    std::vector<std::string> precisions; // training precisions the engine implements for it ("fp32", ...)
     int batch_per_rank = 0;
     double base_lr = 0; // before linear scaling with the number of ranks
 };
 
+// The groups of the catalog, in the order the console lists them.
+const std::vector<std::string>& workloadGroups();
 const std::vector<WorkloadInfo>& workloadCatalog();
 const WorkloadInfo* findWorkload(const std::string& name);
+// A collective benchmark (MLBench task 0 and its kin): no model, no accuracy; collectives, dtypes, in_place.
+bool isCollectiveSweep(const WorkloadInfo& workload);
 
 } // namespace scalebench

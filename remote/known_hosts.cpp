@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <fstream>
 #include <vector>
 
@@ -115,6 +116,113 @@ void checkHostKey(ssh_session session, const std::string& where, const std::stri
     }
     throw TransportError(prefix + "cannot check the host key against " + known_hosts_file + ": " +
                          ssh_get_error(session));
+}
+
+namespace {
+std::string homeExpanded(const std::string& path) {
+    if (path.size() < 1 || path[0] != '~' || (path.size() > 1 && path[1] != '/')) return path;
+    const char* home = std::getenv("HOME");
+    return std::string(home ? home : "").append(path.substr(1));
+}
+
+// A session to the settings' host, connected (key exchange done) but not logged in.
+SshSessionHandle connectedSession(const SshSettings& settings, std::string& where) {
+    SshSessionHandle session(ssh_new());
+    where = settings.host;
+    if (!session) throw TransportError("ssh " + where + ": cannot create a libssh session");
+    const auto set = [&](ssh_options_e option, const void* value, const std::string& what) {
+        if (ssh_options_set(session.get(), option, value) < 0)
+            throw TransportError("ssh " + where + ": invalid " + what + ": " + ssh_get_error(session.get()));
+    };
+    set(SSH_OPTIONS_HOST, settings.host.c_str(), "host '" + settings.host + "'");
+    const bool process_default_config = false;
+    set(SSH_OPTIONS_PROCESS_CONFIG, &process_default_config, "option");
+    if (!settings.config_file.empty()) {
+        const std::string config = homeExpanded(settings.config_file);
+        if (ssh_options_parse_config(session.get(), config.c_str()) < 0)
+            throw TransportError("ssh " + where + ": cannot use the ssh config " + config + ": " +
+                                 ssh_get_error(session.get()));
+    }
+    if (!settings.user.empty()) set(SSH_OPTIONS_USER, settings.user.c_str(), "user '" + settings.user + "'");
+    if (settings.port > 0) set(SSH_OPTIONS_PORT, &settings.port, "port " + std::to_string(settings.port));
+    const std::string known_hosts = homeExpanded(settings.known_hosts_file);
+    set(SSH_OPTIONS_KNOWNHOSTS, known_hosts.c_str(), "known_hosts file '" + known_hosts + "'");
+    const long timeout_s = std::max(0, settings.connect_timeout_s);
+    set(SSH_OPTIONS_TIMEOUT, &timeout_s, "timeout");
+    char* value = nullptr;
+    std::string host = settings.host;
+    if (ssh_options_get(session.get(), SSH_OPTIONS_HOST, &value) == SSH_OK) {
+        host = value;
+        ssh_string_free_char(value);
+    }
+    unsigned int port = 22;
+    ssh_options_get_port(session.get(), &port);
+    where = host + ":" + std::to_string(port);
+    if (ssh_connect(session.get()) != SSH_OK)
+        throw TransportError("ssh " + where + ": cannot connect: " + ssh_get_error(session.get()));
+    return session;
+}
+} // namespace
+
+HostKeyFinding classifyHostKey(ssh_session session, const std::string& known_hosts_file) {
+    ssh_key raw = nullptr;
+    if (ssh_get_server_publickey(session, &raw) != SSH_OK)
+        throw TransportError(std::string("the server sent no host key: ") + ssh_get_error(session));
+    const SshKeyHandle key(raw);
+    HostKeyFinding finding;
+    finding.host = knownHostsName(session);
+    finding.key_type = ssh_key_type_to_char(ssh_key_type(key.get()));
+    finding.fingerprint = sha256Fingerprint(key.get());
+    finding.known_hosts_file = known_hosts_file;
+    switch (ssh_session_is_known_server(session)) {
+    case SSH_KNOWN_HOSTS_OK:
+        finding.state = HostKeyState::Known;
+        return finding;
+    case SSH_KNOWN_HOSTS_CHANGED:
+    case SSH_KNOWN_HOSTS_OTHER:
+        finding.state = HostKeyState::Changed;
+        for (const std::string& file : {known_hosts_file, std::string(kSystemKnownHosts)})
+            for (const std::string& recorded : recordedKeys(file, finding.host))
+                finding.recorded.push_back(recorded);
+        return finding;
+    case SSH_KNOWN_HOSTS_UNKNOWN:
+    case SSH_KNOWN_HOSTS_NOT_FOUND:
+        finding.state = HostKeyState::Unknown;
+        return finding;
+    case SSH_KNOWN_HOSTS_ERROR:
+        break;
+    }
+    throw TransportError("cannot check the host key against " + known_hosts_file + ": " +
+                         ssh_get_error(session));
+}
+
+HostKeyFinding probeHostKey(const SshSettings& settings) {
+    std::string where;
+    const SshSessionHandle session = connectedSession(settings, where);
+    try {
+        return classifyHostKey(session.get(), homeExpanded(settings.known_hosts_file));
+    } catch (const TransportError& e) {
+        throw TransportError("ssh " + where + ": " + e.what());
+    }
+}
+
+void trustHostKey(const SshSettings& settings, const std::string& fingerprint) {
+    std::string where;
+    const SshSessionHandle session = connectedSession(settings, where);
+    const std::string known_hosts = homeExpanded(settings.known_hosts_file);
+    const HostKeyFinding finding = classifyHostKey(session.get(), known_hosts);
+    if (finding.fingerprint != fingerprint)
+        throw TransportError("ssh " + where + ": the server now offers " + finding.fingerprint +
+                             ", not the " + fingerprint + " that was accepted; nothing added to " +
+                             known_hosts);
+    if (finding.state == HostKeyState::Known) return;
+    if (finding.state == HostKeyState::Changed)
+        throw TransportError("ssh " + where + ": known_hosts records another key for " + finding.host +
+                             "; remove it first (ssh-keygen -R '" + finding.host + "' -f " + known_hosts +
+                             ")");
+    if (ssh_session_update_known_hosts(session.get()) != SSH_OK)
+        throw TransportError("ssh " + where + ": cannot add the host key " + fingerprint + " to " +
+                             known_hosts + ": " + ssh_get_error(session.get()));
 }
 
 } // namespace scalebench

@@ -1,6 +1,7 @@
 // LocalScheduler: each job is `mpirun -np N` on this machine, followed through its process.
 #include "local_scheduler.h"
 
+#include "local_mpirun_arguments.h"
 #include "shell_words.h"
 #include "transport.h"
 
@@ -27,12 +28,7 @@ std::string errorTail(const std::string& path) {
 } // namespace
 
 std::vector<std::string> LocalScheduler::mpirunArguments(const JobRequest& job) const {
-    // --oversubscribe: more ranks than cores is allowed here; --bind-to none: the engine sets its own
-    // threads.
-    std::vector<std::string> argv = {"mpirun",          "-np",       std::to_string(job.ranks),
-                                     "--oversubscribe", "--bind-to", "none"};
-    argv.insert(argv.end(), job.program.begin(), job.program.end());
-    return argv;
+    return localMpirunArguments(job.ranks, job.program, job.environment);
 }
 
 std::string LocalScheduler::commandLine(const JobRequest& job) const {

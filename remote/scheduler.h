@@ -38,8 +38,10 @@ struct JobStatus {
 struct JobRequest {
     std::string name;
     int ranks = 1;
-    std::vector<std::string> program; // the engine and its arguments
-    std::string run_dir;              // stdout.log and stderr.log go here
+    std::vector<std::string> program;                 // the engine and its arguments
+    std::string run_dir;                              // stdout.log and stderr.log go here
+    int ranks_per_node = 0;                           // 0: the scheduler's default packing
+    std::map<std::string, std::string> environment{}; // the plan's `env`, exported to every rank
 };
 
 class Scheduler {

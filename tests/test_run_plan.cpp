@@ -1,6 +1,8 @@
 // Specification of plans: TOML in, runs out; every mistake named by file, line and key.
 #include "run_plan.h"
+#include "workload_catalog.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 using namespace scalebench;
@@ -77,6 +79,11 @@ TEST_CASE("wrong values are refused with the line and key", "[core][plan]") {
     SECTION("no runs at all") {
         CHECK_THAT(planError("name = \"p\"\n").what(), Catch::Contains("no [[run]] table"));
     }
+    SECTION("an empty name") {
+        auto e = planError("name = \" \"\n[[run]]\nworkload = \"resnet20\"\nranks = 1\n");
+        CHECK(e.line() == 1);
+        CHECK_THAT(e.what(), Catch::Contains("'name' must not be empty"));
+    }
     SECTION("no name") {
         CHECK_THAT(planError("[[run]]\nworkload = \"resnet20\"\nranks = 1\n").what(),
                    Catch::Contains("missing key 'name'"));
@@ -91,4 +98,179 @@ TEST_CASE("text that is not TOML is refused with the line of the problem", "[cor
 
 TEST_CASE("a missing plan file is named", "[core][plan]") {
     CHECK_THROWS_WITH(parsePlanFile("/nonexistent/plan.toml"), Catch::Contains("/nonexistent/plan.toml"));
+}
+
+TEST_CASE("a plan's communication, precision, stopping, placement and environment keys are read",
+          "[core][plan]") {
+    const RunPlan plan = parsePlanText(R"(name = "p"
+[[run]]
+workload = "resnet20"
+ranks = [1, 2, 4, 8]
+backend = "nccl"
+bucket_mb = 50
+overlap = false
+precision = "fp32"
+target_accuracy = 0.8
+gpus_per_node = 4
+env = { NCCL_DEBUG = "INFO", OMP_NUM_THREADS = "4" }
+)",
+                                       "plan.toml");
+    const RunGroup& g = plan.groups.at(0);
+    CHECK(g.backend == "nccl");
+    CHECK(g.bucket_mb == 50);
+    CHECK_FALSE(g.overlap);
+    CHECK(g.target_accuracy == Approx(0.8));
+    CHECK(g.gpus_per_node == 4);
+    CHECK(g.env == std::map<std::string, std::string>{{"NCCL_DEBUG", "INFO"}, {"OMP_NUM_THREADS", "4"}});
+
+    const auto runs = expandPlan(plan);
+    REQUIRE(runs.size() == 4);
+    CHECK(runs[0].nodes == 1); // 1 rank: 1 node x 1
+    CHECK(runs[0].ranks_per_node == 1);
+    CHECK(runs[3].nodes == 2); // 8 ranks, 4 GPUs per node: 2 nodes x 4
+    CHECK(runs[3].ranks_per_node == 4);
+    CHECK(runs[3].environment.at("NCCL_DEBUG") == "INFO");
+}
+
+TEST_CASE("left out, the new keys take their defaults: MPI, 25 MB buckets, overlap, fp32, no target",
+          "[core][plan]") {
+    const RunPlan plan = parsePlanFile(SCALEBENCH_SOURCE_DIR "/resources/plans/quickstart.toml");
+    const RunGroup& g = plan.groups.at(0);
+    CHECK(g.backend == "mpi");
+    CHECK(g.bucket_mb == 25);
+    CHECK(g.overlap);
+    CHECK(g.precision == "fp32");
+    CHECK(g.target_accuracy == 0);
+    CHECK(g.gpus_per_node == 0);
+    CHECK(g.env.empty());
+    const auto runs = expandPlan(plan);
+    CHECK(runs[1].nodes == 0); // the scheduler decides
+    CHECK(runs[1].ranks_per_node == 0);
+}
+
+TEST_CASE("a collective sweep reads its collectives, element types and in-place choice", "[core][plan]") {
+    const std::string head = "name = \"p\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = 2\n";
+    const RunGroup plain = parsePlanText(head, "plan.toml").groups.at(0);
+    CHECK(plain.collectives == std::vector<std::string>{"allreduce"});
+    CHECK(plain.dtypes == std::vector<std::string>{"float32"});
+    CHECK(plain.in_place == "no");
+
+    const RunGroup g = parsePlanText(head + "collectives = [\"allgather\", \"alltoall\"]\n"
+                                            "dtypes = [\"bfloat16\", \"float32\"]\nin_place = \"both\"\n",
+                                     "plan.toml")
+                           .groups.at(0);
+    CHECK(g.collectives == std::vector<std::string>{"allgather", "alltoall"});
+    CHECK(g.dtypes == std::vector<std::string>{"bfloat16", "float32"});
+    CHECK(g.in_place == "both");
+    CHECK(parsePlanText(head + "in_place = true\n", "plan.toml").groups.at(0).in_place == "yes");
+    CHECK(parsePlanText(head + "in_place = false\n", "plan.toml").groups.at(0).in_place == "no");
+}
+
+TEST_CASE("wrong values of the new keys are refused with the line, the key and what is allowed",
+          "[core][plan]") {
+    const std::string head = "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 1\n";
+    const std::string sweep = "name = \"p\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = 1\n";
+    SECTION("an unknown backend") {
+        auto e = planError(head + "backend = \"mpich\"\n");
+        CHECK(e.line() == 5);
+        CHECK(e.key() == "backend");
+        CHECK_THAT(e.what(), Catch::Contains("plan.toml:5:") &&
+                                 Catch::Contains("'backend' must be one of mpi, gloo, nccl, not 'mpich'"));
+    }
+    SECTION("a precision the workload does not support names what it supports") {
+        auto e = planError(head + "precision = \"bf16\"\n");
+        CHECK(e.line() == 5);
+        CHECK(e.key() == "precision");
+        CHECK_THAT(e.what(), Catch::Contains("workload 'resnet20' supports precision fp32 only, not 'bf16'"));
+    }
+    SECTION("a precision nobody knows") {
+        CHECK_THAT(planError(head + "precision = \"fp8\"\n").what(),
+                   Catch::Contains("'precision' must be one of fp32, bf16, fp16"));
+    }
+    SECTION("a bucket of no size") {
+        auto e = planError(head + "bucket_mb = 0\n");
+        CHECK(e.key() == "bucket_mb");
+        CHECK_THAT(e.what(), Catch::Contains("'bucket_mb' must be a positive number"));
+    }
+    SECTION("overlap that is not a boolean") {
+        CHECK_THAT(planError(head + "overlap = \"yes\"\n").what(),
+                   Catch::Contains("'overlap' must be true or false"));
+    }
+    SECTION("a target accuracy above one") {
+        auto e = planError(head + "target_accuracy = 80\n");
+        CHECK(e.key() == "target_accuracy");
+        CHECK_THAT(e.what(), Catch::Contains("fraction"));
+    }
+    SECTION("no GPUs per node") {
+        CHECK_THAT(planError(head + "gpus_per_node = 0\n").what(),
+                   Catch::Contains("'gpus_per_node' must be at least 1"));
+    }
+    SECTION("an environment variable name a shell would not take") {
+        auto e = planError(head + "env = { \"1X\" = \"a\" }\n");
+        CHECK(e.line() == 5);
+        CHECK(e.key() == "env");
+        CHECK_THAT(e.what(), Catch::Contains("'1X' in 'env' is not an environment variable name"));
+        CHECK_THAT(planError(head + "env = { \"A B\" = \"a\" }\n").what(), Catch::Contains("'A B'"));
+    }
+    SECTION("an environment value that is not a string") {
+        CHECK_THAT(planError(head + "env = { N = 4 }\n").what(),
+                   Catch::Contains("value of N must be a string"));
+    }
+    SECTION("env that is not a table") {
+        CHECK_THAT(planError(head + "env = \"N=4\"\n").what(), Catch::Contains("'env' must be a table"));
+    }
+    SECTION("a misspelt new key is suggested") {
+        CHECK_THAT(planError(head + "bakend = \"nccl\"\n").what(),
+                   Catch::Contains("did you mean 'backend'?"));
+    }
+    SECTION("sweep keys on a training workload") {
+        auto e = planError(head + "collectives = [\"allreduce\"]\n");
+        CHECK(e.key() == "collectives");
+        CHECK_THAT(e.what(), Catch::Contains("'collectives' applies to collective sweeps only"));
+    }
+    SECTION("a target accuracy on a collective sweep") {
+        CHECK_THAT(planError(sweep + "target_accuracy = 0.5\n").what(),
+                   Catch::Contains("'target_accuracy' applies to training workloads only"));
+    }
+    SECTION("an unknown collective, element type or in-place choice") {
+        CHECK_THAT(planError(sweep + "collectives = [\"allreduce\", \"scan\"]\n").what(),
+                   Catch::Contains("'collectives' holds 'scan' (known: allreduce, allgather, reducescatter, "
+                                   "broadcast, alltoall)"));
+        CHECK_THAT(planError(sweep + "dtypes = [\"int8\"]\n").what(),
+                   Catch::Contains("'dtypes' holds 'int8' (known: float32, float16, bfloat16)"));
+        CHECK_THAT(planError(sweep + "in_place = \"sometimes\"\n").what(),
+                   Catch::Contains("'in_place' must be true, false or \"both\""));
+    }
+    SECTION("a collective named twice, or none") {
+        CHECK_THAT(planError(sweep + "collectives = [\"allreduce\", \"allreduce\"]\n").what(),
+                   Catch::Contains("names 'allreduce' twice"));
+        CHECK_THAT(planError(sweep + "dtypes = []\n").what(), Catch::Contains("'dtypes' is empty"));
+    }
+}
+
+TEST_CASE("environment variable names are what a POSIX shell accepts", "[core][plan]") {
+    for (const char* good : {"A", "_", "NCCL_DEBUG", "omp_num_threads", "X1"})
+        CHECK(isEnvironmentVariableName(good));
+    for (const char* bad : {"", "1X", "A-B", "A B", "A=B", "Ä"})
+        CHECK_FALSE(isEnvironmentVariableName(bad));
+}
+
+TEST_CASE("the catalog groups its workloads and names the precisions each supports", "[core][plan]") {
+    const WorkloadInfo* resnet = findWorkload("resnet20");
+    REQUIRE(resnet);
+    CHECK(resnet->group == "MLBench tasks");
+    CHECK(resnet->precisions == std::vector<std::string>{"fp32"});
+    const WorkloadInfo* sweep = findWorkload("allreduce-sweep");
+    REQUIRE(sweep);
+    CHECK(sweep->group == "Collectives");
+    CHECK(isCollectiveSweep(*sweep));
+    CHECK_FALSE(isCollectiveSweep(*resnet));
+    const auto& groups = workloadGroups();
+    CHECK(groups ==
+          std::vector<std::string>{"MLBench tasks", "MLPerf-style", "LLM pre-training", "Collectives"});
+    for (const auto& w : workloadCatalog()) {
+        INFO(w.name);
+        CHECK(std::find(groups.begin(), groups.end(), w.group) != groups.end());
+        CHECK_FALSE(w.precisions.empty());
+    }
 }

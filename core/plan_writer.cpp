@@ -1,0 +1,133 @@
+// Writes a RunPlan as the TOML that parsePlanText reads back to the same plan (what "Save plan..." stores).
+#include "plan_writer.h"
+
+#include "workload_catalog.h"
+
+#include <fmt/format.h>
+
+namespace scalebench {
+namespace {
+
+// The shortest text that reads back to the same double; TOML reads "25" as an integer, which plans accept
+// for every real-valued key.
+std::string tomlNumber(double value) {
+    return fmt::format("{}", value);
+}
+
+std::string tomlKey(const std::string& key) {
+    const bool bare =
+        !key.empty() && key.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                                              "0123456789_-") == std::string::npos;
+    return bare ? key : tomlString(key);
+}
+
+template <typename T, typename Format> std::string tomlArray(const std::vector<T>& values, Format format) {
+    std::string out = "[";
+    for (std::size_t i = 0; i < values.size(); ++i)
+        out.append(i ? ", " : "").append(format(values[i]));
+    return out + "]";
+}
+
+void writeGroup(std::string& out, const RunGroup& g) {
+    const RunGroup defaults;
+    const WorkloadInfo* info = findWorkload(g.workload);
+    const auto line = [&](const std::string& key, const std::string& value) {
+        out.append(key).append(" = ").append(value).append("\n");
+    };
+    const auto integer = [&](const char* key, int value, int fallback) {
+        if (value != fallback) line(key, std::to_string(value));
+    };
+    const auto real = [&](const char* key, double value, double fallback) {
+        if (value != fallback) line(key, tomlNumber(value));
+    };
+    const auto text = [&](const char* key, const std::string& value, const std::string& fallback) {
+        if (value != fallback) line(key, tomlString(value));
+    };
+    const auto texts = [&](const char* key, const std::vector<std::string>& value,
+                           const std::vector<std::string>& fallback) {
+        if (value != fallback) line(key, tomlArray(value, tomlString));
+    };
+
+    out += "\n[[run]]\n";
+    line("workload", tomlString(g.workload));
+    text("dataset", g.dataset, info ? info->datasets.front() : "");
+    line("ranks", tomlArray(g.ranks, [](int n) { return std::to_string(n); }));
+    integer("gpus_per_node", g.gpus_per_node, defaults.gpus_per_node);
+    integer("steps", g.steps, defaults.steps);
+    real("target_accuracy", g.target_accuracy, defaults.target_accuracy);
+    integer("batch_per_rank", g.batch_per_rank, info ? info->batch_per_rank : defaults.batch_per_rank);
+    real("lr", g.lr, info ? info->base_lr : defaults.lr);
+    integer("warmup_steps", g.warmup_steps, defaults.warmup_steps);
+    integer("eval_every", g.eval_every, defaults.eval_every);
+    integer("eval_samples", g.eval_samples, defaults.eval_samples);
+    integer("threads_per_rank", g.threads_per_rank, defaults.threads_per_rank);
+    integer("seed", g.seed, defaults.seed);
+    text("precision", g.precision, defaults.precision);
+    text("backend", g.backend, defaults.backend);
+    real("bucket_mb", g.bucket_mb, defaults.bucket_mb);
+    if (g.overlap != defaults.overlap) line("overlap", g.overlap ? "true" : "false");
+    integer("sweep_points", g.sweep_points, defaults.sweep_points);
+    real("sweep_max_log10", g.sweep_max_log10, defaults.sweep_max_log10);
+    integer("repetitions", g.repetitions, defaults.repetitions);
+    integer("warmup_iterations", g.warmup_iterations, defaults.warmup_iterations);
+    texts("collectives", g.collectives, defaults.collectives);
+    texts("dtypes", g.dtypes, defaults.dtypes);
+    if (g.in_place != defaults.in_place)
+        line("in_place", g.in_place == "yes"  ? "true"
+                         : g.in_place == "no" ? "false"
+                                              : tomlString(g.in_place));
+    if (!g.env.empty()) {
+        std::string table = "{ ";
+        for (const auto& [name, value] : g.env)
+            table.append(table.size() > 2 ? ", " : "")
+                .append(tomlKey(name))
+                .append(" = ")
+                .append(tomlString(value));
+        line("env", table + " }");
+    }
+}
+
+} // namespace
+
+std::string tomlString(const std::string& text) {
+    std::string out = "\"";
+    for (const char c : text) {
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+                out += fmt::format("\\u{:04X}", static_cast<unsigned char>(c));
+            else
+                out += c;
+        }
+    }
+    return out + "\"";
+}
+
+std::string writePlanToml(const RunPlan& plan) {
+    std::string out = "# scalebench plan: `scalebench --batch FILE` runs it.\n"
+                      "# Keys left out take their defaults (docs/plans.md).\n";
+    out.append("name = ").append(tomlString(plan.name)).append("\n");
+    if (!plan.description.empty())
+        out.append("description = ").append(tomlString(plan.description)).append("\n");
+    if (plan.repeats != 1) out.append("repeats = ").append(std::to_string(plan.repeats)).append("\n");
+    for (const auto& group : plan.groups)
+        writeGroup(out, group);
+    return out;
+}
+
+} // namespace scalebench

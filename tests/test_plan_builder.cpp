@@ -1,0 +1,275 @@
+// The plan builder offscreen: the catalog tree, fields that become the TOML preview and the job scripts,
+// inline errors, save and reopen, launch.
+#include "plan_builder_widget.h"
+#include "plan_writer.h"
+#include "run_plan.h"
+#include "workload_catalog_model.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QImage>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <catch2/catch.hpp>
+
+using namespace scalebench;
+using Catch::Matchers::Contains;
+
+namespace {
+
+template <typename T> T* child(QWidget& parent, const char* name) {
+    T* widget = parent.findChild<T*>(QString::fromLatin1(name));
+    INFO("no child " << name);
+    REQUIRE(widget);
+    return widget;
+}
+
+std::string str(const QString& text) {
+    return text.toStdString();
+}
+
+// Where a screenshot goes when SCALEBENCH_SCREENSHOTS names a folder; it is always rendered and checked.
+void screenshot(QWidget& widget, const QString& name) {
+    widget.resize(1100, 700);
+    widget.show();
+    const QImage image = widget.grab().toImage();
+    REQUIRE(!image.isNull());
+    CHECK(image.size() == QSize(1100, 700));
+    const QString folder = qEnvironmentVariable("SCALEBENCH_SCREENSHOTS");
+    if (!folder.isEmpty()) CHECK(image.save(QDir(folder).filePath(name)));
+}
+
+void setEnvironment(QTableWidget* table, const std::map<std::string, std::string>& env) {
+    table->setRowCount(0);
+    for (const auto& [name, value] : env) {
+        const int row = table->rowCount();
+        table->insertRow(row);
+        table->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(name)));
+        table->setItem(row, 1, new QTableWidgetItem(QString::fromStdString(value)));
+    }
+}
+
+ClusterSettings slurmCluster() {
+    ClusterSettings c;
+    c.name = "gpu-cluster";
+    c.host = "head.example.org";
+    c.partition = "gpu";
+    c.tasks_per_node = 8;
+    c.gpus_per_node = 8;
+    c.remote_root = "/home/me/scalebench";
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("WorkloadCatalogModel lists the catalog's workloads under their groups", "[ui][plan]") {
+    WorkloadCatalogModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    REQUIRE(model.rowCount() >= 2);
+    const QModelIndex resnet = model.indexOf(QStringLiteral("resnet20"));
+    REQUIRE(resnet.isValid());
+    CHECK(resnet.parent().data().toString() == "MLBench tasks");
+    CHECK(resnet.siblingAtColumn(1).data().toString() == "fp32");
+    const QModelIndex sweep = model.indexOf(QStringLiteral("allreduce-sweep"));
+    REQUIRE(sweep.isValid());
+    CHECK(sweep.parent().data().toString() == "Collectives");
+    CHECK_FALSE(model.indexOf(QStringLiteral("nonesuch")).isValid());
+    // Groups without workloads are not shown; groups cannot be chosen as workloads.
+    for (int row = 0; row < model.rowCount(); ++row) {
+        CHECK(model.rowCount(model.index(row, 0)) > 0);
+        CHECK_FALSE(model.itemFromIndex(model.index(row, 0))->isSelectable());
+    }
+}
+
+TEST_CASE("the builder's fields become a TOML preview that reads back to the plan they describe",
+          "[ui][plan]") {
+    PlanBuilderWidget builder;
+    child<QLineEdit>(builder, "planName")->setText("scaling");
+    emit child<QLineEdit>(builder, "planName")->textEdited("scaling");
+    child<QSpinBox>(builder, "repeats")->setValue(3);
+    child<QSpinBox>(builder, "maxGpus")->setValue(16);
+    child<QPushButton>(builder, "powersOfTwo")->click();
+    CHECK(child<QLineEdit>(builder, "gpuCounts")->text() == "1, 2, 4, 8, 16");
+    child<QSpinBox>(builder, "gpusPerNode")->setValue(4);
+    child<QComboBox>(builder, "dataset")->setCurrentText("synthetic-cifar");
+    child<QSpinBox>(builder, "batchPerGpu")->setValue(64);
+    child<QSpinBox>(builder, "steps")->setValue(500);
+    child<QDoubleSpinBox>(builder, "targetAccuracy")->setValue(90);
+    child<QComboBox>(builder, "backend")->setCurrentText("nccl");
+    child<QDoubleSpinBox>(builder, "bucketMb")->setValue(50);
+    child<QCheckBox>(builder, "overlap")->setChecked(false);
+    setEnvironment(child<QTableWidget>(builder, "environment"), {{"NCCL_DEBUG", "INFO"}});
+
+    INFO(str(builder.tomlText()));
+    CHECK(builder.errorText().isEmpty());
+    CHECK(child<QPushButton>(builder, "launch")->isEnabled());
+    // Only resnet20's precision is offered.
+    CHECK(child<QComboBox>(builder, "precision")->count() == 1);
+
+    const RunPlan plan = parsePlanText(builder.tomlText().toStdString(), "preview.toml");
+    CHECK(plan.name == "scaling");
+    CHECK(plan.repeats == 3);
+    REQUIRE(plan.groups.size() == 1);
+    const RunGroup& g = plan.groups[0];
+    CHECK(g.workload == "resnet20");
+    CHECK(g.dataset == "synthetic-cifar");
+    CHECK(g.ranks == std::vector<int>{1, 2, 4, 8, 16});
+    CHECK(g.gpus_per_node == 4);
+    CHECK(g.batch_per_rank == 64);
+    CHECK(g.steps == 500);
+    CHECK(g.target_accuracy == Approx(0.9));
+    CHECK(g.backend == "nccl");
+    CHECK(g.bucket_mb == 50);
+    CHECK_FALSE(g.overlap);
+    CHECK(g.env == std::map<std::string, std::string>{{"NCCL_DEBUG", "INFO"}});
+    CHECK(expandPlan(plan).size() == 15);
+    CHECK(builder.plan().groups.at(0) == g);
+}
+
+TEST_CASE("the job-script preview shows the sbatch script for a Slurm cluster and mpirun for this machine",
+          "[ui][plan]") {
+    PlanBuilderWidget builder;
+    builder.setClusters({slurmCluster()});
+    child<QLineEdit>(builder, "gpuCounts")->setText("2, 16");
+    child<QSpinBox>(builder, "gpusPerNode")->setValue(4);
+    child<QComboBox>(builder, "backend")->setCurrentText("nccl");
+    setEnvironment(child<QTableWidget>(builder, "environment"), {{"NCCL_DEBUG", "INFO"}});
+    auto* cluster = child<QComboBox>(builder, "previewCluster");
+    auto* run = child<QComboBox>(builder, "previewRun");
+    REQUIRE(cluster->count() == 2);
+    CHECK(cluster->itemText(0) == "local");
+    REQUIRE(run->count() == 2);
+
+    cluster->setCurrentText("gpu-cluster");
+    run->setCurrentIndex(1);
+    const std::string sbatch = str(builder.jobScriptText());
+    INFO(sbatch);
+    CHECK_THAT(sbatch, Contains("#!/bin/bash") && Contains("#SBATCH --nodes=4\n") &&
+                           Contains("#SBATCH --ntasks=16\n") && Contains("#SBATCH --ntasks-per-node=4\n") &&
+                           Contains("#SBATCH --partition=gpu\n") && Contains("export NCCL_DEBUG=INFO\n") &&
+                           Contains("srun --mpi=pmix /home/me/scalebench/engine/") &&
+                           Contains("--backend nccl") && Contains("4 node(s) x 4"));
+    CHECK(builder.selectedCluster() == "gpu-cluster");
+
+    cluster->setCurrentText("local");
+    run->setCurrentIndex(0);
+    const std::string local = str(builder.jobScriptText());
+    INFO(local);
+    CHECK_THAT(local,
+               Contains("mpirun -np 2 --oversubscribe --bind-to none -x NCCL_DEBUG=INFO scalebench-engine "
+                        "--workload resnet20"));
+}
+
+TEST_CASE("invalid values are shown inline, never as an empty preview, and block the launch", "[ui][plan]") {
+    PlanBuilderWidget builder;
+    auto* launch = child<QPushButton>(builder, "launch");
+    SECTION("a GPU count that is not a number") {
+        child<QLineEdit>(builder, "gpuCounts")->setText("1, two");
+        CHECK_THAT(str(builder.errorText()), Contains("GPU counts: 'two'"));
+        CHECK_FALSE(launch->isEnabled());
+        CHECK_THAT(str(builder.jobScriptText()), Contains("No job scripts") && Contains("'two'"));
+        CHECK_THAT(str(builder.tomlText()), Contains("[[run]]"));
+    }
+    SECTION("an environment variable a shell would not take") {
+        setEnvironment(child<QTableWidget>(builder, "environment"), {{"1X", "a"}});
+        CHECK_THAT(str(builder.errorText()), Contains("'1X' in 'env' is not an environment variable name"));
+        CHECK_FALSE(launch->isEnabled());
+    }
+    SECTION("a plan without a name") {
+        child<QLineEdit>(builder, "planName")->clear();
+        emit child<QLineEdit>(builder, "planName")->textEdited("");
+        CHECK_FALSE(builder.errorText().isEmpty());
+    }
+    SECTION("a sweep with no collective") {
+        builder.addWorkload("allreduce-sweep");
+        for (const char* c : {"collective-allreduce", "collective-allgather"})
+            child<QCheckBox>(builder, c)->setChecked(false);
+        CHECK_THAT(str(builder.errorText()), Contains("'collectives' is empty"));
+    }
+    // Fixed, it launches again.
+    builder.setPlan(parsePlanFile(SCALEBENCH_SOURCE_DIR "/resources/plans/quickstart.toml"));
+    CHECK(builder.errorText().isEmpty());
+    CHECK(launch->isEnabled());
+}
+
+TEST_CASE("a collective sweep offers collectives, element types and in place; training fields are off",
+          "[ui][plan]") {
+    PlanBuilderWidget builder;
+    builder.addWorkload("allreduce-sweep");
+    CHECK(child<QCheckBox>(builder, "collective-allreduce")->isChecked());
+    CHECK(child<QCheckBox>(builder, "collective-alltoall")->isEnabled());
+    CHECK_FALSE(child<QDoubleSpinBox>(builder, "targetAccuracy")->isEnabled());
+    child<QCheckBox>(builder, "collective-allgather")->setChecked(true);
+    child<QCheckBox>(builder, "dtype-bfloat16")->setChecked(true);
+    child<QComboBox>(builder, "inPlace")->setCurrentText("both");
+    INFO(str(builder.tomlText()));
+    const RunPlan plan = parsePlanText(builder.tomlText().toStdString(), "p.toml");
+    REQUIRE(plan.groups.size() == 2); // resnet20 from the start, then the sweep
+    CHECK(plan.groups[1].collectives == std::vector<std::string>{"allreduce", "allgather"});
+    CHECK(plan.groups[1].dtypes == std::vector<std::string>{"float32", "bfloat16"});
+    CHECK(plan.groups[1].in_place == "both");
+    CHECK(plan.groups[0].collectives == std::vector<std::string>{"allreduce"}); // untouched
+}
+
+TEST_CASE("a saved plan reopens to the same plan, and a broken one is refused with its error", "[ui][plan]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    PlanBuilderWidget builder;
+    builder.addWorkload("allreduce-sweep");
+    child<QLineEdit>(builder, "gpuCounts")->setText("2, 4");
+    child<QComboBox>(builder, "backend")->setCurrentText("gloo");
+    const QString path = dir.filePath("saved.toml");
+    REQUIRE(builder.savePlan(path));
+
+    PlanBuilderWidget reopened;
+    REQUIRE(reopened.openPlan(path));
+    CHECK(reopened.tomlText() == builder.tomlText());
+    REQUIRE(reopened.plan().groups.size() == 2);
+    CHECK(reopened.plan().groups == builder.plan().groups);
+    CHECK(parsePlanFile(path.toStdString()).groups == builder.plan().groups); // what --batch reads
+
+    QFile broken(dir.filePath("broken.toml"));
+    REQUIRE(broken.open(QIODevice::WriteOnly));
+    broken.write("name = \"b\"\n[[run]]\nworkload = \"resnet20\"\nranks = 1\nprecision = \"bf16\"\n");
+    broken.close();
+    CHECK_FALSE(reopened.openPlan(broken.fileName()));
+    CHECK_THAT(str(reopened.errorText()),
+               Contains("broken.toml:5:") && Contains("supports precision fp32 only"));
+    CHECK(reopened.plan().groups == builder.plan().groups); // the plan shown is kept
+
+    child<QLineEdit>(builder, "gpuCounts")->setText("x");
+    CHECK_FALSE(builder.savePlan(dir.filePath("never.toml")));
+    CHECK_FALSE(QFile::exists(dir.filePath("never.toml")));
+}
+
+TEST_CASE("Launch hands over the plan read from the preview and the chosen cluster", "[ui][plan]") {
+    PlanBuilderWidget builder;
+    builder.setClusters({slurmCluster()});
+    QSignalSpy spy(&builder, &PlanBuilderWidget::launchRequested);
+    child<QComboBox>(builder, "previewCluster")->setCurrentText("gpu-cluster");
+    child<QPushButton>(builder, "launch")->click();
+    REQUIRE(spy.count() == 1);
+    const auto plan = spy.at(0).at(0).value<RunPlan>();
+    CHECK(plan.name == "new-plan");
+    CHECK(plan.source_text == builder.tomlText().toStdString());
+    CHECK(spy.at(0).at(1).toString() == "gpu-cluster");
+}
+
+TEST_CASE("the plan builder renders at 1100 x 700", "[ui][plan]") {
+    PlanBuilderWidget builder;
+    builder.setClusters({slurmCluster()});
+    setEnvironment(child<QTableWidget>(builder, "environment"),
+                   {{"NCCL_DEBUG", "INFO"}, {"OMP_NUM_THREADS", "4"}});
+    screenshot(builder, QStringLiteral("plan-builder.png"));
+    builder.addWorkload("allreduce-sweep");
+    child<QLineEdit>(builder, "gpuCounts")->setText("2, x");
+    screenshot(builder, QStringLiteral("plan-builder-sweep-error.png"));
+}

@@ -1,0 +1,127 @@
+// Specification of the plan writer: a plan written as TOML reads back to the same plan, with only the keys
+// that differ from their defaults.
+#include "plan_writer.h"
+#include "run_plan.h"
+
+#include <catch2/catch.hpp>
+
+using namespace scalebench;
+
+namespace {
+void requireSamePlan(const RunPlan& a, const RunPlan& b) {
+    CHECK(a.name == b.name);
+    CHECK(a.description == b.description);
+    CHECK(a.repeats == b.repeats);
+    REQUIRE(a.groups.size() == b.groups.size());
+    for (std::size_t i = 0; i < a.groups.size(); ++i) {
+        INFO("group " << i);
+        CHECK(a.groups[i] == b.groups[i]);
+    }
+}
+
+RunPlan roundTrip(const RunPlan& plan) {
+    const std::string text = writePlanToml(plan);
+    INFO(text);
+    return parsePlanText(text, "written.toml");
+}
+
+// A group as the parser fills it in for a workload: the workload's reference values.
+RunGroup groupFor(const std::string& workload, std::vector<int> ranks) {
+    const RunPlan plan =
+        parsePlanText("name = \"x\"\n[[run]]\nworkload = \"" + workload + "\"\nranks = 1\n", "defaults.toml");
+    RunGroup g = plan.groups.at(0);
+    g.ranks = std::move(ranks);
+    return g;
+}
+} // namespace
+
+TEST_CASE("a plan of defaults is written as its name, workload and ranks only", "[core][plan]") {
+    RunPlan plan;
+    plan.name = "minimal";
+    plan.groups = {groupFor("resnet20", {1, 2})};
+    const std::string text = writePlanToml(plan);
+    CHECK_THAT(text, Catch::StartsWith("# scalebench plan"));
+    CHECK_THAT(text,
+               Catch::Contains("name = \"minimal\"\n\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\n"));
+    CHECK_THAT(text, !Catch::Contains("backend") && !Catch::Contains("repeats") &&
+                         !Catch::Contains("dataset") && !Catch::Contains("batch_per_rank") &&
+                         !Catch::Contains("lr"));
+    requireSamePlan(roundTrip(plan), plan);
+}
+
+TEST_CASE("every key of a training group survives a write and a read", "[core][plan]") {
+    RunPlan plan;
+    plan.name = "all \"keys\" \\ here";
+    plan.description = "line one\nline two\ttabbed, and é";
+    plan.repeats = 3;
+    RunGroup g = groupFor("resnet20", {1, 2, 4, 8});
+    g.dataset = "synthetic-cifar";
+    g.steps = 321;
+    g.batch_per_rank = 64;
+    g.lr = 0.1;
+    g.warmup_steps = 7;
+    g.eval_every = 50;
+    g.eval_samples = 500;
+    g.threads_per_rank = 3;
+    g.seed = 42;
+    g.backend = "gloo";
+    g.bucket_mb = 12.5;
+    g.overlap = false;
+    g.target_accuracy = 0.915;
+    g.gpus_per_node = 4;
+    g.env = {{"NCCL_DEBUG", "INFO"}, {"QUOTED", "a \"b\" $c 'd'"}, {"_x1", ""}};
+    plan.groups = {g};
+    const RunPlan back = roundTrip(plan);
+    requireSamePlan(back, plan);
+    CHECK(back.groups[0].lr == 0.1); // bit for bit
+}
+
+TEST_CASE("every key of a collective sweep survives a write and a read, next to a training group",
+          "[core][plan]") {
+    RunPlan plan;
+    plan.name = "sweeps";
+    RunGroup s = groupFor("allreduce-sweep", {2, 4});
+    s.sweep_points = 20;
+    s.sweep_max_log10 = 6.5;
+    s.repetitions = 10;
+    s.warmup_iterations = 2;
+    s.collectives = {"allgather", "reducescatter", "broadcast", "alltoall", "allreduce"};
+    s.dtypes = {"float16", "bfloat16"};
+    s.backend = "nccl";
+    for (const char* in_place : {"yes", "no", "both"}) {
+        s.in_place = in_place;
+        plan.groups = {groupFor("resnet20", {1}), s};
+        requireSamePlan(roundTrip(plan), plan);
+    }
+}
+
+TEST_CASE("numbers are written so that they read back exactly", "[core][plan]") {
+    RunPlan plan;
+    plan.name = "numbers";
+    RunGroup g = groupFor("resnet20", {1});
+    for (double lr : {1e-5, 0.3, 1.0 / 3, 2.0, 123456.789, 1e20}) {
+        g.lr = lr;
+        plan.groups = {g};
+        CHECK(roundTrip(plan).groups.at(0).lr == lr);
+    }
+}
+
+TEST_CASE("a value the parser refuses is written as it is, so that the parser names it", "[core][plan]") {
+    RunPlan plan;
+    plan.name = "bad";
+    RunGroup g = groupFor("resnet20", {1});
+    g.env = {{"1BAD NAME", "x"}};
+    plan.groups = {g};
+    const std::string text = writePlanToml(plan);
+    CHECK_THAT(text, Catch::Contains("env = { \"1BAD NAME\" = \"x\" }"));
+    CHECK_THROWS_WITH(parsePlanText(text, "bad.toml"), Catch::Contains("'1BAD NAME' in 'env'"));
+}
+
+TEST_CASE("the example plans read back to themselves after a write", "[core][plan]") {
+    for (const char* file : {"/resources/plans/quickstart.toml", "/resources/plans/allreduce-sweep.toml",
+                             "/tests/data/two_ranks.toml"}) {
+        INFO(file);
+        const RunPlan plan = parsePlanFile(std::string(SCALEBENCH_SOURCE_DIR) + file);
+        requireSamePlan(roundTrip(plan), plan);
+    }
+}

@@ -1,0 +1,106 @@
+// Builds a plan: workloads from the catalog, GPU counts, precision, batch, stopping rule, communication,
+// environment; previews its TOML and the job script of each run for a chosen cluster; opens, saves, launches.
+#pragma once
+
+#include "cluster_settings.h"
+#include "run_plan.h"
+
+#include <QWidget>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+class QTreeView;
+
+Q_DECLARE_METATYPE(scalebench::RunPlan)
+
+namespace scalebench {
+
+class WorkloadCatalogModel;
+
+class PlanBuilderWidget : public QWidget {
+    Q_OBJECT
+
+  public:
+    explicit PlanBuilderWidget(QWidget* parent = nullptr);
+
+    // The clusters the job-script preview and the launch offer; "local" (this machine) is always first.
+    void setClusters(const std::vector<ClusterSettings>& clusters);
+    void setPlan(const RunPlan& plan);
+    // Adds a run group for a catalog workload with its reference values, and selects it.
+    void addWorkload(const std::string& workload);
+
+    // The plan as the builder holds it, and the TOML it writes; the plan read back from that TOML when valid.
+    const RunPlan& plan() const { return plan_; }
+    QString tomlText() const;
+    QString jobScriptText() const;
+    QString errorText() const; // what the error line shows: "" when the plan is valid
+    QString selectedCluster() const;
+
+    // What the Open/Save buttons do after asking for a file: false (and the error shown) when it fails.
+    bool openPlan(const QString& path);
+    bool savePlan(const QString& path);
+
+  signals:
+    void launchRequested(const scalebench::RunPlan& plan, const QString& cluster);
+
+  private:
+    void buildLayout();
+    QWidget* buildGroupForm();
+    QWidget* buildPreviews();
+    void selectGroup(int index);
+    void groupToForm(); // plan_.groups[current_] -> the fields
+    void formToGroup(); // the fields -> plan_.groups[current_], then refresh
+    void refresh();     // TOML, validation, run list and job script
+    void refreshJobScript();
+    void setError(const QString& text);
+
+    RunPlan plan_;
+    RunPlan valid_plan_; // read back from the TOML; meaningful when error_ is empty
+    int current_ = -1;   // the group the form edits
+    bool loading_ = false;
+    QString error_;
+    QString form_error_; // a field that cannot become a plan value (the GPU counts)
+    std::vector<ClusterSettings> clusters_;
+
+    WorkloadCatalogModel* catalog_;
+    QTreeView* catalog_view_;
+    QListWidget* groups_;
+    QLineEdit* name_;
+    QLineEdit* description_;
+    QSpinBox* repeats_;
+    QLabel* workload_;
+    QComboBox* dataset_;
+    QLineEdit* ranks_;
+    QSpinBox* max_gpus_;
+    QSpinBox* gpus_per_node_;
+    QComboBox* precision_;
+    QSpinBox* batch_;
+    QSpinBox* steps_;
+    QDoubleSpinBox* target_;
+    QComboBox* backend_;
+    QDoubleSpinBox* bucket_;
+    QCheckBox* overlap_;
+    QWidget* sweep_box_;
+    std::vector<QCheckBox*> collectives_;
+    std::vector<QCheckBox*> dtypes_;
+    QComboBox* in_place_;
+    QTableWidget* env_;
+    QWidget* form_;
+    QPlainTextEdit* toml_;
+    QComboBox* cluster_;
+    QComboBox* run_;
+    QPlainTextEdit* job_script_;
+    QLabel* error_label_;
+    QPushButton* launch_;
+};
+
+} // namespace scalebench
