@@ -24,6 +24,18 @@ struct EngineOptions {
     double sweep_max_log10 = 8;
     int repetitions = 100;
     int warmup_iterations = 5;
+    // Communication (docs/architecture.md, "Engine"): the backend of the gradient all-reduce and the sweep.
+    std::string backend = "mpi"; // mpi, gloo, nccl
+    std::string rendezvous_file; // gloo, nccl: meet through this file instead of MPI (empty: MPI)
+    double bucket_mb = 25;       // gradient bucket size in MiB (PyTorch DDP's default bucket_cap_mb)
+    bool overlap = true;         // false (--no-overlap): all-reduce every bucket after backward
+    std::string dump_parameters; // rank 0 writes the trained parameters here (float32, registration order)
+    // allreduce-sweep: which collectives, dtypes, reductions and placements to time.
+    std::vector<std::string> collectives = {
+        "allreduce"};                              // allreduce, allgather, reducescatter, broadcast, alltoall
+    std::vector<std::string> dtypes = {"float32"}; // float32, float16, bfloat16
+    std::vector<std::string> ops = {"sum"};        // sum, avg (reductions only)
+    std::string placement = "out-of-place";        // out-of-place, in-place, both
     bool show_version = false;
     bool show_help = false;
 };
