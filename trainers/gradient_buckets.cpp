@@ -62,6 +62,7 @@ GradientBuckets::~GradientBuckets() {
             torch::autograd::impl::set_post_acc_grad_hooks(p, nullptr);
     {
         std::lock_guard lock(mutex_);
+        queue_.clear(); // left after an error: the other ranks may never take part
         stop_ = true;
     }
     queued_.notify_all();

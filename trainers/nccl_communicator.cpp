@@ -176,11 +176,13 @@ CommBuffer NcclCommunicator::allocate(std::size_t bytes) const {
 }
 
 void NcclCommunicator::upload(void* buffer, const void* host, std::size_t bytes) const {
+    CUDA_CHECK(cudaSetDevice(device_)); // the calling thread may not have chosen it yet
     CUDA_CHECK(cudaMemcpyAsync(buffer, host, bytes, cudaMemcpyHostToDevice, stream_.get()));
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
 }
 
 void NcclCommunicator::download(void* host, const void* buffer, std::size_t bytes) const {
+    CUDA_CHECK(cudaSetDevice(device_)); // the calling thread may not have chosen it yet
     CUDA_CHECK(cudaMemcpyAsync(host, buffer, bytes, cudaMemcpyDeviceToHost, stream_.get()));
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
 }
