@@ -39,7 +39,9 @@ std::vector<std::string> engineArguments(const RunSpec& run, const std::string& 
     if (g.collectives != defaults.collectives)
         option("--collectives", fmt::format("{}", fmt::join(g.collectives, ",")));
     if (g.dtypes != defaults.dtypes) option("--dtypes", fmt::format("{}", fmt::join(g.dtypes, ",")));
-    if (g.in_place != defaults.in_place) option("--in-place", g.in_place);
+    if (g.ops != defaults.ops) option("--ops", fmt::format("{}", fmt::join(g.ops, ",")));
+    if (g.in_place != defaults.in_place)
+        option("--placement", g.in_place == "yes" ? "in-place" : g.in_place == "both" ? "both" : "out-of-place");
     option("--metrics", metrics_path);
     return words;
 }

@@ -72,6 +72,7 @@ void writeGroup(std::string& out, const RunGroup& g) {
     integer("warmup_iterations", g.warmup_iterations, defaults.warmup_iterations);
     texts("collectives", g.collectives, defaults.collectives);
     texts("dtypes", g.dtypes, defaults.dtypes);
+    texts("ops", g.ops, defaults.ops);
     if (g.in_place != defaults.in_place)
         line("in_place", g.in_place == "yes"  ? "true"
                          : g.in_place == "no" ? "false"

@@ -85,6 +85,7 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
                    "env",
                    "collectives",
                    "dtypes",
+                   "ops",
                    "in_place"});
     RunGroup g;
     g.workload = r.text("workload", "", true);
@@ -136,7 +137,7 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
                        "' is not one");
     };
     onlyFor("target_accuracy", !sweep, "training workloads");
-    for (const char* key : {"collectives", "dtypes", "in_place"})
+    for (const char* key : {"collectives", "dtypes", "ops", "in_place"})
         onlyFor(key, sweep, "collective sweeps");
     if (const toml::node* node = table.get("target_accuracy")) {
         g.target_accuracy = r.real("target_accuracy", 0);
@@ -145,6 +146,7 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
     }
     g.collectives = choices(r, table, "collectives", g.collectives, kCollectiveNames);
     g.dtypes = choices(r, table, "dtypes", g.dtypes, kDtypes);
+    g.ops = choices(r, table, "ops", g.ops, kOps);
     if (const toml::node* node = table.get("in_place")) {
         if (auto b = node->value<bool>())
             g.in_place = *b ? "yes" : "no";

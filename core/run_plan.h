@@ -52,6 +52,7 @@ struct RunGroup {
     // Collective sweeps only: which collectives, element types and buffer placements to time.
     std::vector<std::string> collectives = {"allreduce"};
     std::vector<std::string> dtypes = {"float32"};
+    std::vector<std::string> ops = {"sum"}; // reductions: sum, avg
     std::string in_place = "no"; // "yes", "no" or "both"
 
     friend bool operator==(const RunGroup&, const RunGroup&) = default;
@@ -62,6 +63,7 @@ inline const std::vector<std::string> kPrecisions = {"fp32", "bf16", "fp16"};
 inline const std::vector<std::string> kCollectiveNames = {"allreduce", "allgather", "reducescatter",
                                                           "broadcast", "alltoall"};
 inline const std::vector<std::string> kDtypes = {"float32", "float16", "bfloat16"};
+inline const std::vector<std::string> kOps = {"sum", "avg"};
 inline const std::vector<std::string> kInPlaceChoices = {"no", "yes", "both"};
 
 // A name a POSIX shell accepts for a variable: a letter or '_', then letters, digits and '_'.

@@ -14,7 +14,7 @@ fail() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 
 packages=(
   build-essential cmake ninja-build pkg-config git python3 python3-venv
-  qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core xvfb xauth
+  libgloo-dev qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core xvfb xauth
   libssh-dev openmpi-bin libopenmpi-dev libsqlite3-dev sqlite3 zlib1g-dev
   libfmt-dev catch2 nlohmann-json3-dev libtomlplusplus-dev dataset-fashion-mnist
   slurmctld slurmd slurm-client munge openssh-server openssh-client iproute2

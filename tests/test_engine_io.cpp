@@ -84,3 +84,37 @@ TEST_CASE("sweep sizes are numpy's logspace rounded, without repeats", "[engine]
     CHECK(logspaceSizes(6, 13) == std::vector<std::int64_t>{1, 3, 10, 32, 100, 316, 1000, 3162, 10000, 31623,
                                                             100000, 316228, 1000000});
 }
+
+TEST_CASE("the engine's communication options: backend, buckets, overlap and the sweep's cases", "[engine]") {
+    const EngineOptions defaults = parseEngineOptions({"--metrics", "m"});
+    CHECK(defaults.backend == "mpi");
+    CHECK(defaults.bucket_mb == 25); // PyTorch DDP's bucket_cap_mb
+    CHECK(defaults.overlap);
+    CHECK(defaults.collectives == std::vector<std::string>{"allreduce"});
+    CHECK(defaults.dtypes == std::vector<std::string>{"float32"});
+    CHECK(defaults.ops == std::vector<std::string>{"sum"});
+    CHECK(defaults.placement == "out-of-place");
+
+    const EngineOptions o =
+        parseEngineOptions({"--metrics", "m", "--backend", "gloo", "--bucket-mb", "0.5", "--no-overlap",
+                            "--collectives", "alltoall,allreduce,alltoall", "--dtypes", "bfloat16,float16",
+                            "--ops", "avg", "--placement", "both"});
+    CHECK(o.backend == "gloo");
+    CHECK(o.bucket_mb == 0.5);
+    CHECK_FALSE(o.overlap);
+    CHECK(o.collectives == std::vector<std::string>{"alltoall", "allreduce"}); // repeats dropped
+    CHECK(o.dtypes == std::vector<std::string>{"bfloat16", "float16"});
+    CHECK(o.ops == std::vector<std::string>{"avg"});
+    CHECK(o.placement == "both");
+
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--backend", "ucc"}),
+                      "--backend: unknown 'ucc' (known: mpi, gloo, nccl)");
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--backend", "mpi,gloo"}),
+                      Catch::Contains("takes one value"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--collectives", "allreduce,reduce"}),
+                      Catch::Contains("unknown 'reduce'"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--dtypes", "float64"}),
+                      Catch::Contains("float64"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--bucket-mb", "-1"}),
+                      Catch::Contains("at least 0"));
+}

@@ -31,7 +31,7 @@ TEST_CASE("defaults add no option, so an engine without the new options still ru
     const auto words = engineArguments(runOf("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 2\n"),
                                        "engine", "/r/m.jsonl");
     for (const char* option : {"--backend", "--bucket-mb", "--no-overlap", "--precision", "--target-accuracy",
-                               "--collectives", "--dtypes", "--in-place"})
+                               "--collectives", "--dtypes", "--placement"})
         CHECK_FALSE(has(words, option));
     CHECK(words.back() == "/r/m.jsonl");
 }
@@ -56,7 +56,7 @@ TEST_CASE("a sweep's collectives, element types and in-place choice reach the en
         "engine", "/r/m.jsonl");
     CHECK(valueOf(words, "--collectives") == "allreduce,allgather");
     CHECK(valueOf(words, "--dtypes") == "float32,bfloat16");
-    CHECK(valueOf(words, "--in-place") == "both");
+    CHECK(valueOf(words, "--placement") == "both");
     CHECK(valueOf(words, "--backend") == "gloo");
 }
 

@@ -1,60 +1,263 @@
-// The all-reduce sweep (MLBench task 0), timed like nccl-tests: per message size, warm-up calls, then timed
-// calls; the mean time per call averaged across ranks; every element of the result checked; one record per
-// size.
+// The collective sweep (MLBench task 0, extended to every collective), timed like nccl-tests.
 #include "collective_sweep.h"
 
 #include "message_sizes.h"
 #include "mpi_check.h"
 
+#include <c10/util/BFloat16.h>
+#include <c10/util/Half.h>
+#include <chrono>
+#include <cmath>
+#include <set>
 #include <vector>
 
 namespace scalebench {
 namespace {
-constexpr int kPattern = 7; // element i of rank r sends (r + 1) * (i % 7 + 1): sums stay exact in fp32
+
+// Element i of rank r's input: small integers, so every sum over up to 36 ranks is exact even in bf16
+// (8 significant bits); the 3r keeps ranks' blocks apart.
+float inputValue(int rank, std::int64_t i) {
+    return static_cast<float>((3 * rank + i) % 7 + 1);
 }
 
-bool runAllreduceSweep(const EngineOptions& o, MPI_Comm comm, MetricWriter* writer) {
-    int rank = 0, ranks = 1;
-    MPI_CHECK(MPI_Comm_rank(comm, &rank));
-    MPI_CHECK(MPI_Comm_size(comm, &ranks));
-    const double bus_factor = 2.0 * (ranks - 1) / ranks; // all-reduce (nccl-tests)
-    const float rank_sum = static_cast<float>(ranks) * (ranks + 1) / 2;
+Collective collectiveNamed(const std::string& name) {
+    for (auto c : {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter,
+                   Collective::Broadcast, Collective::AllToAll})
+        if (name == collectiveName(c)) return c;
+    throw std::invalid_argument("unknown collective '" + name + "'");
+}
+DType dtypeNamed(const std::string& name) {
+    for (auto d : {DType::Float32, DType::Float16, DType::BFloat16})
+        if (name == dtypeName(d)) return d;
+    throw std::invalid_argument("unknown dtype '" + name + "'");
+}
+
+// nccl-tests' bus bandwidth factors (core/analysis.cpp busBandwidthFactor says the same).
+double busFactor(Collective c, int n) {
+    switch (c) {
+    case Collective::AllReduce:
+        return 2.0 * (n - 1) / n;
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllToAll:
+        return static_cast<double>(n - 1) / n;
+    case Collective::Broadcast:
+        return 1;
+    }
+    return 1;
+}
+
+// One relative unit in the last place of the dtype: the tolerance of averages (sums must be exact).
+double ulp(DType d) {
+    switch (d) {
+    case DType::Float32:
+        return std::ldexp(1.0, -23);
+    case DType::Float16:
+        return std::ldexp(1.0, -10);
+    case DType::BFloat16:
+        return std::ldexp(1.0, -7);
+    }
+    return 0;
+}
+
+void store(std::vector<char>& bytes, DType d, std::int64_t i, float value) {
+    switch (d) {
+    case DType::Float32:
+        reinterpret_cast<float*>(bytes.data())[i] = value;
+        break;
+    case DType::Float16:
+        reinterpret_cast<c10::Half*>(bytes.data())[i] = c10::Half(value);
+        break;
+    case DType::BFloat16:
+        reinterpret_cast<c10::BFloat16*>(bytes.data())[i] = c10::BFloat16(value);
+        break;
+    }
+}
+float load(const std::vector<char>& bytes, DType d, std::int64_t i) {
+    switch (d) {
+    case DType::Float32:
+        return reinterpret_cast<const float*>(bytes.data())[i];
+    case DType::Float16:
+        return static_cast<float>(reinterpret_cast<const c10::Half*>(bytes.data())[i]);
+    case DType::BFloat16:
+        return static_cast<float>(reinterpret_cast<const c10::BFloat16*>(bytes.data())[i]);
+    }
+    return 0;
+}
+
+// The buffers of one message size: where the input sits and the result lands (NCCL's in-place layouts).
+struct Layout {
+    std::int64_t count = 0;         // the call's count (see CollectiveCall)
+    std::int64_t total = 0;         // elements of the large buffer: what the record reports (nccl-tests)
+    std::int64_t send_elements = 0; // input elements of this rank
+    std::int64_t receive_elements = 0;
+    std::int64_t send_offset = 0; // in place: elements from the start of the one buffer
+    std::int64_t receive_offset = 0;
+};
+
+Layout layoutFor(Collective c, std::int64_t elements, int rank, int n, bool in_place) {
+    Layout l;
+    const std::int64_t block = std::max<std::int64_t>(1, elements / n);
+    switch (c) {
+    case Collective::AllReduce:
+    case Collective::Broadcast:
+        l = {elements, elements, elements, elements, 0, 0};
+        break;
+    case Collective::AllGather:
+        l = {block, block * n, block, block * n, in_place ? rank * block : 0, 0};
+        break;
+    case Collective::ReduceScatter:
+        l = {block, block * n, block * n, block, 0, in_place ? rank * block : 0};
+        break;
+    case Collective::AllToAll:
+        l = {block, block * n, block * n, block * n, 0, 0};
+        break;
+    }
+    return l;
+}
+
+// The value element k of this rank's result must have.
+double expected(const SweepCase& s, const Layout& l, int rank, int n, std::int64_t k) {
+    auto sum_over_ranks = [n](std::int64_t i) {
+        double total = 0;
+        for (int r = 0; r < n; ++r)
+            total += inputValue(r, i);
+        return total;
+    };
+    double value = 0;
+    switch (s.collective) {
+    case Collective::AllReduce:
+        value = sum_over_ranks(k);
+        break;
+    case Collective::Broadcast:
+        value = inputValue(0, k);
+        break;
+    case Collective::AllGather:
+        value = inputValue(static_cast<int>(k / l.count), k % l.count);
+        break;
+    case Collective::ReduceScatter:
+        value = sum_over_ranks(rank * l.count + k);
+        break;
+    case Collective::AllToAll:
+        value = inputValue(static_cast<int>(k / l.count), rank * l.count + k % l.count);
+        break;
+    }
+    return isReduction(s.collective) && s.op == ReduceOp::Average ? value / n : value;
+}
+
+} // namespace
+
+std::vector<SweepCase> sweepCases(const EngineOptions& o, const Communicator& comm,
+                                  std::vector<std::string>& skipped) {
+    std::vector<bool> placements;
+    if (o.placement != "in-place") placements.push_back(false);
+    if (o.placement != "out-of-place") placements.push_back(true);
+    std::vector<SweepCase> cases;
+    for (const auto& c : o.collectives)
+        for (const auto& d : o.dtypes)
+            for (const auto& op : o.ops) {
+                const Collective collective = collectiveNamed(c);
+                if (!isReduction(collective) && op != o.ops.front()) continue; // no reduction: once
+                for (bool in_place : placements) {
+                    SweepCase s{collective, dtypeNamed(d), op == "avg" ? ReduceOp::Average : ReduceOp::Sum,
+                                in_place};
+                    try {
+                        comm.checkSupported(s.collective, s.dtype, s.op, s.in_place);
+                    } catch (const std::invalid_argument& e) {
+                        if (!(in_place && o.placement == "both")) throw;
+                        skipped.push_back(e.what());
+                        continue;
+                    }
+                    cases.push_back(s);
+                }
+            }
+    return cases;
+}
+
+bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& cases, Communicator& comm,
+                        MPI_Comm mpi, MetricWriter* writer) {
+    const int rank = comm.rank(), n = comm.size();
     bool all_correct = true;
-    for (const std::int64_t elements : logspaceSizes(o.sweep_max_log10, o.sweep_points)) {
-        std::vector<float> send(static_cast<std::size_t>(elements)), receive(send.size());
-        for (std::size_t i = 0; i < send.size(); ++i)
-            send[i] = static_cast<float>((rank + 1) * (i % kPattern + 1));
-        const int count = static_cast<int>(elements);
-        for (int i = 0; i < o.warmup_iterations; ++i)
-            MPI_CHECK(MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, comm));
-        MPI_CHECK(MPI_Barrier(comm));
-        const double start = MPI_Wtime();
-        for (int i = 0; i < o.repetitions; ++i)
-            MPI_CHECK(MPI_Allreduce(send.data(), receive.data(), count, MPI_FLOAT, MPI_SUM, comm));
-        double seconds = (MPI_Wtime() - start) / o.repetitions; // per call, this rank
-        MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_SUM, comm));
-        seconds /= ranks; // averaged across ranks, as nccl-tests
+    for (const SweepCase& s : cases) {
+        const std::size_t width = dtypeBytes(s.dtype);
+        std::set<std::int64_t> done; // totals already timed (small sizes round to the same blocks)
+        for (const std::int64_t elements : logspaceSizes(o.sweep_max_log10, o.sweep_points)) {
+            const Layout l = layoutFor(s.collective, elements, rank, n, s.in_place);
+            if (!done.insert(l.total).second) continue;
+            // host: the input, later the result; send and receive: the backend's buffers (one when in place)
+            std::vector<char> host(static_cast<std::size_t>(std::max(l.send_elements, l.receive_elements)) *
+                                   width);
+            for (std::int64_t i = 0; i < l.send_elements; ++i)
+                store(host, s.dtype, i, inputValue(rank, i));
+            const std::size_t send_bytes = static_cast<std::size_t>(l.send_elements) * width;
+            const std::size_t receive_bytes = static_cast<std::size_t>(l.receive_elements) * width;
+            CommBuffer first =
+                comm.allocate(s.in_place ? static_cast<std::size_t>(l.total) * width : send_bytes);
+            CommBuffer second = s.in_place ? CommBuffer() : comm.allocate(receive_bytes);
+            char* base = static_cast<char*>(first.get());
+            CollectiveCall call{s.collective,
+                                base + l.send_offset * static_cast<std::int64_t>(width),
+                                s.in_place ? base + l.receive_offset * static_cast<std::int64_t>(width)
+                                           : static_cast<char*>(second.get()),
+                                l.count,
+                                s.dtype,
+                                s.op,
+                                0};
+            auto upload_input = [&] { comm.upload(const_cast<void*>(call.send), host.data(), send_bytes); };
+            upload_input();
 
-        int correct = 1;
-        for (std::size_t i = 0; i < receive.size() && correct; ++i)
-            correct = receive[i] == rank_sum * static_cast<float>(i % kPattern + 1);
-        MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &correct, 1, MPI_INT, MPI_LAND, comm));
-        all_correct = all_correct && correct;
+            for (int i = 0; i < o.warmup_iterations; ++i)
+                comm.run(call);
+            MPI_CHECK(MPI_Barrier(mpi));
+            const auto start = std::chrono::steady_clock::now();
+            std::unique_ptr<CommWork> last;
+            for (int i = 0; i < o.repetitions; ++i) {
+                last = comm.start(call);
+                if (!comm.deviceMemory()) last->wait(); // on a device the calls queue on one stream
+            }
+            last->wait();
+            double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+                             o.repetitions; // per call, this rank
+            MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_SUM, mpi));
+            seconds /= n; // averaged across ranks, as nccl-tests
 
-        const double bytes = static_cast<double>(elements) * sizeof(float);
-        const double algbw = bytes / seconds / 1e9;
-        if (writer)
-            writer->write({{"type", "collective"},
-                           {"collective", "allreduce"},
-                           {"dtype", "float32"},
-                           {"elements", elements},
-                           {"bytes", elements * static_cast<std::int64_t>(sizeof(float))},
-                           {"ranks", ranks},
-                           {"repetitions", o.repetitions},
-                           {"time_s", seconds},
-                           {"algbw_gbps", algbw},
-                           {"busbw_gbps", algbw * bus_factor},
-                           {"correct", correct != 0}});
+            // One more call on fresh input, every element of the result checked.
+            for (std::int64_t i = 0; i < l.send_elements; ++i)
+                store(host, s.dtype, i, inputValue(rank, i));
+            upload_input();
+            comm.run(call);
+            comm.download(host.data(), call.receive, receive_bytes);
+            int correct = 1;
+            for (std::int64_t k = 0; k < l.receive_elements && correct; ++k) {
+                const double want = expected(s, l, rank, n, k);
+                const double got = load(host, s.dtype, k);
+                correct = s.op == ReduceOp::Sum || !isReduction(s.collective)
+                              ? got == want
+                              : std::abs(got - want) <= ulp(s.dtype) * std::abs(want);
+            }
+            MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &correct, 1, MPI_INT, MPI_LAND, mpi));
+            all_correct = all_correct && correct;
+
+            const auto bytes = l.total * static_cast<std::int64_t>(width);
+            const double algbw = static_cast<double>(bytes) / seconds / 1e9;
+            if (writer) {
+                nlohmann::json record = {{"type", "collective"},
+                                         {"collective", collectiveName(s.collective)},
+                                         {"backend", comm.backend()},
+                                         {"dtype", dtypeName(s.dtype)},
+                                         {"in_place", s.in_place},
+                                         {"elements", l.total},
+                                         {"bytes", bytes},
+                                         {"ranks", n},
+                                         {"repetitions", o.repetitions},
+                                         {"time_s", seconds},
+                                         {"algbw_gbps", algbw},
+                                         {"busbw_gbps", algbw * busFactor(s.collective, n)},
+                                         {"correct", correct != 0}};
+                if (isReduction(s.collective)) record["op"] = reduceOpName(s.op);
+                writer->write(record);
+            }
+        }
     }
     return all_correct;
 }

@@ -2,6 +2,7 @@
 // metrics.
 #include "engine_options.h"
 
+#include <algorithm>
 #include <charconv>
 #include <functional>
 #include <map>
@@ -9,6 +10,32 @@
 
 namespace scalebench {
 namespace {
+
+std::vector<std::string> parseList(const std::string& option, const std::string& text,
+                                   const std::vector<std::string>& known) {
+    std::vector<std::string> items;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', from), text.size());
+        const std::string item = text.substr(from, comma - from);
+        if (std::find(known.begin(), known.end(), item) == known.end()) {
+            std::string names;
+            for (const auto& k : known)
+                names += (names.empty() ? "" : ", ") + k;
+            throw std::invalid_argument(option + ": unknown '" + item + "' (known: " + names + ")");
+        }
+        if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+        from = comma + 1;
+    }
+    return items;
+}
+
+std::string parseChoice(const std::string& option, const std::string& text,
+                        const std::vector<std::string>& known) {
+    if (text.find(',') != std::string::npos)
+        throw std::invalid_argument(option + ": takes one value, got '" + text + "'");
+    return parseList(option, text, known).front();
+}
 
 template <typename Number>
 Number parseNumber(const std::string& option, const std::string& text, Number minimum) {
@@ -31,8 +58,13 @@ std::string engineUsage() {
            "         [--lr LR] [--warmup-steps N] [--eval-every N] [--eval-samples N] [--threads T] [--seed "
            "S]\n"
            "         [--sweep-points P] [--sweep-max-log10 X] [--repetitions R] [--warmup-iterations W]\n"
-           "         [--version]\n"
-           "Run under mpirun -np N: synchronous data-parallel SGD, gradients all-reduced over MPI.\n";
+           "         [--backend mpi|gloo|nccl] [--rendezvous-file F] [--bucket-mb MIB] [--no-overlap]\n"
+           "         [--dump-parameters F] [--target-accuracy A] [--collectives LIST] [--dtypes LIST] [--ops sum,avg]\n"
+           "         [--placement out-of-place|in-place|both] [--version]\n"
+           "Run under mpirun -np N: synchronous data-parallel SGD, gradients averaged in buckets over MPI, "
+           "Gloo\n"
+           "or NCCL while backward runs. LIST: comma-separated, e.g. --collectives allreduce,allgather,\n"
+           "reducescatter,broadcast,alltoall --dtypes float32,float16,bfloat16.\n";
 }
 
 EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
@@ -45,6 +77,11 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
         {"--steps", [&](auto& k, auto& v) { o.steps = parseNumber(k, v, 1); }},
         {"--batch-per-rank", [&](auto& k, auto& v) { o.batch_per_rank = parseNumber(k, v, 1); }},
         {"--lr", [&](auto& k, auto& v) { o.lr = parseNumber(k, v, 0.0); }},
+        {"--target-accuracy",
+         [&](auto& k, auto& v) {
+             o.target_accuracy = parseNumber(k, v, 0.0);
+             if (o.target_accuracy > 1) throw std::invalid_argument(k + ": a fraction, at most 1");
+         }},
         {"--warmup-steps", [&](auto& k, auto& v) { o.warmup_steps = parseNumber(k, v, -1); }},
         {"--eval-every", [&](auto& k, auto& v) { o.eval_every = parseNumber(k, v, 0); }},
         {"--eval-samples", [&](auto& k, auto& v) { o.eval_samples = parseNumber(k, v, 1); }},
@@ -54,11 +91,37 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
         {"--sweep-max-log10", [&](auto& k, auto& v) { o.sweep_max_log10 = parseNumber(k, v, 0.0); }},
         {"--repetitions", [&](auto& k, auto& v) { o.repetitions = parseNumber(k, v, 1); }},
         {"--warmup-iterations", [&](auto& k, auto& v) { o.warmup_iterations = parseNumber(k, v, 0); }},
+        {"--backend",
+         [&](auto& k, auto& v) {
+             o.backend = parseChoice(k, v, {"mpi", "gloo", "nccl"});
+         }},
+        {"--rendezvous-file", [&](auto&, auto& v) { o.rendezvous_file = v; }},
+        {"--bucket-mb", [&](auto& k, auto& v) { o.bucket_mb = parseNumber(k, v, 0.0); }},
+        {"--dump-parameters", [&](auto&, auto& v) { o.dump_parameters = v; }},
+        {"--collectives",
+         [&](auto& k, auto& v) {
+             o.collectives =
+                 parseList(k, v, {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall"});
+         }},
+        {"--dtypes",
+         [&](auto& k, auto& v) {
+             o.dtypes = parseList(k, v, {"float32", "float16", "bfloat16"});
+         }},
+        {"--ops",
+         [&](auto& k, auto& v) {
+             o.ops = parseList(k, v, {"sum", "avg"});
+         }},
+        {"--placement",
+         [&](auto& k, auto& v) {
+             o.placement = parseChoice(k, v, {"out-of-place", "in-place", "both"});
+         }},
     };
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const std::string& a = arguments[i];
         if (a == "--version") {
             o.show_version = true;
+        } else if (a == "--no-overlap") {
+            o.overlap = false;
         } else if (a == "--help" || a == "-h") {
             o.show_help = true;
         } else if (auto it = valued.find(a); it != valued.end()) {

@@ -17,6 +17,7 @@ struct EngineOptions {
     double lr = 0.02;      // base learning rate; scaled linearly to lr x ranks after the warm-up
     int warmup_steps = -1; // -1: log2(ranks) epochs (MLBench task 1)
     int eval_every = 0;    // 0: evaluate only at the end
+    double target_accuracy = 0; // > 0: stop at the first evaluation that reaches it (time to accuracy)
     int eval_samples = 2000;
     int threads = 0; // intra-op threads per rank; 0: cores / ranks on this node
     int seed = 1;
@@ -24,6 +25,18 @@ struct EngineOptions {
     double sweep_max_log10 = 8;
     int repetitions = 100;
     int warmup_iterations = 5;
+    // Communication (docs/architecture.md, "Engine"): the backend of the gradient all-reduce and the sweep.
+    std::string backend = "mpi"; // mpi, gloo, nccl
+    std::string rendezvous_file; // gloo, nccl: meet through this file instead of MPI (empty: MPI)
+    double bucket_mb = 25;       // gradient bucket size in MiB (PyTorch DDP's default bucket_cap_mb)
+    bool overlap = true;         // false (--no-overlap): all-reduce every bucket after backward
+    std::string dump_parameters; // rank 0 writes the trained parameters here (float32, registration order)
+    // allreduce-sweep: which collectives, dtypes, reductions and placements to time.
+    std::vector<std::string> collectives = {
+        "allreduce"};                              // allreduce, allgather, reducescatter, broadcast, alltoall
+    std::vector<std::string> dtypes = {"float32"}; // float32, float16, bfloat16
+    std::vector<std::string> ops = {"sum"};        // sum, avg (reductions only)
+    std::string placement = "out-of-place";        // out-of-place, in-place, both
     bool show_version = false;
     bool show_help = false;
 };

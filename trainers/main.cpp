@@ -1,15 +1,17 @@
 // scalebench-engine: synchronous data-parallel training under mpirun, writing the metric stream (rank 0).
 #include "collective_sweep.h"
 #include "engine_options.h"
-#include "gradient_allreduce.h"
+#include "gradient_buckets.h"
 #include "image_data.h"
 #include "metric_writer.h"
 #include "mpi_check.h"
+#include "open_communicator.h"
 #include "resnet.h"
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <thread>
@@ -31,6 +33,7 @@ struct World {
     int rank = 0;
     int ranks = 1;
     int local_ranks = 1; // ranks on this node
+    int local_rank = 0;  // this rank's index among them
     std::string host;
 };
 
@@ -41,6 +44,7 @@ World joinWorld() {
     MPI_Comm node;
     MPI_CHECK(MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w.rank, MPI_INFO_NULL, &node));
     MPI_CHECK(MPI_Comm_size(node, &w.local_ranks));
+    MPI_CHECK(MPI_Comm_rank(node, &w.local_rank));
     MPI_CHECK(MPI_Comm_free(&node));
     char host[256] = {};
     gethostname(host, sizeof host - 1);
@@ -121,24 +125,38 @@ json headerRecord(const EngineOptions& o, const World& w, const json& ranks) {
              std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
 }
 
-// MLBench task 0: the all-reduce sweep, one collective record per message size.
+// MLBench task 0: the collective sweep, one collective record per message size and case.
 int sweep(const EngineOptions& o, const World& w) {
     const json ranks = gatherRanks(w);
+    const auto comm = openCommunicator(o, MPI_COMM_WORLD, w.local_rank);
+    std::vector<std::string> skipped;
+    const auto cases = sweepCases(o, *comm, skipped);
     std::optional<MetricWriter> metrics; // only rank 0 talks
     if (w.rank == 0) {
         metrics.emplace(o.metrics_path);
         json header = headerRecord(o, w, ranks);
-        header["hyperparameters"] = {{"sizes", "logspace(0, sweep_max_log10, sweep_points) fp32 elements"},
-                                     {"sweep_points", o.sweep_points},
-                                     {"sweep_max_log10", o.sweep_max_log10},
-                                     {"repetitions", o.repetitions},
-                                     {"warmup_iterations", o.warmup_iterations}};
-        header["allreduce"] = "MPI_Allreduce, out of place, MPI_SUM";
+        header["hyperparameters"] = {
+            {"sizes",
+             "logspace(0, sweep_max_log10, sweep_points) elements; all-gather, reduce-scatter and "
+             "all-to-all: elements / ranks per rank, the record giving the whole buffer (nccl-tests)"},
+            {"sweep_points", o.sweep_points},
+            {"sweep_max_log10", o.sweep_max_log10},
+            {"repetitions", o.repetitions},
+            {"warmup_iterations", o.warmup_iterations},
+            {"collectives", o.collectives},
+            {"dtypes", o.dtypes},
+            {"ops", o.ops},
+            {"placement", o.placement}};
+        header["backend"] = comm->backend();
+        header["allreduce"] = comm->description();
+        if (!skipped.empty()) header["skipped"] = skipped;
         metrics->write(header);
     }
     const auto start = Clock::now();
-    if (!runAllreduceSweep(o, MPI_COMM_WORLD, metrics ? &*metrics : nullptr))
-        throw std::runtime_error("MPI_Allreduce gave a wrong result for at least one message size");
+    if (!runCollectiveSweep(o, cases, *comm, MPI_COMM_WORLD, metrics ? &*metrics : nullptr))
+        throw std::runtime_error(comm->backend() +
+                                 ": a collective gave a wrong result for at least one message "
+                                 "size (see the records whose correct is false)");
     if (metrics)
         metrics->write({{"type", "summary"},
                         {"steps", 0},
@@ -175,7 +193,8 @@ int train(const EngineOptions& o, const World& w) {
 
     ResNet20 model(in_channels, 10);
     useChannelsLast(*model);
-    GradientAllReduce gradients(model->parameters(), MPI_COMM_WORLD);
+    const auto comm = openCommunicator(o, MPI_COMM_WORLD, w.local_rank);
+    GradientBuckets gradients(model->parameters(), *comm, o.bucket_mb, o.overlap);
     gradients.broadcastParameters();
     torch::optim::SGD optimizer(
         model->parameters(), torch::optim::SGDOptions(o.lr).momentum(0.9).nesterov(true).weight_decay(1e-4));
@@ -201,7 +220,15 @@ int train(const EngineOptions& o, const World& w) {
                                      {"warmup_steps", warmup_steps},
                                      {"optimizer", "SGD nesterov momentum 0.9 weight_decay 1e-4"},
                                      {"seed", o.seed}};
-        header["allreduce"] = "MPI_Allreduce of one flat fp32 buffer per step";
+        header["allreduce"] =
+            "fp32 gradients averaged in " + std::to_string(gradients.bucketCount()) + " buckets of up to " +
+            json(o.bucket_mb).dump() + " MiB (reverse registration order), " +
+            (o.overlap ? "each started as soon as backward has filled it; " : "all after backward; ") +
+            comm->description();
+        header["backend"] = comm->backend();
+        header["bucket_mb"] = o.bucket_mb;
+        header["overlap"] = o.overlap;
+        header["bucket_elements"] = gradients.bucketElements();
         header["memory_format"] = "channels_last";
         metrics->write(header);
     }
@@ -211,18 +238,23 @@ int train(const EngineOptions& o, const World& w) {
     const auto run_start = Clock::now();
     double train_seconds = 0, loss = 0;
     std::optional<Evaluation> last_eval;
-    for (int64_t step = 1; step <= o.steps; ++step) {
+    std::optional<double> time_to_accuracy_s; // MLBench: wall time until the eval metric reaches the target
+    int64_t steps_done = 0;
+    for (int64_t step = 1; step <= o.steps && !time_to_accuracy_s; ++step) {
+        steps_done = step;
         const auto t0 = Clock::now();
         auto [batch_images, labels] = batches.next(); // images: (B, C, H, W), labels: (B)
         auto images = batch_images.contiguous(torch::MemoryFormat::ChannelsLast);
         const auto t1 = Clock::now();
         auto logits = model->forward(images); // (B, 10)
         auto local_loss = torch::cross_entropy_loss(logits, labels);
+        gradients.beginStep(local_loss.item<double>());
         const auto t2 = Clock::now();
         optimizer.zero_grad();
-        local_loss.backward();
+        local_loss.backward(); // full buckets are averaged meanwhile
         const auto t3 = Clock::now();
-        loss = gradients.average(local_loss.item<double>());
+        const auto communication = gradients.finishStep(t3);
+        loss = communication.mean_loss;
         const auto t4 = Clock::now();
         for (auto& group : optimizer.param_groups())
             static_cast<torch::optim::SGDOptions&>(group.options())
@@ -247,7 +279,23 @@ int train(const EngineOptions& o, const World& w) {
                             {"backward_s", seconds(t2, t3)},
                             {"allreduce_s", seconds(t3, t4)},
                             {"optimizer_s", seconds(t4, t5)},
+                            {"comm_hidden_s", communication.hidden_s},
                             {"elapsed_s", seconds(run_start, t5)}});
+        // Every rank's step time and own compute time, gathered to rank 0 (stragglers).
+        const double mine[2] = {step_s, step_s - seconds(t3, t4)};
+        std::vector<double> all(metrics ? 2 * static_cast<std::size_t>(w.ranks) : 0);
+        MPI_CHECK(MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+        if (metrics) {
+            json step_times = json::array(), compute_times = json::array();
+            for (int r = 0; r < w.ranks; ++r) {
+                step_times.push_back(all[2 * r]);
+                compute_times.push_back(all[2 * r + 1]);
+            }
+            metrics->write({{"type", "rank_times"},
+                            {"step", step},
+                            {"step_s", step_times},
+                            {"compute_s", compute_times}});
+        }
 
         if ((o.eval_every > 0 && step % o.eval_every == 0) || step == o.steps) {
             last_eval = evaluate(model, held_out);
@@ -257,16 +305,32 @@ int train(const EngineOptions& o, const World& w) {
                                 {"accuracy", last_eval->accuracy},
                                 {"loss", last_eval->loss},
                                 {"elapsed_s", seconds(run_start, Clock::now())}});
+            // Every rank sees the same global accuracy, so every rank stops at the same step.
+            if (o.target_accuracy > 0 && last_eval->accuracy >= o.target_accuracy)
+                time_to_accuracy_s = seconds(run_start, Clock::now());
         }
+    }
+
+    // ---------------------------------------------------------------- diagnostics
+    if (metrics && !o.dump_parameters.empty()) { // float32, registration order, logical (NCHW) layout
+        std::ofstream dump(o.dump_parameters, std::ios::binary);
+        for (const auto& p : model->parameters()) {
+            const auto values = p.detach().contiguous();
+            dump.write(reinterpret_cast<const char*>(values.data_ptr<float>()),
+                       static_cast<std::streamsize>(values.numel() * sizeof(float)));
+        }
+        if (!dump) throw std::runtime_error("--dump-parameters: cannot write " + o.dump_parameters);
     }
 
     // ---------------------------------------------------------------- summary
     if (metrics)
         metrics->write({{"type", "summary"},
-                        {"steps", o.steps},
+                        {"steps", steps_done},
                         {"wall_s", seconds(run_start, Clock::now())},
                         {"train_s", train_seconds},
-                        {"samples_per_s", static_cast<double>(global_batch * o.steps) / train_seconds},
+                        {"samples_per_s", static_cast<double>(global_batch * steps_done) / train_seconds},
+                        {"target_accuracy", o.target_accuracy > 0 ? json(o.target_accuracy) : json(nullptr)},
+                        {"time_to_accuracy_s", time_to_accuracy_s ? json(*time_to_accuracy_s) : json(nullptr)},
                         {"final_loss", loss},
                         {"final_accuracy", last_eval ? json(last_eval->accuracy) : json(nullptr)}});
     return 0;
@@ -291,10 +355,16 @@ int main(int argc, char** argv) {
         return 0;
     }
 
-    MPI_Init(&argc, &argv);
+    // The gradient buckets' communication thread calls MPI while the main thread may too.
+    int threading = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &threading);
     World world;
     try {
         world = joinWorld();
+        if (threading < MPI_THREAD_SERIALIZED && options.backend == "mpi")
+            throw std::runtime_error(
+                "this MPI library gives no thread support beyond MPI_THREAD_FUNNELED, which "
+                "the communication thread of --backend mpi needs");
         if (options.workload == "allreduce-sweep")
             sweep(options, world);
         else

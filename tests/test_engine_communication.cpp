@@ -1,0 +1,235 @@
+// The engine's communication under real mpirun: every collective on every CPU backend gives correct results
+// at 2 and 3 ranks, its records parse in core with nccl-tests' bus bandwidth, bucketed and overlapped
+// gradient averaging trains to the same parameters as the baseline, and NCCL without a GPU fails plainly.
+#include "analysis.h"
+#include "child_process.h"
+#include "file_text.h"
+#include "metric_stream_parser.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <tuple>
+#include <unistd.h>
+
+using namespace scalebench;
+
+namespace {
+
+struct EngineRun {
+    int status = 0;
+    std::string output;
+    std::vector<MetricRecord> records;
+};
+
+EngineRun runEngine(const TemporaryFolder& folder, int ranks, const std::vector<std::string>& arguments,
+                    const std::string& metrics_name = "metrics.jsonl") {
+    std::vector<std::string> argv = {"mpirun",
+                                     "--oversubscribe",
+                                     "-np",
+                                     std::to_string(ranks),
+                                     SCALEBENCH_ENGINE_PATH,
+                                     "--metrics",
+                                     (folder.path / metrics_name).string()};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    std::vector<std::string> environment;
+    if (geteuid() == 0) environment = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
+    const auto log = (folder.path / (metrics_name + ".log")).string();
+    ChildProcess engine(argv, log, log, environment);
+    EngineRun run;
+    run.status = engine.wait().status;
+    run.output = fileText(log);
+    MetricStreamParser parser;
+    run.records = parser.feed(fileText(folder.path / metrics_name));
+    CHECK(parser.brokenLineCount() == 0);
+    return run;
+}
+
+template <typename Record> std::vector<Record> recordsOf(const EngineRun& run) {
+    std::vector<Record> out;
+    for (const auto& r : run.records)
+        if (std::holds_alternative<Record>(r)) out.push_back(std::get<Record>(r));
+    return out;
+}
+
+std::vector<float> floatsIn(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::vector<float> values;
+    float v = 0;
+    while (in.read(reinterpret_cast<char*>(&v), sizeof v))
+        values.push_back(v);
+    return values;
+}
+
+} // namespace
+
+TEST_CASE(
+    "every collective, dtype, reduction and placement is correct on the MPI and Gloo backends at 2 and 3 "
+    "ranks, with nccl-tests' bus bandwidth",
+    "[integration][engine][communication]") {
+    const std::string backend = GENERATE(as<std::string>{}, "mpi", "gloo");
+    const int ranks = GENERATE(2, 3);
+    INFO(backend << " at " << ranks << " ranks");
+    TemporaryFolder folder;
+    const EngineRun run = runEngine(folder, ranks,
+                                    {"--workload",
+                                     "allreduce-sweep",
+                                     "--backend",
+                                     backend,
+                                     "--sweep-max-log10",
+                                     "3",
+                                     "--sweep-points",
+                                     "5",
+                                     "--repetitions",
+                                     "3",
+                                     "--warmup-iterations",
+                                     "1",
+                                     "--collectives",
+                                     "allreduce,allgather,reducescatter,broadcast,alltoall",
+                                     "--dtypes",
+                                     "float32,float16,bfloat16",
+                                     "--ops",
+                                     "sum,avg",
+                                     "--placement",
+                                     "both"});
+    INFO(run.output);
+    REQUIRE(run.status == 0);
+    const auto records = recordsOf<CollectiveRecord>(run);
+
+    // (collective, dtype, op, in place) -> sizes timed
+    std::map<std::tuple<std::string, std::string, std::string, bool>, int> cases;
+    for (const auto& c : records) {
+        INFO(c.collective << " " << c.dtype << " " << c.op << (c.in_place ? " in place " : " ")
+                          << c.elements);
+        CHECK(c.correct);
+        CHECK(c.backend == backend);
+        CHECK(c.ranks == ranks);
+        CHECK(c.repetitions == 3);
+        CHECK(c.bytes == c.elements * (c.dtype == "float32" ? 4 : 2));
+        CHECK(c.time_s > 0);
+        CHECK(c.algbw_gbps == Approx(static_cast<double>(c.bytes) / c.time_s / 1e9));
+        CHECK(c.busbw_gbps == Approx(c.algbw_gbps * busBandwidthFactor(c.collective, ranks)));
+        if (c.collective != "allreduce" && c.collective != "broadcast") CHECK(c.elements % ranks == 0);
+        ++cases[{c.collective, c.dtype, c.op, c.in_place}];
+    }
+    // Reductions: 3 dtypes x 2 ops x 2 placements; the others 3 dtypes x 2 placements, except all-to-all in
+    // place, which Gloo lacks.
+    const int alltoall_cases = backend == "gloo" ? 3 : 6;
+    CHECK(cases.size() == static_cast<std::size_t>(12 + 12 + 6 + 6 + alltoall_cases));
+    for (const auto& [key, sizes] : cases)
+        CHECK(sizes == 5); // 1, 6, 32, 178, 1000 elements: distinct totals at 2 and 3 ranks
+
+    const auto header = nlohmann::json::parse(recordsOf<HeaderRecord>(run).front().json);
+    CHECK(header["backend"] == backend);
+    if (backend == "gloo") CHECK(header["skipped"].size() == 3);
+}
+
+TEST_CASE("a hand calculation gives the sweep's bus bandwidth: all-gather of 1000 float32 at 2 ranks",
+          "[integration][engine][communication]") {
+    TemporaryFolder folder;
+    const EngineRun run =
+        runEngine(folder, 2,
+                  {"--workload", "allreduce-sweep", "--sweep-max-log10", "3", "--sweep-points", "1",
+                   "--repetitions", "5", "--collectives", "allgather"});
+    INFO(run.output);
+    REQUIRE(run.status == 0);
+    const auto records = recordsOf<CollectiveRecord>(run);
+    REQUIRE(records.size() == 1);
+    const CollectiveRecord& c = records[0];
+    CHECK(c.collective == "allgather");
+    CHECK(c.elements == 1000); // 500 per rank; the record gives the gathered buffer (nccl-tests)
+    CHECK(c.bytes == 4000);
+    CHECK(c.busbw_gbps == Approx(4000.0 / c.time_s / 1e9 * 1 / 2));
+}
+
+TEST_CASE(
+    "bucketed gradients averaged while backward runs train to the same parameters as one all-reduce after "
+    "backward, on MPI and Gloo",
+    "[integration][engine][communication]") {
+    TemporaryFolder folder;
+    const std::vector<std::string> training = {
+        "--steps", "3",         "--batch-per-rank", "16", "--eval-samples", "50", "--warmup-steps",
+        "0",       "--dataset", "synthetic-cifar"};
+    auto train = [&](const std::string& name, std::vector<std::string> options) {
+        options.insert(options.end(), training.begin(), training.end());
+        options.insert(options.end(), {"--dump-parameters", (folder.path / (name + ".bin")).string()});
+        EngineRun run = runEngine(folder, 2, options, name + ".jsonl");
+        INFO(run.output);
+        REQUIRE(run.status == 0);
+        return run;
+    };
+    const EngineRun baseline = train("baseline", {"--backend", "mpi", "--no-overlap"});
+    const EngineRun mpi = train("mpi", {"--backend", "mpi", "--bucket-mb", "0.05"});
+    const EngineRun gloo = train("gloo", {"--backend", "gloo", "--bucket-mb", "0.05"});
+
+    const auto reference = floatsIn(folder.path / "baseline.bin");
+    const auto baseline_header = nlohmann::json::parse(recordsOf<HeaderRecord>(baseline).front().json);
+    REQUIRE(reference.size() == baseline_header["parameters"].get<std::size_t>());
+    for (const char* name : {"mpi", "gloo"}) {
+        INFO(name);
+        const auto values = floatsIn(folder.path / (std::string(name) + ".bin"));
+        REQUIRE(values.size() == reference.size());
+        double largest = 0;
+        for (std::size_t i = 0; i < values.size(); ++i)
+            largest = std::max(largest, std::abs(static_cast<double>(values[i]) - reference[i]));
+        CHECK(largest <= 1e-5); // fp32; averaging 2 ranks is exact in any bucket order
+    }
+
+    for (const EngineRun* run : {&baseline, &mpi, &gloo}) {
+        const auto header = nlohmann::json::parse(recordsOf<HeaderRecord>(*run).front().json);
+        const bool overlap = header["overlap"].get<bool>();
+        INFO(header["allreduce"]);
+        const auto steps = recordsOf<StepRecord>(*run);
+        REQUIRE(steps.size() == 3);
+        double hidden = 0;
+        for (const auto& s : steps) {
+            CHECK(s.data_s + s.forward_s + s.backward_s + s.allreduce_s + s.optimizer_s ==
+                  Approx(s.step_s).epsilon(1e-9));
+            CHECK(s.comm_hidden_s >= 0);
+            CHECK(s.comm_hidden_s <= s.backward_s);
+            hidden += s.comm_hidden_s;
+        }
+        if (overlap)
+            CHECK(hidden > 0); // the first buckets are reduced while backward goes on
+        else
+            CHECK(hidden == 0);
+        const auto rank_times = recordsOf<RankTimesRecord>(*run);
+        REQUIRE(rank_times.size() == 3);
+        for (const auto& r : rank_times) {
+            REQUIRE(r.step_s.size() == 2);
+            REQUIRE(r.compute_s.size() == 2);
+            for (int rank = 0; rank < 2; ++rank) {
+                CHECK(r.compute_s[rank] > 0);
+                CHECK(r.compute_s[rank] <= r.step_s[rank]);
+            }
+        }
+        CHECK(steps[0].loss == Approx(recordsOf<StepRecord>(baseline)[0].loss).epsilon(1e-6));
+    }
+    const auto mpi_header = nlohmann::json::parse(recordsOf<HeaderRecord>(mpi).front().json);
+    CHECK(mpi_header["backend"] == "mpi");
+    CHECK(mpi_header["bucket_mb"] == 0.05);
+    CHECK(mpi_header["bucket_elements"].size() > 4);
+}
+
+TEST_CASE("the NCCL backend without a usable GPU fails with an error naming the problem",
+          "[integration][engine]") {
+    TemporaryFolder folder;
+    const EngineRun run = runEngine(folder, 2,
+                                    {"--workload", "allreduce-sweep", "--backend", "nccl",
+                                     "--sweep-max-log10", "2", "--sweep-points", "3", "--repetitions", "2"});
+    INFO(run.output);
+    const auto errors = recordsOf<ErrorRecord>(run);
+    if (run.status == 0) { // a machine with a GPU: then every result must be right
+        CHECK(errors.empty());
+        for (const auto& c : recordsOf<CollectiveRecord>(run))
+            CHECK(c.correct);
+        return;
+    }
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors[0].message,
+               Catch::Contains("no usable CUDA device") || Catch::Contains("built without NCCL"));
+}
