@@ -113,9 +113,9 @@ std::vector<int> LiveView::drawnRows() const {
 }
 
 std::size_t LiveView::buckets(const Panel& panel) const {
-    // One bucket per pixel column of the plot area: min and max per column is all a screen can show.
+    // One bucket per two pixel columns of the plot area: its min and max span what the line shows there.
     const int width = static_cast<int>(panel.view->chart()->plotArea().width());
-    return static_cast<std::size_t>(std::max(200, width > 0 ? width : panel.view->width()));
+    return static_cast<std::size_t>(std::max(100, (width > 0 ? width : panel.view->width()) / 2));
 }
 
 void LiveView::refresh() {
@@ -165,7 +165,7 @@ void LiveView::draw(Panel& panel, const std::vector<std::pair<QString, std::vect
             panel.series.push_back(series);
         }
         QLineSeries* series = panel.series[i];
-        series->setName(lines[i].first);
+        if (series->name() != lines[i].first) series->setName(lines[i].first); // the legend relayouts
         QList<QPointF> points;
         points.reserve(static_cast<qsizetype>(lines[i].second.size()));
         for (const auto& p : lines[i].second) {
@@ -177,10 +177,11 @@ void LiveView::draw(Panel& panel, const std::vector<std::pair<QString, std::vect
         }
         series->replace(points); // one signal for the whole series
     }
-    panel.x_axis->setTitleText(against_time_ ? tr("wall time (s)") : tr("step"));
+    const QString x_title = against_time_ ? tr("wall time (s)") : tr("step");
+    if (panel.x_axis->titleText() != x_title) panel.x_axis->setTitleText(x_title);
     fitAxis(panel.x_axis, x_low, x_high, true);
     fitAxis(panel.y_axis, y_low, y_high, panel.key != QLatin1String("loss"));
-    chart->legend()->setVisible(!lines.empty());
+    if (chart->legend()->isVisible() == lines.empty()) chart->legend()->setVisible(!lines.empty());
 }
 
 int LiveView::drawnPoints(const QString& chart) const {

@@ -135,6 +135,11 @@ void RunProgressModel::appendTo(RunTrace& t, const std::vector<MetricRecord>& re
             t.eval_accuracy.push_back(e->accuracy);
         }
     }
+    const std::vector<double>* series[] = {&t.loss,          &t.samples_per_s, &t.step_ms,
+                                           &t.forward_ms,    &t.backward_ms,   &t.exposed_comm_ms,
+                                           &t.hidden_comm_ms};
+    for (std::size_t m = 0; m < std::size(series); ++m)
+        t.blocks[m].extend(*series[m]);
 }
 
 void RunProgressModel::runFinished(std::int64_t run_id, bool ok, const QString& error) {
@@ -205,7 +210,8 @@ std::vector<SeriesPoint> RunProgressModel::series(int row, Metric metric, bool a
     case Metric::Accuracy:
         break;
     }
-    return minMaxDecimate(against_time ? t.elapsed_s : t.step, *ys, buckets);
+    return minMaxDecimate(against_time ? t.elapsed_s : t.step, *ys, buckets,
+                          &t.blocks[static_cast<std::size_t>(metric)]);
 }
 
 int RunProgressModel::rowOf(std::int64_t run_id) const {
