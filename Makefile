@@ -3,7 +3,7 @@ PRESET ?= release
 BUILD  := build/$(PRESET)
 DB     ?= out/scalebench.db
 
-.PHONY: quickstart test setup build screenshot clean
+.PHONY: quickstart test setup build screenshot screenshots clean
 
 quickstart: build
 	@echo "[quickstart] running resources/plans/quickstart.toml on this machine (store: $(DB))"
@@ -24,6 +24,10 @@ build: setup
 # README screenshot of the main window over the sessions in $(DB), in a real X server.
 screenshot: build
 	xvfb-run -a -s "-screen 0 1280x800x24" $(BUILD)/app/scalebench --db $(DB) --screenshot docs/main-window.png
+
+# Every main view (plan, runs, live, scaling, breakdown, collectives, compare, clusters) into docs/images/.
+screenshots: build
+	BUILD=$(CURDIR)/$(BUILD) scripts/screenshots.sh
 
 clean:
 	rm -rf build out

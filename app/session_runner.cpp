@@ -166,7 +166,9 @@ bool SessionRunner::finish(ActiveRun& run, const JobStatus& status) {
                                                                             : "failed";
     store_.finishRun(run.run_id, {stored_status, error, broken, status.nodes});
     events_->runFinished(run.run_id, ok, error);
-    progress_(run.tag + (ok ? ": done" : ": " + stored_status + ": " + error));
+    progress_(run.tag + (ok                          ? ": done"
+                         : stored_status == "failed" ? ": FAILED: " + error
+                                                     : ": cancelled: " + error));
     return ok;
 }
 

@@ -5,6 +5,7 @@
 #include "workload_catalog.h"
 
 #include <algorithm>
+#include <set>
 
 namespace scalebench {
 namespace {
@@ -190,12 +191,25 @@ RunPlan parsePlanFile(const std::filesystem::path& path) {
 
 std::vector<RunSpec> expandPlan(const RunPlan& plan) {
     std::vector<RunSpec> runs;
-    for (const auto& group : plan.groups)
+    std::set<std::string> names; // run names name run folders: they must differ
+    for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+        const RunGroup& group = plan.groups[g];
+        // workload-dataset[-backend]: a group on another backend than MPI says so; a group that would still
+        // repeat an earlier group's names gets its number.
+        std::string stem = group.workload + "-" + group.dataset;
+        if (group.backend != RunGroup{}.backend) stem += "-" + group.backend;
+        const auto nameOf = [&](const std::string& base, int ranks, int repeat) {
+            return base + "-n" + std::to_string(ranks) + "-r" + std::to_string(repeat);
+        };
+        for (int ranks : group.ranks)
+            if (names.count(nameOf(stem, ranks, 1))) {
+                stem += "-g" + std::to_string(g + 1);
+                break;
+            }
         for (int ranks : group.ranks)
             for (int repeat = 1; repeat <= plan.repeats; ++repeat) {
-                RunSpec run{group.workload + "-" + group.dataset + "-n" + std::to_string(ranks) + "-r" +
-                                std::to_string(repeat),
-                            group, ranks, repeat};
+                RunSpec run{nameOf(stem, ranks, repeat), group, ranks, repeat};
+                names.insert(run.name);
                 if (group.gpus_per_node > 0) {
                     run.ranks_per_node = std::min(ranks, group.gpus_per_node);
                     run.nodes = (ranks + group.gpus_per_node - 1) / group.gpus_per_node;
@@ -203,6 +217,7 @@ std::vector<RunSpec> expandPlan(const RunPlan& plan) {
                 run.environment = group.env;
                 runs.push_back(std::move(run));
             }
+    }
     return runs;
 }
 

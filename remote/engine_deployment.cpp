@@ -55,6 +55,10 @@ DeployedEngine EngineDeployment::ensure(const std::function<void(const std::stri
     const std::string build = "set -e; cd " + folder +
                               "; "
                               "cmake -S src -B build -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_ENGINE_ONLY=ON "
+                              // NCCL (and the CUDA toolkit it needs) only where jobs get GPUs.
+                              "-DSCALEBENCH_NCCL=" +
+                              std::string(settings_.gpus_per_node > 0 ? "ON" : "OFF") +
+                              " "
                               "-DSCALEBENCH_PYTHON=\"$(command -v " +
                               shellQuote(settings_.torch_python) +
                               ")\"; "

@@ -200,7 +200,7 @@ TEST_CASE("invalid values are shown inline, never as an empty preview, and block
     CHECK(launch->isEnabled());
 }
 
-TEST_CASE("a collective sweep offers collectives, element types and in place; training fields are off",
+TEST_CASE("a collective sweep offers collectives, element types and in place, and training fields are off",
           "[ui][plan]") {
     PlanBuilderWidget builder;
     builder.addWorkload("allreduce-sweep");

@@ -274,3 +274,17 @@ TEST_CASE("the catalog groups its workloads and names the precisions each suppor
         CHECK_FALSE(w.precisions.empty());
     }
 }
+
+TEST_CASE("runs of groups that differ only in backend or nothing at all still get names of their own",
+          "[core][plan]") {
+    const auto runs =
+        expandPlan(parsePlanText("name = \"p\"\n"
+                                 "[[run]]\nworkload = \"allreduce-sweep\"\nranks = [2]\n"
+                                 "[[run]]\nworkload = \"allreduce-sweep\"\nranks = [2]\nbackend = \"gloo\"\n"
+                                 "[[run]]\nworkload = \"allreduce-sweep\"\nranks = [2]\n",
+                                 "p.toml"));
+    REQUIRE(runs.size() == 3);
+    CHECK(runs[0].name == "allreduce-sweep-none-n2-r1");
+    CHECK(runs[1].name == "allreduce-sweep-none-gloo-n2-r1");
+    CHECK(runs[2].name == "allreduce-sweep-none-g3-n2-r1");
+}

@@ -34,7 +34,10 @@ ComparisonView::ComparisonView(QWidget* parent)
       figures_view_(newTable(figures_, QStringLiteral("comparisonFigures"))),
       settings_view_(newTable(settings_, QStringLiteral("comparisonSettings"))) {
     figures_view_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Figure, QHeaderView::Stretch);
-    settings_view_->horizontalHeader()->setStretchLastSection(true);
+    // Values can be long (a header's whole text): A and B share the width and elide, so both stay in view.
+    settings_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    settings_view_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    settings_view_->setTextElideMode(Qt::ElideMiddle);
     heading_->setObjectName(QStringLiteral("comparisonHeading"));
     heading_->setText(tr("Choose two sessions to compare."));
     heading_->setWordWrap(true);

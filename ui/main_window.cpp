@@ -5,12 +5,15 @@
 #include "breakdown_chart_view.h"
 #include "breakdown_model.h"
 #include "chart_export.h"
+#include "clusters_widget.h"
 #include "collectives_model.h"
 #include "collectives_view.h"
 #include "comparison_model.h"
 #include "comparison_view.h"
+#include "decimal_delegate.h"
 #include "live_view.h"
 #include "model_csv.h"
+#include "plan_builder_widget.h"
 #include "progress_delegate.h"
 #include "rank_times_chart_view.h"
 #include "rank_times_model.h"
@@ -105,7 +108,7 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
     dock_layout->addWidget(session_view_);
     auto* dock = new QDockWidget(tr("Sessions"), this);
     dock->setObjectName(QStringLiteral("sessionsDock"));
-    dock_body->setMinimumWidth(400);
+    dock_body->setMinimumWidth(360);
     dock->setWidget(dock_body);
     dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
@@ -114,6 +117,14 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
     tabs_->setObjectName(QStringLiteral("tabs"));
     tabs_->setDocumentMode(true);
     setCentralWidget(tabs_);
+
+    // Plan: build a plan (the TOML batch mode reads), preview its job scripts, launch it.
+    plan_builder_ = new PlanBuilderWidget(this);
+    addTab(plan_builder_, QStringLiteral("planTab"), tr("Pla&n"));
+    connect(plan_builder_, &PlanBuilderWidget::launchRequested, this,
+            [this](const RunPlan& plan, const QString& cluster) {
+                if (launchPlan(plan, cluster)) showTab(QStringLiteral("runsTab"));
+            });
 
     // Runs: the session's runs with state and progress, actions, and the finished runs' figures.
     auto* runs_page = new QWidget(this);
@@ -161,21 +172,29 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
     breakdown_ = new BreakdownModel(this);
     rank_times_ = new RankTimesModel(this);
     auto* breakdown_page = new QSplitter(Qt::Vertical, this);
-    auto* breakdown_top = new QSplitter(Qt::Horizontal, breakdown_page);
-    auto* breakdown_chart = new BreakdownChartView(breakdown_, breakdown_top);
+    auto* breakdown_chart = new BreakdownChartView(breakdown_, breakdown_page);
     breakdown_chart->setObjectName(QStringLiteral("breakdownChart"));
-    makeTable(breakdown_, QStringLiteral("breakdownTable"), breakdown_top);
-    auto* stragglers = new QWidget(breakdown_page);
+    auto* breakdown_bottom = new QSplitter(Qt::Horizontal, breakdown_page);
+    auto* breakdown_table = makeTable(breakdown_, QStringLiteral("breakdownTable"), breakdown_bottom);
+    breakdown_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    breakdown_table->setItemDelegate(new DecimalDelegate(2, breakdown_table));
+    breakdown_table->setItemDelegateForColumn(0, new QStyledItemDelegate(breakdown_table)); // ranks
+    auto* stragglers = new QWidget(breakdown_bottom);
     auto* stragglers_layout = new QVBoxLayout(stragglers);
     stragglers_layout->setContentsMargins(0, 0, 0, 0);
     stragglers_heading_ = new QLabel(stragglers);
+    stragglers_heading_->setWordWrap(true);
     stragglers_layout->addWidget(stragglers_heading_);
     auto* stragglers_split = new QSplitter(Qt::Horizontal, stragglers);
     new RankTimesChartView(rank_times_, stragglers_split);
-    makeTable(rank_times_, QStringLiteral("rankTimesTable"), stragglers_split);
-    stragglers_layout->addWidget(stragglers_split);
-    breakdown_top->setStretchFactor(0, 3);
-    breakdown_top->setStretchFactor(1, 2);
+    auto* rank_table = makeTable(rank_times_, QStringLiteral("rankTimesTable"), stragglers_split);
+    rank_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    rank_table->setItemDelegate(new DecimalDelegate(2, rank_table));
+    rank_table->setItemDelegateForColumn(0, new QStyledItemDelegate(rank_table)); // rank
+    stragglers_split->setSizes({420, 400});
+    stragglers_layout->addWidget(stragglers_split, 1);
+    breakdown_bottom->setSizes({450, 600});
+    breakdown_page->setSizes({480, 300});
     addTab(breakdown_page, QStringLiteral("breakdownTab"), tr("&Breakdown"));
 
     collectives_view_ = new CollectivesView(this);
@@ -201,6 +220,12 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
     comparison_view_ = new ComparisonView(compare_page);
     compare_layout->addWidget(comparison_view_, 1);
     addTab(compare_page, QStringLiteral("compareTab"), tr("Com&pare"));
+    // Clusters: add, edit, remove, test the connection (host key check); this machine is always there.
+    clusters_view_ = new ClustersWidget(store_, this);
+    addTab(clusters_view_, QStringLiteral("clustersTab"), tr("Clus&ters"));
+    connect(clusters_view_, &ClustersWidget::clustersChanged, this, &MainWindow::listClusters);
+    listClusters();
+
     for (QComboBox* choice : {compare_a_, compare_b_})
         connect(choice, &QComboBox::activated, this, [this] {
             compareSessions(compare_a_->currentData().toLongLong(), compare_b_->currentData().toLongLong());
@@ -245,6 +270,7 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
 
     buildActions();
     connectController();
+    showTab(QStringLiteral("runsTab"));
     resize(1280, 820);
     resizeDocks({dock}, {430}, Qt::Horizontal);
     QSettings settings;
@@ -405,6 +431,17 @@ void MainWindow::reload() {
     fillComparisonChoices();
     // The store lists sessions by id, so the newest is the last row.
     selectSession(sessions_->sessionId(count - 1));
+}
+
+void MainWindow::listClusters() {
+    try {
+        std::vector<ClusterSettings> clusters;
+        for (const auto& name : store_.clusterNames())
+            if (auto cluster = store_.cluster(name)) clusters.push_back(*cluster);
+        plan_builder_->setClusters(clusters);
+    } catch (const std::exception& error) {
+        if (status_text_) status_text_->setText(tr("cannot read the clusters: %1").arg(errorText(error)));
+    }
 }
 
 void MainWindow::fillComparisonChoices() {

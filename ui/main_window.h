@@ -18,6 +18,8 @@ class QTableView;
 namespace scalebench {
 
 class BreakdownModel;
+class ClustersWidget;
+class PlanBuilderWidget;
 class CollectivesView;
 class ComparisonView;
 class LiveView;
@@ -58,6 +60,8 @@ class MainWindow : public QMainWindow {
     RankTimesModel* rankTimesModel() const { return rank_times_; }
     CollectivesView* collectivesView() const { return collectives_view_; }
     ComparisonView* comparisonView() const { return comparison_view_; }
+    PlanBuilderWidget* planBuilder() const { return plan_builder_; }
+    ClustersWidget* clustersView() const { return clusters_view_; }
     // Compares two stored sessions in the Compare tab (A is the reference); false when one is not stored.
     bool compareSessions(std::int64_t a, std::int64_t b);
     // Writes the current tab as PNG or SVG (by the file's suffix), or its table as CSV; false with a message.
@@ -81,6 +85,7 @@ class MainWindow : public QMainWindow {
     void addTab(QWidget* page, const QString& object_name, const QString& title);
     void showStragglers(std::int64_t run_id);
     void fillComparisonChoices();
+    void listClusters(); // in the plan builder: this machine and the stored clusters
     QAbstractItemModel* currentTable() const;
 
     SessionStore& store_;
@@ -107,10 +112,12 @@ class MainWindow : public QMainWindow {
     QLabel* stragglers_heading_;
     CollectivesView* collectives_view_;
     ComparisonView* comparison_view_;
+    PlanBuilderWidget* plan_builder_;
+    ClustersWidget* clusters_view_;
     QComboBox* compare_a_;
     QComboBox* compare_b_;
     QProgressBar* session_progress_;
-    QLabel* status_text_;
+    QLabel* status_text_ = nullptr;
     int runs_total_ = 0;
     int runs_finished_ = 0;
 };

@@ -257,7 +257,12 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
         return row.where;
     case Progress: {
         const double done = t.step.empty() ? 0 : t.step.back();
-        const double fraction = row.steps > 0 ? std::min(1.0, done / row.steps) : 0;
+        if (row.steps <= 0) { // a collective sweep: no training steps, only done or not
+            const bool finished = row.state == QLatin1String("done");
+            return raw ? QVariant(finished ? 1.0 : 0.0)
+                       : QVariant(finished ? tr("done") : QStringLiteral("-"));
+        }
+        const double fraction = std::min(1.0, done / row.steps);
         if (raw) return fraction;
         return QStringLiteral("%1 / %2").arg(static_cast<qint64>(done)).arg(row.steps);
     }

@@ -1,0 +1,30 @@
+#!/bin/bash
+# make screenshots: each main view of the console, rendered by the real window under Xvfb into docs/images/,
+# from two real sessions run on this machine (resources/plans/screenshots/: without and with overlap).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$here/build/release}
+out=$here/out/screenshots
+db=$out/sessions.db
+images=$here/docs/images
+say() { echo "[screenshots] $*"; }
+
+if [ ! -f "$db" ] || [ "${FRESH:-0}" = 1 ]; then
+  rm -f "$db" "$db"-wal "$db"-shm
+  for plan in baseline overlap; do
+    say "running resources/plans/screenshots/$plan.toml into $db"
+    "$build/app/scalebench" --batch "$here/resources/plans/screenshots/$plan.toml" --db "$db" --out "$out/$plan" >/dev/null
+  done
+else
+  say "reusing the sessions in $db (FRESH=1 runs them again)"
+fi
+
+mkdir -p "$images"
+# A fresh settings folder: the window opens at its default size, whatever a user's layout is.
+settings=$(mktemp -d)
+trap 'rm -rf "$settings"' EXIT
+for tab in plan runs live scaling breakdown collectives compare clusters; do
+  XDG_CONFIG_HOME=$settings xvfb-run -a -s "-screen 0 1400x900x24" \
+    "$build/app/scalebench" --db "$db" --screenshot "$images/$tab.png" --tab "$tab" 2>/dev/null
+  say "docs/images/$tab.png"
+done
