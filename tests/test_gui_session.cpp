@@ -1,8 +1,12 @@
 // The console's window driven end to end, offscreen: a plan launched from the window runs on this machine
 // (real mpirun, real engine), its records arrive in the live view's model while it runs, and the finished
 // session's runs, figures and scaling fill in. Cancelling keeps what was recorded.
+#include "breakdown_model.h"
+#include "comparison_model.h"
+#include "comparison_view.h"
 #include "live_view.h"
 #include "main_window.h"
+#include "plan_builder_widget.h"
 #include "run_progress_model.h"
 #include "scaling_model.h"
 #include "session_controller.h"
@@ -37,7 +41,8 @@ RunPlan tinyPlan(int steps) {
 
 } // namespace
 
-TEST_CASE("a plan launched from the window streams into the live view and fills the scaling chart when done",
+TEST_CASE("a plan built and launched in the window streams into the live view, then fills the scaling and "
+          "breakdown views, and a resubmitted run compares with it",
           "[ui][integration]") {
     TemporaryFolder folder;
     const ConsoleOptions options = optionsIn(folder);
@@ -49,7 +54,11 @@ TEST_CASE("a plan launched from the window streams into the live view and fills 
 
     QSignalSpy records(&controller, &SessionController::recordsArrived);
     QSignalSpy finished(&controller, &SessionController::sessionFinished);
-    REQUIRE(window.launchPlan(tinyPlan(12), QStringLiteral("local")));
+    // The plan builder holds the plan and its TOML; its Launch button starts it on this machine.
+    window.showTab(QStringLiteral("planTab"));
+    window.planBuilder()->setPlan(tinyPlan(12));
+    CHECK_THAT(window.planBuilder()->tomlText().toStdString(), Catch::Contains("synthetic-cifar"));
+    window.planBuilder()->findChild<QPushButton*>(QStringLiteral("launch"))->click();
     CHECK(controller.busy());
     CHECK_FALSE(window.launchPlan(tinyPlan(12), QStringLiteral("local"))); // one session at a time
 
@@ -78,6 +87,27 @@ TEST_CASE("a plan launched from the window streams into the live view and fills 
     CHECK(window.liveView()->drawnPoints(QStringLiteral("breakdown")) == 5 * 12);
     REQUIRE(window.scalingModel()->rowCount() == 2); // 1 and 2 ranks
     CHECK(window.scalingModel()->data(window.scalingModel()->index(1, ScalingModel::Ranks)).toInt() == 2);
+    // Breakdown: one stacked bar per rank count, the parts adding up to the step time.
+    BreakdownModel* breakdown = window.breakdownModel();
+    REQUIRE(breakdown->rowCount() == 2);
+    double parts = 0;
+    for (int column : {BreakdownModel::DataMs, BreakdownModel::ForwardMs, BreakdownModel::BackwardMs,
+                       BreakdownModel::OptimizerMs, BreakdownModel::ExposedCommMs})
+        parts += breakdown->data(breakdown->index(1, column)).toDouble();
+    CHECK(parts == Approx(breakdown->data(breakdown->index(1, BreakdownModel::StepMs)).toDouble()).epsilon(0.01));
+
+    // Resubmit the 2-rank run: a new session of that run alone, which the Compare tab sets against the first.
+    auto* progress = window.findChild<QTableView*>(QStringLiteral("progressTable"));
+    progress->selectRow(1);
+    window.findChild<QPushButton*>(QStringLiteral("resubmit"))->click();
+    REQUIRE(finished.wait(240'000));
+    const auto again = finished.takeFirst();
+    CHECK(again.at(1).toInt() == 1);
+    const std::int64_t second = again.at(0).toLongLong();
+    CHECK(store.runs(second).at(0).name == "resnet20-synthetic-cifar-n2-r1");
+    REQUIRE(window.compareSessions(session, second));
+    ComparisonModel* figures = window.comparisonView()->figuresModel();
+    CHECK(figures->rowCount() > 5); // every figure of the 2-rank run, and the 1-rank run only in A
 }
 
 TEST_CASE("cancelling a running session from the window ends its runs as cancelled and keeps their records",
