@@ -4,6 +4,7 @@
 
 #include "engine_invocation.h"
 #include "local_scheduler.h"
+#include "session_comparison.h"
 #include "session_results.h"
 #include "session_runner.h"
 #include "session_site.h"
@@ -37,6 +38,32 @@ int addClusters(const ConsoleOptions& options, std::ostream& out, std::ostream& 
             out << "cluster '" << c.name << "' (" << (c.user.empty() ? "" : c.user + "@") << c.host << ":"
                 << c.port << ") kept in " << options.db.string() << "\n";
         }
+        return 0;
+    } catch (const std::exception& e) {
+        err << "scalebench: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+int compareSessions(const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
+    try {
+        if (!std::filesystem::exists(options.db))
+            throw std::runtime_error("no session store " + options.db.string());
+        SessionStore store(options.db);
+        std::optional<SessionRow> a, b;
+        for (const auto& s : store.sessions()) {
+            if (s.id == options.compare_a) a = s;
+            if (s.id == options.compare_b) b = s;
+        }
+        for (const auto& [row, id] : {std::pair{&a, options.compare_a}, std::pair{&b, options.compare_b}})
+            if (!*row)
+                throw std::runtime_error("no session " + std::to_string(id) + " in " + options.db.string());
+        const ComparedSession session_a = loadComparedSession(store, *a),
+                              session_b = loadComparedSession(store, *b);
+        out << formatComparison(std::to_string(a->id) + " " + a->name + " (" + a->started_at + ")",
+                                std::to_string(b->id) + " " + b->name + " (" + b->started_at + ")",
+                                compareFigures(session_a.results, session_b.results),
+                                compareSettings(session_a, session_b));
         return 0;
     } catch (const std::exception& e) {
         err << "scalebench: " << e.what() << "\n";

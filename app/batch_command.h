@@ -18,5 +18,7 @@ struct BatchResult {
 BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostream& err);
 // scalebench --add-clusters FILE: keeps the file's clusters in the store; 0, or 2 with the problem on err.
 int addClusters(const ConsoleOptions& options, std::ostream& out, std::ostream& err);
+// scalebench --compare A B: the comparison of two stored sessions as text; 0, or 2 with the problem on err.
+int compareSessions(const ConsoleOptions& options, std::ostream& out, std::ostream& err);
 
 } // namespace scalebench

@@ -3,8 +3,8 @@
 #pragma once
 
 #include "cluster_settings.h"
-#include "session_site.h"
 #include "known_hosts.h"
+#include "session_site.h"
 #include "ssh_transport.h"
 
 #include <QObject>

@@ -14,6 +14,15 @@ std::string consoleUsage() {
            "                  [--poll-ms MS] [--engine-sources DIR]\n"
            "       scalebench --add-clusters FILE [--db FILE]     keep the [[cluster]] tables of FILE in the "
            "store\n"
+           "       scalebench --compare A B [--db FILE]          every figure of session A against session "
+           "B, "
+           "and the\n"
+           "                                                      settings that differ (what the Compare tab "
+           "shows)\n"
+           "       scalebench [--db FILE] --tab TAB [--screenshot PNG]   open on a tab: plan, runs, live, "
+           "scaling, "
+           "breakdown,\n"
+           "                                                      collectives, compare, clusters\n"
            "       scalebench --version\n"
            "--batch runs every run of the plan on this machine with mpirun (or, with --cluster, as Slurm "
            "jobs over\n"
@@ -75,6 +84,16 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
             o.engine = value();
         } else if (a == "--screenshot") {
             o.screenshot = value();
+        } else if (a == "--compare") {
+            o.mode = ConsoleOptions::Mode::Compare;
+            for (std::int64_t* id : {&o.compare_a, &o.compare_b}) {
+                const std::string v = value();
+                try {
+                    *id = std::stoll(v);
+                } catch (const std::exception&) {
+                    throw std::invalid_argument("--compare: '" + v + "' is not a session id");
+                }
+            }
         } else if (a == "--tab") {
             o.tab = value();
         } else if (a == "--dry-run") {

@@ -104,6 +104,8 @@ int main(int argc, char** argv) {
         return batchMain(argc, argv, options);
     case ConsoleOptions::Mode::AddClusters:
         return addClusters(options, std::cout, std::cerr);
+    case ConsoleOptions::Mode::Compare:
+        return compareSessions(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Gui:
         break;
     }

@@ -5,6 +5,7 @@
 #include "session_results.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -259,6 +260,32 @@ std::map<std::string, std::string> flattenToml(const std::string& toml) {
     } catch (const toml::parse_error& e) {
         out = {{"(unparsable)", fmt::format("line {}: {}", e.source().begin.line, e.description())}};
     }
+    return out;
+}
+
+} // namespace scalebench
+
+namespace scalebench {
+
+std::string formatComparison(const std::string& name_a, const std::string& name_b,
+                             const std::vector<FigureComparison>& figures,
+                             const std::vector<SettingDifference>& settings) {
+    const auto value = [](const std::optional<double>& v, const std::string& unit) {
+        return v ? fmt::format("{:.4g}{}{}", *v, unit.empty() ? "" : " ", unit) : std::string("-");
+    };
+    std::string out = fmt::format("A: {}\nB: {}\n\n{:<28} {:>5}  {:<44} {:>16} {:>16} {:>9}\n", name_a,
+                                  name_b, "workload / dataset", "ranks", "figure", "A", "B", "change");
+    for (const auto& f : figures) {
+        std::string change = f.percent ? fmt::format("{:+.1f}%", *f.percent) : f.note;
+        if (f.percent && f.better != Better::Neither && std::abs(*f.percent) >= 0.05)
+            change += (*f.percent > 0) == (f.better == Better::Higher) ? " better" : " worse";
+        out += fmt::format("{:<28} {:>5}  {:<44} {:>16} {:>16} {:>9}\n", f.workload + " / " + f.dataset,
+                           f.ranks, f.figure, value(f.a, f.unit), value(f.b, f.unit), change);
+    }
+    out += fmt::format("\nsettings that differ: {}\n", settings.size());
+    for (const auto& d : settings)
+        out += fmt::format("  {}\n    A: {}\n    B: {}\n", d.key, d.a.value_or("(not set)"),
+                           d.b.value_or("(not set)"));
     return out;
 }
 

@@ -66,3 +66,13 @@ std::map<std::string, std::string> flattenJson(const std::string& json);
 std::map<std::string, std::string> flattenToml(const std::string& toml);
 
 } // namespace scalebench
+
+namespace scalebench {
+
+// The comparison as text for the terminal (`scalebench --compare A B`): every figure with A, B and the change
+// in percent, then the settings that differ.
+std::string formatComparison(const std::string& name_a, const std::string& name_b,
+                             const std::vector<FigureComparison>& figures,
+                             const std::vector<SettingDifference>& settings);
+
+} // namespace scalebench

@@ -193,3 +193,20 @@ TEST_CASE("a stored session loads for comparison with its results and run header
     REQUIRE(loaded.run_headers.size() == 1);
     CHECK(flattenJson(loaded.run_headers[0]).at("versions.libtorch") == "2.11.0");
 }
+
+TEST_CASE(
+    "the terminal comparison names both sessions, every figure with its change, and each differing setting",
+    "[core][compare]") {
+    FigureComparison faster{"resnet20",     "synthetic", 2,     "samples/s", "samples/s",
+                            Better::Higher, 100.0,       125.0, 25.0};
+    FigureComparison only_a{"resnet20", "synthetic", 4, "samples/s", "samples/s", Better::Higher, 300.0};
+    only_a.note = "only in A";
+    const std::string text =
+        formatComparison("1 monday", "2 tuesday", {faster, only_a},
+                         {{"plan.run[0].backend", "mpi", "gloo"}, {"cluster.host", std::nullopt, "hpc"}});
+    CHECK_THAT(text, Catch::Contains("A: 1 monday") && Catch::Contains("B: 2 tuesday"));
+    CHECK_THAT(text, Catch::Contains("+25.0% better"));
+    CHECK_THAT(text, Catch::Contains("only in A"));
+    CHECK_THAT(text, Catch::Contains("settings that differ: 2"));
+    CHECK_THAT(text, Catch::Contains("plan.run[0].backend") && Catch::Contains("(not set)"));
+}
