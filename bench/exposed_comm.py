@@ -67,16 +67,17 @@ def main():
     print(f"engine: {engine}\nmachine: {pr.machine()}; load average at start: {pr.load_average()}")
     print(f"ResNet-20, synthetic CIFAR-shaped data, {args.ranks} ranks x {threads} thread(s), batch {args.batch}/rank, "
           f"median of steps {args.warmup + 1}..{args.steps}, {args.repeats} alternating repeats\n")
-    figures = {mode: {} for mode in modes}
+    figures, described = {mode: {} for mode in modes}, {}
     with tempfile.TemporaryDirectory(prefix="exposed_comm.") as folder:
         for repeat in range(args.repeats):
             order = list(modes) if repeat % 2 == 0 else list(reversed(modes))
             for mode in order:
                 header, run = run_engine(engine, args, threads, modes[mode], folder)
+                described[mode] = header.get("allreduce", "")
                 for key, value in run.items():
                     figures[mode].setdefault(key, []).append(value)
                 print(f"  repeat {repeat + 1}, {mode:10}: step {run['step_ms']:.1f} ms, exposed {run['exposed_ms']:.2f} ms,"
-                      f" hidden {run['hidden_ms']:.2f} ms ({header.get('allreduce', '')}; load {pr.load_average()})",
+                      f" hidden {run['hidden_ms']:.2f} ms (load {pr.load_average()})",
                       flush=True)
     rows = []
     for mode in modes:
@@ -89,6 +90,8 @@ def main():
     step = {mode: pr.median(figures[mode]["step_ms"]) for mode in modes}
     print(f"\nexposed communication, overlap / no-overlap: {exposed['overlap'] / exposed['no-overlap']:.3f}"
           f"   step time, overlap / no-overlap: {step['overlap'] / step['no-overlap']:.3f}")
+    for mode, text in described.items():
+        print(f"{mode}: {text}")
     print(f"load average at end: {pr.load_average()}")
     return 0
 
