@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <malloc.h>
 #include <optional>
 #include <thread>
 #include <torch/torch.h>
@@ -173,6 +174,11 @@ int train(const EngineOptions& o, const World& w) {
         o.threads > 0 ? o.threads
                       : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / w.local_ranks);
     torch::set_num_threads(threads);
+    // glibc hands freed blocks above its (dynamic) mmap threshold back to the kernel, and every step then
+    // page-faults its activations (8 MB each at batch 128) back in: ~3,000 minor faults per step. Keep them
+    // in the heap: 10% less CPU per ResNet-20 step here (bench/results/2026-11-22-peers.md).
+    if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TRIM_THRESHOLD, 1 << 30) != 1)
+        throw std::runtime_error("mallopt refused the mmap and trim thresholds");
     torch::manual_seed(
         static_cast<uint64_t>(o.seed)); // same initial weights everywhere; rank 0's are broadcast too
 
