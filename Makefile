@@ -3,7 +3,7 @@ PRESET ?= release
 BUILD  := build/$(PRESET)
 DB     ?= out/scalebench.db
 
-.PHONY: quickstart test setup build screenshot screenshots clean
+.PHONY: quickstart test setup build screenshots bench clean
 
 quickstart: build
 	@echo "[quickstart] running resources/plans/quickstart.toml on this machine (store: $(DB))"
@@ -21,13 +21,15 @@ build: setup
 	@echo "[build] building $(BUILD)"
 	@cmake --build --preset $(PRESET)
 
-# README screenshot of the main window over the sessions in $(DB), in a real X server.
-screenshot: build
-	xvfb-run -a -s "-screen 0 1280x800x24" $(BUILD)/app/scalebench --db $(DB) --screenshot docs/main-window.png
-
 # Every main view (plan, runs, live, scaling, breakdown, collectives, compare, clusters) into docs/images/.
 screenshots: build
 	BUILD=$(CURDIR)/$(BUILD) scripts/screenshots.sh
+
+# The benchmarks against their peers (bench/README.md); peers' set-up is bench/setup-peers.sh.
+bench: build
+	$(BUILD)/bench/live_view_bench
+	bench/train_vs_ddp.py --engine $(BUILD)/trainers/scalebench-engine
+	bench/exposed_comm.py --engine $(BUILD)/trainers/scalebench-engine --bucket-mb 0.25
 
 clean:
 	rm -rf build out
