@@ -2,6 +2,8 @@
 // time, redrawn from the RunProgressModel at most every 100 ms with display decimation.
 #include "live_view.h"
 
+#include "chart_style.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -17,9 +19,6 @@
 
 namespace scalebench {
 namespace {
-
-const QColor kPalette[] = {{31, 119, 180},  {255, 127, 14}, {44, 160, 44},   {214, 39, 40},
-                           {148, 103, 189}, {140, 86, 75},  {227, 119, 194}, {127, 127, 127}};
 
 void fitAxis(QValueAxis* axis, double low, double high, bool from_zero) {
     if (!(low <= high)) {
@@ -161,7 +160,7 @@ void LiveView::draw(Panel& panel, const std::vector<std::pair<QString, std::vect
             chart->addSeries(series);
             series->attachAxis(panel.x_axis);
             series->attachAxis(panel.y_axis);
-            series->setPen(QPen(kPalette[i % std::size(kPalette)], 1.6));
+            series->setPen(QPen(paletteColour(static_cast<int>(i)), 1.6));
             panel.series.push_back(series);
         }
         QLineSeries* series = panel.series[i];
