@@ -212,10 +212,12 @@ bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& ca
             const auto start = std::chrono::steady_clock::now();
             std::unique_ptr<CommWork> last;
             for (int i = 0; i < o.repetitions; ++i) {
-                last = comm.start(call);
-                if (!comm.deviceMemory()) last->wait(); // on a device the calls queue on one stream
+                if (comm.deviceMemory())
+                    last = comm.start(call); // on a device the calls queue on one stream
+                else
+                    comm.run(call); // on host memory each call completes before the next, as OSU's loop
             }
-            last->wait();
+            if (last) last->wait();
             double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
                              o.repetitions; // per call, this rank
             MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_SUM, mpi));

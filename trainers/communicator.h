@@ -96,7 +96,8 @@ class Communicator {
     virtual void checkSupported(Collective collective, DType dtype, ReduceOp op, bool in_place) const = 0;
     // Starts the call (asynchronously where the backend can); checkSupported first.
     virtual std::unique_ptr<CommWork> start(const CollectiveCall& call) = 0;
-    void run(const CollectiveCall& call) { start(call)->wait(); }
+    // Runs the call to completion (the timed loop of a sweep on host memory).
+    virtual void run(const CollectiveCall& call) { start(call)->wait(); }
 
     // Buffers the collectives can use, and copies between them and host memory (blocking).
     virtual bool deviceMemory() const { return false; }

@@ -84,7 +84,9 @@ MpiCommunicator::~MpiCommunicator() {
 }
 
 std::string MpiCommunicator::description() const {
-    return "MPI nonblocking collectives (MPI_Iallreduce, ...) on host memory; average = sum / ranks; fp16 "
+    return "MPI collectives on host memory: nonblocking (MPI_Iallreduce, ...) for gradient buckets, blocking "
+           "in "
+           "sweeps; average = sum / ranks; fp16 "
            "and bf16 reduced by an MPI_Op of our own in fp32";
 }
 
@@ -92,7 +94,8 @@ void MpiCommunicator::checkSupported(Collective, DType, ReduceOp, bool) const {
     // Every collective, dtype, reduction and placement of the interface.
 }
 
-std::unique_ptr<CommWork> MpiCommunicator::start(const CollectiveCall& c) {
+template <bool kBlocking>
+std::function<void()> MpiCommunicator::issue(const CollectiveCall& c, [[maybe_unused]] MPI_Request* request) {
     checkSupported(c.collective, c.dtype, c.op, false);
     if (c.count > INT_MAX / size_)
         throw std::invalid_argument("mpi: " + std::to_string(c.count) + " elements exceed MPI's int counts");
@@ -105,49 +108,83 @@ std::unique_ptr<CommWork> MpiCommunicator::start(const CollectiveCall& c) {
     auto* send = static_cast<char*>(const_cast<void*>(c.send));
     const int ranks = size_;
     std::function<void()> finish;
-    MPI_Request request = MPI_REQUEST_NULL;
     switch (c.collective) {
     case Collective::AllReduce:
-        MPI_CHECK(MPI_Iallreduce(send == receive ? MPI_IN_PLACE : send, receive, count, type, sum, comm_,
-                                 &request));
+        if constexpr (kBlocking)
+            MPI_CHECK(MPI_Allreduce(send == receive ? MPI_IN_PLACE : send, receive, count, type, sum, comm_));
+        else
+            MPI_CHECK(MPI_Iallreduce(send == receive ? MPI_IN_PLACE : send, receive, count, type, sum, comm_,
+                                     request));
         if (c.op == ReduceOp::Average)
             finish = [receive, count, dtype = c.dtype, ranks] { divideBy(receive, count, dtype, ranks); };
         break;
     case Collective::AllGather:
-        if (send == receive + rank_ * bytes)
-            MPI_CHECK(
-                MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, receive, count, type, comm_, &request));
-        else
-            MPI_CHECK(MPI_Iallgather(send, count, type, receive, count, type, comm_, &request));
+        if (send == receive + rank_ * bytes) {
+            if constexpr (kBlocking)
+                MPI_CHECK(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, receive, count, type, comm_));
+            else
+                MPI_CHECK(
+                    MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, receive, count, type, comm_, request));
+        } else if constexpr (kBlocking) {
+            MPI_CHECK(MPI_Allgather(send, count, type, receive, count, type, comm_));
+        } else {
+            MPI_CHECK(MPI_Iallgather(send, count, type, receive, count, type, comm_, request));
+        }
         break;
     case Collective::ReduceScatter:
         if (receive == send + rank_ * bytes) {
             // MPI leaves the in-place result at the front of the buffer; NCCL's layout wants it at rank x
             // count.
-            MPI_CHECK(MPI_Ireduce_scatter_block(MPI_IN_PLACE, send, count, type, sum, comm_, &request));
+            if constexpr (kBlocking)
+                MPI_CHECK(MPI_Reduce_scatter_block(MPI_IN_PLACE, send, count, type, sum, comm_));
+            else
+                MPI_CHECK(MPI_Ireduce_scatter_block(MPI_IN_PLACE, send, count, type, sum, comm_, request));
             finish = [send, receive, bytes, count, op = c.op, dtype = c.dtype, ranks] {
                 if (send != receive) std::memmove(receive, send, bytes);
                 if (op == ReduceOp::Average) divideBy(receive, count, dtype, ranks);
             };
         } else {
-            MPI_CHECK(MPI_Ireduce_scatter_block(send, receive, count, type, sum, comm_, &request));
+            if constexpr (kBlocking)
+                MPI_CHECK(MPI_Reduce_scatter_block(send, receive, count, type, sum, comm_));
+            else
+                MPI_CHECK(MPI_Ireduce_scatter_block(send, receive, count, type, sum, comm_, request));
             if (c.op == ReduceOp::Average)
                 finish = [receive, count, dtype = c.dtype, ranks] { divideBy(receive, count, dtype, ranks); };
         }
         break;
     case Collective::Broadcast:
         if (send != receive && rank_ == c.root) std::memcpy(receive, send, bytes);
-        MPI_CHECK(MPI_Ibcast(receive, count, type, c.root, comm_, &request));
+        if constexpr (kBlocking)
+            MPI_CHECK(MPI_Bcast(receive, count, type, c.root, comm_));
+        else
+            MPI_CHECK(MPI_Ibcast(receive, count, type, c.root, comm_, request));
         break;
     case Collective::AllToAll:
-        if (send == receive)
-            MPI_CHECK(
-                MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, receive, count, type, comm_, &request));
-        else
-            MPI_CHECK(MPI_Ialltoall(send, count, type, receive, count, type, comm_, &request));
+        if (send == receive) {
+            if constexpr (kBlocking)
+                MPI_CHECK(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, receive, count, type, comm_));
+            else
+                MPI_CHECK(
+                    MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, receive, count, type, comm_, request));
+        } else if constexpr (kBlocking) {
+            MPI_CHECK(MPI_Alltoall(send, count, type, receive, count, type, comm_));
+        } else {
+            MPI_CHECK(MPI_Ialltoall(send, count, type, receive, count, type, comm_, request));
+        }
         break;
     }
+    return finish;
+}
+
+std::unique_ptr<CommWork> MpiCommunicator::start(const CollectiveCall& call) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    std::function<void()> finish = issue<false>(call, &request);
     return std::make_unique<MpiWork>(request, std::move(finish));
+}
+
+void MpiCommunicator::run(const CollectiveCall& call) {
+    const std::function<void()> finish = issue<true>(call, nullptr);
+    if (finish) finish();
 }
 
 } // namespace scalebench
