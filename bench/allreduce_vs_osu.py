@@ -31,7 +31,8 @@ def run_engine(engine, args, folder):
     metrics.unlink(missing_ok=True)
     argv = [engine, "--workload", "allreduce-sweep", "--sweep-points", str(args.max_log2 + 1)]
     argv += ["--sweep-max-log10", repr(args.max_log2 * math.log10(2)), "--repetitions", str(args.iterations)]
-    argv += ["--warmup-iterations", str(args.warmup), "--metrics", str(metrics)] + args.engine_arg
+    argv += ["--warmup-iterations", str(args.warmup), "--timing", args.timing, "--metrics", str(metrics)]
+    argv += args.engine_arg
     pr.run(pr.mpirun(args.ranks, argv), env=pr.mpirun_environment())
     times = {}
     for r in pr.read_records(metrics):
@@ -68,6 +69,9 @@ def main():
     parser.add_argument("--warmup", type=int, default=20, help="warm-up calls per size, both tools")
     parser.add_argument("--repeats", type=int, default=5, help="alternating engine/OSU repeats (median taken)")
     parser.add_argument("--engine-arg", action="append", default=[], help="extra engine option (repeatable)")
+    parser.add_argument("--timing", choices=["per-call", "back-to-back"], default="per-call",
+                        help="the engine's timing: per-call times each call alone after an untimed barrier, as "
+                             "osu_allreduce does (default: like with like); back-to-back is nccl-tests' loop")
     args = parser.parse_args()
     if not args.osu or not os.access(args.osu, os.X_OK):
         sys.exit("no osu_allreduce: build OSU Micro-Benchmarks outside this repository with\n"

@@ -94,6 +94,8 @@ TEST_CASE("the engine's communication options: backend, buckets, overlap and the
     CHECK(defaults.dtypes == std::vector<std::string>{"float32"});
     CHECK(defaults.ops == std::vector<std::string>{"sum"});
     CHECK(defaults.placement == "out-of-place");
+    CHECK(defaults.timing == "back-to-back"); // nccl-tests' loop
+    CHECK(defaults.target_accuracy == 0);
 
     const EngineOptions o =
         parseEngineOptions({"--metrics", "m", "--backend", "gloo", "--bucket-mb", "0.5", "--no-overlap",
@@ -106,6 +108,12 @@ TEST_CASE("the engine's communication options: backend, buckets, overlap and the
     CHECK(o.dtypes == std::vector<std::string>{"bfloat16", "float16"});
     CHECK(o.ops == std::vector<std::string>{"avg"});
     CHECK(o.placement == "both");
+    CHECK(parseEngineOptions({"--metrics", "m", "--timing", "per-call"}).timing == "per-call");
+    CHECK(parseEngineOptions({"--metrics", "m", "--target-accuracy", "0.85"}).target_accuracy == 0.85);
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--target-accuracy", "85"}),
+                      Catch::Contains("a fraction, at most 1"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--timing", "osu"}),
+                      Catch::Contains("unknown 'osu'"));
 
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--backend", "ucc"}),
                       "--backend: unknown 'ucc' (known: mpi, gloo, nccl)");

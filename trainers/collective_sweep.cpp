@@ -208,18 +208,33 @@ bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& ca
 
             for (int i = 0; i < o.warmup_iterations; ++i)
                 comm.run(call);
-            MPI_CHECK(MPI_Barrier(mpi));
-            const auto start = std::chrono::steady_clock::now();
-            std::unique_ptr<CommWork> last;
-            for (int i = 0; i < o.repetitions; ++i) {
-                if (comm.deviceMemory())
-                    last = comm.start(call); // on a device the calls queue on one stream
-                else
-                    comm.run(call); // on host memory each call completes before the next, as OSU's loop
+            double seconds = 0; // per call, this rank
+            if (o.timing == "per-call" && !comm.deviceMemory()) {
+                // OSU's way: every call alone, started together after a barrier that is not timed.
+                for (int i = 0; i < o.repetitions; ++i) {
+                    MPI_CHECK(MPI_Barrier(mpi));
+                    const auto start = std::chrono::steady_clock::now();
+                    comm.run(call);
+                    seconds +=
+                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                }
+                seconds /= o.repetitions;
+            } else {
+                // nccl-tests' way: the calls back to back, each waiting for the slowest rank of the one
+                // before.
+                MPI_CHECK(MPI_Barrier(mpi));
+                const auto start = std::chrono::steady_clock::now();
+                std::unique_ptr<CommWork> last;
+                for (int i = 0; i < o.repetitions; ++i) {
+                    if (comm.deviceMemory())
+                        last = comm.start(call); // on a device the calls queue on one stream
+                    else
+                        comm.run(call); // on host memory each call completes before the next
+                }
+                if (last) last->wait();
+                seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+                          o.repetitions;
             }
-            if (last) last->wait();
-            double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
-                             o.repetitions; // per call, this rank
             MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_SUM, mpi));
             seconds /= n; // averaged across ranks, as nccl-tests
 

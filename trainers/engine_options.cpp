@@ -59,8 +59,9 @@ std::string engineUsage() {
            "S]\n"
            "         [--sweep-points P] [--sweep-max-log10 X] [--repetitions R] [--warmup-iterations W]\n"
            "         [--backend mpi|gloo|nccl] [--rendezvous-file F] [--bucket-mb MIB] [--no-overlap]\n"
-           "         [--dump-parameters F] [--target-accuracy A] [--collectives LIST] [--dtypes LIST] [--ops sum,avg]\n"
-           "         [--placement out-of-place|in-place|both] [--version]\n"
+           "         [--dump-parameters F] [--target-accuracy A] [--collectives LIST] [--dtypes LIST] [--ops "
+           "sum,avg]\n"
+           "         [--placement out-of-place|in-place|both] [--timing back-to-back|per-call] [--version]\n"
            "Run under mpirun -np N: synchronous data-parallel SGD, gradients averaged in buckets over MPI, "
            "Gloo\n"
            "or NCCL while backward runs. LIST: comma-separated, e.g. --collectives allreduce,allgather,\n"
@@ -110,6 +111,10 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
         {"--ops",
          [&](auto& k, auto& v) {
              o.ops = parseList(k, v, {"sum", "avg"});
+         }},
+        {"--timing",
+         [&](auto& k, auto& v) {
+             o.timing = parseChoice(k, v, {"back-to-back", "per-call"});
          }},
         {"--placement",
          [&](auto& k, auto& v) {

@@ -14,9 +14,9 @@ struct EngineOptions {
     std::string metrics_path; // JSON-lines metric stream, written by rank 0
     int steps = 100;
     int batch_per_rank = 128;
-    double lr = 0.02;      // base learning rate; scaled linearly to lr x ranks after the warm-up
-    int warmup_steps = -1; // -1: log2(ranks) epochs (MLBench task 1)
-    int eval_every = 0;    // 0: evaluate only at the end
+    double lr = 0.02;           // base learning rate; scaled linearly to lr x ranks after the warm-up
+    int warmup_steps = -1;      // -1: log2(ranks) epochs (MLBench task 1)
+    int eval_every = 0;         // 0: evaluate only at the end
     double target_accuracy = 0; // > 0: stop at the first evaluation that reaches it (time to accuracy)
     int eval_samples = 2000;
     int threads = 0; // intra-op threads per rank; 0: cores / ranks on this node
@@ -37,6 +37,9 @@ struct EngineOptions {
     std::vector<std::string> dtypes = {"float32"}; // float32, float16, bfloat16
     std::vector<std::string> ops = {"sum"};        // sum, avg (reductions only)
     std::string placement = "out-of-place";        // out-of-place, in-place, both
+    // back-to-back: the timed calls in one loop, like nccl-tests; per-call: each call alone after a barrier,
+    // the barrier left out of the time, like OSU's osu_allreduce (host memory only).
+    std::string timing = "back-to-back";
     bool show_version = false;
     bool show_help = false;
 };

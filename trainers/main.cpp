@@ -150,7 +150,8 @@ int sweep(const EngineOptions& o, const World& w) {
             {"collectives", o.collectives},
             {"dtypes", o.dtypes},
             {"ops", o.ops},
-            {"placement", o.placement}};
+            {"placement", o.placement},
+            {"timing", o.timing}};
         header["backend"] = comm->backend();
         header["allreduce"] = comm->description();
         if (!skipped.empty()) header["skipped"] = skipped;
@@ -333,15 +334,16 @@ int train(const EngineOptions& o, const World& w) {
 
     // ---------------------------------------------------------------- summary
     if (metrics)
-        metrics->write({{"type", "summary"},
-                        {"steps", steps_done},
-                        {"wall_s", seconds(run_start, Clock::now())},
-                        {"train_s", train_seconds},
-                        {"samples_per_s", static_cast<double>(global_batch * steps_done) / train_seconds},
-                        {"target_accuracy", o.target_accuracy > 0 ? json(o.target_accuracy) : json(nullptr)},
-                        {"time_to_accuracy_s", time_to_accuracy_s ? json(*time_to_accuracy_s) : json(nullptr)},
-                        {"final_loss", loss},
-                        {"final_accuracy", last_eval ? json(last_eval->accuracy) : json(nullptr)}});
+        metrics->write(
+            {{"type", "summary"},
+             {"steps", steps_done},
+             {"wall_s", seconds(run_start, Clock::now())},
+             {"train_s", train_seconds},
+             {"samples_per_s", static_cast<double>(global_batch * steps_done) / train_seconds},
+             {"target_accuracy", o.target_accuracy > 0 ? json(o.target_accuracy) : json(nullptr)},
+             {"time_to_accuracy_s", time_to_accuracy_s ? json(*time_to_accuracy_s) : json(nullptr)},
+             {"final_loss", loss},
+             {"final_accuracy", last_eval ? json(last_eval->accuracy) : json(nullptr)}});
     return 0;
 }
 
