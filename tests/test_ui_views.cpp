@@ -388,7 +388,7 @@ TEST_CASE("RankTimesModel and its chart show per-rank step, compute and wait, ma
     CHECK(view.computeSeries()->at(2) == QPointF(2, 120));
     REQUIRE(view.slowestMarker()->count() == 1);
     CHECK(view.slowestMarker()->at(0) == QPointF(2, 120));
-    CHECK(view.chart()->title().contains("rank 2 is slowest"));
+    CHECK(view.chart()->title().contains("Rank 2 is slowest"));
     CHECK(view.timeAxis()->max() >= 130);
     CHECK(view.rankAxis()->max() >= 3);
     CHECK(legendClearOfPlot(view.chart()));

@@ -21,18 +21,18 @@ RankTimesChartView::RankTimesChartView(RankTimesModel* model, QWidget* parent)
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
 
-    step_->setName(tr("step time (mean per step)"));
+    step_->setName(tr("step"));
     step_->setPen(QPen(paletteColour(0), 2));
-    compute_->setName(tr("own compute (data, forward, backward, optimizer)"));
+    compute_->setName(tr("own compute"));
     compute_->setPen(QPen(paletteColour(2), 2));
-    slowest_->setName(tr("slowest rank (largest compute)"));
+    slowest_->setName(tr("slowest"));
     slowest_->setColor(paletteColour(3));
     slowest_->setBorderColor(paletteColour(3).darker(140));
     slowest_->setMarkerSize(13);
 
     x_axis_->setTitleText(tr("rank"));
     x_axis_->setLabelFormat(QStringLiteral("%d"));
-    y_axis_->setTitleText(tr("time per step (ms); wait = step - compute"));
+    y_axis_->setTitleText(tr("ms per step"));
     y_axis_->setLabelFormat(QStringLiteral("%.1f"));
     chart->addAxis(x_axis_, Qt::AlignBottom);
     chart->addAxis(y_axis_, Qt::AlignLeft);
@@ -67,7 +67,7 @@ void RankTimesChartView::refresh() {
         chart()->setTitle(tr("No per-rank times recorded for this run"));
     } else {
         const RankTimes& s = summary.ranks[static_cast<std::size_t>(std::max(0, summary.slowest_rank))];
-        chart()->setTitle(tr("Per-rank times over %1 steady steps: rank %2 is slowest (compute %3 ms)")
+        chart()->setTitle(tr("Rank %2 is slowest (%3 ms, %1 steps)")
                               .arg(summary.steady_steps)
                               .arg(s.rank)
                               .arg(s.compute_s * 1e3, 0, 'f', 1));
