@@ -128,6 +128,25 @@ TEST_CASE(
     if (backend == "gloo") CHECK(header["skipped"].size() == 3);
 }
 
+TEST_CASE("a sweep timed per call, as OSU times it, says so in its header and checks every result",
+          "[integration][engine][communication]") {
+    TemporaryFolder folder;
+    const EngineRun run = runEngine(folder, 2,
+                                    {"--workload", "allreduce-sweep", "--sweep-max-log10", "4",
+                                     "--sweep-points", "5", "--repetitions", "10", "--timing", "per-call"});
+    INFO(run.output);
+    REQUIRE(run.status == 0);
+    const auto headers = recordsOf<HeaderRecord>(run);
+    REQUIRE(headers.size() == 1);
+    CHECK_THAT(headers[0].json, Catch::Contains("\"timing\":\"per-call\""));
+    const auto records = recordsOf<CollectiveRecord>(run);
+    REQUIRE(records.size() == 5); // 1, 10, 100, 1000, 10000 elements
+    for (const auto& c : records) {
+        CHECK(c.correct);
+        CHECK(c.time_s > 0);
+    }
+}
+
 TEST_CASE("a hand calculation gives the sweep's bus bandwidth: all-gather of 1000 float32 at 2 ranks",
           "[integration][engine][communication]") {
     TemporaryFolder folder;
