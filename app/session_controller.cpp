@@ -35,9 +35,9 @@ class SessionController::Relay final : public SessionEvents {
     void recordsStored(std::int64_t run_id, const std::vector<MetricRecord>& records) override {
         post([o = &owner_, run_id, records] { emit o->recordsArrived(run_id, records); });
     }
-    void runFinished(std::int64_t run_id, bool ok, const std::string& error) override {
-        post([o = &owner_, run_id, ok, e = QString::fromStdString(error)] {
-            emit o->runFinished(run_id, ok, e);
+    void runFinished(std::int64_t run_id, const std::string& status, const std::string& error) override {
+        post([o = &owner_, run_id, s = QString::fromStdString(status), e = QString::fromStdString(error)] {
+            emit o->runFinished(run_id, s, e);
         });
     }
 
@@ -94,14 +94,18 @@ void SessionController::join() {
     readers_.clear();
 }
 
-void SessionController::fetchText(const QString& cluster, const QString& path) {
+void SessionController::fetchText(const QString& cluster, const QStringList& paths) {
     constexpr std::int64_t kTailBytes = 256 * 1024;
     std::string name = cluster.toStdString();
     if (name == "local") name.clear();
-    readers_.emplace_back([this, name, path] {
-        QString text, error;
+    readers_.emplace_back([this, name, paths] {
+        const auto answer = [this](const QString& path, const QString& text, const QString& error) {
+            QMetaObject::invokeMethod(
+                this, [this, path, text, error] { emit textFetched(path, text, error); },
+                Qt::QueuedConnection);
+        };
+        std::unique_ptr<Transport> transport;
         try {
-            std::unique_ptr<Transport> transport;
             if (name.empty()) {
                 transport = std::make_unique<LocalTransport>();
             } else {
@@ -112,21 +116,30 @@ void SessionController::fetchText(const QString& cluster, const QString& path) {
                 ssh.passphrase = [this](const std::string& p) { return askPassphrase(p); };
                 transport = std::make_unique<SshTransport>(ssh);
             }
-            const std::string file = path.toStdString();
-            const CommandResult size = transport->run("stat -c %s " + shellQuote(file));
-            if (size.exit_status != 0)
-                throw std::runtime_error(size.err.empty() ? "cannot read " + file : size.err);
-            const std::int64_t bytes = std::stoll(size.out);
-            const std::int64_t from = std::max<std::int64_t>(0, bytes - kTailBytes);
-            const auto content = transport->readFrom(file, from, static_cast<std::size_t>(bytes - from));
-            if (!content) throw std::runtime_error(file + " does not exist");
-            text = QString::fromUtf8(content->data(), static_cast<qsizetype>(content->size()));
-            if (from > 0) text.prepend(QStringLiteral("[... the first %1 bytes are not shown]\n").arg(from));
         } catch (const std::exception& e) {
-            error = QString::fromLocal8Bit(e.what());
+            for (const QString& path : paths)
+                answer(path, {}, QString::fromLocal8Bit(e.what()));
+            return;
         }
-        QMetaObject::invokeMethod(
-            this, [this, path, text, error] { emit textFetched(path, text, error); }, Qt::QueuedConnection);
+        for (const QString& path : paths) { // one connection for every file
+            QString text, error;
+            try {
+                const std::string file = path.toStdString();
+                const CommandResult size = transport->run("stat -c %s " + shellQuote(file));
+                if (size.exit_status != 0)
+                    throw std::runtime_error(size.err.empty() ? "cannot read " + file : size.err);
+                const std::int64_t bytes = std::stoll(size.out);
+                const std::int64_t from = std::max<std::int64_t>(0, bytes - kTailBytes);
+                const auto content = transport->readFrom(file, from, static_cast<std::size_t>(bytes - from));
+                if (!content) throw std::runtime_error(file + " does not exist");
+                text = QString::fromUtf8(content->data(), static_cast<qsizetype>(content->size()));
+                if (from > 0)
+                    text.prepend(QStringLiteral("[... the first %1 bytes are not shown]\n").arg(from));
+            } catch (const std::exception& e) {
+                error = QString::fromLocal8Bit(e.what());
+            }
+            answer(path, text, error);
+        }
     });
 }
 

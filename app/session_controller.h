@@ -8,6 +8,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <atomic>
 #include <functional>
 #include <mutex>
@@ -33,8 +34,9 @@ class SessionController : public QObject {
     bool launch(const RunPlan& plan, const QString& cluster);
     // Only these runs of the plan (resubmitting some runs of a session as a new session).
     bool launch(const RunPlan& plan, const QString& cluster, const std::vector<RunSpec>& runs);
-    // Reads a text file of a run (a log) where the session ran, on the worker side; answered by textFetched.
-    void fetchText(const QString& cluster, const QString& path);
+    // Reads text files of a run (its logs) where the session ran, over one connection, on a thread of their
+    // own; each file is answered by textFetched.
+    void fetchText(const QString& cluster, const QStringList& paths);
     bool busy() const { return busy_; }
     void cancelRun(qint64 run_id);
     void cancelSession();
@@ -46,7 +48,8 @@ class SessionController : public QObject {
     void runStateChanged(qint64 run_id, const scalebench::JobStatus& status);
     // Records of one run, already in the store, in stream order.
     void recordsArrived(qint64 run_id, const std::vector<scalebench::MetricRecord>& records);
-    void runFinished(qint64 run_id, bool ok, const QString& error);
+    // status: ok, failed or cancelled (as stored).
+    void runFinished(qint64 run_id, const QString& status, const QString& error);
     void sessionFinished(qint64 session_id, int runs, int failed_runs);
     // The session could not start or ended early: no cluster, refused host key, broken store, ...
     void sessionFailed(const QString& error);

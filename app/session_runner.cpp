@@ -59,7 +59,7 @@ SessionOutcome SessionRunner::run(const RunPlan& plan, const std::vector<RunSpec
                 for (auto& run : active) {
                     const std::string error = std::string("lost contact with the cluster: ") + e.what();
                     store_.finishRun(run.run_id, {"failed", error, run.tail->parser().brokenLineCount(), ""});
-                    events_->runFinished(run.run_id, false, error);
+                    events_->runFinished(run.run_id, "failed", error);
                 }
                 outcome.failed_runs += static_cast<int>(active.size());
                 active.clear();
@@ -165,7 +165,7 @@ bool SessionRunner::finish(ActiveRun& run, const JobStatus& status) {
                                       : status.state == JobState::Cancelled ? "cancelled"
                                                                             : "failed";
     store_.finishRun(run.run_id, {stored_status, error, broken, status.nodes});
-    events_->runFinished(run.run_id, ok, error);
+    events_->runFinished(run.run_id, stored_status, error);
     progress_(run.tag + (ok                          ? ": done"
                          : stored_status == "failed" ? ": FAILED: " + error
                                                      : ": cancelled: " + error));

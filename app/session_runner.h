@@ -46,7 +46,9 @@ class SessionEvents {
     virtual void runStateChanged(std::int64_t /*run_id*/, const JobStatus& /*status*/) {}
     // Records already stored, in stream order.
     virtual void recordsStored(std::int64_t /*run_id*/, const std::vector<MetricRecord>& /*records*/) {}
-    virtual void runFinished(std::int64_t /*run_id*/, bool /*ok*/, const std::string& /*error*/) {}
+    // status as stored: ok, failed or cancelled.
+    virtual void runFinished(std::int64_t /*run_id*/, const std::string& /*status*/,
+                             const std::string& /*error*/) {}
 };
 
 struct SessionOutcome {

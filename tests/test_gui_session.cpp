@@ -94,7 +94,8 @@ TEST_CASE("a plan built and launched in the window streams into the live view, t
     for (int column : {BreakdownModel::DataMs, BreakdownModel::ForwardMs, BreakdownModel::BackwardMs,
                        BreakdownModel::OptimizerMs, BreakdownModel::ExposedCommMs})
         parts += breakdown->data(breakdown->index(1, column)).toDouble();
-    CHECK(parts == Approx(breakdown->data(breakdown->index(1, BreakdownModel::StepMs)).toDouble()).epsilon(0.01));
+    CHECK(parts ==
+          Approx(breakdown->data(breakdown->index(1, BreakdownModel::StepMs)).toDouble()).epsilon(0.01));
 
     // Resubmit the 2-rank run: a new session of that run alone, which the Compare tab sets against the first.
     auto* progress = window.findChild<QTableView*>(QStringLiteral("progressTable"));
@@ -134,4 +135,18 @@ TEST_CASE("cancelling a running session from the window ends its runs as cancell
     CHECK(stored[0].step_count > 0);
     CHECK(window.shownRuns()->data(window.shownRuns()->index(0, RunProgressModel::State)).toString() ==
           "cancelled");
+
+    // Open log: both of the run's logs are read where it ran (here: this machine), over one connection.
+    QSignalSpy logs(&controller, &SessionController::textFetched);
+    window.findChild<QTableView*>(QStringLiteral("progressTable"))->selectRow(0);
+    window.findChild<QPushButton*>(QStringLiteral("openLog"))->click();
+    while (logs.count() < 2)
+        REQUIRE(logs.wait(30'000));
+    QStringList paths;
+    for (const auto& answer : logs) {
+        paths << answer.at(0).toString();
+        CHECK(answer.at(2).toString().isEmpty()); // no error
+    }
+    CHECK(paths.filter(QStringLiteral("stderr.log")).size() == 1);
+    CHECK(paths.filter(QStringLiteral("stdout.log")).size() == 1);
 }

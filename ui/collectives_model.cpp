@@ -51,14 +51,6 @@ QVariant CollectivesModel::data(const QModelIndex& index, int role) const {
         return tr("%1 bytes, %2 elements").arg(c.bytes).arg(c.elements);
     if (role == Qt::UserRole) {
         switch (column) {
-        case Backend:
-            return QString::fromStdString(c.backend);
-        case Collective:
-            return QString::fromStdString(c.collective);
-        case Dtype:
-            return QString::fromStdString(c.dtype);
-        case Op:
-            return QString::fromStdString(c.op);
         case InPlace:
             return c.in_place;
         case Ranks:
@@ -73,8 +65,9 @@ QVariant CollectivesModel::data(const QModelIndex& index, int role) const {
             return c.busbw_gbps;
         case Correct:
             return c.correct;
+        default: // the names: raw is what is shown
+            return data(index, Qt::DisplayRole);
         }
-        return {};
     }
     if (role != Qt::DisplayRole) return {};
     switch (column) {

@@ -246,11 +246,7 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
             [this](const QModelIndex& current) {
                 showSession(current.isValid() ? session_filter_->mapToSource(current).row() : -1);
             });
-    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        live_view_->setRows(selectedRunRows());
-        const auto rows = selectedRunRows();
-        if (!rows.empty()) showStragglers(shown_runs_->runId(rows.front()));
-    });
+    connectRunSelection();
     connect(sessions_, &QAbstractItemModel::modelReset, session_view_, &QTableView::resizeColumnsToContents);
     connect(results_, &QAbstractItemModel::modelReset, results_view_, &QTableView::resizeColumnsToContents);
     for (RunProgressModel* runs : {live_runs_, stored_runs_})
@@ -352,23 +348,11 @@ void MainWindow::connectController() {
     connect(controller_, &SessionController::runStateChanged, live_runs_, &RunProgressModel::runStateChanged);
     connect(controller_, &SessionController::recordsArrived, live_runs_, &RunProgressModel::appendRecords);
     connect(controller_, &SessionController::runFinished, this,
-            [this](qint64 run_id, bool ok, const QString& error) {
-                live_runs_->runFinished(run_id, ok, error);
+            [this](qint64 run_id, const QString& status, const QString& error) {
+                live_runs_->runFinished(run_id, status, error);
                 session_progress_->setValue(++runs_finished_);
-                if (shown_session_ == live_session_) {
-                    // The finished run's figures join the table and the scaling chart.
-                    const int row = session_view_->currentIndex().isValid()
-                                        ? session_filter_->mapToSource(session_view_->currentIndex()).row()
-                                        : -1;
-                    try {
-                        auto results = loadSessionResults(store_, live_session_);
-                        scaling_->setPoints(sessionScaling(results));
-                        results_->setResults(std::move(results));
-                    } catch (const std::exception& e) {
-                        status_text_->setText(tr("cannot read session: %1").arg(errorText(e)));
-                    }
-                    (void)row;
-                }
+                // The finished run's figures join the tables and charts.
+                if (shown_session_ == live_session_) loadAnalysis();
             });
     connect(controller_, &SessionController::sessionFinished, this,
             [this](qint64 session_id, int runs, int failed) {
@@ -467,11 +451,8 @@ void MainWindow::fillComparisonChoices() {
 
 bool MainWindow::compareSessions(std::int64_t a, std::int64_t b) {
     try {
-        std::optional<SessionRow> row_a, row_b;
-        for (const auto& s : store_.sessions()) {
-            if (s.id == a) row_a = s;
-            if (s.id == b) row_b = s;
-        }
+        const SessionRow* row_a = sessions_->session(a);
+        const SessionRow* row_b = sessions_->session(b);
         if (!row_a || !row_b) return false;
         comparison_view_->setSessions(loadComparedSession(store_, *row_a),
                                       loadComparedSession(store_, *row_b));
@@ -560,43 +541,58 @@ bool MainWindow::selectSession(std::int64_t session_id) {
 void MainWindow::showSession(int row) {
     if (row < 0) {
         shown_session_ = 0;
-        results_->setResults({});
-        scaling_->setPoints({});
-        breakdown_->setResults({});
-        collectives_view_->setResults({});
+        showResults({});
         rank_times_->setRankTimes({});
         return;
     }
     shown_session_ = sessions_->sessionId(row);
+    if (!loadAnalysis()) return;
+    showStragglers(0);
+    if (shown_session_ == live_session_ && controller_ && controller_->busy()) {
+        showRuns(live_runs_);
+        return;
+    }
     try {
-        auto results = loadSessionResults(store_, shown_session_);
-        scaling_->setPoints(sessionScaling(results));
-        breakdown_->setResults(results);
-        collectives_view_->setResults(results);
-        results_->setResults(std::move(results));
-        showStragglers(0);
-        if (shown_session_ == live_session_ && controller_ && controller_->busy()) {
-            showRuns(live_runs_);
-        } else {
-            stored_runs_->loadStoredSession(store_, shown_session_);
-            showRuns(stored_runs_);
-        }
+        stored_runs_->loadStoredSession(store_, shown_session_);
+        showRuns(stored_runs_);
     } catch (const std::exception& error) {
-        results_->setResults({});
-        scaling_->setPoints({});
         status_text_->setText(tr("cannot read session: %1").arg(errorText(error)));
     }
+}
+
+bool MainWindow::loadAnalysis() {
+    std::vector<RunResult> results;
+    bool ok = true;
+    try {
+        results = loadSessionResults(store_, shown_session_);
+    } catch (const std::exception& error) {
+        status_text_->setText(tr("cannot read session: %1").arg(errorText(error)));
+        ok = false; // every view is emptied rather than left showing another session
+    }
+    showResults(std::move(results));
+    return ok;
+}
+
+void MainWindow::showResults(std::vector<RunResult> results) {
+    scaling_->setPoints(sessionScaling(results));
+    breakdown_->setResults(results);
+    collectives_view_->setResults(results);
+    results_->setResults(std::move(results));
+}
+
+void MainWindow::connectRunSelection() {
+    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const auto rows = selectedRunRows();
+        live_view_->setRows(rows);
+        if (!rows.empty()) showStragglers(shown_runs_->runId(rows.front()));
+    });
 }
 
 void MainWindow::showRuns(RunProgressModel* runs) {
     if (shown_runs_ == runs) return;
     shown_runs_ = runs;
     progress_view_->setModel(runs);
-    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        live_view_->setRows(selectedRunRows());
-        const auto rows = selectedRunRows();
-        if (!rows.empty()) showStragglers(shown_runs_->runId(rows.front()));
-    });
+    connectRunSelection();      // the new model came with a new selection model
     live_view_->setModel(runs); // the live view follows whichever model the table shows
 }
 
@@ -638,19 +634,17 @@ void MainWindow::cancelSelectedRun() {
 
 void MainWindow::resubmitSelectedRuns() {
     const auto rows = selectedRunRows();
-    if (!controller_ || rows.empty() || shown_session_ == 0) return;
+    const SessionRow* session = sessions_->session(shown_session_);
+    if (!controller_ || rows.empty() || !session) return;
     try {
-        SessionRow session;
-        for (const auto& s : store_.sessions())
-            if (s.id == shown_session_) session = s;
-        RunPlan plan = parsePlanText(session.plan_text, "session " + std::to_string(session.id));
-        plan.source_text = session.plan_text;
+        RunPlan plan = parsePlanText(session->plan_text, "session " + std::to_string(session->id));
+        plan.source_text = session->plan_text;
         std::vector<RunSpec> chosen;
         for (const RunSpec& spec : expandPlan(plan))
             for (int row : rows)
                 if (shown_runs_->runName(row).toStdString() == spec.name) chosen.push_back(spec);
         if (chosen.empty()) return;
-        if (controller_->launch(plan, QString::fromStdString(session.cluster), chosen))
+        if (controller_->launch(plan, QString::fromStdString(session->cluster), chosen))
             status_text_->setText(tr("resubmitting %1 run(s) as a new session").arg(chosen.size()));
         else
             status_text_->setText(tr("a session is still running: wait for it or cancel it first"));
@@ -667,11 +661,9 @@ void MainWindow::openSelectedRunLog() {
         status_text_->setText(tr("the run has not started: no log yet"));
         return;
     }
-    QString cluster = QStringLiteral("local");
-    for (const auto& s : store_.sessions())
-        if (s.id == shown_session_) cluster = QString::fromStdString(s.cluster);
-    controller_->fetchText(cluster, dir + QStringLiteral("/stderr.log"));
-    controller_->fetchText(cluster, dir + QStringLiteral("/stdout.log"));
+    const SessionRow* session = sessions_->session(shown_session_);
+    controller_->fetchText(session ? QString::fromStdString(session->cluster) : QStringLiteral("local"),
+                           {dir + QStringLiteral("/stderr.log"), dir + QStringLiteral("/stdout.log")});
 }
 
 bool MainWindow::saveScreenshot(const QString& path) {

@@ -2,6 +2,7 @@
 // in tabs; plans launched through the SessionController (the same runner as --batch).
 #pragma once
 
+#include "results_table.h"
 #include "run_plan.h"
 
 #include <QMainWindow>
@@ -75,6 +76,11 @@ class MainWindow : public QMainWindow {
     void buildActions();
     void connectController();
     void showSession(int row); // loads the session's results, runs and traces
+    // The shown session's figures into the runs table, scaling, breakdown and collectives; false (views
+    // emptied, message shown) when the store cannot be read.
+    bool loadAnalysis();
+    void showResults(std::vector<RunResult> results);
+    void connectRunSelection(); // a selected run: overlaid in the live view, its per-rank times shown
     void showRuns(RunProgressModel* runs);
     void openPlanFile();
     void cancelSelectedRun();

@@ -22,6 +22,11 @@ QString durationText(double seconds) {
     return QStringLiteral("%1 s").arg(s);
 }
 
+// A stored run status (ok, failed, cancelled, running, pending) as the table shows it.
+QString stateOf(const QString& status) {
+    return status == QLatin1String("ok") ? QStringLiteral("done") : status;
+}
+
 } // namespace
 
 RunProgressModel::RunProgressModel(QObject* parent) : QAbstractTableModel(parent) {
@@ -60,7 +65,7 @@ void RunProgressModel::loadStoredSession(const SessionStore& store, std::int64_t
             QJsonDocument::fromJson(QByteArray::fromStdString(run.header_json)).object();
         row.steps =
             header.value(QLatin1String("hyperparameters")).toObject().value(QLatin1String("steps")).toInt();
-        row.state = run.status == "ok" ? QStringLiteral("done") : QString::fromStdString(run.status);
+        row.state = stateOf(QString::fromStdString(run.status));
         row.where = run.status == "failed" || run.status == "cancelled"
                         ? QString::fromStdString(run.error).section(QLatin1Char('\n'), 0, 0)
                         : QString::fromStdString(run.nodes);
@@ -142,14 +147,12 @@ void RunProgressModel::appendTo(RunTrace& t, const std::vector<MetricRecord>& re
         t.blocks[m].extend(*series[m]);
 }
 
-void RunProgressModel::runFinished(std::int64_t run_id, bool ok, const QString& error) {
+void RunProgressModel::runFinished(std::int64_t run_id, const QString& status, const QString& error) {
     const int r = rowOf(run_id);
     if (r < 0) return;
     Row& row = rows_[static_cast<std::size_t>(r)];
-    row.state = ok                                           ? QStringLiteral("done")
-                : error.contains(QLatin1String("cancelled")) ? QStringLiteral("cancelled")
-                                                             : QStringLiteral("failed");
-    if (!ok) row.where = error.section(QLatin1Char('\n'), 0, 0);
+    row.state = stateOf(status);
+    if (status != QLatin1String("ok")) row.where = error.section(QLatin1Char('\n'), 0, 0);
     emit dataChanged(index(r, 0), index(r, ColumnCount - 1));
     emit tracesChanged();
 }

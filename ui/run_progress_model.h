@@ -54,7 +54,8 @@ class RunProgressModel : public QAbstractTableModel {
                       const std::string& run_dir);
     void runStateChanged(std::int64_t run_id, const JobStatus& status);
     void appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
-    void runFinished(std::int64_t run_id, bool ok, const QString& error);
+    // status as stored: ok, failed or cancelled.
+    void runFinished(std::int64_t run_id, const QString& status, const QString& error);
 
     std::int64_t sessionId() const { return session_id_; }
     std::int64_t runId(int row) const; // 0 before submission

@@ -17,6 +17,12 @@ std::int64_t SessionListModel::sessionId(int row) const {
     return row >= 0 && row < rowCount() ? sessions_[static_cast<std::size_t>(row)].id : 0;
 }
 
+const SessionRow* SessionListModel::session(std::int64_t id) const {
+    for (const auto& s : sessions_)
+        if (s.id == id) return &s;
+    return nullptr;
+}
+
 int SessionListModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(sessions_.size());
 }

@@ -20,6 +20,8 @@ class SessionListModel : public QAbstractTableModel {
     // Replaces every row in one reset.
     void setSessions(std::vector<SessionRow> sessions);
     std::int64_t sessionId(int row) const;
+    // The listed session with this id, as last read from the store; nullptr when it is not listed.
+    const SessionRow* session(std::int64_t id) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
