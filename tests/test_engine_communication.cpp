@@ -2,9 +2,7 @@
 // at 2 and 3 ranks, its records parse in core with nccl-tests' bus bandwidth, bucketed and overlapped
 // gradient averaging trains to the same parameters as the baseline, and NCCL without a GPU fails plainly.
 #include "analysis.h"
-#include "child_process.h"
-#include "file_text.h"
-#include "metric_stream_parser.h"
+#include "engine_run.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
@@ -18,54 +16,6 @@
 
 using namespace scalebench;
 
-namespace {
-
-struct EngineRun {
-    int status = 0;
-    std::string output;
-    std::vector<MetricRecord> records;
-};
-
-EngineRun runEngine(const TemporaryFolder& folder, int ranks, const std::vector<std::string>& arguments,
-                    const std::string& metrics_name = "metrics.jsonl") {
-    std::vector<std::string> argv = {"mpirun",
-                                     "--oversubscribe",
-                                     "-np",
-                                     std::to_string(ranks),
-                                     SCALEBENCH_ENGINE_PATH,
-                                     "--metrics",
-                                     (folder.path / metrics_name).string()};
-    argv.insert(argv.end(), arguments.begin(), arguments.end());
-    std::vector<std::string> environment;
-    if (geteuid() == 0) environment = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
-    const auto log = (folder.path / (metrics_name + ".log")).string();
-    ChildProcess engine(argv, log, log, environment);
-    EngineRun run;
-    run.status = engine.wait().status;
-    run.output = fileText(log);
-    MetricStreamParser parser;
-    run.records = parser.feed(fileText(folder.path / metrics_name));
-    CHECK(parser.brokenLineCount() == 0);
-    return run;
-}
-
-template <typename Record> std::vector<Record> recordsOf(const EngineRun& run) {
-    std::vector<Record> out;
-    for (const auto& r : run.records)
-        if (std::holds_alternative<Record>(r)) out.push_back(std::get<Record>(r));
-    return out;
-}
-
-std::vector<float> floatsIn(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::vector<float> values;
-    float v = 0;
-    while (in.read(reinterpret_cast<char*>(&v), sizeof v))
-        values.push_back(v);
-    return values;
-}
-
-} // namespace
 
 TEST_CASE(
     "every collective, dtype, reduction and placement is correct on the MPI and Gloo backends at 2 and 3 "

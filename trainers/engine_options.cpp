@@ -52,7 +52,7 @@ Number parseNumber(const std::string& option, const std::string& text, Number mi
 } // namespace
 
 std::string engineUsage() {
-    return "usage: scalebench-engine --metrics FILE [--workload resnet20|allreduce-sweep]\n"
+    return "usage: scalebench-engine --metrics FILE [--workload NAME (docs/workloads.md)|allreduce-sweep]\n"
            "         [--dataset fashion-mnist|synthetic-cifar] [--data-dir DIR] [--steps N] "
            "[--batch-per-rank B]\n"
            "         [--lr LR] [--warmup-steps N] [--eval-every N] [--eval-samples N] [--threads T] [--seed "
@@ -62,6 +62,8 @@ std::string engineUsage() {
            "         [--dump-parameters F] [--target-accuracy A] [--collectives LIST] [--dtypes LIST] [--ops "
            "sum,avg]\n"
            "         [--placement out-of-place|in-place|both] [--timing back-to-back|per-call] [--version]\n"
+           "         [--precision fp32|bf16|fp16] [--target VALUE] [--preset NAME] [--seq-len N]\n"
+           "         [--checkpoint-dir DIR] [--checkpoint-every N] [--resume] [--mllog FILE]\n"
            "Run under mpirun -np N: synchronous data-parallel SGD, gradients averaged in buckets over MPI, "
            "Gloo\n"
            "or NCCL while backward runs. LIST: comma-separated, e.g. --collectives allreduce,allgather,\n"
@@ -83,6 +85,13 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
              o.target_accuracy = parseNumber(k, v, 0.0);
              if (o.target_accuracy > 1) throw std::invalid_argument(k + ": a fraction, at most 1");
          }},
+        {"--target", [&](auto& k, auto& v) { o.target = parseNumber(k, v, 0.0); }},
+        {"--precision", [&](auto& k, auto& v) { o.precision = parseChoice(k, v, {"fp32", "bf16", "fp16"}); }},
+        {"--preset", [&](auto&, auto& v) { o.preset = v; }},
+        {"--seq-len", [&](auto& k, auto& v) { o.seq_len = parseNumber(k, v, 1); }},
+        {"--checkpoint-dir", [&](auto&, auto& v) { o.checkpoint_dir = v; }},
+        {"--checkpoint-every", [&](auto& k, auto& v) { o.checkpoint_every = parseNumber(k, v, 0); }},
+        {"--mllog", [&](auto&, auto& v) { o.mllog_path = v; }},
         {"--warmup-steps", [&](auto& k, auto& v) { o.warmup_steps = parseNumber(k, v, -1); }},
         {"--eval-every", [&](auto& k, auto& v) { o.eval_every = parseNumber(k, v, 0); }},
         {"--eval-samples", [&](auto& k, auto& v) { o.eval_samples = parseNumber(k, v, 1); }},
@@ -125,6 +134,8 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
         const std::string& a = arguments[i];
         if (a == "--version") {
             o.show_version = true;
+        } else if (a == "--resume") {
+            o.resume = true;
         } else if (a == "--no-overlap") {
             o.overlap = false;
         } else if (a == "--help" || a == "-h") {
@@ -138,11 +149,9 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
     }
     if (o.show_version || o.show_help) return o;
     if (o.metrics_path.empty()) throw std::invalid_argument("--metrics: the metric stream file is required");
-    if (o.workload == "allreduce-sweep") return o; // needs no data set
-    if (o.workload != "resnet20")
-        throw std::invalid_argument("--workload: unknown workload '" + o.workload + "'");
-    if (o.dataset != "fashion-mnist" && o.dataset != "synthetic-cifar")
-        throw std::invalid_argument("--dataset: unknown dataset '" + o.dataset + "'");
+    if (o.resume && o.checkpoint_dir.empty())
+        throw std::invalid_argument("--resume: needs --checkpoint-dir, where the checkpoints are");
+    // Workload and dataset names are checked where the workload is built (makeWorkload).
     return o;
 }
 

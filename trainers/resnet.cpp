@@ -1,7 +1,8 @@
-// ResNet-20 for 32x32-class images (He et al. 2015, "v1"; MLBench task 1): 3 stages of 3 basic blocks,
-// 16/32/64 ch.
+// The CIFAR ResNets of He et al. 2015 ("v1"; MLBench task 1): 6n + 2 layers, 16/32/64 channels.
 #include "resnet.h"
 
+#include <stdexcept>
+#include <string>
 #include <torch/nn/functional.h>
 
 namespace scalebench {
@@ -30,14 +31,18 @@ torch::Tensor BasicBlockImpl::forward(const torch::Tensor& x) {
     return torch::relu(out + (shortcut->is_empty() ? x : shortcut->forward(x)));
 }
 
-ResNet20Impl::ResNet20Impl(int64_t in_channels, int64_t classes)
+CifarResNetImpl::CifarResNetImpl(int64_t in_channels, int64_t classes, int64_t depth)
     : stem(register_module("stem", torch::nn::Conv2d(conv3x3(in_channels, 16, 1)))),
       stem_bn(register_module("stem_bn", torch::nn::BatchNorm2d(16))),
       stages(register_module("stages", torch::nn::Sequential())),
       classifier(register_module("classifier", torch::nn::Linear(64, classes))) {
+    if (depth < 8 || (depth - 2) % 6 != 0)
+        throw std::invalid_argument("a CIFAR ResNet has 6n + 2 layers (8, 20, 32, 44, 56, 110), not " +
+                                    std::to_string(depth));
+    const int64_t blocks_per_stage = (depth - 2) / 6;
     int64_t channels = 16;
     for (int64_t width : {16, 32, 64}) {
-        for (int64_t b = 0; b < kBlocksPerStage; ++b) {
+        for (int64_t b = 0; b < blocks_per_stage; ++b) {
             const int64_t stride = (b == 0 && width != 16) ? 2 : 1;
             stages->push_back(BasicBlock(channels, width, stride));
             channels = width;
@@ -49,7 +54,7 @@ ResNet20Impl::ResNet20Impl(int64_t in_channels, int64_t classes)
     }
 }
 
-torch::Tensor ResNet20Impl::forward(const torch::Tensor& x) {
+torch::Tensor CifarResNetImpl::forward(const torch::Tensor& x) {
     torch::Tensor out = torch::relu(stem_bn(stem(x)));        // (B, 16, H, W)
     out = stages->forward(out);                               // (B, 64, H/4, W/4)
     out = torch::adaptive_avg_pool2d(out, {1, 1}).flatten(1); // (B, 64)

@@ -1,5 +1,5 @@
-// ResNet-20 for 32x32-class images (He et al. 2015, "v1"; MLBench task 1): 3 stages of 3 basic blocks,
-// 16/32/64 ch.
+// The CIFAR ResNets of He et al. 2015 ("v1"; MLBench task 1): 6n + 2 layers in 3 stages of n basic blocks
+// with 16/32/64 channels: ResNet-20 (n = 3), ResNet-56 (n = 9).
 #pragma once
 
 #include <torch/nn.h>
@@ -16,10 +16,9 @@ struct BasicBlockImpl : torch::nn::Module {
 };
 TORCH_MODULE(BasicBlock);
 
-struct ResNet20Impl : torch::nn::Module {
-    static constexpr int64_t kBlocksPerStage = 3; // 6n + 2 = 20 layers with n = 3
-
-    ResNet20Impl(int64_t in_channels, int64_t classes);
+struct CifarResNetImpl : torch::nn::Module {
+    // depth = 6 x blocks_per_stage + 2: 20, 56, ...
+    CifarResNetImpl(int64_t in_channels, int64_t classes, int64_t depth);
     // x: (B, C, H, W) -> logits: (B, classes)
     torch::Tensor forward(const torch::Tensor& x);
 
@@ -28,7 +27,7 @@ struct ResNet20Impl : torch::nn::Module {
     torch::nn::Sequential stages{nullptr};
     torch::nn::Linear classifier{nullptr};
 };
-TORCH_MODULE(ResNet20);
+TORCH_MODULE(CifarResNet);
 
 // Stores every convolution weight channels-last (NHWC): with channels-last inputs, oneDNN then runs the
 // convolutions without reordering tensors between layouts (1.4x the samples/s of NCHW on ResNet-20 here).

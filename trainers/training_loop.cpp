@@ -1,0 +1,239 @@
+// Synchronous data-parallel training of any workload, writing the metric stream (rank 0).
+#include "training_loop.h"
+
+#include "gradient_buckets.h"
+#include "metric_writer.h"
+#include "mpi_check.h"
+#include "open_communicator.h"
+
+#include <chrono>
+#include <cmath>
+#include <fstream>
+#include <malloc.h>
+#include <optional>
+#include <thread>
+#include <torch/torch.h>
+#include <torch/version.h>
+
+namespace scalebench {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
+std::string mpiLibraryVersion() {
+    char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int length = 0;
+    MPI_Get_library_version(text, &length);
+    std::string version(text, static_cast<std::size_t>(length));
+    return version.substr(0, version.find_first_of(",\n"));
+}
+
+void setLearningRate(torch::optim::Optimizer& optimizer, double lr) {
+    for (auto& group : optimizer.param_groups())
+        group.options().set_lr(lr);
+}
+
+// The value the run stops at, if any: --target in the workload's metric, or --target-accuracy.
+std::optional<double> stopTarget(const EngineOptions& o, const EvalMetric& metric) {
+    if (o.target > 0) return o.target;
+    if (o.target_accuracy > 0) {
+        if (metric.name != "accuracy")
+            throw std::invalid_argument("--target-accuracy: " + o.workload + " is evaluated by " + metric.name +
+                                        ", not accuracy; use --target");
+        return o.target_accuracy;
+    }
+    return std::nullopt;
+}
+
+bool reached(const EvalMetric& metric, double value, double target) {
+    return metric.higher_is_better ? value >= target : value <= target;
+}
+
+// Every rank's step time and own compute time, gathered to rank 0 (stragglers). Collective.
+void writeRankTimes(MetricWriter* metrics, const World& w, int64_t step, double step_s, double compute_s) {
+    const double mine[2] = {step_s, compute_s};
+    std::vector<double> all(metrics ? 2 * static_cast<std::size_t>(w.ranks) : 0);
+    MPI_CHECK(MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    if (!metrics) return;
+    json step_times = json::array(), compute_times = json::array();
+    for (int r = 0; r < w.ranks; ++r) {
+        step_times.push_back(all[2 * r]);
+        compute_times.push_back(all[2 * r + 1]);
+    }
+    metrics->write({{"type", "rank_times"}, {"step", step}, {"step_s", step_times}, {"compute_s", compute_times}});
+}
+
+void dumpParameters(const std::string& path, torch::nn::Module& module) {
+    std::ofstream dump(path, std::ios::binary); // float32, registration order, logical (NCHW) layout
+    for (const auto& p : module.parameters()) {
+        const auto values = p.detach().to(torch::kFloat32).contiguous();
+        dump.write(reinterpret_cast<const char*>(values.data_ptr<float>()),
+                   static_cast<std::streamsize>(values.numel() * sizeof(float)));
+    }
+    if (!dump) throw std::runtime_error("--dump-parameters: cannot write " + path);
+}
+
+} // namespace
+
+json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
+    return {{"type", "header"},
+            {"version", 1},
+            {"workload", o.workload},
+            {"dataset", o.workload == "allreduce-sweep" ? "none" : o.dataset},
+            {"ranks", w.ranks},
+            {"hosts", hosts},
+            {"versions",
+             {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
+            {"unix_time",
+             std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
+}
+
+void trainWorkload(const EngineOptions& o, const World& w) {
+    // ---------------------------------------------------------------- setup
+    const int threads =
+        o.threads > 0 ? o.threads
+                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / w.local_ranks);
+    torch::set_num_threads(threads);
+    // glibc hands freed blocks above its (dynamic) mmap threshold back to the kernel, and every step then
+    // page-faults its activations (8 MB each at batch 128) back in: ~3,000 minor faults per step. Keep them
+    // in the heap: 10% less CPU per ResNet-20 step here (bench/results/2026-11-22-peers.md).
+    if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TRIM_THRESHOLD, 1 << 30) != 1)
+        throw std::runtime_error("mallopt refused the mmap and trim thresholds");
+    if (o.precision != "fp32")
+        throw std::invalid_argument("--precision " + o.precision + ": not implemented yet (fp32 only)");
+    // Same initial weights everywhere (rank 0's are broadcast too); the data order differs by rank.
+    torch::manual_seed(static_cast<uint64_t>(o.seed));
+
+    const auto workload = makeWorkload(o, w);
+    const EvalMetric metric = workload->evalMetric();
+    const std::optional<double> target = stopTarget(o, metric);
+    torch::nn::Module& model = workload->module();
+    const auto comm = openCommunicator(o, MPI_COMM_WORLD, w.local_rank);
+    GradientBuckets gradients(model.parameters(), *comm, o.bucket_mb, o.overlap);
+    gradients.broadcastParameters();
+    const auto optimizer = workload->makeOptimizer();
+    const json hosts = gatherRanks(w);
+
+    std::optional<MetricWriter> metrics; // only rank 0 talks
+    if (w.rank == 0) {
+        metrics.emplace(o.metrics_path);
+        json header = headerRecord(o, w, hosts);
+        header["threads_per_rank"] = threads;
+        header["parameters"] = gradients.elements();
+        header["hyperparameters"] = workload->hyperparameters();
+        header["eval_metric"] = metric.name;
+        header["allreduce"] =
+            "fp32 gradients averaged in " + std::to_string(gradients.bucketCount()) + " buckets of up to " +
+            json(o.bucket_mb).dump() + " MiB (reverse registration order), " +
+            (o.overlap ? "each started as soon as backward has filled it; " : "all after backward; ") +
+            comm->description();
+        header["backend"] = comm->backend();
+        header["bucket_mb"] = o.bucket_mb;
+        header["overlap"] = o.overlap;
+        header["bucket_elements"] = gradients.bucketElements();
+        header.update(workload->headerFields());
+        metrics->write(header);
+    }
+
+    // ---------------------------------------------------------------- training
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    const auto run_start = Clock::now();
+    double train_seconds = 0, loss = 0;
+    int64_t samples_done = 0, tokens_done = 0, steps_done = 0;
+    std::optional<Evaluation> last_eval;
+    std::optional<double> time_to_target_s; // MLBench: wall time until the eval metric reaches the target
+    for (int64_t step = 1; step <= o.steps && !time_to_target_s; ++step) {
+        steps_done = step;
+        const double lr = workload->learningRate(step);
+        const auto t0 = Clock::now();
+        const Batch batch = workload->nextBatch();
+        const auto t1 = Clock::now();
+        auto local_loss = workload->forwardLoss(batch);
+        gradients.beginStep(local_loss.item<double>());
+        const auto t2 = Clock::now();
+        optimizer->zero_grad();
+        local_loss.backward(); // full buckets are averaged meanwhile
+        const auto t3 = Clock::now();
+        const auto communication = gradients.finishStep(t3);
+        loss = communication.mean_loss;
+        const auto t4 = Clock::now();
+        workload->beforeOptimizerStep();
+        setLearningRate(*optimizer, lr);
+        optimizer->step();
+        const auto t5 = Clock::now();
+
+        const double step_s = seconds(t0, t5); // data + forward + backward + exposed all-reduce + optimizer
+        train_seconds += step_s;
+        // Every rank's batch is the same size, so the global counts are the local ones times the ranks.
+        const int64_t step_samples = batch.samples * w.ranks, step_tokens = batch.tokens * w.ranks;
+        samples_done += step_samples;
+        tokens_done += step_tokens;
+        if (!std::isfinite(loss))
+            throw std::runtime_error("loss is " + std::to_string(loss) + " at step " + std::to_string(step));
+        if (metrics) {
+            json record = {{"type", "step"},
+                           {"step", step},
+                           {"epoch", workload->epoch()},
+                           {"loss", loss},
+                           {"lr", lr},
+                           {"samples_per_s", static_cast<double>(step_samples) / step_s},
+                           {"step_s", step_s},
+                           {"data_s", seconds(t0, t1)},
+                           {"forward_s", seconds(t1, t2)},
+                           {"backward_s", seconds(t2, t3)},
+                           {"allreduce_s", seconds(t3, t4)},
+                           {"optimizer_s", seconds(t4, t5)},
+                           {"comm_hidden_s", communication.hidden_s},
+                           {"elapsed_s", seconds(run_start, t5)}};
+            if (step_tokens > 0) record["tokens_per_s"] = static_cast<double>(step_tokens) / step_s;
+            metrics->write(record);
+        }
+        writeRankTimes(metrics ? &*metrics : nullptr, w, step, step_s, step_s - seconds(t3, t4));
+
+        if ((o.eval_every > 0 && step % o.eval_every == 0) || step == o.steps) {
+            last_eval = workload->evaluate();
+            workload->afterEvaluation(*last_eval);
+            if (metrics) {
+                json record = {{"type", "eval"},
+                               {"step", step},
+                               {"metric", metric.name},
+                               {"value", last_eval->value},
+                               {"loss", last_eval->loss},
+                               {"elapsed_s", seconds(run_start, Clock::now())}};
+                if (metric.name == "accuracy") record["accuracy"] = last_eval->value;
+                metrics->write(record);
+            }
+            // Every rank sees the same global metric, so every rank stops at the same step.
+            if (target && reached(metric, last_eval->value, *target))
+                time_to_target_s = seconds(run_start, Clock::now());
+        }
+    }
+
+    if (metrics && !o.dump_parameters.empty()) dumpParameters(o.dump_parameters, model);
+
+    // ---------------------------------------------------------------- summary
+    if (metrics) {
+        const bool accuracy = metric.name == "accuracy";
+        json summary = {{"type", "summary"},
+                        {"steps", steps_done},
+                        {"wall_s", seconds(run_start, Clock::now())},
+                        {"train_s", train_seconds},
+                        {"samples_per_s", static_cast<double>(samples_done) / train_seconds},
+                        {"eval_metric", metric.name},
+                        {"target", target ? json(*target) : json(nullptr)},
+                        {"target_accuracy", target && accuracy ? json(*target) : json(nullptr)},
+                        {"time_to_accuracy_s", time_to_target_s ? json(*time_to_target_s) : json(nullptr)},
+                        {"final_loss", loss},
+                        {"final_value", last_eval ? json(last_eval->value) : json(nullptr)},
+                        {"final_accuracy", last_eval && accuracy ? json(last_eval->value) : json(nullptr)}};
+        if (tokens_done > 0) summary["tokens_per_s"] = static_cast<double>(tokens_done) / train_seconds;
+        metrics->write(summary);
+    }
+}
+
+} // namespace scalebench

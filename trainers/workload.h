@@ -1,0 +1,87 @@
+// One training workload of the engine: its model, its data, its loss, its evaluation, its optimizer and
+// learning-rate schedule. The training loop (training_loop.h) is the same for all: it times the phases,
+// averages gradients in buckets, applies the precision and writes the metric stream.
+#pragma once
+
+#include "engine_options.h"
+#include "world.h"
+
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <torch/nn/module.h>
+#include <torch/optim/optimizer.h>
+#include <torch/serialize/archive.h>
+#include <torch/types.h>
+#include <vector>
+
+namespace scalebench {
+
+// This rank's share of one step's data, as the workload's forward pass wants it.
+struct Batch {
+    std::vector<torch::Tensor> tensors; // the workload's own layout (e.g. images, labels)
+    int64_t samples = 0;                // samples (sequences, sentence pairs) on this rank
+    int64_t tokens = 0;                 // tokens on this rank (language workloads; 0 for the others)
+};
+
+// What the workload's evaluation measures, and which way is better: "accuracy" (top-1, a fraction), "loss",
+// "perplexity", "bleu" (0-100).
+struct EvalMetric {
+    std::string name;
+    bool higher_is_better = true;
+};
+
+// One evaluation over every rank's share of the held-out data (already combined across ranks).
+struct Evaluation {
+    double value = 0; // of the workload's EvalMetric
+    double loss = 0;  // mean held-out loss
+};
+
+class Workload {
+  public:
+    virtual ~Workload() = default;
+
+    // The module whose parameters are trained; registration order decides the buckets (reverse order).
+    virtual torch::nn::Module& module() = 0;
+    // Built once, over module()'s parameters, at the base learning rate.
+    virtual std::unique_ptr<torch::optim::Optimizer> makeOptimizer() = 0;
+
+    // The data phase: this rank's next batch.
+    virtual Batch nextBatch() = 0;
+    // The forward phase: the mean loss of the batch (a scalar, differentiable).
+    virtual torch::Tensor forwardLoss(const Batch& batch) = 0;
+    // After the gradients are averaged and unscaled, before the optimizer (e.g. gradient-norm clipping).
+    virtual void beforeOptimizerStep() {}
+
+    // The learning rate of step (1-based) for every parameter group.
+    virtual double learningRate(int64_t step) const = 0;
+    // Told of every evaluation, e.g. to decay the learning rate on a plateau.
+    virtual void afterEvaluation(const Evaluation&) {}
+
+    virtual EvalMetric evalMetric() const = 0;
+    // Over every rank's share of the held-out data; collective (every rank calls it). Leaves the module in
+    // training mode.
+    virtual Evaluation evaluate() = 0;
+
+    // Data passes so far (0-based).
+    virtual int64_t epoch() const = 0;
+    // Model FLOPs of one training step of this rank's batch (forward + backward; 0 when not defined), for MFU.
+    virtual double trainingFlopsPerStep() const { return 0; }
+
+    // The header's "hyperparameters" and the workload's own header fields.
+    virtual nlohmann::json hyperparameters() const = 0;
+    virtual nlohmann::json headerFields() const { return nlohmann::json::object(); }
+
+    // Checkpoints: the workload's own state beyond the module and the optimizer (data position, schedule).
+    virtual void saveState(torch::serialize::OutputArchive&) const {}
+    virtual void loadState(torch::serialize::InputArchive&) {}
+};
+
+// The workload named by options.workload, built for this rank. Throws std::invalid_argument for an unknown
+// name and std::runtime_error for missing or corrupt data (naming the file).
+std::unique_ptr<Workload> makeWorkload(const EngineOptions& options, const World& world);
+// The names makeWorkload knows (the engine's usage text and its errors).
+std::vector<std::string> workloadNames();
+
+} // namespace scalebench
