@@ -2,6 +2,7 @@
 // grows.
 #include "session_runner.h"
 
+#include "analysis.h"
 #include "engine_invocation.h"
 #include "metric_file_tail.h"
 #include "shell_words.h"
@@ -136,7 +137,7 @@ void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& recor
                                   run.spec.group.steps, s->loss, s->samples_per_s));
         else if (auto* e = std::get_if<EvalRecord>(&record))
             progress_(
-                fmt::format("{}: eval at step {}: accuracy {:.1f}%", run.tag, e->step, e->accuracy * 100));
+                fmt::format("{}: eval at step {}: {}", run.tag, e->step, formatEvalValue(e->metric, e->value)));
         else if (auto* x = std::get_if<ErrorRecord>(&record))
             run.rank_errors.push_back(fmt::format("rank {}: {}", x->rank, x->message));
     }

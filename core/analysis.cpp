@@ -2,6 +2,7 @@
 #include "analysis.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -38,6 +39,23 @@ double median(std::vector<double> values) {
     return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
 }
 
+EvalMetricStyle evalMetricStyle(const std::string& metric) {
+    if (metric == "accuracy") return {"accuracy", "%", 100, true};
+    if (metric == "perplexity") return {"perplexity", "", 1, false};
+    if (metric == "bleu") return {"BLEU", "", 1, true};
+    if (metric == "loss") return {"eval loss", "", 1, false};
+    return {metric, "", 1, true};
+}
+
+std::string formatEvalValue(const std::string& metric, std::optional<double> value) {
+    if (!value) return "-";
+    if (metric == "accuracy") return fmt::format("{:.1f}%", *value * 100);
+    if (metric == "perplexity") return fmt::format("ppl {:.2f}", *value);
+    if (metric == "bleu") return fmt::format("BLEU {:.2f}", *value);
+    if (metric == "loss") return fmt::format("loss {:.4f}", *value);
+    return fmt::format("{} {:.4g}", metric, *value);
+}
+
 int warmupStepsToSkip(std::size_t step_count) {
     if (step_count < 2) return 0;
     return static_cast<int>(std::clamp<std::size_t>(step_count / 10, 1, 20));
@@ -46,14 +64,19 @@ int warmupStepsToSkip(std::size_t step_count) {
 RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<EvalRecord>& evals) {
     RunFigures f;
     if (!steps.empty()) f.final_loss = steps.back().loss;
-    if (!evals.empty()) f.final_accuracy = evals.back().accuracy;
+    if (!evals.empty()) {
+        f.eval_metric = evals.back().metric;
+        f.final_eval = evals.back().value;
+    }
     const std::size_t skip = static_cast<std::size_t>(warmupStepsToSkip(steps.size()));
     if (steps.size() <= skip) return f;
-    std::vector<double> throughput;
+    std::vector<double> throughput, tokens, mfu;
     StepBreakdown& b = f.breakdown;
     for (std::size_t i = skip; i < steps.size(); ++i) {
         const StepRecord& s = steps[i];
         throughput.push_back(s.samples_per_s);
+        tokens.push_back(s.tokens_per_s);
+        if (s.mfu) mfu.push_back(*s.mfu);
         b.step_s += s.step_s;
         b.data_s += s.data_s;
         b.forward_s += s.forward_s;
@@ -67,6 +90,8 @@ RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<Ev
                          &b.comm_hidden_s})
         *part /= f.steady_steps;
     f.samples_per_s = median(throughput);
+    f.tokens_per_s = median(tokens);
+    if (!mfu.empty()) f.mfu = median(mfu);
     return f;
 }
 

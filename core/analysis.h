@@ -35,10 +35,25 @@ struct StepBreakdown {
 struct RunFigures {
     int steady_steps = 0;     // steps counted (after the warm-up steps)
     double samples_per_s = 0; // median over steady-state steps
+    double tokens_per_s = 0;  // median over the same steps (language workloads; 0 for the others)
+    std::optional<double> mfu; // median over the same steps, where the run states its peak FLOPs
     StepBreakdown breakdown;  // means over the same steps
     double final_loss = 0;
-    std::optional<double> final_accuracy;
+    std::string eval_metric = "accuracy"; // of the workload's evaluations: accuracy, loss, perplexity, bleu
+    std::optional<double> final_eval;      // the last evaluation's value
 };
+
+// How a workload's evaluation metric reads: accuracy in % (higher is better), perplexity and loss (lower),
+// BLEU (0-100, higher).
+struct EvalMetricStyle {
+    std::string label; // "accuracy", "perplexity", "BLEU", "eval loss"
+    std::string unit;  // "%" or ""
+    double scale = 1;  // displayed = value x scale
+    bool higher_is_better = true;
+};
+EvalMetricStyle evalMetricStyle(const std::string& metric);
+// "85.7%", "ppl 123.45", "BLEU 24.10", "loss 0.3110"; "-" without a value.
+std::string formatEvalValue(const std::string& metric, std::optional<double> value);
 
 // Steps before the steady state: a tenth of the run, at least 1 and at most 20 (allocator, caches, warm-up).
 int warmupStepsToSkip(std::size_t step_count);

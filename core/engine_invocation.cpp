@@ -36,6 +36,9 @@ std::vector<std::string> engineArguments(const RunSpec& run, const std::string& 
     if (!g.overlap) words.emplace_back("--no-overlap");
     if (g.precision != defaults.precision) option("--precision", g.precision);
     if (g.target_accuracy > 0) option("--target-accuracy", fmt::format("{}", g.target_accuracy));
+    if (g.target > 0) option("--target", fmt::format("{}", g.target));
+    if (!g.preset.empty()) option("--preset", g.preset);
+    if (g.seq_len > 0) option("--seq-len", std::to_string(g.seq_len));
     if (g.collectives != defaults.collectives)
         option("--collectives", fmt::format("{}", fmt::join(g.collectives, ",")));
     if (g.dtypes != defaults.dtypes) option("--dtypes", fmt::format("{}", fmt::join(g.dtypes, ",")));

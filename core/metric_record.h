@@ -35,6 +35,9 @@ struct StepRecord {
     // Communication that ran while backward was still computing (overlapped buckets), measured; not part of
     // step_s. allreduce_s + comm_hidden_s is the whole communication time of the step.
     double comm_hidden_s = 0;
+    double tokens_per_s = 0;      // language workloads: global tokens / step_s (0 for the others)
+    double model_flops_per_s = 0; // achieved model FLOPs of every rank (0 where the workload defines none)
+    std::optional<double> mfu;    // model FLOPs utilisation, where the run states the peak
 };
 
 // Per-rank timing of one step, for straggler views: every rank's step time and its own compute (data +
@@ -49,7 +52,8 @@ struct RankTimesRecord {
 // Evaluation on held-out data.
 struct EvalRecord {
     std::int64_t step = 0;
-    double accuracy = 0; // fraction in [0, 1]
+    std::string metric = "accuracy"; // the workload's: accuracy (a fraction), loss, perplexity, bleu (0-100)
+    double value = 0;                // of metric
     double loss = 0;
     double elapsed_s = 0;
 };
@@ -60,7 +64,8 @@ struct SummaryRecord {
     double wall_s = 0;
     double samples_per_s = 0;
     double final_loss = 0;
-    std::optional<double> final_accuracy;
+    std::string eval_metric = "accuracy";
+    std::optional<double> final_eval; // the last evaluation's value of eval_metric
     std::string json;
 };
 

@@ -68,11 +68,15 @@ bool toRecord(const json& j, MetricRecord& out) {
         s.optimizer_s = optionalNumber(j, "optimizer_s");
         s.elapsed_s = optionalNumber(j, "elapsed_s");
         s.comm_hidden_s = optionalNumber(j, "comm_hidden_s");
+        s.tokens_per_s = optionalNumber(j, "tokens_per_s");
+        s.model_flops_per_s = optionalNumber(j, "model_flops_per_s");
+        if (j.contains("mfu") && j["mfu"].is_number()) s.mfu = j["mfu"].get<double>();
         out = s;
     } else if (type == "eval") {
         EvalRecord e;
         e.step = static_cast<std::int64_t>(number(j, "step"));
-        e.accuracy = number(j, "accuracy");
+        e.metric = j.contains("metric") ? text(j, "metric") : "accuracy";
+        e.value = j.contains("value") ? number(j, "value") : number(j, "accuracy");
         e.loss = optionalNumber(j, "loss");
         e.elapsed_s = optionalNumber(j, "elapsed_s");
         out = e;
@@ -82,8 +86,9 @@ bool toRecord(const json& j, MetricRecord& out) {
         s.wall_s = number(j, "wall_s");
         s.samples_per_s = number(j, "samples_per_s");
         s.final_loss = optionalNumber(j, "final_loss");
-        if (j.contains("final_accuracy") && j["final_accuracy"].is_number())
-            s.final_accuracy = j["final_accuracy"].get<double>();
+        if (j.contains("eval_metric")) s.eval_metric = text(j, "eval_metric");
+        for (const char* key : {"final_value", "final_accuracy"})
+            if (!s.final_eval && j.contains(key) && j[key].is_number()) s.final_eval = j[key].get<double>();
         s.json = j.dump();
         out = s;
     } else if (type == "collective") {

@@ -54,7 +54,10 @@ void writeGroup(std::string& out, const RunGroup& g) {
     line("ranks", tomlArray(g.ranks, [](int n) { return std::to_string(n); }));
     integer("gpus_per_node", g.gpus_per_node, defaults.gpus_per_node);
     integer("steps", g.steps, defaults.steps);
+    text("preset", g.preset, info && !info->presets.empty() ? info->presets.front() : "");
+    integer("seq_len", g.seq_len, defaults.seq_len);
     real("target_accuracy", g.target_accuracy, defaults.target_accuracy);
+    real("target", g.target, defaults.target);
     integer("batch_per_rank", g.batch_per_rank, info ? info->batch_per_rank : defaults.batch_per_rank);
     real("lr", g.lr, info ? info->base_lr : defaults.lr);
     integer("warmup_steps", g.warmup_steps, defaults.warmup_steps);

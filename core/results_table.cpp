@@ -37,18 +37,15 @@ namespace {
 std::string milliseconds(double seconds) {
     return fmt::format("{:.1f}", seconds * 1e3);
 }
-std::string accuracy(const RunFigures& f) {
-    return f.final_accuracy ? fmt::format("{:.1f}%", *f.final_accuracy * 100) : "-";
-}
 } // namespace
 
 std::string formatResultsTable(const std::vector<RunResult>& results) {
     const auto scaling = runScaling(results);
     std::string out =
         fmt::format("{:<34} {:>5} {:>6} {:>10} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>7} "
-                    "{:>8}\n",
+                    "{:>12}\n",
                     "run", "ranks", "status", "samples/s", "step ms", "data", "fwd", "bwd", "allred", "optim",
-                    "speedup", "eff", "loss", "accuracy");
+                    "speedup", "eff", "loss", "eval");
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
         const StepBreakdown& b = r.figures.breakdown;
@@ -62,14 +59,14 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
             out += fmt::format("{:<34} {:>5} {:>6}   (no steady-state steps)\n", r.name, r.ranks, r.status);
         } else {
             out += fmt::format("{:<34} {:>5} {:>6} {:>10.1f} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} "
-                               "{:>7.4f} {:>8}\n",
+                               "{:>7.4f} {:>12}\n",
                                r.name, r.ranks, r.status, r.figures.samples_per_s, milliseconds(b.step_s),
                                milliseconds(b.data_s), milliseconds(b.forward_s), milliseconds(b.backward_s),
                                milliseconds(b.allreduce_s), milliseconds(b.optimizer_s),
                                scaling[i].speedup > 0 ? fmt::format("{:.2f}x", scaling[i].speedup) : "-",
                                scaling[i].speedup > 0 ? fmt::format("{:.0f}%", scaling[i].efficiency * 100)
                                                       : "-",
-                               r.figures.final_loss, accuracy(r.figures));
+                               r.figures.final_loss, formatEvalValue(r.figures.eval_metric, r.figures.final_eval));
         }
         if (!r.error.empty()) out += "    error: " + r.error + "\n";
     }
@@ -100,16 +97,18 @@ std::string resultsCsv(const std::vector<RunResult>& results) {
     const auto scaling = runScaling(results);
     std::string out =
         "run,workload,dataset,ranks,repeat,status,samples_per_s,step_s,data_s,forward_s,backward_s,"
-        "allreduce_s,optimizer_s,speedup,efficiency,final_loss,final_accuracy\n";
+        "allreduce_s,optimizer_s,speedup,efficiency,final_loss,eval_metric,final_eval,tokens_per_s,mfu\n";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
         const StepBreakdown& b = r.figures.breakdown;
         out += fmt::format(
-            "{},{},{},{},{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.6f},{}\n",
+            "{},{},{},{},{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.6f},{},{},{:.1f},{}\n",
             r.name, r.workload, r.dataset, r.ranks, r.repeat, r.status, r.figures.samples_per_s, b.step_s,
             b.data_s, b.forward_s, b.backward_s, b.allreduce_s, b.optimizer_s, scaling[i].speedup,
             scaling[i].efficiency, r.figures.final_loss,
-            r.figures.final_accuracy ? fmt::format("{:.6f}", *r.figures.final_accuracy) : "");
+            r.figures.final_eval ? r.figures.eval_metric : "",
+            r.figures.final_eval ? fmt::format("{:.6f}", *r.figures.final_eval) : "", r.figures.tokens_per_s,
+            r.figures.mfu ? fmt::format("{:.4f}", *r.figures.mfu) : "");
     }
     return out;
 }

@@ -82,6 +82,9 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
                    "overlap",
                    "precision",
                    "target_accuracy",
+                   "target",
+                   "preset",
+                   "seq_len",
                    "gpus_per_node",
                    "env",
                    "collectives",
@@ -138,6 +141,17 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
                        "' is not one");
     };
     onlyFor("target_accuracy", !sweep, "training workloads");
+    onlyFor("target", !sweep, "training workloads");
+    onlyFor("preset", !info->presets.empty(), "workloads with presets");
+    onlyFor("seq_len", info->seq_len > 0, "sequence workloads");
+    if (table.get("target_accuracy") && info->eval_metric != "accuracy")
+        r.fail(*table.get("target_accuracy"), "target_accuracy",
+               "'" + g.workload + "' is evaluated by " + info->eval_metric + ", not accuracy: use 'target'");
+    g.target = r.real("target", 0);
+    if (!info->presets.empty()) {
+        g.preset = choice(r, table, "preset", info->presets.front(), info->presets);
+    }
+    g.seq_len = r.integer("seq_len", 0, 1);
     for (const char* key : {"collectives", "dtypes", "ops", "in_place"})
         onlyFor(key, sweep, "collective sweeps");
     if (const toml::node* node = table.get("target_accuracy")) {
@@ -196,7 +210,7 @@ std::vector<RunSpec> expandPlan(const RunPlan& plan) {
         const RunGroup& group = plan.groups[g];
         // workload-dataset[-backend]: a group on another backend than MPI says so; a group that would still
         // repeat an earlier group's names gets its number.
-        std::string stem = group.workload + "-" + group.dataset;
+        std::string stem = group.workload + (group.preset.empty() ? "" : "-" + group.preset) + "-" + group.dataset;
         if (group.backend != RunGroup{}.backend) stem += "-" + group.backend;
         const auto nameOf = [&](const std::string& base, int ranks, int repeat) {
             return base + "-n" + std::to_string(ranks) + "-r" + std::to_string(repeat);

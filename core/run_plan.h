@@ -47,6 +47,9 @@ struct RunGroup {
     bool overlap = true;                      // all-reduce buckets while backward still runs
     std::string precision = "fp32";           // one of the workload's precisions (workload catalog)
     double target_accuracy = 0;               // stop when the evaluation reaches it (0..1]; 0: run all steps
+    double target = 0;       // stop when the workload's eval metric reaches it (catalog eval_metric); 0: never
+    std::string preset;      // model size, one of the workload's presets ("" where it has none)
+    int seq_len = 0;         // tokens per sequence; 0: the workload's default
     int gpus_per_node = 0;                    // ranks (one per GPU) per node; 0: the cluster's tasks_per_node
     std::map<std::string, std::string> env{}; // exported to every rank of the job
     // Collective sweeps only: which collectives, element types and buffer placements to time.

@@ -71,6 +71,12 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
         std::vector<FigureValue>& f = out[key];
         f.push_back({"samples/s", "samples/s", Better::Higher,
                      mean([](const RunResult& r) { return r.figures.samples_per_s; })});
+        if (runs.front()->figures.tokens_per_s > 0)
+            f.push_back({"tokens/s", "tokens/s", Better::Higher,
+                         mean([](const RunResult& r) { return r.figures.tokens_per_s; })});
+        if (runs.front()->figures.mfu)
+            f.push_back({"MFU", "%", Better::Higher,
+                         mean([](const RunResult& r) { return r.figures.mfu.value_or(0) * 100; })});
         f.push_back({"step time", "ms", Better::Lower, ms(&StepBreakdown::step_s)});
         f.push_back({"data loading", "ms", Better::Lower, ms(&StepBreakdown::data_s)});
         f.push_back({"forward", "ms", Better::Lower, ms(&StepBreakdown::forward_s)});
@@ -86,10 +92,15 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
         }
         f.push_back(
             {"final loss", "", Better::Lower, mean([](const RunResult& r) { return r.figures.final_loss; })});
-        std::vector<double> accuracies;
+        std::vector<double> evals;
         for (const RunResult* r : runs)
-            if (r->figures.final_accuracy) accuracies.push_back(*r->figures.final_accuracy * 100);
-        if (!accuracies.empty()) f.push_back({"accuracy", "%", Better::Higher, describe(accuracies).mean});
+            if (r->figures.final_eval)
+                evals.push_back(*r->figures.final_eval * evalMetricStyle(r->figures.eval_metric).scale);
+        if (!evals.empty()) {
+            const auto style = evalMetricStyle(runs.front()->figures.eval_metric);
+            f.push_back({style.label, style.unit, style.higher_is_better ? Better::Higher : Better::Lower,
+                         describe(evals).mean});
+        }
     }
     for (const auto& [key, sums] : sweeps)
         for (const auto& [name, sum] : sums)

@@ -134,6 +134,25 @@ const char* const kMigrations[] = {
     DROP TABLE collectives;
     ALTER TABLE collectives_v5 RENAME TO collectives;
     )sql",
+    // 5 -> 6: evaluations name their metric (accuracy, loss, perplexity, bleu); language workloads' tokens/s,
+    // model FLOPs/s and MFU per step
+    R"sql(
+    CREATE TABLE evals_v6 (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        step INTEGER NOT NULL,
+        metric TEXT NOT NULL,        -- accuracy (a fraction), loss, perplexity, bleu (0-100)
+        value REAL NOT NULL,
+        loss REAL NOT NULL,
+        elapsed_s REAL NOT NULL,
+        PRIMARY KEY (run_id, step)
+    ) WITHOUT ROWID;
+    INSERT INTO evals_v6 SELECT run_id, step, 'accuracy', accuracy, loss, elapsed_s FROM evals;
+    DROP TABLE evals;
+    ALTER TABLE evals_v6 RENAME TO evals;
+    ALTER TABLE steps ADD COLUMN tokens_per_s REAL NOT NULL DEFAULT 0;
+    ALTER TABLE steps ADD COLUMN model_flops_per_s REAL NOT NULL DEFAULT 0;
+    ALTER TABLE steps ADD COLUMN mfu REAL;   -- NULL where the run states no peak
+    )sql",
 };
 constexpr int kLatest = static_cast<int>(std::size(kMigrations));
 static_assert(kLatest == SessionStore::kSchemaVersion);
@@ -222,6 +241,8 @@ template <typename... Values> void bindAll(sqlite3_stmt* s, const Values&... val
             sqlite3_bind_text(s, index, v.c_str(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
         else if constexpr (std::is_floating_point_v<T>)
             sqlite3_bind_double(s, index, v);
+        else if constexpr (std::is_same_v<T, std::optional<double>>)
+            v ? sqlite3_bind_double(s, index, *v) : sqlite3_bind_null(s, index);
         else
             sqlite3_bind_int64(s, index, static_cast<sqlite3_int64>(v));
     };
@@ -262,9 +283,10 @@ void SessionStore::startRun(std::int64_t run_id, const std::string& job_id, cons
 void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records) {
     if (records.empty()) return;
     auto step =
-        prepare("INSERT OR REPLACE INTO steps VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)");
+        prepare("INSERT OR REPLACE INTO steps VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+                "?14, ?15)");
     auto rank_times = prepare("INSERT OR REPLACE INTO rank_times VALUES (?1, ?2, ?3, ?4, ?5)");
-    auto eval = prepare("INSERT OR REPLACE INTO evals VALUES (?1, ?2, ?3, ?4, ?5)");
+    auto eval = prepare("INSERT OR REPLACE INTO evals VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     auto header = prepare("UPDATE runs SET header_json = ?1 WHERE id = ?2");
     auto summary = prepare("UPDATE runs SET summary_json = ?1 WHERE id = ?2");
     auto error = prepare("INSERT INTO run_errors VALUES (?1, ?2, ?3)");
@@ -277,10 +299,11 @@ void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRe
             if (auto* r = std::get_if<StepRecord>(&record)) {
                 s = step.get();
                 bindAll(s, run_id, r->step, r->loss, r->samples_per_s, r->step_s, r->data_s, r->forward_s,
-                        r->backward_s, r->allreduce_s, r->optimizer_s, r->elapsed_s, r->comm_hidden_s);
+                        r->backward_s, r->allreduce_s, r->optimizer_s, r->elapsed_s, r->comm_hidden_s,
+                        r->tokens_per_s, r->model_flops_per_s, r->mfu);
             } else if (auto* e = std::get_if<EvalRecord>(&record)) {
                 s = eval.get();
-                bindAll(s, run_id, e->step, e->accuracy, e->loss, e->elapsed_s);
+                bindAll(s, run_id, e->step, e->metric, e->value, e->loss, e->elapsed_s);
             } else if (auto* h = std::get_if<HeaderRecord>(&record)) {
                 s = header.get();
                 bindAll(s, h->json, run_id);
@@ -383,28 +406,31 @@ std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
 
 std::vector<StepRecord> SessionStore::steps(std::int64_t run_id) const {
     auto s = prepare("SELECT step, loss, samples_per_s, step_s, data_s, forward_s, backward_s, allreduce_s, "
-                     "optimizer_s, elapsed_s, comm_hidden_s FROM steps WHERE run_id = ?1 ORDER BY step");
+                     "optimizer_s, elapsed_s, comm_hidden_s, tokens_per_s, model_flops_per_s, mfu FROM steps "
+                     "WHERE run_id = ?1 ORDER BY step");
     bindAll(s.get(), run_id);
     std::vector<StepRecord> rows;
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         StepRecord r;
         r.step = sqlite3_column_int64(s.get(), 0);
-        double* parts[] = {&r.loss,       &r.samples_per_s, &r.step_s,      &r.data_s,    &r.forward_s,
-                           &r.backward_s, &r.allreduce_s,   &r.optimizer_s, &r.elapsed_s, &r.comm_hidden_s};
-        for (int i = 0; i < 10; ++i)
+        double* parts[] = {&r.loss,        &r.samples_per_s, &r.step_s,         &r.data_s,
+                           &r.forward_s,   &r.backward_s,    &r.allreduce_s,    &r.optimizer_s,
+                           &r.elapsed_s,   &r.comm_hidden_s, &r.tokens_per_s,   &r.model_flops_per_s};
+        for (int i = 0; i < 12; ++i)
             *parts[i] = sqlite3_column_double(s.get(), i + 1);
+        if (sqlite3_column_type(s.get(), 13) != SQLITE_NULL) r.mfu = sqlite3_column_double(s.get(), 13);
         rows.push_back(r);
     }
     return rows;
 }
 
 std::vector<EvalRecord> SessionStore::evals(std::int64_t run_id) const {
-    auto s = prepare("SELECT step, accuracy, loss, elapsed_s FROM evals WHERE run_id = ?1 ORDER BY step");
+    auto s = prepare("SELECT step, metric, value, loss, elapsed_s FROM evals WHERE run_id = ?1 ORDER BY step");
     bindAll(s.get(), run_id);
     std::vector<EvalRecord> rows;
     while (sqlite3_step(s.get()) == SQLITE_ROW)
-        rows.push_back({sqlite3_column_int64(s.get(), 0), sqlite3_column_double(s.get(), 1),
-                        sqlite3_column_double(s.get(), 2), sqlite3_column_double(s.get(), 3)});
+        rows.push_back({sqlite3_column_int64(s.get(), 0), columnText(s.get(), 1), sqlite3_column_double(s.get(), 2),
+                        sqlite3_column_double(s.get(), 3), sqlite3_column_double(s.get(), 4)});
     return rows;
 }
 

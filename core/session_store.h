@@ -58,7 +58,7 @@ struct NewRun {
 
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 5;
+    static constexpr int kSchemaVersion = 6;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is
     // refused.

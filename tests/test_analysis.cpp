@@ -42,7 +42,7 @@ TEST_CASE("a run's figures leave out the warm-up steps: the breakdown adds up to
         s.samples_per_s = 256 / s.step_s;
         steps.push_back(s);
     }
-    const RunFigures f = runFigures(steps, {{30, 0.8, 0.5, 60}});
+    const RunFigures f = runFigures(steps, {{30, "accuracy", 0.8, 0.5, 60}});
     CHECK(warmupStepsToSkip(30) == 3);
     CHECK(f.steady_steps == 27);
     CHECK(f.samples_per_s == Approx(256 / 0.4));
@@ -51,7 +51,8 @@ TEST_CASE("a run's figures leave out the warm-up steps: the breakdown adds up to
               f.breakdown.optimizer_s ==
           Approx(f.breakdown.step_s));
     CHECK(f.final_loss == Approx(1.5));
-    CHECK(f.final_accuracy == Approx(0.8));
+    CHECK(f.eval_metric == "accuracy");
+    CHECK(f.final_eval == Approx(0.8));
 }
 
 TEST_CASE("speedup is X(N)/X(N0) and efficiency S(N) N0/N, per workload, over the mean of repeats",
@@ -81,7 +82,7 @@ TEST_CASE("the results table and CSV show every run with its breakdown, speedup 
     one.figures.samples_per_s = 400;
     one.figures.breakdown = {0.32, 0.001, 0.1, 0.2, 0.009, 0.01};
     one.figures.final_loss = 0.5;
-    one.figures.final_accuracy = 0.75;
+    one.figures.final_eval = 0.75;
     RunResult two = one;
     two.name = "r-n2";
     two.ranks = 2;
@@ -95,7 +96,7 @@ TEST_CASE("the results table and CSV show every run with its breakdown, speedup 
     const std::string csv = resultsCsv({one, two});
     CHECK_THAT(csv, Catch::StartsWith("run,workload,dataset,ranks,repeat,status,samples_per_s"));
     CHECK_THAT(csv, Catch::Contains("r-n2,resnet20,fashion-mnist,2,1,ok,600.000,0.320000") &&
-                        Catch::Contains("1.5000,0.7500,0.500000,0.750000"));
+                        Catch::Contains("1.5000,0.7500,0.500000,accuracy,0.750000,0.0,\n"));
 }
 
 TEST_CASE("bus bandwidth follows nccl-tests: 2(n-1)/n for all-reduce, (n-1)/n for gathers, 1 for broadcast",

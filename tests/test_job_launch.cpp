@@ -48,6 +48,19 @@ TEST_CASE("a training group's backend, buckets, overlap and target reach the eng
     CHECK_FALSE(has(words, "--precision")); // fp32
 }
 
+TEST_CASE("a workload's preset, sequence length and target reach the engine", "[core][plan]") {
+    const auto words = engineArguments(runOf("name = \"p\"\n[[run]]\nworkload = \"llama\"\nranks = 2\n"
+                                             "preset = \"small\"\nseq_len = 256\ntarget = 4.2\n"),
+                                       "engine", "/r/m.jsonl");
+    CHECK(valueOf(words, "--preset") == "small");
+    CHECK(valueOf(words, "--seq-len") == "256");
+    CHECK(valueOf(words, "--target") == "4.2");
+    const auto plain = engineArguments(runOf("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 2\n"),
+                                       "engine", "/r/m.jsonl");
+    for (const char* option : {"--preset", "--seq-len", "--target"})
+        CHECK_FALSE(has(plain, option));
+}
+
 TEST_CASE("a sweep's collectives, element types and in-place choice reach the engine", "[core][plan]") {
     const auto words = engineArguments(
         runOf("name = \"p\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = 2\n"

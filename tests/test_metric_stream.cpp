@@ -76,9 +76,35 @@ TEST_CASE("eval, summary and error records carry their fields", "[core][stream]"
         R"({"type":"error","rank":1,"message":"out of memory"})"
         "\n");
     REQUIRE(records.size() == 3);
-    CHECK(std::get<EvalRecord>(records[0]).accuracy == Approx(0.81));
-    CHECK_FALSE(std::get<SummaryRecord>(records[1]).final_accuracy.has_value());
+    CHECK(std::get<EvalRecord>(records[0]).metric == "accuracy"); // a version-1 eval record: accuracy only
+    CHECK(std::get<EvalRecord>(records[0]).value == Approx(0.81));
+    CHECK_FALSE(std::get<SummaryRecord>(records[1]).final_eval.has_value());
     CHECK(std::get<ErrorRecord>(records[2]).message == "out of memory");
+}
+
+TEST_CASE("an eval record names its metric, and a language workload's steps carry tokens/s, FLOPs/s and MFU",
+          "[core][stream]") {
+    MetricStreamParser parser;
+    auto records = parser.feed(
+        R"({"type":"eval","step":40,"metric":"perplexity","value":143.5,"loss":4.966})"
+        "\n"
+        R"({"type":"step","step":1,"loss":5,"samples_per_s":8,"step_s":2,"tokens_per_s":16384,)"
+        R"("model_flops_per_s":1.5e12,"mfu":0.25})"
+        "\n"
+        R"({"type":"summary","steps":40,"wall_s":60,"samples_per_s":8,"eval_metric":"perplexity",)"
+        R"("final_value":143.5,"final_accuracy":null})"
+        "\n");
+    REQUIRE(records.size() == 3);
+    const auto& eval = std::get<EvalRecord>(records[0]);
+    CHECK(eval.metric == "perplexity");
+    CHECK(eval.value == Approx(143.5));
+    const auto& step = std::get<StepRecord>(records[1]);
+    CHECK(step.tokens_per_s == Approx(16384));
+    CHECK(step.model_flops_per_s == Approx(1.5e12));
+    CHECK(step.mfu == Approx(0.25));
+    const auto& summary = std::get<SummaryRecord>(records[2]);
+    CHECK(summary.eval_metric == "perplexity");
+    CHECK(summary.final_eval == Approx(143.5));
 }
 
 TEST_CASE(

@@ -76,6 +76,27 @@ TEST_CASE("every key of a training group survives a write and a read", "[core][p
     CHECK(back.groups[0].lr == 0.1); // bit for bit
 }
 
+TEST_CASE("a workload's preset, sequence length and target survive a write and a read", "[core][plan]") {
+    RunPlan plan;
+    plan.name = "llm";
+    RunGroup g;
+    g.workload = "llama";
+    g.dataset = "synthetic-tokens";
+    g.ranks = {1, 2};
+    g.batch_per_rank = 4;
+    g.lr = 3e-4;
+    g.preset = "13b";
+    g.seq_len = 1024;
+    g.target = 2.75;
+    RunGroup tiny = g;
+    tiny.preset = "tiny"; // the default preset: left out, and read back as it
+    tiny.seq_len = 0;
+    tiny.target = 0;
+    plan.groups = {g, tiny};
+    requireSamePlan(roundTrip(plan), plan);
+    CHECK(writePlanToml(plan).find("preset = \"tiny\"") == std::string::npos);
+}
+
 TEST_CASE("every key of a collective sweep survives a write and a read, next to a training group",
           "[core][plan]") {
     RunPlan plan;

@@ -70,7 +70,8 @@ TEST_CASE("wrong values are refused with the line and key", "[core][plan]") {
     SECTION("an unknown workload, with the known ones listed") {
         auto e = planError("name = \"p\"\n[[run]]\nworkload = \"resnet2000\"\nranks = 1\n");
         CHECK_THAT(e.what(),
-                   Catch::Contains("unknown workload 'resnet2000' (known: resnet20, allreduce-sweep)"));
+                   Catch::Contains("unknown workload 'resnet2000' (known: resnet20, resnet56,") &&
+                       Catch::Contains("llama, allreduce-sweep)"));
     }
     SECTION("a data set the workload does not have") {
         auto e = planError(head + "ranks = 1\ndataset = \"imagenet\"\n");
@@ -287,4 +288,50 @@ TEST_CASE("runs of groups that differ only in backend or nothing at all still ge
     CHECK(runs[0].name == "allreduce-sweep-none-n2-r1");
     CHECK(runs[1].name == "allreduce-sweep-none-gloo-n2-r1");
     CHECK(runs[2].name == "allreduce-sweep-none-g3-n2-r1");
+}
+
+TEST_CASE("a plan picks a workload's preset and sequence length, and a target in the workload's own metric",
+          "[core][plan]") {
+    const RunPlan plan = parsePlanText(R"(
+name = "llm"
+[[run]]
+workload = "llama"
+ranks = [1, 2]
+preset = "7b"
+seq_len = 2048
+target = 3.5
+[[run]]
+workload = "llama"
+ranks = [1]
+[[run]]
+workload = "lstm-lm"
+ranks = [2]
+target = 150
+)",
+                                       "llm.toml");
+    const RunGroup& llama = plan.groups[0];
+    CHECK(llama.preset == "7b");
+    CHECK(llama.seq_len == 2048);
+    CHECK(llama.target == 3.5);
+    CHECK(plan.groups[1].preset == "tiny"); // the catalog's first preset
+    CHECK(plan.groups[1].seq_len == 0);      // the workload's own default
+    CHECK(plan.groups[2].preset.empty());
+    const auto runs = expandPlan(plan);
+    CHECK(runs[0].name == "llama-7b-synthetic-tokens-n1-r1"); // the preset names the runs
+    CHECK(runs[2].name == "llama-tiny-synthetic-tokens-n1-r1");
+    CHECK(runs[3].name == "lstm-lm-wikitext2-n2-r1");
+}
+
+TEST_CASE("a plan refuses a preset, sequence length or target where they do not apply", "[core][plan]") {
+    const std::string head = "name = \"p\"\n[[run]]\nworkload = \"llama\"\nranks = [1]\n";
+    CHECK_THAT(planError(head + "preset = \"8b\"\n").what(),
+               Catch::Contains("'preset'") && Catch::Contains("'8b'") && Catch::Contains("tiny, small, 7b, 13b, 70b"));
+    CHECK_THAT(planError(head + "target = 0\n").what(), Catch::Contains("'target' must be a positive number"));
+    CHECK_THAT(planError(head + "target_accuracy = 0.5\n").what(),
+               Catch::Contains("'llama' is evaluated by loss, not accuracy: use 'target'"));
+    const std::string resnet = "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1]\n";
+    CHECK_THAT(planError(resnet + "preset = \"tiny\"\n").what(),
+               Catch::Contains("'preset' applies to workloads with presets only"));
+    CHECK_THAT(planError(resnet + "seq_len = 128\n").what(),
+               Catch::Contains("'seq_len' applies to sequence workloads only"));
 }

@@ -35,7 +35,7 @@ TEST_CASE("a session, its runs and every record are stored and read back after r
         std::vector<MetricRecord> batch = {HeaderRecord{1, "resnet20", "fashion-mnist", 2, R"({"ranks":2})"}};
         for (int i = 1; i <= 100; ++i)
             batch.push_back(step(i));
-        batch.push_back(EvalRecord{100, 0.8, 0.6, 50});
+        batch.push_back(EvalRecord{100, "accuracy", 0.8, 0.6, 50});
         batch.push_back(ErrorRecord{1, "nothing wrong, just a test"});
         store.appendRecords(run, batch);
         store.finishRun(run, {"ok", "", 3, "node[1-2]"});
@@ -61,7 +61,7 @@ TEST_CASE("a session, its runs and every record are stored and read back after r
     REQUIRE(steps.size() == 100);
     CHECK(steps[49].loss == Approx(2.0 / 50));
     CHECK(steps[49].backward_s == Approx(0.15));
-    CHECK(reopened.evals(run).at(0).accuracy == Approx(0.8));
+    CHECK(reopened.evals(run).at(0).value == Approx(0.8));
 }
 
 TEST_CASE("a record stored twice (a resumed stream) is kept once", "[core][store]") {
@@ -113,6 +113,13 @@ TEST_CASE("clusters are kept by name and replaced when saved again", "[core][sto
     CHECK_FALSE(store.cluster("dev").has_value());
 }
 
+// Takes a store of the current schema back to version 5: the evals of versions 1-5, no tokens/s, FLOPs/s or MFU.
+#define UNDO_SCHEMA_6                                                                                        \
+    "ALTER TABLE steps DROP COLUMN tokens_per_s; ALTER TABLE steps DROP COLUMN model_flops_per_s; "           \
+    "ALTER TABLE steps DROP COLUMN mfu; DROP TABLE evals; "                                                   \
+    "CREATE TABLE evals (run_id INTEGER NOT NULL, step INTEGER NOT NULL, accuracy REAL NOT NULL, "            \
+    "loss REAL NOT NULL, elapsed_s REAL NOT NULL, PRIMARY KEY (run_id, step)) WITHOUT ROWID; "
+
 TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[core][store]") {
     TemporaryFolder folder;
     const auto file = folder.path / "v1.db";
@@ -124,6 +131,7 @@ TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[
     REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
     REQUIRE(sqlite3_exec(
                 db,
+                UNDO_SCHEMA_6
                 "DROP TABLE collectives; DROP TABLE rank_times; ALTER TABLE steps DROP COLUMN comm_hidden_s; "
                 "ALTER TABLE runs DROP COLUMN run_dir; "
                 "DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
@@ -153,7 +161,7 @@ TEST_CASE("a store of schema version 4 keeps its collective sweeps, as MPI sum o
     REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
     REQUIRE(
         sqlite3_exec(db,
-                     "DROP TABLE collectives; DROP TABLE rank_times; "
+                     UNDO_SCHEMA_6 "DROP TABLE collectives; DROP TABLE rank_times; "
                      "ALTER TABLE steps DROP COLUMN comm_hidden_s; ALTER TABLE runs DROP COLUMN run_dir; "
                      "CREATE TABLE collectives (run_id INTEGER NOT NULL, collective TEXT NOT NULL, "
                      "dtype TEXT NOT NULL, bytes INTEGER NOT NULL, elements INTEGER NOT NULL, "
@@ -200,4 +208,29 @@ TEST_CASE("a file that is not a session store is refused with its name", "[core]
         << "these are not the sessions you are looking for, padded to look like a file........";
     CHECK_THROWS_WITH(SessionStore(file),
                       Catch::Contains(file.string()) && Catch::Contains("not a database"));
+}
+
+TEST_CASE("a store of schema version 5 keeps its evaluations, as accuracy", "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "v5.db";
+    {
+        SessionStore store(file);
+        const auto run = store.createRun(store.createSession("old", "", "local"),
+                                         {"r-n1", "resnet20", "fashion-mnist", 1, 1, ""});
+        store.appendRecords(run, {step(1)});
+    }
+    sqlite3* db = nullptr; // back to version 5, with one evaluation as version 5 wrote it
+    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, UNDO_SCHEMA_6 "INSERT INTO evals VALUES (1, 100, 0.85, 0.4, 30); PRAGMA user_version = 5",
+                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    sqlite3_close(db);
+    SessionStore migrated(file);
+    CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
+    const auto evals = migrated.evals(1);
+    REQUIRE(evals.size() == 1);
+    CHECK(evals[0].metric == "accuracy");
+    CHECK(evals[0].value == 0.85);
+    REQUIRE(migrated.steps(1).size() == 1);
+    CHECK(migrated.steps(1)[0].tokens_per_s == 0);
+    CHECK_FALSE(migrated.steps(1)[0].mfu.has_value());
 }

@@ -37,7 +37,7 @@ RunResult runResult(const std::string& name, int ranks, const std::string& statu
         r.figures.samples_per_s = samples_per_s;
         r.figures.breakdown.step_s = 256 / samples_per_s;
         r.figures.final_loss = 0.25;
-        r.figures.final_accuracy = 0.9;
+        r.figures.final_eval = 0.9;
     }
     return r;
 }
@@ -53,7 +53,7 @@ void storeRun(SessionStore& store, std::int64_t session, int ranks, double sampl
         records.push_back(StepRecord{i, 2.0 / i, samples_per_s, step_s, 0.1 * step_s, 0.3 * step_s,
                                      0.4 * step_s, 0.15 * step_s, 0.05 * step_s, i * step_s});
     }
-    records.push_back(EvalRecord{steps, 0.85, 0.4, steps * 256 / samples_per_s});
+    records.push_back(EvalRecord{steps, "accuracy", 0.85, 0.4, steps * 256 / samples_per_s});
     store.appendRecords(run, records);
     store.finishRun(run, {"ok", "", 0, ""});
 }
@@ -115,7 +115,7 @@ TEST_CASE("RunTableModel shows figures, speedup and efficiency of each run", "[u
     CHECK(model.data(model.index(1, RunTableModel::Speedup), Qt::UserRole).toDouble() == Approx(3.6));
     CHECK(model.data(model.index(1, RunTableModel::Efficiency), Qt::UserRole).toDouble() == Approx(90));
     CHECK(model.data(model.index(1, RunTableModel::Speedup)).toString() == "3.60x");
-    CHECK(model.data(model.index(1, RunTableModel::Accuracy)).toString() == "90.0%");
+    CHECK(model.data(model.index(1, RunTableModel::Eval)).toString() == "90.0%");
     CHECK(model.data(model.index(2, RunTableModel::SamplesPerS)).toString() == "-");
     CHECK(model.data(model.index(2, RunTableModel::Run), Qt::ToolTipRole).toString() == "rank 1 died");
     model.setResults({runResult("n2", 2, "ok", 1800)});

@@ -83,7 +83,7 @@ RunResult trainingRun(const std::string& workload, int ranks, int repeat, double
     r.figures.samples_per_s = samples_per_s;
     r.figures.breakdown = {s, 0.05 * s, 0.3 * s, 0.55 * s - comm, comm, 0.1 * s, hidden_fraction * s};
     r.figures.final_loss = 0.4;
-    r.figures.final_accuracy = 0.88;
+    r.figures.final_eval = 0.88;
     return r;
 }
 
@@ -326,7 +326,7 @@ TEST_CASE("CollectivesModel shows each size of each sweep with time and bandwidt
     CHECK(CollectivesModel::sizeText(1536) == "1.5 KiB");
     CHECK(CollectivesModel::sizeText(3) == "3 B");
 
-    RunResult sweep{"s", "allreduce-sweep", "none", 2, 0, "ok", "", {}, sampleSweeps()};
+    RunResult sweep{"s", "allreduce-sweep", "none", 2, 0, "ok", "", RunFigures{}, sampleSweeps()};
     model.setResults({sweep, sampleTrainingSession()[0]});
     CHECK(model.rowCount() == 36);
 }

@@ -137,7 +137,7 @@ void RunProgressModel::appendTo(RunTrace& t, const std::vector<MetricRecord>& re
         } else if (const auto* e = std::get_if<EvalRecord>(&record)) {
             t.eval_step.push_back(static_cast<double>(e->step));
             t.eval_elapsed_s.push_back(e->elapsed_s);
-            t.eval_accuracy.push_back(e->accuracy);
+            t.eval_value.push_back(e->value);
         }
     }
     const std::vector<double>* series[] = {&t.loss,          &t.samples_per_s, &t.step_ms,
@@ -185,8 +185,8 @@ const RunTrace& RunProgressModel::trace(int row) const {
 std::vector<SeriesPoint> RunProgressModel::series(int row, Metric metric, bool against_time,
                                                   std::size_t buckets) const {
     const RunTrace& t = trace(row);
-    if (metric == Metric::Accuracy)
-        return minMaxDecimate(against_time ? t.eval_elapsed_s : t.eval_step, t.eval_accuracy, buckets);
+    if (metric == Metric::Eval)
+        return minMaxDecimate(against_time ? t.eval_elapsed_s : t.eval_step, t.eval_value, buckets);
     const std::vector<double>* ys = &t.loss;
     switch (metric) {
     case Metric::Loss:
@@ -210,7 +210,7 @@ std::vector<SeriesPoint> RunProgressModel::series(int row, Metric metric, bool a
     case Metric::HiddenCommMs:
         ys = &t.hidden_comm_ms;
         break;
-    case Metric::Accuracy:
+    case Metric::Eval:
         break;
     }
     return minMaxDecimate(against_time ? t.elapsed_s : t.step, *ys, buckets,

@@ -20,7 +20,7 @@ class SessionStore;
 struct RunTrace {
     std::vector<double> step, elapsed_s, loss, samples_per_s, step_ms;
     std::vector<double> forward_ms, backward_ms, exposed_comm_ms, hidden_comm_ms;
-    std::vector<double> eval_step, eval_elapsed_s, eval_accuracy;
+    std::vector<double> eval_step, eval_elapsed_s, eval_value;
     // Block summaries of the step series above, in the order of RunProgressModel::Metric (Loss ..
     // HiddenCommMs).
     SeriesBlocks blocks[7];
@@ -40,7 +40,7 @@ class RunProgressModel : public QAbstractTableModel {
         BackwardMs,
         ExposedCommMs,
         HiddenCommMs,
-        Accuracy
+        Eval
     };
 
     explicit RunProgressModel(QObject* parent = nullptr);

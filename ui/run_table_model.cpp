@@ -42,8 +42,10 @@ QVariant RunTableModel::rawValue(int row, int column) const {
         return s.efficiency * 100;
     case FinalLoss:
         return r.figures.final_loss;
-    case Accuracy:
-        return r.figures.final_accuracy ? QVariant(*r.figures.final_accuracy * 100) : QVariant();
+    case Eval: // in the metric's display scale (accuracy in %), for sorting
+        return r.figures.final_eval
+                   ? QVariant(*r.figures.final_eval * evalMetricStyle(r.figures.eval_metric).scale)
+                   : QVariant();
     }
     return {};
 }
@@ -78,8 +80,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         return scaled ? QStringLiteral("%1%").arg(value.toDouble(), 0, 'f', 0) : QStringLiteral("-");
     case FinalLoss:
         return measured ? QString::number(value.toDouble(), 'f', 4) : QStringLiteral("-");
-    case Accuracy:
-        return value.isValid() ? QStringLiteral("%1%").arg(value.toDouble(), 0, 'f', 1) : QStringLiteral("-");
+    case Eval:
+        return QString::fromStdString(formatEvalValue(r.figures.eval_metric, r.figures.final_eval));
     }
     return {};
 }
@@ -103,8 +105,8 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Efficiency");
     case FinalLoss:
         return tr("Final loss");
-    case Accuracy:
-        return tr("Accuracy");
+    case Eval:
+        return tr("Eval");
     }
     return {};
 }

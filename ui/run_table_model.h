@@ -21,7 +21,7 @@ class RunTableModel : public QAbstractTableModel {
         Speedup,
         Efficiency,
         FinalLoss,
-        Accuracy,
+        Eval, // the last evaluation: accuracy, perplexity, BLEU or loss
         ColumnCount
     };
 
