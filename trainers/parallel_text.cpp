@@ -69,8 +69,11 @@ Vocabulary Vocabulary::fromFiles(const std::vector<std::filesystem::path>& files
 
 Vocabulary Vocabulary::synthetic(int64_t words) {
     Vocabulary v;
-    for (int64_t i = 0; i < words; ++i)
-        v.add("w" + std::to_string(i));
+    for (int64_t i = 0; i < words; ++i) {
+        std::string word = "w"; // not "w" + to_string: GCC 12's false -Wstringop-overflow
+        word += std::to_string(i);
+        v.add(word);
+    }
     return v;
 }
 
