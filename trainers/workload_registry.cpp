@@ -1,5 +1,6 @@
 // Every workload the engine trains, by the name the plan and the console use (docs/workloads.md).
 #include "image_classification.h"
+#include "translation.h"
 #include "workload.h"
 
 #include <functional>
@@ -20,6 +21,8 @@ Factory make() {
 const std::vector<std::pair<std::string, Factory>>& registry() {
     static const std::vector<std::pair<std::string, Factory>> workloads = {
         {"resnet20", make<ImageClassification>()},
+        {"gnmt", make<Translation>()},
+        {"transformer", make<Translation>()},
     };
     return workloads;
 }

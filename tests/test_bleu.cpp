@@ -1,0 +1,74 @@
+// Corpus BLEU against published and independently computed values (tests/fixtures/bleu_reference.py).
+#include "bleu.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <string>
+
+using namespace scalebench;
+
+namespace {
+
+// Words to ids, one id a distinct word across every call (BLEU only compares ids).
+std::vector<int64_t> ids(const std::string& sentence) {
+    static std::map<std::string, int64_t> vocabulary;
+    std::vector<int64_t> out;
+    std::istringstream words(sentence);
+    for (std::string w; words >> w;)
+        out.push_back(vocabulary.emplace(w, static_cast<int64_t>(vocabulary.size())).first->second);
+    return out;
+}
+
+const char* kHyp1 = "It is a guide to action which ensures that the military always obeys the commands of the party";
+const char* kRef1a = "It is a guide to action that ensures that the military will forever heed Party commands";
+const char* kRef1b =
+    "It is the guiding principle which guarantees the military forces always being under the command of the Party";
+const char* kRef1c = "It is the practical guide for the army always to heed the directions of the party";
+const char* kHyp2 = "he read the book because he was interested in world history";
+const char* kRef2a = "he was interested in world history because he read the book";
+
+} // namespace
+
+TEST_CASE("corpus BLEU equals NLTK's published corpus_bleu and sentence_bleu examples", "[engine]") {
+    BleuCounts first;
+    first.add(ids(kHyp1), {ids(kRef1a), ids(kRef1b), ids(kRef1c)});
+    CHECK(corpusBleu(first) == Approx(50.45666840058485).epsilon(1e-9)); // sentence_bleu, 0.5045666840058485
+    BleuCounts second;
+    second.add(ids(kHyp2), ids(kRef2a));
+    BleuCounts corpus = first;
+    corpus += second;
+    CHECK(corpusBleu(corpus) == Approx(59.20778868801042).epsilon(1e-9)); // corpus_bleu, 0.5920778868801042
+    CHECK(corpusBleu(corpus, BleuSmoothing::none) == Approx(59.20778868801042).epsilon(1e-9));
+}
+
+TEST_CASE("corpus BLEU applies the brevity penalty to the whole corpus's lengths", "[engine]") {
+    BleuCounts counts;
+    counts.add(ids("the cat sat on the mat"), ids("the cat sat on the red mat today"));
+    counts.add(ids("a dog ran in the park"), ids("the dog ran in the big park"));
+    CHECK(counts.values[8] == 12);
+    CHECK(counts.values[9] == 15);
+    CHECK(corpusBleu(counts) == Approx(52.11542151372899).epsilon(1e-9));
+}
+
+TEST_CASE("corpus BLEU without a matching 4-gram is 0 for multi-bleu and smoothed like sacrebleu", "[engine]") {
+    BleuCounts counts;
+    counts.add(ids("the cat the mat sat on"), ids("the cat sat on the mat"));
+    CHECK(corpusBleu(counts, BleuSmoothing::none) == 0);
+    CHECK(corpusBleu(counts, BleuSmoothing::exponential) == Approx(28.117066259517454).epsilon(1e-9));
+}
+
+TEST_CASE("corpus BLEU of a perfect translation is 100 and of an empty one is 0", "[engine]") {
+    BleuCounts perfect;
+    perfect.add(ids("a b c d e"), ids("a b c d e"));
+    CHECK(corpusBleu(perfect) == Approx(100.0));
+    BleuCounts empty;
+    empty.add({}, ids("a b c d e"));
+    CHECK(corpusBleu(empty) == 0);
+    // Sums of counts (as ranks add them) give the score of the joined corpus.
+    BleuCounts joined = perfect;
+    joined += empty;
+    CHECK(joined.values[9] == 10);
+    CHECK(corpusBleu(joined) == Approx(100.0 * std::exp(1.0 - 10.0 / 5.0)));
+}

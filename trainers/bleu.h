@@ -1,0 +1,37 @@
+// Corpus BLEU (Papineni et al. 2002) on token ids: clipped n-gram matches for n = 1..4 and the brevity
+// penalty, summed over sentences first so that ranks can add their counts before the score is taken
+// (sacrebleu's and multi-bleu.perl's corpus BLEU on already tokenised text). No LibTorch.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace scalebench {
+
+// Sufficient statistics of corpus BLEU; sums of sentences (and of ranks) are sums of these.
+struct BleuCounts {
+    static constexpr int kOrder = 4;
+    // [0, 4): clipped matches of n = 1..4; [4, 8): hypothesis n-grams; [8]: hypothesis length;
+    // [9]: reference length (the closest reference's, shorter on a tie).
+    std::array<double, 2 * kOrder + 2> values{};
+
+    // Adds one hypothesis and its references (any number, at least one).
+    void add(const std::vector<int64_t>& hypothesis, const std::vector<std::vector<int64_t>>& references);
+    void add(const std::vector<int64_t>& hypothesis, const std::vector<int64_t>& reference) {
+        add(hypothesis, std::vector<std::vector<int64_t>>{reference});
+    }
+    BleuCounts& operator+=(const BleuCounts& other);
+    std::span<double> data() { return values; }
+};
+
+enum class BleuSmoothing {
+    none,       // multi-bleu.perl and NLTK's default: 0 as soon as one precision is 0
+    exponential // sacrebleu's default ("exp"): the k-th zero precision counts as 1 / (2^k x n-grams)
+};
+
+// Corpus BLEU in [0, 100].
+double corpusBleu(const BleuCounts& counts, BleuSmoothing smoothing = BleuSmoothing::exponential);
+
+} // namespace scalebench
