@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 using namespace scalebench;
@@ -33,42 +34,40 @@ std::vector<std::string> withSmallRun(std::vector<std::string> options) {
     return options;
 }
 
-double meanLoss(const std::vector<StepRecord>& steps, std::size_t from, std::size_t count) {
-    double sum = 0;
-    for (std::size_t i = from; i < from + count; ++i)
-        sum += steps[i].loss;
-    return sum / static_cast<double>(count);
-}
-
 } // namespace
 
-TEST_CASE("bf16 and fp16 training of ResNet-20 at 2 ranks stays finite with the loss going down and fp16 "
-          "records its loss scale",
+TEST_CASE("bf16 and fp16 training of ResNet-20 at 2 ranks stays finite and close to fp32 and fp16 records its "
+          "loss scale",
           "[workloads][precision]") {
+    // Synthetic CIFAR has random labels: over a few steps of new batches the loss does not fall, so the check
+    // is against the same run in fp32 (fp16 on this CPU takes ~3.5 s a step: 3 steps).
     TemporaryFolder folder;
-    for (const std::string precision : {"bf16", "fp16"}) {
+    std::map<std::string, std::vector<StepRecord>> curves;
+    for (const std::string precision : {"fp32", "bf16", "fp16"}) {
         INFO(precision);
         const std::string name = precision + ".jsonl";
-        const EngineRun run =
-            runEngine(folder, 2, withSmallRun({"--precision", precision, "--steps", "8", "--lr", "0.02"}), name);
+        const EngineRun run = runEngine(folder, 2, withSmallRun({"--precision", precision, "--steps", "3"}), name);
         INFO(run.output);
         REQUIRE(run.status == 0);
-        const auto steps = recordsOf<StepRecord>(run);
-        REQUIRE(steps.size() == 8);
-        for (const auto& s : steps)
-            CHECK(std::isfinite(s.loss));
-        CHECK(meanLoss(steps, 5, 3) < meanLoss(steps, 0, 3));
+        curves[precision] = recordsOf<StepRecord>(run);
+        REQUIRE(curves[precision].size() == 3);
         const auto header = rawRecords(folder.path / name, "header").at(0);
         CHECK(header["precision"] == precision);
         for (const auto& s : rawRecords(folder.path / name, "step")) {
+            CHECK(std::isfinite(s["loss"].get<double>()));
             if (precision == "fp16") {
-                CHECK(s["loss_scale"].get<double>() >= 1.0); // 2^7, halved on an overflow
-                CHECK(header["loss_scaling"]["initial_scale"] == 128.0);
+                CHECK(s["loss_scale"].get<double>() == 128.0); // MLBench's 2^7, no overflow expected
+                CHECK_FALSE(s.contains("skipped"));
             } else {
                 CHECK_FALSE(s.contains("loss_scale"));
             }
         }
     }
+    for (const char* precision : {"bf16", "fp16"})
+        for (std::size_t i = 0; i < 3; ++i) {
+            INFO(precision << " step " << i + 1);
+            CHECK(std::abs(curves[precision][i].loss - curves["fp32"][i].loss) < 0.05);
+        }
 }
 
 TEST_CASE("two runs with the same seed give the same loss curve at 2 ranks", "[workloads][reproducibility]") {

@@ -133,7 +133,8 @@ void logRunInfo(MllogWriter& log, const EngineOptions& o, const World& w, const 
     log.event("gradient_accumulation_steps", 1);
     log.event("opt_base_learning_rate", hp.value("base_lr", o.lr));
     if (hp.contains("warmup_steps")) log.event("opt_learning_rate_warmup_steps", hp["warmup_steps"]);
-    for (const auto& [key, value] : workload.mllogFields().items())
+    const json fields = workload.mllogFields(); // items() refers to it
+    for (const auto& [key, value] : fields.items())
         log.event(key, value);
 }
 
