@@ -132,7 +132,7 @@ TEST_CASE("six steps straight equal three steps, a checkpoint and three resumed 
     CHECK(largest <= 1e-5);
 }
 
-TEST_CASE("--resume without a checkpoint or with a corrupt one ends the run with an error naming it",
+TEST_CASE("resuming without a checkpoint or from a corrupt one ends the run with an error naming it",
           "[workloads][checkpoint]") {
     TemporaryFolder folder;
     const auto empty = (folder.path / "empty").string();
