@@ -1,6 +1,10 @@
-// Specification of the engine's parts without LibTorch: the IDX reader and the command line.
+// Specification of the engine's parts without LibTorch: the IDX reader, the command line, fp16 loss scaling and
+// the MLPerf compliance log.
 #include "engine_options.h"
+#include "file_text.h"
 #include "idx_file.h"
+#include "loss_scaler.h"
+#include "mllog_writer.h"
 #include "message_sizes.h"
 #include "temporary_folder.h"
 
@@ -123,4 +127,130 @@ TEST_CASE("the engine's communication options: backend, buckets, overlap and the
                       Catch::Contains("float64"));
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--bucket-mb", "-1"}),
                       Catch::Contains("at least 0"));
+}
+
+TEST_CASE("the loss scale grows by the factor after a window of clean steps, not before", "[engine][precision]") {
+    LossScaler scaler({.initial_scale = 128, .factor = 2, .window = 3});
+    CHECK(scaler.scale() == 128);
+    CHECK(scaler.update(false));
+    CHECK(scaler.update(false));
+    CHECK(scaler.scale() == 128); // 2 clean steps of 3
+    CHECK(scaler.update(false));
+    CHECK(scaler.scale() == 256); // the window's end
+    for (int i = 0; i < 3; ++i)
+        CHECK(scaler.update(false));
+    CHECK(scaler.scale() == 512);
+    CHECK(scaler.skippedSteps() == 0);
+}
+
+TEST_CASE("an overflow skips the step, divides the scale and restarts the window", "[engine][precision]") {
+    LossScaler scaler({.initial_scale = 1024, .factor = 2, .window = 2});
+    CHECK(scaler.update(false));
+    CHECK_FALSE(scaler.update(true)); // skipped
+    CHECK(scaler.scale() == 512);
+    CHECK(scaler.skippedSteps() == 1);
+    CHECK(scaler.update(false)); // one clean step since the overflow: no growth yet
+    CHECK(scaler.scale() == 512);
+    CHECK(scaler.update(false));
+    CHECK(scaler.scale() == 1024);
+    CHECK_FALSE(scaler.update(true));
+    CHECK_FALSE(scaler.update(true));
+    CHECK(scaler.scale() == 256);
+    CHECK(scaler.skippedSteps() == 3);
+    CHECK(scaler.state().clean_steps == 0);
+}
+
+TEST_CASE("the loss scale stays within its maximum and minimum", "[engine][precision]") {
+    // MLBench's GNMT (seed 004): initial 2^10, factor 2, window 128, max 2^13.
+    LossScaler gnmt({.initial_scale = 1024, .factor = 2, .window = 128, .max_scale = 8192});
+    for (int i = 0; i < 128 * 5; ++i)
+        gnmt.update(false);
+    CHECK(gnmt.scale() == 8192);
+
+    LossScaler low({.initial_scale = 4, .factor = 2, .window = 10, .min_scale = 1});
+    CHECK_FALSE(low.update(true));
+    CHECK_FALSE(low.update(true));
+    CHECK(low.scale() == 1);
+    CHECK_THROWS_WITH(low.update(true), Catch::Contains("minimum scale") && Catch::Contains("exploding"));
+}
+
+TEST_CASE("the default loss scaling is MLBench's Transformer's and a scaler resumes from its state",
+          "[engine][precision]") {
+    LossScaler scaler;
+    CHECK(scaler.scale() == 128);
+    CHECK(scaler.options().factor == 2);
+    CHECK(scaler.options().window == 2000);
+    scaler.update(true);
+    scaler.update(false);
+    LossScaler resumed;
+    resumed.restore(scaler.state());
+    CHECK(resumed.scale() == 64);
+    CHECK(resumed.state().clean_steps == 1);
+    CHECK(resumed.skippedSteps() == 1);
+    CHECK_THROWS_AS(LossScaler({.factor = 1}), std::invalid_argument);
+    CHECK_THROWS_AS(LossScaler({.window = 0}), std::invalid_argument);
+}
+
+TEST_CASE("MLLOG lines are encoded as mlperf-logging's mllog writes them", "[engine][mllog]") {
+    // Python: mllog._encode_log("", 1593472045000, "POINT_IN_TIME", "global_batch_size", 256,
+    //                           {"file": "train.py", "lineno": 12})
+    CHECK(MllogWriter::encode("", 1593472045000, "POINT_IN_TIME", "global_batch_size", 256,
+                              {{"file", "train.py"}, {"lineno", 12}}) ==
+          R"(:::MLLOG {"namespace": "", "time_ms": 1593472045000, "event_type": "POINT_IN_TIME", )"
+          R"("key": "global_batch_size", "value": 256.0, "metadata": {"file": "train.py", "lineno": 12}})");
+    CHECK(MllogWriter::encode("", 1, "INTERVAL_END", "run_stop", nullptr,
+                              {{"file", "a.cpp"}, {"lineno", 3}, {"status", "success"}}) ==
+          R"(:::MLLOG {"namespace": "", "time_ms": 1, "event_type": "INTERVAL_END", "key": "run_stop", )"
+          R"("value": null, "metadata": {"file": "a.cpp", "lineno": 3, "status": "success"}})");
+    // Strings stay strings, floats are Python's repr, booleans become floats, non-ASCII is escaped.
+    CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "opt_name", "sgd", {}),
+               Catch::Contains(R"("value": "sgd", "metadata": {}})"));
+    CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "opt_base_learning_rate", 1e-05, {}),
+               Catch::Contains(R"("value": 1e-05,)"));
+    CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "eval_accuracy", 0.7512, {}),
+               Catch::Contains(R"("value": 0.7512,)"));
+    CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "cache_clear", true, {}),
+               Catch::Contains(R"("value": 1.0,)"));
+    CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "submission_org", "M\xc3\xbcnchen", {}),
+               Catch::Contains(R"("value": "M\u00fcnchen",)"));
+}
+
+TEST_CASE("the MLLOG writer appends one line an event with its kind, the call site and the metadata",
+          "[engine][mllog]") {
+    TemporaryFolder folder;
+    const auto path = (folder.path / "mllog.txt").string();
+    const auto before = MllogWriter::nowMs();
+    {
+        MllogWriter log(path);
+        log.start("run_start");
+        log.event("eval_accuracy", 0.5, {{"epoch_num", 2}});
+        log.end("run_stop", nullptr, {{"status", "aborted"}});
+    }
+    MllogWriter(path).event("seed", 7);
+    const std::string text = fileText(path);
+    std::vector<nlohmann::json> lines;
+    std::size_t from = 0;
+    while (from < text.size()) {
+        const auto newline = text.find('\n', from);
+        REQUIRE(newline != std::string::npos);
+        const std::string line = text.substr(from, newline - from);
+        REQUIRE(line.rfind(":::MLLOG ", 0) == 0);
+        lines.push_back(nlohmann::json::parse(line.substr(9)));
+        from = newline + 1;
+    }
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[0]["event_type"] == "INTERVAL_START");
+    CHECK(lines[0]["key"] == "run_start");
+    CHECK(lines[0]["namespace"] == "");
+    CHECK(lines[0]["time_ms"].get<std::int64_t>() >= before);
+    CHECK(lines[0]["metadata"]["file"] == "test_engine_io.cpp");
+    CHECK(lines[0]["metadata"]["lineno"].get<int>() > 0);
+    CHECK(lines[1]["event_type"] == "POINT_IN_TIME");
+    CHECK(lines[1]["value"] == 0.5);
+    CHECK(lines[1]["metadata"]["epoch_num"] == 2);
+    CHECK(lines[2]["event_type"] == "INTERVAL_END");
+    CHECK(lines[2]["metadata"]["status"] == "aborted");
+    CHECK(lines[3]["key"] == "seed");
+    CHECK(lines[3]["value"] == 7.0);
+    CHECK_THROWS_WITH(MllogWriter((folder.path / "no" / "such.txt").string()), Catch::Contains("no/such.txt"));
 }

@@ -101,6 +101,13 @@ nlohmann::json ImageClassification::hyperparameters() const {
             {"seed", options_.seed}};
 }
 
+nlohmann::json ImageClassification::mllogFields() const {
+    return {{"opt_name", "sgd"},
+            {"opt_weight_decay", 1e-4},
+            {"train_samples", batches_.batchesPerEpoch() * options_.batch_per_rank * world_.ranks},
+            {"eval_samples", held_out_.size() * world_.ranks}};
+}
+
 nlohmann::json ImageClassification::headerFields() const {
     return {{"memory_format", "channels_last"}};
 }

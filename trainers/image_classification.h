@@ -22,6 +22,9 @@ class ImageClassification : public Workload {
     int64_t epoch() const override { return batches_.epoch(); }
     nlohmann::json hyperparameters() const override;
     nlohmann::json headerFields() const override;
+    nlohmann::json mllogFields() const override;
+    void saveState(torch::serialize::OutputArchive& archive) const override { batches_.saveState(archive); }
+    void loadState(torch::serialize::InputArchive& archive) override { batches_.loadState(archive); }
 
   private:
     EngineOptions options_;

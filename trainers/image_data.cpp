@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <numeric>
+#include <sstream>
 #include <stdexcept>
 #include <torch/torch.h>
 
@@ -68,6 +70,37 @@ std::pair<torch::Tensor, torch::Tensor> BatchSampler::next() {
     auto indices = torch::from_blob(order_.data() + position_, {batch_size_}, torch::kInt64);
     position_ += batch_size_;
     return {data_.images.index_select(0, indices), data_.labels.index_select(0, indices)};
+}
+
+void BatchSampler::saveState(torch::serialize::OutputArchive& archive) const {
+    std::ostringstream random;
+    random << random_;
+    archive.write("sampler_epoch", c10::IValue(epoch_));
+    archive.write("sampler_position", c10::IValue(position_));
+    archive.write("sampler_order",
+                  torch::from_blob(const_cast<int64_t*>(order_.data()), {static_cast<int64_t>(order_.size())},
+                                   torch::kInt64)
+                      .clone());
+    archive.write("sampler_random", c10::IValue(random.str()));
+}
+
+void BatchSampler::loadState(torch::serialize::InputArchive& archive) {
+    c10::IValue epoch, position, random;
+    torch::Tensor order;
+    archive.read("sampler_epoch", epoch);
+    archive.read("sampler_position", position);
+    archive.read("sampler_order", order);
+    archive.read("sampler_random", random);
+    if (order.numel() != static_cast<int64_t>(order_.size()))
+        throw std::runtime_error("the checkpoint's sample order has " + std::to_string(order.numel()) +
+                                 " samples, this rank's shard " + std::to_string(order_.size()));
+    order = order.to(torch::kInt64).contiguous();
+    std::copy_n(order.data_ptr<int64_t>(), order_.size(), order_.begin());
+    epoch_ = epoch.toInt();
+    position_ = position.toInt();
+    std::istringstream text(random.toStringRef());
+    text >> random_;
+    if (!text) throw std::runtime_error("the checkpoint's sampler random state is corrupt");
 }
 
 } // namespace scalebench

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <torch/serialize/archive.h>
 #include <torch/types.h>
 #include <utility>
 #include <vector>
@@ -30,6 +31,10 @@ class BatchSampler {
     std::pair<torch::Tensor, torch::Tensor> next();
     int64_t epoch() const { return epoch_; }
     int64_t batchesPerEpoch() const { return data_.size() / batch_size_; }
+    // Checkpoints: the epoch, the position in it, this epoch's order and the random generator, so that a
+    // resumed run draws the same batches as one that never stopped.
+    void saveState(torch::serialize::OutputArchive& archive) const;
+    void loadState(torch::serialize::InputArchive& archive);
 
   private:
     void shuffle();

@@ -1,12 +1,17 @@
 // Synchronous data-parallel training of any workload, writing the metric stream (rank 0).
 #include "training_loop.h"
 
+#include "checkpoint.h"
 #include "gradient_buckets.h"
+#include "loss_scaler.h"
 #include "metric_writer.h"
+#include "mllog_writer.h"
 #include "mpi_check.h"
 #include "open_communicator.h"
 
+#include <ATen/autocast_mode.h>
 #include <chrono>
+#include <exception>
 #include <cmath>
 #include <fstream>
 #include <malloc.h>
@@ -68,6 +73,83 @@ void writeRankTimes(MetricWriter* metrics, const World& w, int64_t step, double 
     metrics->write({{"type", "rank_times"}, {"step", step}, {"step_s", step_times}, {"compute_s", compute_times}});
 }
 
+// --precision bf16|fp16: the forward pass under LibTorch's autocast (matrix products and convolutions in the
+// low precision, reductions and losses in fp32; the parameters stay fp32). What torch.autocast's __enter__
+// and __exit__ do; LibTorch has no C++ guard of its own. Thread-local: only this thread's forward is cast.
+class AutocastGuard {
+  public:
+    AutocastGuard(std::optional<at::ScalarType> dtype, at::DeviceType device) : dtype_(dtype), device_(device) {
+        if (!dtype_) return;
+        was_enabled_ = at::autocast::is_autocast_enabled(device_);
+        was_dtype_ = at::autocast::get_autocast_dtype(device_);
+        at::autocast::set_autocast_enabled(device_, true);
+        at::autocast::set_autocast_dtype(device_, *dtype_);
+        at::autocast::increment_nesting();
+    }
+    ~AutocastGuard() {
+        if (!dtype_) return;
+        if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache(); // the cast weights
+        at::autocast::set_autocast_enabled(device_, was_enabled_);
+        at::autocast::set_autocast_dtype(device_, was_dtype_);
+    }
+    AutocastGuard(const AutocastGuard&) = delete;
+    AutocastGuard& operator=(const AutocastGuard&) = delete;
+
+  private:
+    std::optional<at::ScalarType> dtype_;
+    at::DeviceType device_;
+    bool was_enabled_ = false;
+    at::ScalarType was_dtype_ = at::kFloat;
+};
+
+std::optional<at::ScalarType> autocastType(const std::string& precision) {
+    if (precision == "bf16") return at::kBFloat16;
+    if (precision == "fp16") return at::kHalf;
+    return std::nullopt; // fp32
+}
+
+// fp16: divides the averaged gradients by the loss scale in place; true when one of them holds an inf or a
+// NaN (GradScaler's fused check). Every rank holds the same averaged gradients, so every rank decides alike.
+bool unscaleGradients(torch::nn::Module& model, double scale) {
+    std::vector<torch::Tensor> grads;
+    for (const auto& p : model.parameters())
+        if (p.grad().defined()) grads.push_back(p.grad());
+    if (grads.empty()) return false;
+    auto found_inf = torch::zeros({1}, grads.front().options());
+    const auto inv_scale = torch::full({1}, 1.0 / scale, grads.front().options());
+    at::_amp_foreach_non_finite_check_and_unscale_(grads, found_inf, inv_scale);
+    return found_inf.item<float>() > 0;
+}
+
+// The MLPerf compliance log's training-session keys (mlcommons/logging constants.py).
+void logRunInfo(MllogWriter& log, const EngineOptions& o, const World& w, const Workload& workload) {
+    const json hp = workload.hyperparameters();
+    log.event("submission_benchmark", o.workload);
+    log.event("submission_division", "open");
+    log.event("submission_status", "research");
+    log.event("submission_platform", std::to_string(w.ranks) + "x" + w.host);
+    log.event("seed", o.seed);
+    log.event("global_batch_size", hp.value("global_batch", static_cast<int64_t>(o.batch_per_rank) * w.ranks));
+    log.event("gradient_accumulation_steps", 1);
+    log.event("opt_base_learning_rate", hp.value("base_lr", o.lr));
+    if (hp.contains("warmup_steps")) log.event("opt_learning_rate_warmup_steps", hp["warmup_steps"]);
+    const json fields = workload.mllogFields(); // items() refers to it
+    for (const auto& [key, value] : fields.items())
+        log.event(key, value);
+}
+
+// MLPerf: a run that ends in an error stops with status "aborted".
+struct RunStopOnError {
+    MllogWriter* log;
+    const int exceptions = std::uncaught_exceptions();
+    ~RunStopOnError() {
+        if (log && std::uncaught_exceptions() > exceptions) try {
+                log->end("run_stop", nullptr, {{"status", "aborted"}});
+            } catch (...) {
+            }
+    }
+};
+
 void dumpParameters(const std::string& path, torch::nn::Module& module) {
     std::ofstream dump(path, std::ios::binary); // float32, registration order, logical (NCHW) layout
     for (const auto& p : module.parameters()) {
@@ -104,8 +186,11 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     // in the heap: 10% less CPU per ResNet-20 step here (bench/results/2026-11-22-peers.md).
     if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TRIM_THRESHOLD, 1 << 30) != 1)
         throw std::runtime_error("mallopt refused the mmap and trim thresholds");
-    if (o.precision != "fp32")
-        throw std::invalid_argument("--precision " + o.precision + ": not implemented yet (fp32 only)");
+    std::optional<MllogWriter> mllog; // MLPerf's compliance log, rank 0
+    if (w.rank == 0 && !o.mllog_path.empty()) {
+        mllog.emplace(o.mllog_path);
+        mllog->start("init_start");
+    }
     // Same initial weights everywhere (rank 0's are broadcast too); the data order differs by rank.
     torch::manual_seed(static_cast<uint64_t>(o.seed));
 
@@ -118,6 +203,26 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     gradients.broadcastParameters();
     const auto optimizer = workload->makeOptimizer();
     const json hosts = gatherRanks(w);
+
+    // Precision: fp32 master weights always; bf16 and fp16 cast the forward pass (autocast); fp16 scales the
+    // loss (MLBench's FP16Optimizer, seed 004).
+    const std::optional<at::ScalarType> autocast_type = autocastType(o.precision);
+    const at::DeviceType device = model.parameters().front().device().type();
+    std::optional<LossScaler> scaler;
+    if (o.precision == "fp16") scaler.emplace(workload->lossScaling());
+
+    // Resume: the parameters, optimizer, loss scale, data position and random state of the newest checkpoint.
+    const TrainingState training_state{model, *optimizer, *workload, scaler ? &*scaler : nullptr, o.precision};
+    int64_t first_step = 1;
+    std::string resumed_from;
+    if (o.resume) {
+        first_step = loadNewestCheckpoint(o.checkpoint_dir, training_state, w) + 1;
+        resumed_from = checkpointPath(o.checkpoint_dir, first_step - 1).string();
+        if (first_step > o.steps)
+            throw std::invalid_argument("--resume: " + resumed_from + " is at step " +
+                                        std::to_string(first_step - 1) + ", not before --steps " +
+                                        std::to_string(o.steps));
+    }
 
     std::optional<MetricWriter> metrics; // only rank 0 talks
     if (w.rank == 0) {
@@ -136,35 +241,70 @@ void trainWorkload(const EngineOptions& o, const World& w) {
         header["bucket_mb"] = o.bucket_mb;
         header["overlap"] = o.overlap;
         header["bucket_elements"] = gradients.bucketElements();
+        header["precision"] = o.precision;
+        if (scaler) {
+            const auto& s = scaler->options();
+            header["loss_scaling"] = {{"initial_scale", s.initial_scale},
+                                      {"factor", s.factor},
+                                      {"window", s.window},
+                                      {"max_scale", std::isfinite(s.max_scale) ? json(s.max_scale) : json(nullptr)},
+                                      {"min_scale", s.min_scale}};
+        }
+        if (o.resume) {
+            header["resumed_from"] = resumed_from;
+            header["first_step"] = first_step;
+        }
         header.update(workload->headerFields());
         metrics->write(header);
     }
 
+    if (mllog) {
+        logRunInfo(*mllog, o, w, *workload);
+        mllog->end("init_stop");
+    }
+
     // ---------------------------------------------------------------- training
     MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    if (mllog) mllog->start("run_start");
+    const RunStopOnError run_stop_on_error{mllog ? &*mllog : nullptr};
     const auto run_start = Clock::now();
     double train_seconds = 0, loss = 0;
     int64_t samples_done = 0, tokens_done = 0, steps_done = 0;
     std::optional<Evaluation> last_eval;
     std::optional<double> time_to_target_s; // MLBench: wall time until the eval metric reaches the target
-    for (int64_t step = 1; step <= o.steps && !time_to_target_s; ++step) {
+    int64_t mllog_epoch = -1; // the epoch whose epoch_start the log holds (MLPerf counts from 1)
+    for (int64_t step = first_step; step <= o.steps && !time_to_target_s; ++step) {
         steps_done = step;
         const double lr = workload->learningRate(step);
         const auto t0 = Clock::now();
         const Batch batch = workload->nextBatch();
         const auto t1 = Clock::now();
-        auto local_loss = workload->forwardLoss(batch);
+        if (mllog && workload->epoch() != mllog_epoch) {
+            if (mllog_epoch >= 0) mllog->end("epoch_stop", nullptr, {{"epoch_num", mllog_epoch + 1}});
+            mllog_epoch = workload->epoch();
+            mllog->start("epoch_start", nullptr, {{"epoch_num", mllog_epoch + 1}});
+        }
+        torch::Tensor local_loss; // () fp32
+        {
+            AutocastGuard autocast(autocast_type, device);
+            local_loss = workload->forwardLoss(batch);
+        }
         gradients.beginStep(local_loss.item<double>());
         const auto t2 = Clock::now();
         optimizer->zero_grad();
-        local_loss.backward(); // full buckets are averaged meanwhile
+        const double loss_scale = scaler ? scaler->scale() : 1.0; // this step's
+        (scaler ? local_loss * loss_scale : local_loss).backward(); // full buckets are averaged meanwhile
         const auto t3 = Clock::now();
         const auto communication = gradients.finishStep(t3);
         loss = communication.mean_loss;
         const auto t4 = Clock::now();
-        workload->beforeOptimizerStep();
-        setLearningRate(*optimizer, lr);
-        optimizer->step();
+        // fp16: an inf or a NaN in the averaged gradients skips the step (and shrinks the scale).
+        const bool stepped = !scaler || scaler->update(unscaleGradients(model, loss_scale));
+        if (stepped) {
+            workload->beforeOptimizerStep();
+            setLearningRate(*optimizer, lr);
+            optimizer->step();
+        }
         const auto t5 = Clock::now();
 
         const double step_s = seconds(t0, t5); // data + forward + backward + exposed all-reduce + optimizer
@@ -191,12 +331,19 @@ void trainWorkload(const EngineOptions& o, const World& w) {
                            {"comm_hidden_s", communication.hidden_s},
                            {"elapsed_s", seconds(run_start, t5)}};
             if (step_tokens > 0) record["tokens_per_s"] = static_cast<double>(step_tokens) / step_s;
+            if (scaler) record["loss_scale"] = loss_scale;
+            if (!stepped) record["skipped"] = true;
             metrics->write(record);
         }
         writeRankTimes(metrics ? &*metrics : nullptr, w, step, step_s, step_s - seconds(t3, t4));
 
         if ((o.eval_every > 0 && step % o.eval_every == 0) || step == o.steps) {
+            if (mllog) mllog->start("eval_start", nullptr, {{"epoch_num", workload->epoch() + 1}});
             last_eval = workload->evaluate();
+            if (mllog) {
+                mllog->event("eval_accuracy", last_eval->value, {{"epoch_num", workload->epoch() + 1}});
+                mllog->end("eval_stop", nullptr, {{"epoch_num", workload->epoch() + 1}});
+            }
             workload->afterEvaluation(*last_eval);
             if (metrics) {
                 json record = {{"type", "eval"},
@@ -212,6 +359,24 @@ void trainWorkload(const EngineOptions& o, const World& w) {
             if (target && reached(metric, last_eval->value, *target))
                 time_to_target_s = seconds(run_start, Clock::now());
         }
+
+        // Checkpoints: every --checkpoint-every steps and at the end, outside the timed step.
+        const bool last = step == o.steps || time_to_target_s;
+        if (!o.checkpoint_dir.empty() &&
+            ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || last)) {
+            const auto start = Clock::now();
+            const auto path = saveCheckpoint(o.checkpoint_dir, step, training_state, w);
+            if (metrics)
+                metrics->write({{"type", "checkpoint"},
+                                {"step", step},
+                                {"path", path.string()},
+                                {"seconds", seconds(start, Clock::now())}});
+        }
+    }
+    if (mllog) {
+        if (mllog_epoch >= 0) mllog->end("epoch_stop", nullptr, {{"epoch_num", mllog_epoch + 1}});
+        // MLPerf: success when the quality target was reached; a run without a target succeeds by finishing.
+        mllog->end("run_stop", nullptr, {{"status", !target || time_to_target_s ? "success" : "aborted"}});
     }
 
     if (metrics && !o.dump_parameters.empty()) dumpParameters(o.dump_parameters, model);
@@ -229,6 +394,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
                         {"target_accuracy", target && accuracy ? json(*target) : json(nullptr)},
                         {"time_to_accuracy_s", time_to_target_s ? json(*time_to_target_s) : json(nullptr)},
                         {"final_loss", loss},
+                        {"skipped_steps", scaler ? scaler->skippedSteps() : 0},
                         {"final_value", last_eval ? json(last_eval->value) : json(nullptr)},
                         {"final_accuracy", last_eval && accuracy ? json(last_eval->value) : json(nullptr)}};
         if (tokens_done > 0) summary["tokens_per_s"] = static_cast<double>(tokens_done) / train_seconds;

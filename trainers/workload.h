@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine_options.h"
+#include "loss_scaler.h"
 #include "world.h"
 
 #include <cstdint>
@@ -72,6 +73,12 @@ class Workload {
     // The header's "hyperparameters" and the workload's own header fields.
     virtual nlohmann::json hyperparameters() const = 0;
     virtual nlohmann::json headerFields() const { return nlohmann::json::object(); }
+    // MLPerf compliance-log keys of this workload beyond those the loop logs (seed, global_batch_size,
+    // opt_base_learning_rate, ...), e.g. {"opt_name": "sgd", "train_samples": 50000, "eval_samples": 10000}
+    // (key names from mlcommons/logging's constants.py).
+    virtual nlohmann::json mllogFields() const { return nlohmann::json::object(); }
+    // --precision fp16: the dynamic loss scaling (initial scale, factor, window, maximum).
+    virtual LossScalerOptions lossScaling() const { return {}; }
 
     // Checkpoints: the workload's own state beyond the module and the optimizer (data position, schedule).
     virtual void saveState(torch::serialize::OutputArchive&) const {}

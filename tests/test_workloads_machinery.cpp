@@ -1,0 +1,206 @@
+// The training loop's common machinery under real mpirun, on ResNet-20 with synthetic CIFAR at 2 ranks: bf16
+// and fp16 training (fp16 with dynamic loss scaling), seeded runs that repeat, checkpoints and --resume that
+// continue exactly where a run stopped, and MLPerf's compliance log.
+#include "engine_run.h"
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+using namespace scalebench;
+using nlohmann::json;
+
+namespace {
+
+// Every record of a metric stream, as written (core's parser keeps only what the console needs).
+std::vector<json> rawRecords(const std::filesystem::path& path, const std::string& type) {
+    std::vector<json> out;
+    std::istringstream lines(fileText(path));
+    for (std::string line; std::getline(lines, line);) {
+        const json record = json::parse(line);
+        if (record.value("type", "") == type) out.push_back(record);
+    }
+    return out;
+}
+
+const std::vector<std::string> kSmallRun = {"--workload",     "resnet20", "--dataset",      "synthetic-cifar",
+                                            "--batch-per-rank", "8",      "--eval-samples", "16",
+                                            "--threads",      "1",        "--warmup-steps", "0"};
+
+std::vector<std::string> withSmallRun(std::vector<std::string> options) {
+    options.insert(options.end(), kSmallRun.begin(), kSmallRun.end());
+    return options;
+}
+
+} // namespace
+
+TEST_CASE("bf16 and fp16 training of ResNet-20 at 2 ranks stays finite and close to fp32 and fp16 records its "
+          "loss scale",
+          "[workloads][precision]") {
+    // Synthetic CIFAR has random labels: over a few steps of new batches the loss does not fall, so the check
+    // is against the same run in fp32 (fp16 on this CPU takes ~3.5 s a step: 3 steps).
+    TemporaryFolder folder;
+    std::map<std::string, std::vector<StepRecord>> curves;
+    for (const std::string precision : {"fp32", "bf16", "fp16"}) {
+        INFO(precision);
+        const std::string name = precision + ".jsonl";
+        const EngineRun run = runEngine(folder, 2, withSmallRun({"--precision", precision, "--steps", "3"}), name);
+        INFO(run.output);
+        REQUIRE(run.status == 0);
+        curves[precision] = recordsOf<StepRecord>(run);
+        REQUIRE(curves[precision].size() == 3);
+        const auto header = rawRecords(folder.path / name, "header").at(0);
+        CHECK(header["precision"] == precision);
+        for (const auto& s : rawRecords(folder.path / name, "step")) {
+            CHECK(std::isfinite(s["loss"].get<double>()));
+            if (precision == "fp16") {
+                CHECK(s["loss_scale"].get<double>() == 128.0); // MLBench's 2^7, no overflow expected
+                CHECK_FALSE(s.contains("skipped"));
+            } else {
+                CHECK_FALSE(s.contains("loss_scale"));
+            }
+        }
+    }
+    for (const char* precision : {"bf16", "fp16"})
+        for (std::size_t i = 0; i < 3; ++i) {
+            INFO(precision << " step " << i + 1);
+            CHECK(std::abs(curves[precision][i].loss - curves["fp32"][i].loss) < 0.05);
+        }
+}
+
+TEST_CASE("two runs with the same seed give the same loss curve at 2 ranks", "[workloads][reproducibility]") {
+    TemporaryFolder folder;
+    std::vector<std::vector<StepRecord>> curves;
+    for (const char* name : {"first.jsonl", "second.jsonl"}) {
+        const EngineRun run = runEngine(folder, 2, withSmallRun({"--steps", "4", "--seed", "5"}), name);
+        INFO(run.output);
+        REQUIRE(run.status == 0);
+        curves.push_back(recordsOf<StepRecord>(run));
+        REQUIRE(curves.back().size() == 4);
+    }
+    for (std::size_t i = 0; i < 4; ++i)
+        CHECK(std::abs(curves[0][i].loss - curves[1][i].loss) <= 1e-6);
+}
+
+TEST_CASE("six steps straight equal three steps, a checkpoint and three resumed steps", "[workloads][checkpoint]") {
+    TemporaryFolder folder;
+    const auto checkpoints = (folder.path / "checkpoints").string();
+    auto train = [&](const std::string& name, std::vector<std::string> options) {
+        options.insert(options.end(), {"--dump-parameters", (folder.path / (name + ".bin")).string()});
+        EngineRun run = runEngine(folder, 2, withSmallRun(options), name + ".jsonl");
+        INFO(run.output);
+        REQUIRE(run.status == 0);
+        return run;
+    };
+    const EngineRun straight = train("straight", {"--steps", "6"});
+    const EngineRun first = train("first", {"--steps", "3", "--checkpoint-dir", checkpoints});
+    const EngineRun resumed = train("resumed", {"--steps", "6", "--checkpoint-dir", checkpoints, "--resume"});
+
+    // The first run's checkpoint: one file of the shared state, one per rank, and its record.
+    CHECK(std::filesystem::exists(folder.path / "checkpoints" / "checkpoint-3.pt"));
+    CHECK(std::filesystem::exists(folder.path / "checkpoints" / "checkpoint-3.rank0.pt"));
+    CHECK(std::filesystem::exists(folder.path / "checkpoints" / "checkpoint-3.rank1.pt"));
+    const auto saved = rawRecords(folder.path / "first.jsonl", "checkpoint");
+    REQUIRE(saved.size() == 1);
+    CHECK(saved[0]["step"] == 3);
+    CHECK_THAT(saved[0]["path"].get<std::string>(), Catch::EndsWith("checkpoint-3.pt"));
+
+    const auto all = recordsOf<StepRecord>(straight);
+    auto parts = recordsOf<StepRecord>(first);
+    const auto rest = recordsOf<StepRecord>(resumed);
+    REQUIRE(rest.size() == 3);
+    CHECK(rest.front().step == 4);
+    parts.insert(parts.end(), rest.begin(), rest.end());
+    REQUIRE(all.size() == 6);
+    REQUIRE(parts.size() == 6);
+    for (std::size_t i = 0; i < 6; ++i) {
+        INFO("step " << i + 1);
+        CHECK(std::abs(all[i].loss - parts[i].loss) <= 1e-5);
+    }
+    const auto header = rawRecords(folder.path / "resumed.jsonl", "header").at(0);
+    CHECK(header["first_step"] == 4);
+
+    const auto reference = floatsIn(folder.path / "straight.bin");
+    const auto values = floatsIn(folder.path / "resumed.bin");
+    REQUIRE(!reference.empty());
+    REQUIRE(values.size() == reference.size());
+    double largest = 0;
+    for (std::size_t i = 0; i < values.size(); ++i)
+        largest = std::max(largest, std::abs(static_cast<double>(values[i]) - reference[i]));
+    CHECK(largest <= 1e-5);
+}
+
+TEST_CASE("resuming without a checkpoint or from a corrupt one ends the run with an error naming it",
+          "[workloads][checkpoint]") {
+    TemporaryFolder folder;
+    const auto empty = (folder.path / "empty").string();
+    std::filesystem::create_directories(empty);
+    const EngineRun none =
+        runEngine(folder, 1, withSmallRun({"--steps", "2", "--checkpoint-dir", empty, "--resume"}), "none.jsonl");
+    CHECK(none.status != 0);
+    REQUIRE(recordsOf<ErrorRecord>(none).size() == 1);
+    CHECK_THAT(recordsOf<ErrorRecord>(none)[0].message, Catch::Contains("no checkpoint") && Catch::Contains(empty));
+
+    const auto broken = folder.path / "broken";
+    std::filesystem::create_directories(broken);
+    std::ofstream(broken / "checkpoint-2.pt") << "not a checkpoint";
+    const EngineRun corrupt = runEngine(
+        folder, 1, withSmallRun({"--steps", "4", "--checkpoint-dir", broken.string(), "--resume"}), "corrupt.jsonl");
+    CHECK(corrupt.status != 0);
+    REQUIRE(recordsOf<ErrorRecord>(corrupt).size() == 1);
+    CHECK_THAT(recordsOf<ErrorRecord>(corrupt)[0].message,
+               Catch::Contains((broken / "checkpoint-2.pt").string()) && Catch::Contains("corrupt"));
+}
+
+TEST_CASE("a run's MLLOG file holds one :::MLLOG JSON line an event with MLPerf's keys in order",
+          "[workloads][mllog]") {
+    TemporaryFolder folder;
+    const auto mllog = folder.path / "mllog.txt";
+    const EngineRun run =
+        runEngine(folder, 2, withSmallRun({"--steps", "4", "--eval-every", "2", "--mllog", mllog.string()}));
+    INFO(run.output);
+    REQUIRE(run.status == 0);
+    std::vector<json> events;
+    std::istringstream lines(fileText(mllog));
+    for (std::string line; std::getline(lines, line);) {
+        INFO(line);
+        REQUIRE(line.rfind(":::MLLOG {", 0) == 0);
+        const json event = json::parse(line.substr(9));
+        for (const char* field : {"namespace", "time_ms", "event_type", "key", "value", "metadata"})
+            CHECK(event.contains(field));
+        CHECK(event["metadata"].contains("file"));
+        CHECK(event["metadata"].contains("lineno"));
+        events.push_back(event);
+    }
+    std::vector<std::string> keys;
+    for (const auto& e : events)
+        keys.push_back(e["key"]);
+    auto position = [&](const std::string& key) {
+        const auto it = std::find(keys.begin(), keys.end(), key);
+        INFO(key);
+        CHECK(it != keys.end());
+        return it - keys.begin();
+    };
+    CHECK(position("init_start") == 0);
+    for (const char* key : {"submission_benchmark", "seed", "global_batch_size", "opt_base_learning_rate", "opt_name",
+                            "train_samples", "eval_samples"})
+        CHECK(position(key) < position("init_stop"));
+    CHECK(position("init_stop") < position("run_start"));
+    CHECK(position("run_start") < position("epoch_start"));
+    CHECK(position("epoch_start") < position("eval_start"));
+    CHECK(position("eval_start") < position("eval_accuracy"));
+    CHECK(position("eval_accuracy") < position("eval_stop"));
+    CHECK(position("eval_stop") < position("run_stop"));
+    CHECK(keys.back() == "run_stop");
+    CHECK(std::count(keys.begin(), keys.end(), "eval_accuracy") == 2); // steps 2 and 4
+    CHECK(std::count(keys.begin(), keys.end(), "epoch_start") == std::count(keys.begin(), keys.end(), "epoch_stop"));
+    CHECK(events[position("global_batch_size")]["value"] == 16.0);
+    CHECK(events[position("seed")]["value"] == 1.0);
+    CHECK(events[position("submission_benchmark")]["value"] == "resnet20");
+    CHECK(events[position("eval_accuracy")]["metadata"].contains("epoch_num"));
+    CHECK(events.back()["metadata"]["status"] == "success");
+    CHECK(events.back()["event_type"] == "INTERVAL_END");
+    CHECK(events[0]["event_type"] == "INTERVAL_START");
+}
