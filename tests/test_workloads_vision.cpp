@@ -86,19 +86,19 @@ TEST_CASE("ResNet-50 on small synthetic ImageNet-shaped images at 2 ranks trains
     TemporaryFolder folder;
     const EngineRun run = runEngine(folder, 2,
                                     {"--workload", "resnet50", "--dataset", "synthetic-imagenet", "--preset", "32",
-                                     "--steps", "12", "--batch-per-rank", "8", "--lr", "1.6", "--warmup-steps",
-                                     "2", "--eval-samples", "8"});
+                                     "--steps", "8", "--batch-per-rank", "8", "--lr", "0.16", "--warmup-steps",
+                                     "0", "--eval-samples", "4"});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto header = headerOf(run);
     CHECK(header["parameters"] == 25557032); // torchvision's ResNet-50
     CHECK(header["image_side"] == 32);
     CHECK(header["hyperparameters"]["label_smoothing"] == Approx(0.1));
-    CHECK(header["hyperparameters"]["peak_lr"] == Approx(1.6 * 16 / 256));
+    CHECK(header["hyperparameters"]["peak_lr"] == Approx(0.16 * 16 / 256));
     const auto steps = recordsOf<StepRecord>(run);
     const auto [first, last] = firstAndLastLoss(steps, 3);
     CHECK(last < first);
-    CHECK(first == Approx(std::log(1000.0)).margin(1.0)); // 1000 classes, near-uniform at the start
+    CHECK(first == Approx(std::log(1000.0)).margin(1.5)); // 1000 classes, near-uniform at the start
 }
 
 TEST_CASE("ResNet-50 refuses an image side that is not a number and a dataset it does not have", "[workloads]") {

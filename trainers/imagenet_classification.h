@@ -4,6 +4,7 @@
 #pragma once
 
 #include "image_data.h"
+#include "resnet.h"
 #include "resnet50.h"
 #include "workload.h"
 
