@@ -53,7 +53,7 @@ Number parseNumber(const std::string& option, const std::string& text, Number mi
 
 std::string engineUsage() {
     return "usage: scalebench-engine --metrics FILE [--workload NAME (docs/workloads.md)|allreduce-sweep]\n"
-           "         [--dataset fashion-mnist|synthetic-cifar] [--data-dir DIR] [--steps N] "
+           "         [--dataset fashion-mnist|cifar10|synthetic-cifar|synthetic-imagenet] [--data-dir DIR] [--steps N] "
            "[--batch-per-rank B]\n"
            "         [--lr LR] [--warmup-steps N] [--eval-every N] [--eval-samples N] [--threads T] [--seed "
            "S]\n"

@@ -9,7 +9,7 @@ namespace scalebench {
 
 struct EngineOptions {
     std::string workload = "resnet20";
-    std::string dataset = "fashion-mnist"; // or synthetic-cifar
+    std::string dataset = "fashion-mnist"; // or cifar10, synthetic-cifar, synthetic-imagenet
     std::string data_dir = "/usr/share/datasets/fashion-mnist";
     std::string metrics_path; // JSON-lines metric stream, written by rank 0
     int steps = 100;
@@ -34,7 +34,7 @@ struct EngineOptions {
     std::string dump_parameters; // rank 0 writes the trained parameters here (float32, registration order)
     // Workloads (docs/workloads.md).
     std::string precision = "fp32"; // fp32, bf16, fp16 (dynamic loss scaling); fp32 master weights always
-    std::string preset;             // model size where a workload has several (llama: tiny ... 70b)
+    std::string preset;             // model size where a workload has several (llama: tiny ... 70b); resnet50: image side
     int seq_len = 0;                // tokens per sequence; 0: the workload's default
     std::string checkpoint_dir;     // save a checkpoint here every checkpoint_every steps and at the end
     int checkpoint_every = 0;       // 0: only at the end (when checkpoint_dir is set)

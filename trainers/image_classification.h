@@ -1,10 +1,14 @@
-// MLBench task 1: ResNet image classification (ResNet-20 on Fashion-MNIST or CIFAR-shaped data), SGD with
-// Nesterov momentum, the learning rate scaled linearly with the ranks after a warm-up; top-1 accuracy.
+// MLBench task 1: ResNet image classification (ResNet-20 or ResNet-56, by the workload's name) on CIFAR-10,
+// Fashion-MNIST or CIFAR-shaped synthetic data; SGD with Nesterov momentum, the learning rate scaled linearly
+// with the ranks over a warm-up and divided by 10 when the held-out loss plateaus; top-1 accuracy.
 #pragma once
 
 #include "image_data.h"
 #include "resnet.h"
 #include "workload.h"
+
+#include <limits>
+#include <random>
 
 namespace scalebench {
 
@@ -17,23 +21,34 @@ class ImageClassification : public Workload {
     Batch nextBatch() override;
     torch::Tensor forwardLoss(const Batch& batch) override;
     double learningRate(int64_t step) const override;
+    void afterEvaluation(const Evaluation& evaluation) override;
     EvalMetric evalMetric() const override { return {"accuracy", true}; }
     Evaluation evaluate() override;
     int64_t epoch() const override { return batches_.epoch(); }
     nlohmann::json hyperparameters() const override;
     nlohmann::json headerFields() const override;
     nlohmann::json mllogFields() const override;
-    void saveState(torch::serialize::OutputArchive& archive) const override { batches_.saveState(archive); }
-    void loadState(torch::serialize::InputArchive& archive) override { batches_.loadState(archive); }
+    void saveState(torch::serialize::OutputArchive& archive) const override;
+    void loadState(torch::serialize::InputArchive& archive) override;
 
   private:
     EngineOptions options_;
     World world_;
+    int64_t depth_ = 20; // from the workload's name: resnet20, resnet56
     // held_out_ and model_ come before batches_: the constructor fills them while it makes the sampler.
     LabelledImages held_out_;
     CifarResNet model_{nullptr};
+    bool augment_ = false;   // random crop (padding 4) and horizontal flip: CIFAR-10's training batches
+    int64_t train_samples_ = 0; // all ranks' training samples together (one epoch)
     BatchSampler batches_;
+    std::mt19937_64 augmentation_random_;
     int64_t warmup_steps_ = 0;
+    int64_t steps_taken_ = 0; // batches drawn so far
+    // The plateau rule (learningRate): judged at the first evaluation after each epoch boundary.
+    double lr_factor_ = 1;
+    double best_loss_ = std::numeric_limits<double>::infinity();
+    int64_t epochs_without_improvement_ = 0;
+    int64_t judged_epoch_ = 0;
 };
 
 } // namespace scalebench

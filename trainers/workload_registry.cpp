@@ -1,5 +1,6 @@
 // Every workload the engine trains, by the name the plan and the console use (docs/workloads.md).
 #include "image_classification.h"
+#include "imagenet_classification.h"
 #include "translation.h"
 #include "workload.h"
 
@@ -21,6 +22,8 @@ Factory make() {
 const std::vector<std::pair<std::string, Factory>>& registry() {
     static const std::vector<std::pair<std::string, Factory>> workloads = {
         {"resnet20", make<ImageClassification>()},
+        {"resnet56", make<ImageClassification>()},
+        {"resnet50", make<ImageNetClassification>()},
         {"gnmt", make<Translation>()},
         {"transformer", make<Translation>()},
     };
