@@ -1,5 +1,7 @@
 // Every workload the engine trains, by the name the plan and the console use (docs/workloads.md).
+#include "bert_pretraining.h"
 #include "image_classification.h"
+#include "llama_pretraining.h"
 #include "workload.h"
 
 #include <functional>
@@ -20,6 +22,8 @@ Factory make() {
 const std::vector<std::pair<std::string, Factory>>& registry() {
     static const std::vector<std::pair<std::string, Factory>> workloads = {
         {"resnet20", make<ImageClassification>()},
+        {"llama", make<LlamaPretraining>()},
+        {"bert", make<BertPretraining>()},
     };
     return workloads;
 }
