@@ -66,7 +66,7 @@ TEST_CASE("the model presets have the published parameter counts", "[models]") {
 
 TEST_CASE("LAMB scales the Adam step of each tensor by the ratio of its norm to the step's norm", "[models]") {
     auto p = torch::tensor({3.0, 4.0}).requires_grad_(); // |p| = 5
-    Lamb lamb({p}, LambOptions(0.1).betas({0.9, 0.999}).eps(0).weight_decay(0));
+    Lamb lamb(std::vector<torch::Tensor>{p}, LambOptions(0.1).betas({0.9, 0.999}).eps(0).weight_decay(0));
     p.mutable_grad() = torch::tensor({1.0, -2.0});
     lamb.step();
     // First step with bias correction: m_hat = g, v_hat = g^2, update = sign(g) = (1, -1), |update| = sqrt 2;
@@ -77,7 +77,7 @@ TEST_CASE("LAMB scales the Adam step of each tensor by the ratio of its norm to 
 
     // Weight decay joins the update before the trust ratio: update = sign(g) + wd x p.
     auto q = torch::tensor({1.0, 0.0}).requires_grad_();
-    Lamb decayed({q}, LambOptions(1.0).eps(0).weight_decay(0.5));
+    Lamb decayed(std::vector<torch::Tensor>{q}, LambOptions(1.0).eps(1e-12).weight_decay(0.5));
     q.mutable_grad() = torch::tensor({0.0, 1.0});
     decayed.step();
     // update = (0 + 0.5, 1 + 0) = (0.5, 1); |update| = sqrt 1.25; ratio 1 / sqrt 1.25.

@@ -17,6 +17,7 @@ constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-6, kWeightDecay = 0.01,
 // synthetic-tokens: ids 0-3 are [PAD] [CLS] [SEP] [MASK]; text uses 4 ... vocab-1, 10% of it random.
 constexpr int64_t kMaskId = 3, kFirstWordId = 4;
 constexpr double kNoise = 0.1;
+constexpr int64_t kPhrase = 8; // tokens repeated through each sequence (synthetic_tokens.h)
 
 std::string presetOf(const EngineOptions& o) { return o.preset.empty() ? "large" : o.preset; }
 
@@ -26,7 +27,7 @@ BertPretraining::BertPretraining(const EngineOptions& o, const World& w)
     : options_(o), world_(w), preset_(presetOf(o)),
       seq_len_(o.seq_len > 0 ? o.seq_len : (preset_ == "tiny" ? 16 : 512)), model_(bertPresetShape(preset_)),
       train_tokens_(bertPresetShape(preset_).vocab, kFirstWordId, kNoise,
-                    static_cast<uint64_t>(o.seed) * 7919 + static_cast<uint64_t>(w.rank)),
+                    static_cast<uint64_t>(o.seed) * 7919 + static_cast<uint64_t>(w.rank), kPhrase),
       masking_(static_cast<uint64_t>(o.seed) * 104729 + static_cast<uint64_t>(w.rank)) {
     if (o.dataset != "synthetic-tokens")
         throw std::invalid_argument("--dataset: bert has no dataset '" + o.dataset + "' (known: synthetic-tokens)");
@@ -82,7 +83,7 @@ Evaluation BertPretraining::evaluate() {
     torch::NoGradGuard no_grad;
     model_->eval();
     const uint64_t seed = static_cast<uint64_t>(options_.seed) * 7919 + 1000003 + static_cast<uint64_t>(world_.rank);
-    SyntheticTokens held_out(model_->shape().vocab, kFirstWordId, kNoise, seed);
+    SyntheticTokens held_out(model_->shape().vocab, kFirstWordId, kNoise, seed, kPhrase);
     std::mt19937_64 masking(seed + 1);
     const int64_t sequences = (options_.eval_samples + world_.ranks - 1) / world_.ranks;
     double sums[3] = {0, 0, 0}; // correct, loss x masked, masked
@@ -134,7 +135,7 @@ nlohmann::json BertPretraining::headerFields() const {
             {"model",
              {{"layers", s.layers}, {"hidden", s.hidden}, {"heads", s.heads}, {"ffn", s.ffn}, {"vocab", s.vocab}}},
             {"model_flops_per_sequence", encoderTrainingFlopsPerSequence(s.layers, s.hidden, s.ffn, s.vocab, seq_len_)},
-            {"synthetic_tokens", "Markov chain over ids 4..vocab-1, 10% random tokens; [MASK] = 3"}};
+            {"synthetic_tokens", "8-token Markov-chain phrase repeated, ids 4..vocab-1, 10% random tokens; [MASK] = 3"}};
 }
 
 void BertPretraining::saveState(torch::serialize::OutputArchive& archive) const {

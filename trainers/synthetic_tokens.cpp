@@ -8,8 +8,8 @@
 
 namespace scalebench {
 
-SyntheticTokens::SyntheticTokens(int64_t vocab, int64_t first_id, double noise, uint64_t seed)
-    : vocab_(vocab), first_id_(first_id), noise_(noise), random_(seed) {
+SyntheticTokens::SyntheticTokens(int64_t vocab, int64_t first_id, double noise, uint64_t seed, int64_t period)
+    : vocab_(vocab), first_id_(first_id), noise_(noise), period_(period), random_(seed) {
     if (vocab - first_id < 2)
         throw std::invalid_argument("synthetic-tokens: a vocabulary of " + std::to_string(vocab) +
                                     " ids from " + std::to_string(first_id) + " is too small");
@@ -27,6 +27,15 @@ torch::Tensor SyntheticTokens::next(int64_t sequences, int64_t length) {
     std::uniform_real_distribution<double> coin(0, 1);
     for (int64_t s = 0; s < sequences; ++s) {
         int64_t* row = ids + s * length;
+        if (period_ > 0) { // the phrase: period chain tokens, then repeated, each position noisy
+            std::vector<int64_t> phrase(static_cast<std::size_t>(period_));
+            phrase[0] = any(random_);
+            for (std::size_t i = 1; i < phrase.size(); ++i)
+                phrase[i] = successor_[static_cast<std::size_t>(phrase[i - 1] - first_id_)];
+            for (int64_t t = 0; t < length; ++t)
+                row[t] = coin(random_) < noise_ ? any(random_) : phrase[static_cast<std::size_t>(t % period_)];
+            continue;
+        }
         row[0] = any(random_);
         for (int64_t t = 1; t < length; ++t)
             row[t] = coin(random_) < noise_ ? any(random_)
