@@ -31,6 +31,8 @@ double meanLoss(const std::vector<nlohmann::json>& steps, std::size_t from, std:
 
 } // namespace
 
+// Fails until core's MetricStreamParser reads eval records without "accuracy" (the engine writes it only for
+// accuracy metrics; llama's is "loss"): runEngine's broken-line check counts llama's eval record.
 TEST_CASE("llama tiny trains at 2 ranks with its loss going down and reports tokens and model FLOPs per second",
           "[workloads]") {
     TemporaryFolder folder;
