@@ -64,6 +64,7 @@ std::string engineUsage() {
            "         [--placement out-of-place|in-place|both] [--timing back-to-back|per-call] [--version]\n"
            "         [--precision fp32|bf16|fp16] [--target VALUE] [--preset NAME] [--seq-len N]\n"
            "         [--checkpoint-dir DIR] [--checkpoint-every N] [--resume] [--mllog FILE]\n"
+           "         [--peak-tflops T (per rank, dense, at the run's precision: MFU in step records)]\n"
            "Run under mpirun -np N: synchronous data-parallel SGD, gradients averaged in buckets over MPI, "
            "Gloo\n"
            "or NCCL while backward runs. LIST: comma-separated, e.g. --collectives allreduce,allgather,\n"
@@ -92,6 +93,7 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
         {"--checkpoint-dir", [&](auto&, auto& v) { o.checkpoint_dir = v; }},
         {"--checkpoint-every", [&](auto& k, auto& v) { o.checkpoint_every = parseNumber(k, v, 0); }},
         {"--mllog", [&](auto&, auto& v) { o.mllog_path = v; }},
+        {"--peak-tflops", [&](auto& k, auto& v) { o.peak_tflops = parseNumber(k, v, 0.0); }},
         {"--warmup-steps", [&](auto& k, auto& v) { o.warmup_steps = parseNumber(k, v, -1); }},
         {"--eval-every", [&](auto& k, auto& v) { o.eval_every = parseNumber(k, v, 0); }},
         {"--eval-samples", [&](auto& k, auto& v) { o.eval_samples = parseNumber(k, v, 1); }},

@@ -40,6 +40,9 @@ struct EngineOptions {
     int checkpoint_every = 0;       // 0: only at the end (when checkpoint_dir is set)
     bool resume = false;            // start from the newest checkpoint in checkpoint_dir
     std::string mllog_path;         // MLPerf's ":::MLLOG {...}" lines (rank 0); empty: none
+    // Dense peak of one rank's accelerator in TFLOP/s at the run's precision, as the user states it (H100 SXM
+    // bf16: 989); 0: unknown. With it, step records carry MFU = model FLOPs/s / (ranks x peak) (seed 003).
+    double peak_tflops = 0;
     // allreduce-sweep: which collectives, dtypes, reductions and placements to time.
     std::vector<std::string> collectives = {
         "allreduce"};                              // allreduce, allgather, reducescatter, broadcast, alltoall

@@ -311,6 +311,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
         train_seconds += step_s;
         // Every rank's batch is the same size, so the global counts are the local ones times the ranks.
         const int64_t step_samples = batch.samples * w.ranks, step_tokens = batch.tokens * w.ranks;
+        const double step_flops = workload->trainingFlopsPerStep() * w.ranks; // model FLOPs, all ranks
         samples_done += step_samples;
         tokens_done += step_tokens;
         if (!std::isfinite(loss))
@@ -333,6 +334,10 @@ void trainWorkload(const EngineOptions& o, const World& w) {
             if (step_tokens > 0) record["tokens_per_s"] = static_cast<double>(step_tokens) / step_s;
             if (scaler) record["loss_scale"] = loss_scale;
             if (!stepped) record["skipped"] = true;
+            if (step_flops > 0) { // seed 003: MFU = global model FLOPs / step time / GPUs / peak
+                record["model_flops_per_s"] = step_flops / step_s;
+                if (o.peak_tflops > 0) record["mfu"] = step_flops / step_s / (w.ranks * o.peak_tflops * 1e12);
+            }
             metrics->write(record);
         }
         writeRankTimes(metrics ? &*metrics : nullptr, w, step, step_s, step_s - seconds(t3, t4));
@@ -398,6 +403,10 @@ void trainWorkload(const EngineOptions& o, const World& w) {
                         {"final_value", last_eval ? json(last_eval->value) : json(nullptr)},
                         {"final_accuracy", last_eval && accuracy ? json(last_eval->value) : json(nullptr)}};
         if (tokens_done > 0) summary["tokens_per_s"] = static_cast<double>(tokens_done) / train_seconds;
+        if (const double flops = workload->trainingFlopsPerStep() * w.ranks * steps_done; flops > 0) {
+            summary["model_flops_per_s"] = flops / train_seconds;
+            if (o.peak_tflops > 0) summary["mfu"] = flops / train_seconds / (w.ranks * o.peak_tflops * 1e12);
+        }
         metrics->write(summary);
     }
 }

@@ -1,6 +1,8 @@
 // Every workload the engine trains, by the name the plan and the console use (docs/workloads.md).
+#include "bert_pretraining.h"
 #include "image_classification.h"
 #include "imagenet_classification.h"
+#include "llama_pretraining.h"
 #include "translation.h"
 #include "workload.h"
 
@@ -26,6 +28,8 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
         {"resnet50", make<ImageNetClassification>()},
         {"gnmt", make<Translation>()},
         {"transformer", make<Translation>()},
+        {"llama", make<LlamaPretraining>()},
+        {"bert", make<BertPretraining>()},
     };
     return workloads;
 }
