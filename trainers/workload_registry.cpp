@@ -1,5 +1,7 @@
 // Every workload the engine trains, by the name the plan and the console use (docs/workloads.md).
 #include "image_classification.h"
+#include "language_model.h"
+#include "logistic_regression.h"
 #include "workload.h"
 
 #include <functional>
@@ -20,6 +22,8 @@ Factory make() {
 const std::vector<std::pair<std::string, Factory>>& registry() {
     static const std::vector<std::pair<std::string, Factory>> workloads = {
         {"resnet20", make<ImageClassification>()},
+        {"logistic-regression", make<LogisticRegression>()},
+        {"lstm-lm", make<LanguageModel>()},
     };
     return workloads;
 }
