@@ -83,7 +83,7 @@ void writeWikiText(const std::filesystem::path& path, int lines, unsigned seed) 
 TEST_CASE("task 2 reaches its loss: logistic regression at 2 ranks stops at its held-out loss target",
           "[workloads][engine]") {
     TemporaryFolder folder;
-    constexpr double kTarget = 0.45; // ln 2 = 0.693 before training
+    constexpr double kTarget = 0.35; // ln 2 = 0.693 before training
     const RawRun run = runEngineRaw(folder, 2,
                                     {"--workload", "logistic-regression", "--dataset", "synthetic-epsilon",
                                      "--steps", "300", "--batch-per-rank", "64", "--lr", "4", "--eval-every", "5",

@@ -31,7 +31,7 @@ struct Shards {
 // hyperplane's margin plus noise is positive.
 LibsvmShard syntheticEpsilon(int64_t samples, uint64_t seed) {
     auto fixed = at::make_generator<at::CPUGeneratorImpl>(kHyperplaneSeed);
-    const auto basis = torch::linalg_qr(torch::randn({kEpsilonFeatures, kLatentDimensions}, fixed)).Q; // (F, k)
+    const auto basis = std::get<0>(torch::linalg_qr(torch::randn({kEpsilonFeatures, kLatentDimensions}, fixed))); // (F, k)
     const auto hyperplane = torch::randn({kLatentDimensions}, fixed);
     const auto direction = hyperplane / hyperplane.norm(); // (k), unit
 
