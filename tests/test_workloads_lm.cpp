@@ -154,7 +154,7 @@ TEST_CASE("logistic regression trains on LIBSVM files at 2 ranks, and a bad line
                Catch::Contains("train.libsvm, line 1001") && Catch::Contains("'oops' is not index:value"));
 }
 
-TEST_CASE("lstm-lm on WikiText-format files at 2 ranks: loss goes down, tokens per second, perplexity",
+TEST_CASE("lstm-lm on WikiText-format files at 2 ranks writes tokens per second and perplexity evaluations",
           "[workloads][engine]") {
     TemporaryFolder folder;
     writeWikiText(folder.path / "wiki.train.tokens", 2000, 1);
