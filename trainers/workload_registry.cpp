@@ -2,7 +2,9 @@
 #include "bert_pretraining.h"
 #include "image_classification.h"
 #include "imagenet_classification.h"
+#include "language_model.h"
 #include "llama_pretraining.h"
+#include "logistic_regression.h"
 #include "translation.h"
 #include "workload.h"
 
@@ -25,11 +27,13 @@ const std::vector<std::pair<std::string, Factory>>& registry() {
     static const std::vector<std::pair<std::string, Factory>> workloads = {
         {"resnet20", make<ImageClassification>()},
         {"resnet56", make<ImageClassification>()},
-        {"resnet50", make<ImageNetClassification>()},
+        {"logistic-regression", make<LogisticRegression>()},
+        {"lstm-lm", make<LanguageModel>()},
         {"gnmt", make<Translation>()},
         {"transformer", make<Translation>()},
-        {"llama", make<LlamaPretraining>()},
+        {"resnet50", make<ImageNetClassification>()},
         {"bert", make<BertPretraining>()},
+        {"llama", make<LlamaPretraining>()},
     };
     return workloads;
 }

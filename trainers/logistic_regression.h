@@ -1,0 +1,39 @@
+// MLBench task 2: L2-regularised logistic regression on LIBSVM data (epsilon) or synthetic epsilon-shaped
+// data, plain synchronous SGD with the learning rate scaled linearly with the ranks; the held-out
+// regularised log-loss.
+#pragma once
+
+#include "image_data.h"
+#include "logistic_model.h"
+#include "workload.h"
+
+namespace scalebench {
+
+class LogisticRegression : public Workload {
+  public:
+    LogisticRegression(const EngineOptions& options, const World& world);
+
+    torch::nn::Module& module() override { return *model_; }
+    std::unique_ptr<torch::optim::Optimizer> makeOptimizer() override;
+    Batch nextBatch() override;
+    torch::Tensor forwardLoss(const Batch& batch) override;
+    double learningRate(int64_t step) const override;
+    EvalMetric evalMetric() const override { return {"loss", false}; }
+    Evaluation evaluate() override;
+    int64_t epoch() const override { return batches_.epoch(); }
+    double trainingFlopsPerStep() const override;
+    nlohmann::json hyperparameters() const override;
+    nlohmann::json headerFields() const override;
+
+  private:
+    EngineOptions options_;
+    World world_;
+    // held_out_ and model_ come before batches_: the constructor fills them while it makes the sampler.
+    LabelledImages held_out_; // features (N, F) as "images", labels (N) float 0/1
+    int64_t features_ = 0;
+    LogisticModel model_{nullptr};
+    BatchSampler batches_;
+    int64_t warmup_steps_ = 0;
+};
+
+} // namespace scalebench
