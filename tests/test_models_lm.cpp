@@ -150,7 +150,7 @@ TEST_CASE("word-level text becomes tokens with eos per line, contiguous shards a
     TemporaryFolder folder;
     writeText(folder.path / "train.tokens", " = Title = \n\n the cat sat on the mat \n");
     writeText(folder.path / "valid.tokens", "the dog sat\n");
-    const auto vocabulary = Vocabulary::fromFile(folder.path / "train.tokens");
+    const auto vocabulary = CorpusVocabulary::fromFile(folder.path / "train.tokens");
     // <eos>, <unk>, =, Title, the, cat, sat, on, mat
     CHECK(vocabulary.size() == 9);
     CHECK(vocabulary.indexOf("<eos>") == 0);
@@ -174,12 +174,12 @@ TEST_CASE("word-level text becomes tokens with eos per line, contiguous shards a
 
 TEST_CASE("a missing, empty or binary text file is refused by name", "[models][data]") {
     TemporaryFolder folder;
-    CHECK_THROWS_WITH(Vocabulary::fromFile(folder.path / "wiki.train.tokens"),
+    CHECK_THROWS_WITH(CorpusVocabulary::fromFile(folder.path / "wiki.train.tokens"),
                       Catch::Contains("wiki.train.tokens cannot be read"));
     writeText(folder.path / "empty.tokens", "\n\n");
-    CHECK_THROWS_WITH(Vocabulary::fromFile(folder.path / "empty.tokens"), Catch::Contains("holds no words"));
+    CHECK_THROWS_WITH(CorpusVocabulary::fromFile(folder.path / "empty.tokens"), Catch::Contains("holds no words"));
     writeText(folder.path / "binary.tokens", std::string("a b\nc\0d\n", 8));
-    CHECK_THROWS_WITH(Vocabulary::fromFile(folder.path / "binary.tokens"), Catch::Contains("line 2: a NUL byte"));
+    CHECK_THROWS_WITH(CorpusVocabulary::fromFile(folder.path / "binary.tokens"), Catch::Contains("line 2: a NUL byte"));
 }
 
 TEST_CASE("synthetic Markov text is reproducible and far from uniform", "[models][data]") {

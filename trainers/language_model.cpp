@@ -32,7 +32,7 @@ struct Corpus {
 Corpus loadCorpus(const EngineOptions& o, const World& w, int64_t bptt) {
     if (o.dataset == "wikitext2") {
         const std::filesystem::path dir(o.data_dir);
-        const auto vocabulary = Vocabulary::fromFile(dir / "wiki.train.tokens");
+        const auto vocabulary = CorpusVocabulary::fromFile(dir / "wiki.train.tokens");
         return {contiguousShard(readTokens(dir / "wiki.train.tokens", vocabulary), w.rank, w.ranks),
                 contiguousShard(readTokens(dir / "wiki.valid.tokens", vocabulary), w.rank, w.ranks),
                 vocabulary.size()};

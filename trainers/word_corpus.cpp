@@ -38,8 +38,8 @@ template <typename Visit> int64_t forEachWord(const std::filesystem::path& path,
 
 } // namespace
 
-Vocabulary Vocabulary::fromFile(const std::filesystem::path& path) {
-    Vocabulary v;
+CorpusVocabulary CorpusVocabulary::fromFile(const std::filesystem::path& path) {
+    CorpusVocabulary v;
     v.add("<eos>");
     v.add("<unk>");
     int64_t words = 0;
@@ -51,18 +51,18 @@ Vocabulary Vocabulary::fromFile(const std::filesystem::path& path) {
     return v;
 }
 
-int64_t Vocabulary::add(const std::string& word) {
+int64_t CorpusVocabulary::add(const std::string& word) {
     const auto [it, inserted] = indices_.emplace(word, size());
     if (inserted) words_.push_back(word);
     return it->second;
 }
 
-int64_t Vocabulary::indexOf(const std::string& word) const {
+int64_t CorpusVocabulary::indexOf(const std::string& word) const {
     const auto it = indices_.find(word);
     return it != indices_.end() ? it->second : indices_.at("<unk>");
 }
 
-torch::Tensor readTokens(const std::filesystem::path& path, const Vocabulary& vocabulary) {
+torch::Tensor readTokens(const std::filesystem::path& path, const CorpusVocabulary& vocabulary) {
     std::vector<int64_t> tokens;
     forEachWord(path, [&](const std::string& word) { tokens.push_back(vocabulary.indexOf(word)); });
     if (tokens.empty()) throw std::runtime_error("text file " + path.string() + " is empty");

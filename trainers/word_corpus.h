@@ -12,11 +12,11 @@
 
 namespace scalebench {
 
-class Vocabulary {
+class CorpusVocabulary {
   public:
     // Every word of path in first-seen order, "<eos>" (index 0) and "<unk>" (for held-out words the
     // training file lacks). Throws std::runtime_error naming the file when it is missing or holds no word.
-    static Vocabulary fromFile(const std::filesystem::path& path);
+    static CorpusVocabulary fromFile(const std::filesystem::path& path);
     int64_t size() const { return static_cast<int64_t>(words_.size()); }
     int64_t indexOf(const std::string& word) const; // the index of "<unk>" for an unknown word
     const std::string& word(int64_t index) const { return words_.at(static_cast<std::size_t>(index)); }
@@ -28,7 +28,7 @@ class Vocabulary {
 };
 
 // The tokens of path (each line's words, then "<eos>"), as indices of vocabulary: (N) int64.
-torch::Tensor readTokens(const std::filesystem::path& path, const Vocabulary& vocabulary);
+torch::Tensor readTokens(const std::filesystem::path& path, const CorpusVocabulary& vocabulary);
 // Rank's contiguous shard of tokens: [rank n / ranks, (rank + 1) n / ranks) with n / ranks tokens on every
 // rank (the remainder left out, so every rank takes the same steps).
 torch::Tensor contiguousShard(const torch::Tensor& tokens, int rank, int ranks);
