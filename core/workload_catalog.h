@@ -17,7 +17,7 @@ struct WorkloadInfo {
     double base_lr = 0; // before linear scaling with the number of ranks
     std::string eval_metric = "accuracy"; // accuracy, loss, perplexity, bleu (what `target` is measured in)
     std::vector<std::string> presets;     // model sizes; the first is the default (empty: one size)
-    int seq_len = 0;                      // default tokens per sequence; 0: the workload has no sequences
+    int seq_len = 0; // the source's tokens per sequence (the engine's default may depend on the preset); 0: none
 };
 
 // The groups of the catalog, in the order the console lists them.

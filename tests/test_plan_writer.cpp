@@ -89,12 +89,12 @@ TEST_CASE("a workload's preset, sequence length and target survive a write and a
     g.seq_len = 1024;
     g.target = 2.75;
     RunGroup tiny = g;
-    tiny.preset = "tiny"; // the default preset: left out, and read back as it
+    tiny.preset = "small"; // the default preset: left out, and read back as it
     tiny.seq_len = 0;
     tiny.target = 0;
     plan.groups = {g, tiny};
     requireSamePlan(roundTrip(plan), plan);
-    CHECK(writePlanToml(plan).find("preset = \"tiny\"") == std::string::npos);
+    CHECK(writePlanToml(plan).find("preset = \"small\"") == std::string::npos);
 }
 
 TEST_CASE("every key of a collective sweep survives a write and a read, next to a training group",

@@ -179,10 +179,10 @@ TEST_CASE("wrong values of the new keys are refused with the line, the key and w
                                  Catch::Contains("'backend' must be one of mpi, gloo, nccl, not 'mpich'"));
     }
     SECTION("a precision the workload does not support names what it supports") {
-        auto e = planError(head + "precision = \"bf16\"\n");
+        auto e = planError("name = \"p\"\n[[run]]\nworkload = \"lstm-lm\"\nranks = 1\nprecision = \"fp16\"\n");
         CHECK(e.line() == 5);
         CHECK(e.key() == "precision");
-        CHECK_THAT(e.what(), Catch::Contains("workload 'resnet20' supports precision fp32 only, not 'bf16'"));
+        CHECK_THAT(e.what(), Catch::Contains("workload 'lstm-lm' supports precision fp32, bf16 only, not 'fp16'"));
     }
     SECTION("a precision nobody knows") {
         CHECK_THAT(planError(head + "precision = \"fp8\"\n").what(),
@@ -260,7 +260,7 @@ TEST_CASE("the catalog groups its workloads and names the precisions each suppor
     const WorkloadInfo* resnet = findWorkload("resnet20");
     REQUIRE(resnet);
     CHECK(resnet->group == "MLBench tasks");
-    CHECK(resnet->precisions == std::vector<std::string>{"fp32"});
+    CHECK(resnet->precisions == std::vector<std::string>{"fp32", "bf16", "fp16"});
     const WorkloadInfo* sweep = findWorkload("allreduce-sweep");
     REQUIRE(sweep);
     CHECK(sweep->group == "Collectives");
@@ -313,19 +313,19 @@ target = 150
     CHECK(llama.preset == "7b");
     CHECK(llama.seq_len == 2048);
     CHECK(llama.target == 3.5);
-    CHECK(plan.groups[1].preset == "tiny"); // the catalog's first preset
+    CHECK(plan.groups[1].preset == "small"); // the catalog's first preset
     CHECK(plan.groups[1].seq_len == 0);      // the workload's own default
-    CHECK(plan.groups[2].preset.empty());
+    CHECK(plan.groups[2].preset == "awd");
     const auto runs = expandPlan(plan);
     CHECK(runs[0].name == "llama-7b-synthetic-tokens-n1-r1"); // the preset names the runs
-    CHECK(runs[2].name == "llama-tiny-synthetic-tokens-n1-r1");
-    CHECK(runs[3].name == "lstm-lm-wikitext2-n2-r1");
+    CHECK(runs[2].name == "llama-small-synthetic-tokens-n1-r1");
+    CHECK(runs[3].name == "lstm-lm-awd-synthetic-text-n2-r1");
 }
 
 TEST_CASE("a plan refuses a preset, sequence length or target where they do not apply", "[core][plan]") {
     const std::string head = "name = \"p\"\n[[run]]\nworkload = \"llama\"\nranks = [1]\n";
     CHECK_THAT(planError(head + "preset = \"8b\"\n").what(),
-               Catch::Contains("'preset'") && Catch::Contains("'8b'") && Catch::Contains("tiny, small, 7b, 13b, 70b"));
+               Catch::Contains("'preset'") && Catch::Contains("'8b'") && Catch::Contains("small, tiny, 7b, 13b, 70b"));
     CHECK_THAT(planError(head + "target = 0\n").what(), Catch::Contains("'target' must be a positive number"));
     CHECK_THAT(planError(head + "target_accuracy = 0.5\n").what(),
                Catch::Contains("'llama' is evaluated by loss, not accuracy: use 'target'"));

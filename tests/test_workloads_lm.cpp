@@ -1,9 +1,7 @@
 // MLBench tasks 2 and 3 under real mpirun: logistic regression reaching its held-out loss target (time to
 // accuracy) on synthetic epsilon-shaped data and training on LIBSVM files, the LSTM language model on
 // WikiText-format files (loss down, tokens/s, perplexity), and errors naming the bad file.
-#include "child_process.h"
-#include "file_text.h"
-#include "temporary_folder.h"
+#include "engine_run.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -19,8 +17,8 @@ using nlohmann::json;
 
 namespace {
 
-// The engine's records, every line as JSON: these workloads' eval records name their metric ("loss",
-// "perplexity") and carry "value", which core's EvalRecord (accuracy only) does not hold yet.
+// The engine's run (core parses every record: no broken line) with every record also as JSON, for the fields
+// a test reads by name.
 struct RawRun {
     int status = 0;
     std::string output;
@@ -33,19 +31,11 @@ struct RawRun {
     }
 };
 
-RawRun runEngineRaw(const TemporaryFolder& folder, int ranks, const std::vector<std::string>& arguments,
+RawRun runEngineRaw(const TemporaryFolder& folder, int ranks, std::vector<std::string> arguments,
                     const std::string& metrics_name = "metrics.jsonl") {
-    std::vector<std::string> argv = {"mpirun", "--oversubscribe", "-np", std::to_string(ranks),
-                                     SCALEBENCH_ENGINE_PATH, "--metrics", (folder.path / metrics_name).string(),
-                                     "--threads", "1"};
-    argv.insert(argv.end(), arguments.begin(), arguments.end());
-    std::vector<std::string> environment;
-    if (geteuid() == 0) environment = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
-    const auto log = (folder.path / (metrics_name + ".log")).string();
-    scalebench::ChildProcess engine(argv, log, log, environment);
-    RawRun run;
-    run.status = engine.wait().status;
-    run.output = fileText(log);
+    arguments.insert(arguments.end(), {"--threads", "1"});
+    const scalebench::EngineRun engine = scalebench::runEngine(folder, ranks, arguments, metrics_name);
+    RawRun run{engine.status, engine.output, {}};
     std::istringstream lines(fileText(folder.path / metrics_name));
     std::string line;
     while (std::getline(lines, line))
@@ -212,6 +202,23 @@ TEST_CASE("lstm-lm without its validation file ends the run with an error naming
     REQUIRE(!dataset.ofType("error").empty());
     CHECK_THAT(dataset.ofType("error")[0]["message"].get<std::string>(),
                Catch::Contains("no dataset 'ptb'") && Catch::Contains("wikitext2, synthetic-text"));
+}
+
+TEST_CASE("LSTM workloads refuse fp16 on the CPU by name, before they start", "[workloads][engine][precision]") {
+    TemporaryFolder folder;
+    for (const std::string workload : {"lstm-lm", "gnmt"}) {
+        const RawRun run = runEngineRaw(folder, 1,
+                                        {"--workload", workload, "--dataset",
+                                         workload == "gnmt" ? "synthetic-parallel" : "synthetic-text", "--preset",
+                                         "tiny", "--precision", "fp16", "--steps", "2"},
+                                        workload + ".jsonl");
+        INFO(workload);
+        CHECK(run.status != 0);
+        REQUIRE(run.ofType("error").size() == 1);
+        CHECK_THAT(run.ofType("error")[0]["message"].get<std::string>(),
+                   Catch::Contains("no fp16 kernels on the CPU") && Catch::Contains("use bf16"));
+        CHECK(run.ofType("step").empty());
+    }
 }
 
 TEST_CASE("lstm-lm on synthetic Markov text at 2 ranks lowers its loss and perplexity", "[workloads][engine]") {

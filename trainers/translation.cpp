@@ -64,6 +64,7 @@ std::vector<int64_t> hypothesis(const torch::Tensor& row) {
 
 Translation::Translation(const EngineOptions& options, const World& world) : options_(options), world_(world) {
     const bool gnmt = options.workload == "gnmt";
+    if (gnmt) refuseFp16Lstms(options);
     // MLBench: GNMT trains on sentences of at most 75 tokens, the Transformer on at most 80.
     max_length_ = options.seq_len > 0 ? options.seq_len : (gnmt ? 75 : 80);
     const uint64_t seed = static_cast<uint64_t>(options.seed) * 7919 + static_cast<uint64_t>(world.rank);

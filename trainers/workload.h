@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <torch/nn/module.h>
@@ -84,6 +85,14 @@ class Workload {
     virtual void saveState(torch::serialize::OutputArchive&) const {}
     virtual void loadState(torch::serialize::InputArchive&) {}
 };
+
+// oneDNN has no fp16 LSTM on the CPU ("could not create a primitive descriptor for the LSTM forward
+// propagation primitive"): workloads with LSTMs refuse --precision fp16 before they start, naming the way out.
+inline void refuseFp16Lstms(const EngineOptions& options) {
+    if (options.precision == "fp16")
+        throw std::invalid_argument("--precision fp16: " + options.workload +
+                                    "'s LSTMs have no fp16 kernels on the CPU (oneDNN); use bf16 or fp32");
+}
 
 // The workload named by options.workload, built for this rank. Throws std::invalid_argument for an unknown
 // name and std::runtime_error for missing or corrupt data (naming the file).
