@@ -23,13 +23,20 @@ import peer_runs as pr  # noqa: E402
 CASES = [
     ("resnet20", ["--workload", "resnet20", "--dataset", "fashion-mnist", "--batch-per-rank", "128"]),
     ("resnet56", ["--workload", "resnet56", "--dataset", "synthetic-cifar", "--batch-per-rank", "128"]),
-    ("logistic-regression", ["--workload", "logistic-regression", "--dataset", "synthetic-epsilon"]),
-    ("lstm-lm", ["--workload", "lstm-lm", "--dataset", "synthetic-text"]),
-    ("gnmt", ["--workload", "gnmt", "--dataset", "synthetic-parallel"]),
-    ("transformer", ["--workload", "transformer", "--dataset", "synthetic-parallel"]),
-    ("resnet50", ["--workload", "resnet50", "--dataset", "synthetic-imagenet"]),
-    ("bert", ["--workload", "bert", "--dataset", "synthetic-tokens"]),
-    ("llama", ["--workload", "llama", "--dataset", "synthetic-tokens", "--preset", "small"]),
+    ("logistic-regression", ["--workload", "logistic-regression", "--dataset", "synthetic-epsilon",
+                             "--batch-per-rank", "128", "--lr", "4"]),
+    ("lstm-lm", ["--workload", "lstm-lm", "--dataset", "synthetic-text", "--preset", "small",
+                 "--batch-per-rank", "80", "--lr", "30"]),
+    ("gnmt", ["--workload", "gnmt", "--dataset", "synthetic-parallel", "--preset", "tiny", "--batch-per-rank", "128",
+              "--lr", "2e-3"]),
+    ("transformer", ["--workload", "transformer", "--dataset", "synthetic-parallel", "--preset", "base",
+                     "--batch-per-rank", "16", "--lr", "1.976e-3"]),
+    ("resnet50", ["--workload", "resnet50", "--dataset", "synthetic-imagenet", "--preset", "64",
+                  "--batch-per-rank", "32", "--lr", "0.1"]),
+    ("bert", ["--workload", "bert", "--dataset", "synthetic-tokens", "--preset", "tiny", "--batch-per-rank", "8",
+              "--lr", "3.5e-4"]),
+    ("llama", ["--workload", "llama", "--dataset", "synthetic-tokens", "--preset", "small", "--batch-per-rank", "4",
+               "--lr", "3e-4"]),
 ]
 
 

@@ -175,7 +175,7 @@ TEST_CASE("lstm-lm on WikiText-format files at 2 ranks writes tokens per second 
     }
     CHECK(full_length >= 148);
     // The loss going down is checked on synthetic text below: on this generated WikiText-format text the tiny
-    // model's loss did not fall within 150 steps (left to investigate, see docs/workloads-lm.md).
+    // model's loss did not fall within 150 steps (left to investigate, see docs/workloads.md).
     const auto evals = run.ofType("eval");
     REQUIRE(evals.size() == 2);
     for (const auto& e : evals) {

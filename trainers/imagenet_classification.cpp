@@ -8,7 +8,7 @@
 namespace scalebench {
 namespace {
 
-// The MLPerf ResNet-50 reference's hyper-parameters (the seeds name none; docs/workloads-vision.md):
+// The MLPerf ResNet-50 reference's hyper-parameters (the seeds name none; docs/workloads.md):
 constexpr int64_t kClasses = 1000;           // ImageNet-1k
 constexpr double kMomentum = 0.9;            // SGD momentum
 constexpr double kWeightDecay = 1e-4;        // on convolution and classifier weights, not on BatchNorm or biases
