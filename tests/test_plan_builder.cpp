@@ -12,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -272,4 +273,32 @@ TEST_CASE("the plan builder renders at 1100 x 700", "[ui][plan]") {
     builder.addWorkload("allreduce-sweep");
     child<QLineEdit>(builder, "gpuCounts")->setText("2, x");
     screenshot(builder, QStringLiteral("plan-builder-sweep-error.png"));
+}
+
+TEST_CASE("the builder offers a workload's presets and sequence length, and its target in the workload's metric",
+          "[ui][plan]") {
+    PlanBuilderWidget builder;
+    builder.addWorkload("llama");
+    auto* preset = child<QComboBox>(builder, "preset");
+    CHECK(preset->isEnabled());
+    CHECK(preset->count() == 5);
+    CHECK(preset->currentText() == "small");
+    preset->setCurrentText("7b");
+    child<QSpinBox>(builder, "seqLen")->setValue(2048);
+    CHECK(child<QLabel>(builder, "targetLabel")->text() == "or at eval loss");
+    child<QDoubleSpinBox>(builder, "targetAccuracy")->setValue(3.5);
+    const RunGroup& g = builder.plan().groups.back();
+    CHECK(g.preset == "7b");
+    CHECK(g.seq_len == 2048);
+    CHECK(g.target == Approx(3.5));
+    CHECK(g.target_accuracy == 0);
+    const RunPlan back = parsePlanText(builder.tomlText().toStdString(), "preview.toml");
+    CHECK(back.groups.back() == g);
+
+    builder.addWorkload("resnet20"); // no presets, no sequences, accuracy in percent
+    CHECK_FALSE(child<QComboBox>(builder, "preset")->isEnabled());
+    CHECK_FALSE(child<QSpinBox>(builder, "seqLen")->isEnabled());
+    CHECK(child<QLabel>(builder, "targetLabel")->text() == "or at accuracy");
+    child<QDoubleSpinBox>(builder, "targetAccuracy")->setValue(90);
+    CHECK(builder.plan().groups.back().target_accuracy == Approx(0.9));
 }

@@ -2,6 +2,7 @@
 // environment; previews its TOML and the job script of each run for a chosen cluster; opens, saves, launches.
 #include "plan_builder_widget.h"
 
+#include "analysis.h"
 #include "engine_invocation.h"
 #include "local_mpirun_arguments.h"
 #include "plan_writer.h"
@@ -249,6 +250,14 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
 
     precision_ = named(new QComboBox(box), "precision");
     form->addRow(tr("Precision"), precision_);
+    preset_ = named(new QComboBox(box), "preset");
+    preset_->setToolTip(tr("Model size (Llama 7B, BERT large, ...), for workloads with presets"));
+    form->addRow(tr("Preset"), preset_);
+    seq_len_ = named(new QSpinBox(box), "seqLen");
+    seq_len_->setRange(0, 1 << 20);
+    seq_len_->setSpecialValueText(tr("the workload's"));
+    seq_len_->setToolTip(tr("Tokens per sequence, for workloads with sequences"));
+    form->addRow(tr("Sequence length"), seq_len_);
     batch_ = named(new QSpinBox(box), "batchPerGpu");
     batch_->setRange(1, 1 << 20);
     form->addRow(tr("Batch per GPU"), batch_);
@@ -259,10 +268,11 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     target_->setDecimals(2);
     target_->setSuffix(QStringLiteral(" %"));
     target_->setSpecialValueText(tr("off"));
-    target_->setToolTip(tr("Time to accuracy: stop when the evaluation reaches this accuracy"));
+    target_->setToolTip(tr("Time to target: stop when the evaluation reaches this value of the workload's metric"));
+    target_label_ = named(new QLabel(tr("or at accuracy"), box), "targetLabel");
     auto* stop_row = new QHBoxLayout;
     stop_row->addWidget(steps_, 1);
-    stop_row->addWidget(new QLabel(tr("or at accuracy"), box));
+    stop_row->addWidget(target_label_);
     stop_row->addWidget(target_, 1);
     form->addRow(tr("Steps (at most)"), stop_row);
 
@@ -333,6 +343,8 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     connect(batch_, &QSpinBox::valueChanged, this, changed);
     connect(steps_, &QSpinBox::valueChanged, this, changed);
     connect(target_, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(preset_, &QComboBox::currentIndexChanged, this, changed);
+    connect(seq_len_, &QSpinBox::valueChanged, this, changed);
     connect(backend_, &QComboBox::currentIndexChanged, this, changed);
     connect(bucket_, &QDoubleSpinBox::valueChanged, this, changed);
     connect(overlap_, &QCheckBox::toggled, this, changed);
@@ -427,6 +439,7 @@ void PlanBuilderWidget::addWorkload(const std::string& workload) {
     g.dataset = info->datasets.front();
     g.batch_per_rank = info->batch_per_rank;
     g.lr = info->base_lr;
+    if (!info->presets.empty()) g.preset = info->presets.front();
     g.ranks = {1, 2, 4, 8};
     plan_.groups.push_back(g);
     current_ = static_cast<int>(plan_.groups.size()) - 1;
@@ -470,9 +483,21 @@ void PlanBuilderWidget::groupToForm() {
             precision_->addItem(qs(p));
     if (precision_->findText(qs(g.precision)) < 0) precision_->addItem(qs(g.precision));
     precision_->setCurrentText(qs(g.precision));
+    preset_->clear();
+    if (info)
+        for (const auto& p : info->presets)
+            preset_->addItem(qs(p));
+    preset_->setCurrentText(qs(g.preset));
+    seq_len_->setValue(g.seq_len);
     batch_->setValue(g.batch_per_rank);
     steps_->setValue(g.steps);
-    target_->setValue(g.target_accuracy * 100);
+    // The target in the workload's own metric: accuracy in %, BLEU, perplexity or loss as they are.
+    const std::string metric = info ? info->eval_metric : "accuracy";
+    const auto style = evalMetricStyle(metric);
+    target_label_->setText(tr("or at %1").arg(qs(style.label)));
+    target_->setSuffix(metric == "accuracy" ? QStringLiteral(" %") : QString());
+    target_->setRange(0, metric == "accuracy" ? 100 : 1e9);
+    target_->setValue(metric == "accuracy" && g.target <= 0 ? g.target_accuracy * 100 : g.target * style.scale);
     backend_->setCurrentText(qs(g.backend));
     bucket_->setValue(g.bucket_mb);
     overlap_->setChecked(g.overlap);
@@ -492,6 +517,8 @@ void PlanBuilderWidget::groupToForm() {
     // What does not apply to this kind of workload is shown but cannot be changed.
     sweep_box_->setEnabled(sweep);
     target_->setEnabled(!sweep);
+    preset_->setEnabled(info && !info->presets.empty());
+    seq_len_->setEnabled(info && info->seq_len > 0);
     batch_->setEnabled(!sweep);
     steps_->setEnabled(!sweep);
     bucket_->setEnabled(!sweep);
@@ -510,7 +537,16 @@ void PlanBuilderWidget::formToGroup() {
     g.precision = precision_->currentText().toStdString();
     g.batch_per_rank = batch_->value();
     g.steps = steps_->value();
-    g.target_accuracy = target_->value() / 100;
+    const WorkloadInfo* workload = findWorkload(g.workload);
+    if (!workload || workload->eval_metric == "accuracy") {
+        g.target_accuracy = target_->value() / 100;
+        g.target = 0;
+    } else {
+        g.target = target_->value();
+        g.target_accuracy = 0;
+    }
+    g.preset = preset_->currentText().toStdString();
+    g.seq_len = seq_len_->value();
     g.backend = backend_->currentText().toStdString();
     g.bucket_mb = bucket_->value();
     g.overlap = overlap_->isChecked();

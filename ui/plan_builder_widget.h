@@ -83,6 +83,9 @@ class PlanBuilderWidget : public QWidget {
     QSpinBox* max_gpus_;
     QSpinBox* gpus_per_node_;
     QComboBox* precision_;
+    QComboBox* preset_;
+    QSpinBox* seq_len_;
+    QLabel* target_label_;
     QSpinBox* batch_;
     QSpinBox* steps_;
     QDoubleSpinBox* target_;
