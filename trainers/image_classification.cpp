@@ -119,24 +119,30 @@ void ImageClassification::afterEvaluation(const Evaluation& evaluation) {
     }
 }
 
-// Accuracy and loss over every rank's share of the held-out samples.
-Evaluation ImageClassification::evaluate() {
-    constexpr int64_t kEvalBatch = 500;
+Evaluation evaluateClassifier(torch::nn::Module& model,
+                              const std::function<torch::Tensor(const torch::Tensor&)>& logits_of,
+                              const LabelledImages& held_out, int64_t batch) {
     torch::NoGradGuard no_grad;
-    model_->eval();
+    model.eval();
     double sums[3] = {0, 0, 0}; // correct, loss x samples, samples
-    for (int64_t start = 0; start < held_out_.size(); start += kEvalBatch) {
-        const int64_t n = std::min(kEvalBatch, held_out_.size() - start);
-        auto images = held_out_.images.narrow(0, start, n).contiguous(torch::MemoryFormat::ChannelsLast);
-        auto logits = model_->forward(images); // (n, 10)
-        auto labels = held_out_.labels.narrow(0, start, n);
+    for (int64_t start = 0; start < held_out.size(); start += batch) {
+        const int64_t n = std::min(batch, held_out.size() - start);
+        auto images = held_out.images.narrow(0, start, n).contiguous(torch::MemoryFormat::ChannelsLast);
+        auto logits = logits_of(images); // (n, classes)
+        auto labels = held_out.labels.narrow(0, start, n);
         sums[0] += logits.argmax(1).eq(labels).sum().item<double>();
         sums[1] += torch::cross_entropy_loss(logits, labels).item<double>() * static_cast<double>(n);
         sums[2] += static_cast<double>(n);
     }
     sumAcrossRanks(sums);
-    model_->train();
+    model.train();
     return {sums[0] / sums[2], sums[1] / sums[2]};
+}
+
+// Accuracy and loss over every rank's share of the held-out samples.
+Evaluation ImageClassification::evaluate() {
+    return evaluateClassifier(*model_, [this](const torch::Tensor& x) { return model_->forward(x); }, held_out_,
+                              500);
 }
 
 nlohmann::json ImageClassification::hyperparameters() const {

@@ -7,10 +7,18 @@
 #include "resnet.h"
 #include "workload.h"
 
+#include <functional>
+
 #include <limits>
 #include <random>
 
 namespace scalebench {
+
+// Top-1 accuracy and mean cross-entropy of `model` over every rank's share of `held_out`, in batches of
+// `batch` channels-last images; collective. Leaves the model in training mode.
+Evaluation evaluateClassifier(torch::nn::Module& model,
+                              const std::function<torch::Tensor(const torch::Tensor&)>& logits_of,
+                              const LabelledImages& held_out, int64_t batch);
 
 class ImageClassification : public Workload {
   public:

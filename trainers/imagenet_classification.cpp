@@ -1,6 +1,8 @@
 // MLPerf Training's image classification as a proxy: ResNet-50 v1.5 on ImageNet-shaped synthetic data.
 #include "imagenet_classification.h"
 
+#include "image_classification.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <torch/torch.h>
@@ -96,21 +98,8 @@ double ImageNetClassification::learningRate(int64_t step) const {
 
 // Top-1 accuracy and loss (without smoothing) over every rank's share of the held-out images.
 Evaluation ImageNetClassification::evaluate() {
-    torch::NoGradGuard no_grad;
-    model_->eval();
-    double sums[3] = {0, 0, 0}; // correct, loss x samples, samples
-    for (int64_t start = 0; start < held_out_.size(); start += kEvalBatch) {
-        const int64_t n = std::min(kEvalBatch, held_out_.size() - start);
-        auto images = held_out_.images.narrow(0, start, n).contiguous(torch::MemoryFormat::ChannelsLast);
-        auto logits = model_->forward(images); // (n, 1000)
-        auto labels = held_out_.labels.narrow(0, start, n);
-        sums[0] += logits.argmax(1).eq(labels).sum().item<double>();
-        sums[1] += torch::cross_entropy_loss(logits, labels).item<double>() * static_cast<double>(n);
-        sums[2] += static_cast<double>(n);
-    }
-    sumAcrossRanks(sums);
-    model_->train();
-    return {sums[0] / sums[2], sums[1] / sums[2]};
+    return evaluateClassifier(*model_, [this](const torch::Tensor& x) { return model_->forward(x); }, held_out_,
+                              kEvalBatch);
 }
 
 // Forward + backward = 3 forward passes of this rank's batch.
