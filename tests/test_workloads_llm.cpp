@@ -67,22 +67,22 @@ TEST_CASE("llama tiny trains at 2 ranks with its loss going down and reports tok
     CHECK(summary.at("mfu").get<double>() > 0);
 }
 
-// 100 steps (a few seconds): the masked-LM loss leaves ln 60 (predicting every word alike) once the context
-// reaches the masked positions; 4.3 -> about 3.8 in a PyTorch probe of the same model, data and optimizer.
+// 200 steps (about 3 s): the masked-LM loss leaves ln 60 (predicting every word alike) once the context reaches
+// the masked positions; measured 4.3 -> 2.9-3.4 (last 5 steps) and held-out 3.1-3.3 over seeds 0-4.
 TEST_CASE("bert tiny trains with LAMB at 2 ranks and reports tokens and model FLOPs per second and masked-LM accuracy",
           "[workloads]") {
     TemporaryFolder folder;
     const EngineRun run = runEngine(folder, 2,
                                     {"--workload", "bert", "--preset", "tiny", "--dataset", "synthetic-tokens",
-                                     "--steps", "100", "--batch-per-rank", "16", "--lr", "0.01", "--eval-every", "50",
+                                     "--steps", "200", "--batch-per-rank", "16", "--lr", "0.01", "--eval-every", "100",
                                      "--eval-samples", "64", "--threads", "1"});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto steps = rawRecords(folder, "step");
-    REQUIRE(steps.size() == 100);
-    INFO("mean loss of the first 5 steps " << meanLoss(steps, 0, 5) << ", of the last 5 " << meanLoss(steps, 95, 5));
-    CHECK(meanLoss(steps, 95, 5) < meanLoss(steps, 0, 5) - 0.3);
-    CHECK(meanLoss(steps, 95, 5) < std::log(60.0) - 0.1); // better than the unigram: the context is used
+    REQUIRE(steps.size() == 200);
+    INFO("mean loss of the first 5 steps " << meanLoss(steps, 0, 5) << ", of the last 5 " << meanLoss(steps, 195, 5));
+    CHECK(meanLoss(steps, 195, 5) < meanLoss(steps, 0, 5) - 0.5);
+    CHECK(meanLoss(steps, 195, 5) < std::log(60.0) - 0.3); // better than the unigram: the context is used
     for (const auto& s : steps) {
         CHECK(s.at("tokens_per_s").get<double>() == Approx(2 * 16 * 16 / s.at("step_s").get<double>()));
         CHECK(s.at("model_flops_per_s").get<double>() > 0);
@@ -93,6 +93,7 @@ TEST_CASE("bert tiny trains with LAMB at 2 ranks and reports tokens and model FL
     CHECK(evals[0].at("metric") == "accuracy");
     CHECK(evals[1].at("accuracy").get<double>() >= 0);
     CHECK(evals[1].at("accuracy").get<double>() <= 1);
+    CHECK(evals[1].at("loss").get<double>() < std::log(60.0) - 0.3); // held out
     CHECK(rawRecords(folder, "header").at(0).at("eval_metric") == "accuracy");
 }
 
