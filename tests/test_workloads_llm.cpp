@@ -67,20 +67,22 @@ TEST_CASE("llama tiny trains at 2 ranks with its loss going down and reports tok
     CHECK(summary.at("mfu").get<double>() > 0);
 }
 
-// Not yet: the masked-LM loss of bert tiny does not go down within a test's steps (LAMB at lr 0.01 to 0.1,
-// up to 200 steps, stays near ln 60; lr 0.3 diverges), so this test checks the run and its records only.
+// 200 steps (about 3 s): the masked-LM loss leaves ln 60 (predicting every word alike) once the context reaches
+// the masked positions; measured 4.3 -> 2.9-3.4 (last 5 steps) and held-out 3.1-3.3 over seeds 0-4.
 TEST_CASE("bert tiny trains with LAMB at 2 ranks and reports tokens and model FLOPs per second and masked-LM accuracy",
           "[workloads]") {
     TemporaryFolder folder;
     const EngineRun run = runEngine(folder, 2,
                                     {"--workload", "bert", "--preset", "tiny", "--dataset", "synthetic-tokens",
-                                     "--steps", "40", "--batch-per-rank", "16", "--lr", "0.01", "--eval-every", "20",
+                                     "--steps", "200", "--batch-per-rank", "16", "--lr", "0.01", "--eval-every", "100",
                                      "--eval-samples", "64", "--threads", "1"});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto steps = rawRecords(folder, "step");
-    REQUIRE(steps.size() == 40);
-    CHECK(meanLoss(steps, 35, 5) < std::log(64.0) + 0.5); // finite and not diverging
+    REQUIRE(steps.size() == 200);
+    INFO("mean loss of the first 5 steps " << meanLoss(steps, 0, 5) << ", of the last 5 " << meanLoss(steps, 195, 5));
+    CHECK(meanLoss(steps, 195, 5) < meanLoss(steps, 0, 5) - 0.5);
+    CHECK(meanLoss(steps, 195, 5) < std::log(60.0) - 0.3); // better than the unigram: the context is used
     for (const auto& s : steps) {
         CHECK(s.at("tokens_per_s").get<double>() == Approx(2 * 16 * 16 / s.at("step_s").get<double>()));
         CHECK(s.at("model_flops_per_s").get<double>() > 0);
@@ -91,6 +93,7 @@ TEST_CASE("bert tiny trains with LAMB at 2 ranks and reports tokens and model FL
     CHECK(evals[0].at("metric") == "accuracy");
     CHECK(evals[1].at("accuracy").get<double>() >= 0);
     CHECK(evals[1].at("accuracy").get<double>() <= 1);
+    CHECK(evals[1].at("loss").get<double>() < std::log(60.0) - 0.3); // held out
     CHECK(rawRecords(folder, "header").at(0).at("eval_metric") == "accuracy");
 }
 

@@ -13,6 +13,9 @@ struct BertShape {
     int64_t token_types = 2;
     double dropout = 0.1;       // hidden and attention-probability dropout (training mode only)
     double norm_eps = 1e-12;    // LayerNorm epsilon of BERT's reference
+    // Standard deviation of the matrices and embeddings at initialisation (BERT's initializer_range, 0.02 for
+    // hidden 1024). LAMB changes each tensor by about lr x |w| a step, so this also sets how fast they move.
+    double init_std = 0.02;
 };
 
 // "large" (BERT-large, MLPerf) or "tiny" (tests); throws std::invalid_argument naming the preset.
