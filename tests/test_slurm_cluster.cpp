@@ -31,7 +31,7 @@ ClusterSettings testCluster() {
     c.name = "test";
     c.tasks_per_node = 1;
     c.exclusive = false;
-    c.time_limit = "00:05:00";
+    c.time_limit = "00:30:00"; // the engine's build job compiles every workload on the two cores
     return c;
 }
 
