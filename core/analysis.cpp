@@ -49,7 +49,7 @@ EvalMetricStyle evalMetricStyle(const std::string& metric) {
 
 std::string formatEvalValue(const std::string& metric, std::optional<double> value) {
     if (!value) return "-";
-    if (metric == "accuracy") return fmt::format("{:.1f}%", *value * 100);
+    if (metric == "accuracy") return fmt::format("acc {:.1f}%", *value * 100);
     if (metric == "perplexity") return fmt::format("ppl {:.2f}", *value);
     if (metric == "bleu") return fmt::format("BLEU {:.2f}", *value);
     if (metric == "loss") return fmt::format("loss {:.4f}", *value);

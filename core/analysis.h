@@ -52,7 +52,7 @@ struct EvalMetricStyle {
     bool higher_is_better = true;
 };
 EvalMetricStyle evalMetricStyle(const std::string& metric);
-// "85.7%", "ppl 123.45", "BLEU 24.10", "loss 0.3110"; "-" without a value.
+// "acc 85.7%", "ppl 123.45", "BLEU 24.10", "loss 0.3110"; "-" without a value.
 std::string formatEvalValue(const std::string& metric, std::optional<double> value);
 
 // Steps before the steady state: a tenth of the run, at least 1 and at most 20 (allocator, caches, warm-up).

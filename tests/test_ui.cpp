@@ -115,7 +115,7 @@ TEST_CASE("RunTableModel shows figures, speedup and efficiency of each run", "[u
     CHECK(model.data(model.index(1, RunTableModel::Speedup), Qt::UserRole).toDouble() == Approx(3.6));
     CHECK(model.data(model.index(1, RunTableModel::Efficiency), Qt::UserRole).toDouble() == Approx(90));
     CHECK(model.data(model.index(1, RunTableModel::Speedup)).toString() == "3.60x");
-    CHECK(model.data(model.index(1, RunTableModel::Eval)).toString() == "90.0%");
+    CHECK(model.data(model.index(1, RunTableModel::Eval)).toString() == "acc 90.0%");
     CHECK(model.data(model.index(2, RunTableModel::SamplesPerS)).toString() == "-");
     CHECK(model.data(model.index(2, RunTableModel::Run), Qt::ToolTipRole).toString() == "rank 1 died");
     model.setResults({runResult("n2", 2, "ok", 1800)});
