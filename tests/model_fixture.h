@@ -21,27 +21,22 @@ struct ModelFixture {
     std::map<std::string, torch::Tensor> outputs;   // by the generator's names
 };
 
-// RFC 4648 base64 (with padding) to bytes.
-inline std::vector<uint8_t> decodeBase64(const std::string& text) {
-    static const std::string alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    std::vector<uint8_t> out;
-    uint32_t bits = 0;
-    int count = 0;
-    for (char c : text) {
-        if (c == '=') break;
-        const auto value = alphabet.find(c);
-        if (value == std::string::npos) throw std::runtime_error("fixture: a character outside base64");
-        bits = (bits << 6) | static_cast<uint32_t>(value);
-        if ((count += 6) >= 8) {
-            count -= 8;
-            out.push_back(static_cast<uint8_t>(bits >> count));
-        }
-    }
+// Hexadecimal digits, two a byte, to bytes.
+inline std::vector<uint8_t> decodeHex(const std::string& text) {
+    auto digit = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        throw std::runtime_error("fixture: a character outside hexadecimal");
+    };
+    if (text.size() % 2) throw std::runtime_error("fixture: an odd number of hexadecimal digits");
+    std::vector<uint8_t> out(text.size() / 2);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = static_cast<uint8_t>(digit(text[2 * i]) * 16 + digit(text[2 * i + 1]));
     return out;
 }
 
 // Reads tests/data/fixtures/NAME.json: {"config", "tolerance", "state", "inputs", "outputs"}, each tensor
-// {"dtype": "float32"|"int64", "shape": [...], "base64": little-endian row-major values}.
+// {"dtype": "float32"|"int64", "shape": [...], "hex": little-endian row-major values}.
 inline ModelFixture loadModelFixture(const std::filesystem::path& path) {
     std::ifstream in(path);
     if (!in) throw std::runtime_error("fixture " + path.string() + " cannot be read");
@@ -50,7 +45,7 @@ inline ModelFixture loadModelFixture(const std::filesystem::path& path) {
         std::map<std::string, torch::Tensor> out;
         for (const auto& [name, t] : j.at(section).items()) {
             const auto shape = t.at("shape").get<std::vector<int64_t>>();
-            auto bytes = decodeBase64(t.at("base64").get<std::string>());
+            auto bytes = decodeHex(t.at("hex").get<std::string>());
             const auto type = t.at("dtype") == "int64" ? torch::kInt64 : torch::kFloat32;
             auto values = torch::empty(shape, type);
             if (static_cast<std::size_t>(values.nbytes()) != bytes.size())
