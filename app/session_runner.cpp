@@ -111,7 +111,7 @@ SessionRunner::ActiveRun SessionRunner::start(std::int64_t session_id, const Run
     const std::string metrics_path = run_dir + "/metrics.jsonl";
     const JobRequest job{
         spec.name, spec.ranks,          engineArguments(spec, settings_.engine, metrics_path),
-        run_dir,   spec.ranks_per_node, spec.environment};
+        run_dir,   spec.ranks_per_node, spec.environment, spec.group.threads_per_rank};
 
     ActiveRun run;
     run.spec = spec;

@@ -34,11 +34,30 @@ def mpirun_environment():
     return env
 
 
-def mpirun(ranks, argv):
-    """The command LocalScheduler builds: mpirun -np N --oversubscribe --bind-to none PROGRAM ARGS."""
+def cores():
+    """The logical CPUs this process may run on, in order."""
+    return sorted(os.sched_getaffinity(0))
+
+
+def rank_cpus(rank, ranks, threads):
+    """The CPUs rank `rank` is bound to when every rank can have `threads` of its own (as mpirun's
+    --map-by slot:PE=threads --bind-to hwthread places them), else None: more threads than CPUs run unbound."""
+    available = cores()
+    if ranks * threads > len(available):
+        return None
+    return available[rank * threads:(rank + 1) * threads]
+
+
+def mpirun(ranks, argv, threads=None, bind=True):
+    """The command LocalScheduler builds (core/local_mpirun_arguments.cpp): mpirun -np N with each rank bound to
+    `threads` cores of its own when they fit on this machine (unbound, --oversubscribe, when they do not)."""
     if not shutil.which("mpirun"):
         sys.exit("mpirun not found: install openmpi-bin (scripts/setup.sh does)")
-    return ["mpirun", "-np", str(ranks), "--oversubscribe", "--bind-to", "none"] + list(argv)
+    threads = threads or max(1, len(cores()) // ranks)
+    placement = ["--oversubscribe", "--bind-to", "none"]
+    if bind and rank_cpus(0, ranks, threads) is not None:
+        placement = ["--use-hwthread-cpus", "--map-by", f"slot:PE={threads}", "--bind-to", "hwthread"]
+    return ["mpirun", "-np", str(ranks)] + placement + list(argv)
 
 
 def run(argv, env=None, timeout=1800):

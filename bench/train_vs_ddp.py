@@ -43,7 +43,7 @@ def run_engine(engine, ranks, threads, args, folder):
     argv = [engine, "--workload", "resnet20", "--dataset", "synthetic-cifar", "--steps", str(args.steps)]
     argv += ["--batch-per-rank", str(args.batch), "--threads", str(threads), "--eval-every", "0"]
     argv += ["--eval-samples", str(args.batch), "--metrics", str(metrics)] + args.engine_arg
-    pr.run(pr.mpirun(ranks, argv), env=pr.mpirun_environment())
+    pr.run(pr.mpirun(ranks, argv, threads=threads, bind=args.bind), env=pr.mpirun_environment())
     records = pr.read_records(metrics)
     header = next(r for r in records if r.get("type") == "header")
     return header, steady(records, args.warmup)
@@ -60,7 +60,9 @@ def run_peer(python, ranks, threads, args):
         env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), RANK=str(rank), LOCAL_RANK=str(rank))
         env.update(WORLD_SIZE=str(ranks), LOCAL_WORLD_SIZE=str(ranks))
         out = subprocess.PIPE if rank == 0 else subprocess.DEVNULL
-        processes.append(subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.PIPE, text=True))
+        cpus = pr.rank_cpus(rank, ranks, threads) if args.bind else None
+        bind = (lambda cpus=cpus: os.sched_setaffinity(0, cpus)) if cpus else None
+        processes.append(subprocess.Popen(argv, env=env, stdout=out, stderr=subprocess.PIPE, text=True, preexec_fn=bind))
     output, errors = processes[0].communicate(timeout=1800)
     failed = [(p.wait(timeout=600), p) for p in processes]
     if any(code != 0 for code, _ in failed):
@@ -80,6 +82,8 @@ def main():
     parser.add_argument("--warmup", type=int, default=10, help="leading steps left out of each run's median")
     parser.add_argument("--batch", type=int, default=128, help="batch per rank")
     parser.add_argument("--threads", type=int, default=0, help="intra-op threads per rank (0: cores / ranks)")
+    parser.add_argument("--no-bind", dest="bind", action="store_false",
+                        help="run every rank unbound (default: each rank bound to its own cores, engine and peer alike)")
     parser.add_argument("--engine-arg", action="append", default=[], help="extra engine option (repeatable)")
     parser.add_argument("--peer-arg", action="append", default=[], help="extra ddp_peer.py option, e.g. --channels-last")
     args = parser.parse_args()
@@ -90,7 +94,10 @@ def main():
     print(f"engine: {engine}\npeer:   {args.python} bench/ddp_peer.py (DistributedDataParallel, gloo)")
     print(f"machine: {pr.machine()}; load average at start: {pr.load_average()}")
     print(f"ResNet-20, synthetic CIFAR-shaped data, batch {args.batch}/rank, {args.steps} steps, median of steps "
-          f"{args.warmup + 1}..{args.steps}, {args.repeats} alternating repeats\n")
+          f"{args.warmup + 1}..{args.steps}, {args.repeats} alternating repeats")
+    bound = ("each rank on CPUs of its own where they fit (mpirun --map-by slot:PE=T --bind-to hwthread, as "
+             "LocalScheduler launches; the peer's processes get the same CPUs through sched_setaffinity)")
+    print("placement: " + (bound if args.bind else "every rank unbound (--bind-to none), engine and peer") + "\n")
 
     samples = {}  # (who, ranks) -> [samples/s per repeat]
     breakdown = {}  # (who, ranks) -> {part: [median seconds per repeat]}
@@ -137,6 +144,14 @@ def main():
         theirs = eff({r: median_of[r][1] for r in median_of})
         print(f"\nscaling efficiency {base} -> {top} ranks (throughput): engine {ours:.3f}, DDP {theirs:.3f}  "
               f"({'engine >= DDP' if ours >= theirs else 'engine BELOW DDP'})")
+        # Within one repeat the four runs ran back to back: their efficiencies share that repeat's load.
+        per_repeat = {who: [t / b * base / top for b, t in zip(samples[(who, base)], samples[(who, top)])]
+                      for who in ("engine", "peer")}
+        wins = sum(e >= p for e, p in zip(per_repeat["engine"], per_repeat["peer"]))
+        print(f"  per repeat: engine {' '.join(f'{e:.3f}' for e in per_repeat['engine'])}; "
+              f"DDP {' '.join(f'{e:.3f}' for e in per_repeat['peer'])}")
+        print(f"  median of the repeats' efficiencies: engine {pr.median(per_repeat['engine']):.3f}, DDP "
+              f"{pr.median(per_repeat['peer']):.3f}; engine >= DDP in {wins} of {len(per_repeat['engine'])} repeats")
     print("\nstep breakdown, ms (median over repeats of each run's median):")
     for (who, ranks), parts in sorted(breakdown.items()):
         print(f"  {who:6} {ranks} rank(s): " + ", ".join(f"{p[:-2]} {pr.median(v) * 1e3:.1f}" for p, v in parts.items()))

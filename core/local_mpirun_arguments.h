@@ -8,10 +8,17 @@
 
 namespace scalebench {
 
-// `mpirun -np RANKS --oversubscribe --bind-to none [-x NAME=value ...] PROGRAM...`: more ranks than cores is
-// allowed here, the engine sets its own threads, and every variable of `environment` reaches every rank
-// (OpenMPI's -x). Throws std::invalid_argument for a name that is not an environment variable name.
+// The logical CPUs this process may run on (its affinity mask), at least 1.
+int usableCpus();
+
+// `mpirun -np RANKS PLACEMENT [-x NAME=value ...] PROGRAM...`. Every variable of `environment` reaches every
+// rank (OpenMPI's -x). Placement: when every rank can have `threads_per_rank` logical CPUs of its own
+// (0: cpus / ranks), each rank is bound to its own (`--use-hwthread-cpus --map-by slot:PE=T --bind-to
+// hwthread`, Open MPI's way for MPI + threads): ranks that migrate between cores wait for each other at every
+// all-reduce. When they do not fit, ranks run unbound and oversubscribed (`--oversubscribe --bind-to none`).
+// Throws std::invalid_argument for a name that is not an environment variable name.
 std::vector<std::string> localMpirunArguments(int ranks, const std::vector<std::string>& program,
-                                              const std::map<std::string, std::string>& environment = {});
+                                              const std::map<std::string, std::string>& environment = {},
+                                              int threads_per_rank = 0, int cpus = usableCpus());
 
 } // namespace scalebench

@@ -42,6 +42,7 @@ struct JobRequest {
     std::string run_dir;                              // stdout.log and stderr.log go here
     int ranks_per_node = 0;                           // 0: the scheduler's default packing
     std::map<std::string, std::string> environment{}; // the plan's `env`, exported to every rank
+    int threads_per_rank = 0;                         // the engine's intra-op threads (0: cores / ranks)
 };
 
 class Scheduler {

@@ -182,6 +182,13 @@ TEST_CASE(
     CHECK(mpi_header["backend"] == "mpi");
     CHECK(mpi_header["bucket_mb"] == 0.05);
     CHECK(mpi_header["bucket_elements"].size() > 4);
+    // Default sizes, as DDP's: a first bucket of 1 MiB (262,144 floats, closed by the parameter that fills
+    // it), then 25 MiB, which ResNet-20's other gradients and the loss fit in.
+    const auto buckets = baseline_header["bucket_elements"].get<std::vector<std::int64_t>>();
+    CHECK(baseline_header["first_bucket_mb"] == 1);
+    REQUIRE(buckets.size() == 2);
+    CHECK(buckets[0] >= 262144);
+    CHECK(buckets[0] + buckets[1] == baseline_header["parameters"].get<std::int64_t>() + 1);
 }
 
 TEST_CASE("the NCCL backend without a usable GPU fails with an error naming the problem",

@@ -1,5 +1,6 @@
 // The whole local path: the engine under mpirun -np 2, its stream tailed into a real SQLite store, loss going
 // down.
+#include "local_mpirun_arguments.h"
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "metric_stream_parser.h"
@@ -66,6 +67,16 @@ eval_samples = 500
     const auto header = nlohmann::json::parse(std::get<HeaderRecord>(records.front()).json);
     CHECK(header["ranks"] == 2);
     CHECK(header["hosts"].size() == 2);
+    // Two ranks that fit in this machine's CPUs each run on one of their own; with one CPU they share it.
+    const std::string cpus0 = header["hosts"][0]["cpus"], cpus1 = header["hosts"][1]["cpus"];
+    INFO("rank 0 on CPUs " << cpus0 << ", rank 1 on " << cpus1);
+    if (usableCpus() >= 2) {
+        CHECK(header["threads_per_rank"] == usableCpus() / 2);
+        CHECK(cpus0 != cpus1);
+        if (usableCpus() == 2) CHECK(cpus0.find_first_of(",-") == std::string::npos);
+    } else {
+        CHECK(cpus0 == cpus1);
+    }
     CHECK(header["hyperparameters"]["global_batch"] == 128);
     CHECK(header["versions"]["libtorch"].get<std::string>().rfind("2.", 0) == 0);
 

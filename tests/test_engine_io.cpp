@@ -90,7 +90,8 @@ TEST_CASE("sweep sizes are numpy's logspace rounded, without repeats", "[engine]
 TEST_CASE("the engine's communication options: backend, buckets, overlap and the sweep's cases", "[engine]") {
     const EngineOptions defaults = parseEngineOptions({"--metrics", "m"});
     CHECK(defaults.backend == "mpi");
-    CHECK(defaults.bucket_mb == 25); // PyTorch DDP's bucket_cap_mb
+    CHECK(defaults.bucket_mb == 25);      // PyTorch DDP's bucket_cap_mb
+    CHECK(defaults.first_bucket_mb == 1); // and its _DEFAULT_FIRST_BUCKET_BYTES
     CHECK(defaults.overlap);
     CHECK(defaults.collectives == std::vector<std::string>{"allreduce"});
     CHECK(defaults.dtypes == std::vector<std::string>{"float32"});
@@ -100,11 +101,12 @@ TEST_CASE("the engine's communication options: backend, buckets, overlap and the
     CHECK(defaults.target_accuracy == 0);
 
     const EngineOptions o =
-        parseEngineOptions({"--metrics", "m", "--backend", "gloo", "--bucket-mb", "0.5", "--no-overlap",
+        parseEngineOptions({"--metrics", "m", "--backend", "gloo", "--bucket-mb", "0.5", "--first-bucket-mb", "0.25", "--no-overlap",
                             "--collectives", "alltoall,allreduce,alltoall", "--dtypes", "bfloat16,float16",
                             "--ops", "avg", "--placement", "both"});
     CHECK(o.backend == "gloo");
     CHECK(o.bucket_mb == 0.5);
+    CHECK(o.first_bucket_mb == 0.25);
     CHECK_FALSE(o.overlap);
     CHECK(o.collectives == std::vector<std::string>{"alltoall", "allreduce"}); // repeats dropped
     CHECK(o.dtypes == std::vector<std::string>{"bfloat16", "float16"});

@@ -110,10 +110,27 @@ TEST_CASE("without GPUs per node in the plan, the cluster's tasks per node decid
 }
 
 TEST_CASE("the local mpirun command line exports the environment to every rank", "[core][plan]") {
-    const auto argv = localMpirunArguments(4, {"engine", "--steps", "10"}, {{"A", "1"}, {"B", "x y"}});
+    const auto argv = localMpirunArguments(4, {"engine", "--steps", "10"}, {{"A", "1"}, {"B", "x y"}}, 0, 2);
     CHECK(argv == std::vector<std::string>{"mpirun", "-np", "4", "--oversubscribe", "--bind-to", "none", "-x",
                                            "A=1", "-x", "B=x y", "engine", "--steps", "10"});
-    CHECK(localMpirunArguments(1, {"e"}) ==
-          std::vector<std::string>{"mpirun", "-np", "1", "--oversubscribe", "--bind-to", "none", "e"});
     CHECK_THROWS_WITH(localMpirunArguments(1, {"e"}, {{"9X", "1"}}), Catch::Contains("'9X'"));
+}
+
+TEST_CASE("local ranks are bound to CPUs of their own when they fit, and run unbound when they do not",
+          "[core][plan]") {
+    const auto bound = [](int threads) {
+        return std::vector<std::string>{"mpirun",    "-np",         "2", "--use-hwthread-cpus", "--map-by",
+                                        "slot:PE=" + std::to_string(threads), "--bind-to", "hwthread", "e"};
+    };
+    const std::vector<std::string> unbound = {"mpirun", "-np", "2", "--oversubscribe", "--bind-to", "none", "e"};
+    // threads 0: the engine takes cpus / ranks, so 2 ranks on 2 CPUs get one each.
+    CHECK(localMpirunArguments(2, {"e"}, {}, 0, 2) == bound(1));
+    CHECK(localMpirunArguments(2, {"e"}, {}, 0, 8) == bound(4));
+    CHECK(localMpirunArguments(2, {"e"}, {}, 2, 4) == bound(2));
+    CHECK(localMpirunArguments(2, {"e"}, {}, 3, 4) == unbound); // 6 threads on 4 CPUs
+    CHECK(localMpirunArguments(2, {"e"}, {}, 0, 1) == unbound); // 2 ranks on 1 CPU
+    CHECK(localMpirunArguments(1, {"e"}, {}, 0, 2) ==
+          std::vector<std::string>{"mpirun", "-np", "1", "--use-hwthread-cpus", "--map-by", "slot:PE=2",
+                                   "--bind-to", "hwthread", "e"});
+    CHECK(usableCpus() >= 1);
 }

@@ -1,8 +1,10 @@
 // Specification of local remote work: commands, reading growing files from an offset, mpirun jobs and their
 // states.
+#include "local_mpirun_arguments.h"
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "metric_file_tail.h"
+#include "shell_words.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
@@ -68,7 +70,7 @@ TEST_CASE("an mpirun job that succeeds, fails or is cancelled ends in that state
     TemporaryFolder folder;
     LocalScheduler scheduler;
     JobRequest job{"ok", 2, {"/bin/true"}, folder.path.string()};
-    CHECK(scheduler.commandLine(job) == "mpirun -np 2 --oversubscribe --bind-to none /bin/true");
+    CHECK(scheduler.commandLine(job) == shellJoin(localMpirunArguments(2, {"/bin/true"})));
     CHECK(waitForEnd(scheduler, scheduler.submit(job)).state == JobState::Completed);
 
     SECTION("a rank that exits non-zero fails the job, with mpirun's words in the detail") {

@@ -58,7 +58,8 @@ std::string engineUsage() {
            "         [--lr LR] [--warmup-steps N] [--eval-every N] [--eval-samples N] [--threads T] [--seed "
            "S]\n"
            "         [--sweep-points P] [--sweep-max-log10 X] [--repetitions R] [--warmup-iterations W]\n"
-           "         [--backend mpi|gloo|nccl] [--rendezvous-file F] [--bucket-mb MIB] [--no-overlap]\n"
+           "         [--backend mpi|gloo|nccl] [--rendezvous-file F] [--bucket-mb MIB]\n"
+           "         [--first-bucket-mb MIB] [--no-overlap]\n"
            "         [--dump-parameters F] [--target-accuracy A] [--collectives LIST] [--dtypes LIST] [--ops "
            "sum,avg]\n"
            "         [--placement out-of-place|in-place|both] [--timing back-to-back|per-call] [--version]\n"
@@ -109,6 +110,7 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
          }},
         {"--rendezvous-file", [&](auto&, auto& v) { o.rendezvous_file = v; }},
         {"--bucket-mb", [&](auto& k, auto& v) { o.bucket_mb = parseNumber(k, v, 0.0); }},
+        {"--first-bucket-mb", [&](auto& k, auto& v) { o.first_bucket_mb = parseNumber(k, v, 0.0); }},
         {"--dump-parameters", [&](auto&, auto& v) { o.dump_parameters = v; }},
         {"--collectives",
          [&](auto& k, auto& v) {

@@ -30,6 +30,8 @@ struct EngineOptions {
     std::string backend = "mpi"; // mpi, gloo, nccl
     std::string rendezvous_file; // gloo, nccl: meet through this file instead of MPI (empty: MPI)
     double bucket_mb = 25;       // gradient bucket size in MiB (PyTorch DDP's default bucket_cap_mb)
+    double first_bucket_mb = 1;  // the first bucket (the last layers' gradients) at most this: DDP's
+                                 // _DEFAULT_FIRST_BUCKET_BYTES, so the first all-reduce starts early in backward
     bool overlap = true;         // false (--no-overlap): all-reduce every bucket after backward
     std::string dump_parameters; // rank 0 writes the trained parameters here (float32, registration order)
     // Workloads (docs/workloads.md).

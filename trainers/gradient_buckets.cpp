@@ -23,15 +23,16 @@ struct BucketHook : torch::autograd::PostAccumulateGradHook {
 
 } // namespace
 
-GradientBuckets::GradientBuckets(std::vector<torch::Tensor> parameters, Communicator& comm, double bucket_mib,
-                                 bool overlap)
+GradientBuckets::GradientBuckets(std::vector<torch::Tensor> parameters, Communicator& comm,
+                                 double first_bucket_mib, double bucket_mib, bool overlap)
     : parameters_(std::move(parameters)), comm_(comm), overlap_(overlap) {
-    const auto capacity = static_cast<std::int64_t>(bucket_mib * 1024 * 1024 / sizeof(float)); // elements
+    const auto elements = [](double mib) { return static_cast<std::int64_t>(mib * 1024 * 1024 / sizeof(float)); };
+    const std::int64_t capacity = elements(bucket_mib), first_capacity = elements(std::min(first_bucket_mib, bucket_mib));
     slots_.resize(parameters_.size());
     ready_.assign(parameters_.size(), 0);
     std::int64_t filled = 0;
     for (std::size_t i = parameters_.size(); i-- > 0;) { // backward order: the last registered first
-        if (buckets_.empty() || filled >= capacity) {
+        if (buckets_.empty() || filled >= (buckets_.size() == 1 ? first_capacity : capacity)) {
             buckets_.emplace_back();
             filled = 0;
         }

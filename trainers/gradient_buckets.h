@@ -1,5 +1,5 @@
 // Synchronous data parallelism in gradient buckets (PyTorch DDP's reducer): parameters grouped in reverse
-// registration order into buckets of a given size; a bucket is averaged across ranks by a communication
+// registration order into buckets of a given size (the first one smaller, as DDP's); a bucket is averaged across ranks by a communication
 // thread as soon as backward has produced all its gradients, while backward goes on; the step waits for the
 // rest after backward. The local loss rides in the last bucket.
 #pragma once
@@ -30,9 +30,11 @@ class GradientBuckets {
         double mean_loss = 0; // the local losses averaged across ranks
     };
 
-    // overlap false: no hooks; every bucket is reduced after backward (the baseline).
-    GradientBuckets(std::vector<torch::Tensor> parameters, Communicator& comm, double bucket_mib,
-                    bool overlap);
+    // Bucket sizes in MiB: the first bucket (the last layers, whose gradients come first) is closed at
+    // min(first_bucket_mib, bucket_mib), the others at bucket_mib. overlap false: no hooks; every bucket is
+    // reduced after backward (the baseline).
+    GradientBuckets(std::vector<torch::Tensor> parameters, Communicator& comm, double first_bucket_mib,
+                    double bucket_mib, bool overlap);
     ~GradientBuckets();
     GradientBuckets(const GradientBuckets&) = delete;
     GradientBuckets& operator=(const GradientBuckets&) = delete;

@@ -199,7 +199,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     const std::optional<double> target = stopTarget(o, metric);
     torch::nn::Module& model = workload->module();
     const auto comm = openCommunicator(o, MPI_COMM_WORLD, w.local_rank);
-    GradientBuckets gradients(model.parameters(), *comm, o.bucket_mb, o.overlap);
+    GradientBuckets gradients(model.parameters(), *comm, o.first_bucket_mb, o.bucket_mb, o.overlap);
     gradients.broadcastParameters();
     const auto optimizer = workload->makeOptimizer();
     const json hosts = gatherRanks(w);
@@ -234,11 +234,13 @@ void trainWorkload(const EngineOptions& o, const World& w) {
         header["eval_metric"] = metric.name;
         header["allreduce"] =
             "fp32 gradients averaged in " + std::to_string(gradients.bucketCount()) + " buckets of up to " +
-            json(o.bucket_mb).dump() + " MiB (reverse registration order), " +
+            json(o.bucket_mb).dump() + " MiB, the first up to " + json(std::min(o.first_bucket_mb, o.bucket_mb)).dump() +
+            " MiB (reverse registration order), " +
             (o.overlap ? "each started as soon as backward has filled it; " : "all after backward; ") +
             comm->description();
         header["backend"] = comm->backend();
         header["bucket_mb"] = o.bucket_mb;
+        header["first_bucket_mb"] = std::min(o.first_bucket_mb, o.bucket_mb);
         header["overlap"] = o.overlap;
         header["bucket_elements"] = gradients.bucketElements();
         header["precision"] = o.precision;

@@ -624,7 +624,7 @@ void PlanBuilderWidget::refreshJobScript() {
             const std::string dir = "sessions/session-N/" + run.name;
             text += qs(shellJoin(localMpirunArguments(
                         run.ranks, engineArguments(run, "scalebench-engine", dir + "/metrics.jsonl"),
-                        run.environment))) +
+                        run.environment, run.group.threads_per_rank))) +
                     "\n";
         } else {
             const std::string dir = cluster.remote_root + "/sessions/session-N/" + run.name;
