@@ -12,14 +12,17 @@ namespace scalebench {
 namespace {
 
 // MLPerf Training's BERT reference: LAMB b1 0.9, b2 0.999, weight decay 0.01 (not on biases and LayerNorm),
-// polynomial (power 1) decay to 0, gradient clipping 1.0 (NVIDIA's FusedLAMB max_grad_norm). Not in the seeds.
+// polynomial (power 1) decay to 0, gradient clipping 1.0 (NVIDIA's FusedLAMB max_grad_norm). Not in the
+// seeds.
 constexpr double kBeta1 = 0.9, kBeta2 = 0.999, kEps = 1e-6, kWeightDecay = 0.01, kClipNorm = 1.0;
 // synthetic-tokens: ids 0-3 are [PAD] [CLS] [SEP] [MASK]; text uses 4 ... vocab-1, 10% of it random.
 constexpr int64_t kMaskId = 3, kFirstWordId = 4;
 constexpr double kNoise = 0.1;
 constexpr int64_t kPhrase = 8; // tokens repeated through each sequence (synthetic_tokens.h)
 
-std::string presetOf(const EngineOptions& o) { return o.preset.empty() ? "large" : o.preset; }
+std::string presetOf(const EngineOptions& o) {
+    return o.preset.empty() ? "large" : o.preset;
+}
 
 } // namespace
 
@@ -30,7 +33,8 @@ BertPretraining::BertPretraining(const EngineOptions& o, const World& w)
                     static_cast<uint64_t>(o.seed) * 7919 + static_cast<uint64_t>(w.rank), kPhrase),
       masking_(static_cast<uint64_t>(o.seed) * 104729 + static_cast<uint64_t>(w.rank)) {
     if (o.dataset != "synthetic-tokens")
-        throw std::invalid_argument("--dataset: bert has no dataset '" + o.dataset + "' (known: synthetic-tokens)");
+        throw std::invalid_argument("--dataset: bert has no dataset '" + o.dataset +
+                                    "' (known: synthetic-tokens)");
     if (seq_len_ > model_->shape().max_positions)
         throw std::invalid_argument("--seq-len: bert has " + std::to_string(model_->shape().max_positions) +
                                     " positions, not " + std::to_string(seq_len_));
@@ -82,23 +86,24 @@ double BertPretraining::learningRate(int64_t step) const {
 Evaluation BertPretraining::evaluate() {
     torch::NoGradGuard no_grad;
     model_->eval();
-    const uint64_t seed = static_cast<uint64_t>(options_.seed) * 7919 + 1000003 + static_cast<uint64_t>(world_.rank);
+    const uint64_t seed =
+        static_cast<uint64_t>(options_.seed) * 7919 + 1000003 + static_cast<uint64_t>(world_.rank);
     SyntheticTokens held_out(model_->shape().vocab, kFirstWordId, kNoise, seed, kPhrase);
     std::mt19937_64 masking(seed + 1);
     const int64_t sequences = (options_.eval_samples + world_.ranks - 1) / world_.ranks;
     double sums[3] = {0, 0, 0}; // correct, loss x masked, masked
     for (int64_t done = 0; done < sequences; done += options_.batch_per_rank) {
         const int64_t n = std::min<int64_t>(options_.batch_per_rank, sequences - done);
-        const auto masked = maskForMlm(held_out.next(n, seq_len_), model_->shape().vocab, kFirstWordId, kMaskId,
-                                       masking);
+        const auto masked =
+            maskForMlm(held_out.next(n, seq_len_), model_->shape().vocab, kFirstWordId, kMaskId, masking);
         const auto logits = model_->forward(masked.inputs); // (n, T, V)
         const auto chosen = masked.labels.ne(-100);
         const auto predicted = logits.argmax(-1);
         const double count = chosen.sum().item<double>();
         sums[0] += predicted.eq(masked.labels).logical_and(chosen).sum().item<double>();
-        sums[1] += torch::nn::functional::cross_entropy(logits.reshape({-1, logits.size(-1)}),
-                                                        masked.labels.reshape({-1}),
-                                                        torch::nn::functional::CrossEntropyFuncOptions().ignore_index(-100))
+        sums[1] += torch::nn::functional::cross_entropy(
+                       logits.reshape({-1, logits.size(-1)}), masked.labels.reshape({-1}),
+                       torch::nn::functional::CrossEntropyFuncOptions().ignore_index(-100))
                        .item<double>() *
                    count;
         sums[2] += count;
@@ -115,17 +120,14 @@ double BertPretraining::trainingFlopsPerStep() const {
 }
 
 nlohmann::json BertPretraining::hyperparameters() const {
-    return {{"steps", options_.steps},
-            {"batch_per_rank", options_.batch_per_rank},
-            {"global_batch", static_cast<int64_t>(options_.batch_per_rank) * world_.ranks},
-            {"seq_len", seq_len_},
-            {"base_lr", options_.lr},
-            {"peak_lr", options_.lr},
-            {"warmup_steps", warmup_steps_},
-            {"schedule", "linear warm-up, then linear decay to 0 at the last step"},
-            {"optimizer", "LAMB betas 0.9/0.999 eps 1e-6 weight_decay 0.01 (matrices), grad clip 1.0"},
-            {"masking", "15% of positions; 80% [MASK], 10% random, 10% unchanged"},
-            {"seed", options_.seed}};
+    return withRunHyperparameters(
+        options_, world_,
+        {{"seq_len", seq_len_},
+         {"peak_lr", options_.lr},
+         {"warmup_steps", warmup_steps_},
+         {"schedule", "linear warm-up, then linear decay to 0 at the last step"},
+         {"optimizer", "LAMB betas 0.9/0.999 eps 1e-6 weight_decay 0.01 (matrices), grad clip 1.0"},
+         {"masking", "15% of positions; 80% [MASK], 10% random, 10% unchanged"}});
 }
 
 nlohmann::json BertPretraining::headerFields() const {
@@ -133,9 +135,15 @@ nlohmann::json BertPretraining::headerFields() const {
     return {{"preset", preset_},
             {"seq_len", seq_len_},
             {"model",
-             {{"layers", s.layers}, {"hidden", s.hidden}, {"heads", s.heads}, {"ffn", s.ffn}, {"vocab", s.vocab}}},
-            {"model_flops_per_sequence", encoderTrainingFlopsPerSequence(s.layers, s.hidden, s.ffn, s.vocab, seq_len_)},
-            {"synthetic_tokens", "8-token Markov-chain phrase repeated, ids 4..vocab-1, 10% random tokens; [MASK] = 3"}};
+             {{"layers", s.layers},
+              {"hidden", s.hidden},
+              {"heads", s.heads},
+              {"ffn", s.ffn},
+              {"vocab", s.vocab}}},
+            {"model_flops_per_sequence",
+             encoderTrainingFlopsPerSequence(s.layers, s.hidden, s.ffn, s.vocab, seq_len_)},
+            {"synthetic_tokens",
+             "8-token Markov-chain phrase repeated, ids 4..vocab-1, 10% random tokens; [MASK] = 3"}};
 }
 
 void BertPretraining::saveState(torch::serialize::OutputArchive& archive) const {
@@ -149,7 +157,8 @@ void BertPretraining::saveState(torch::serialize::OutputArchive& archive) const 
 void BertPretraining::loadState(torch::serialize::InputArchive& archive) {
     const std::string rank = std::to_string(world_.rank);
     c10::IValue state;
-    if (archive.try_read("synthetic_tokens_state_rank" + rank, state)) train_tokens_.setState(state.toStringRef());
+    if (archive.try_read("synthetic_tokens_state_rank" + rank, state))
+        train_tokens_.setState(state.toStringRef());
     if (archive.try_read("masking_state_rank" + rank, state)) {
         std::istringstream in(state.toStringRef());
         in >> masking_;

@@ -24,11 +24,14 @@ void writeAtomically(OutputArchive& archive, const fs::path& path) {
     try {
         archive.save_to(temporary.string());
     } catch (const c10::Error& e) {
-        throw std::runtime_error("checkpoint " + temporary.string() + ": cannot write: " + e.what_without_backtrace());
+        throw std::runtime_error("checkpoint " + temporary.string() +
+                                 ": cannot write: " + e.what_without_backtrace());
     }
     std::error_code error;
     fs::rename(temporary, path, error);
-    if (error) throw std::runtime_error("checkpoint " + path.string() + ": cannot rename into place: " + error.message());
+    if (error)
+        throw std::runtime_error("checkpoint " + path.string() +
+                                 ": cannot rename into place: " + error.message());
 }
 
 InputArchive readArchive(const fs::path& path) {
@@ -37,15 +40,16 @@ InputArchive readArchive(const fs::path& path) {
     try {
         archive.load_from(path.string());
     } catch (const c10::Error& e) {
-        throw std::runtime_error("checkpoint " + path.string() + ": corrupt or unreadable: " +
-                                 e.what_without_backtrace());
+        throw std::runtime_error("checkpoint " + path.string() +
+                                 ": corrupt or unreadable: " + e.what_without_backtrace());
     }
     return archive;
 }
 
 c10::IValue readValue(InputArchive& archive, const fs::path& path, const std::string& key) {
     c10::IValue value;
-    if (!archive.try_read(key, value)) throw std::runtime_error("checkpoint " + path.string() + ": no '" + key + "'");
+    if (!archive.try_read(key, value))
+        throw std::runtime_error("checkpoint " + path.string() + ": no '" + key + "'");
     return value;
 }
 
@@ -57,7 +61,8 @@ std::string joinedNames(const std::vector<std::string>& names) {
 }
 
 // Named tensors as name_0, name_1, ... with their names joined in "<prefix>_names".
-template <typename Items> void writeTensors(OutputArchive& archive, const std::string& prefix, const Items& items) {
+template <typename Items>
+void writeTensors(OutputArchive& archive, const std::string& prefix, const Items& items) {
     std::vector<std::string> names;
     for (const auto& item : items) {
         archive.write(prefix + "_" + std::to_string(names.size()), item.value().detach().contiguous());
@@ -92,7 +97,8 @@ fs::path rankCheckpointPath(const std::string& dir, std::int64_t step, int rank)
     return fs::path(dir) / ("checkpoint-" + std::to_string(step) + ".rank" + std::to_string(rank) + ".pt");
 }
 
-fs::path saveCheckpoint(const std::string& dir, std::int64_t step, const TrainingState& state, const World& world) {
+fs::path saveCheckpoint(const std::string& dir, std::int64_t step, const TrainingState& state,
+                        const World& world) {
     std::error_code error;
     fs::create_directories(dir, error);
     if (error) throw std::runtime_error("--checkpoint-dir " + dir + ": cannot create: " + error.message());
@@ -140,7 +146,8 @@ std::int64_t loadNewestCheckpoint(const std::string& dir, const TrainingState& s
         for (const auto& entry : fs::directory_iterator(dir)) {
             std::smatch match;
             const std::string file = entry.path().filename().string();
-            if (std::regex_match(file, match, name)) step = std::max<std::int64_t>(step, std::stoll(match[1]));
+            if (std::regex_match(file, match, name))
+                step = std::max<std::int64_t>(step, std::stoll(match[1]));
         }
     }
     MPI_CHECK(MPI_Bcast(&step, 1, MPI_INT64_T, 0, MPI_COMM_WORLD));
@@ -165,7 +172,8 @@ std::int64_t loadNewestCheckpoint(const std::string& dir, const TrainingState& s
         if (state.scaler) {
             c10::IValue scale;
             if (shared.try_read("loss_scale", scale)) // absent when the checkpoint was not fp16: start afresh
-                state.scaler->restore({scale.toDouble(), readValue(shared, path, "loss_scale_clean_steps").toInt(),
+                state.scaler->restore({scale.to<double>(),
+                                       readValue(shared, path, "loss_scale_clean_steps").toInt(),
                                        readValue(shared, path, "skipped_steps").toInt()});
         }
 

@@ -9,13 +9,13 @@
 namespace scalebench {
 namespace {
 
-// MLBench task 1 (seed 004): "We reduce the learning rate when a plateau in the validation loss is reached for
-// 2 consecutive epochs". The factor is not stated; 0.1 is PyTorch ReduceLROnPlateau's default and He et al.'s
-// step.
+// MLBench task 1 (seed 004): "We reduce the learning rate when a plateau in the validation loss is reached
+// for 2 consecutive epochs". The factor is not stated; 0.1 is PyTorch ReduceLROnPlateau's default and He et
+// al.'s step.
 constexpr int64_t kPlateauEpochs = 2;
 constexpr double kPlateauFactor = 0.1;
-// He et al. 2015, section 4.2 (MLBench task 1's preprocessing): 4 pixels padded on each side, a random 32 x 32
-// crop, random horizontal flip.
+// He et al. 2015, section 4.2 (MLBench task 1's preprocessing): 4 pixels padded on each side, a random 32 x
+// 32 crop, random horizontal flip.
 constexpr int64_t kCropPadding = 4;
 
 struct Shards {
@@ -67,10 +67,10 @@ ImageClassification::ImageClassification(const EngineOptions& options, const Wor
       }()),
       augmentation_random_(static_cast<uint64_t>(options.seed) * 104729 + static_cast<uint64_t>(world.rank)) {
     useChannelsLast(*model_);
-    warmup_steps_ = options.warmup_steps >= 0
-                        ? options.warmup_steps
-                        : static_cast<int64_t>(std::log2(world.ranks) *
-                                               static_cast<double>(batches_.batchesPerEpoch()));
+    warmup_steps_ =
+        options.warmup_steps >= 0
+            ? options.warmup_steps
+            : static_cast<int64_t>(std::log2(world.ranks) * static_cast<double>(batches_.batchesPerEpoch()));
 }
 
 std::unique_ptr<torch::optim::Optimizer> ImageClassification::makeOptimizer() {
@@ -92,8 +92,8 @@ torch::Tensor ImageClassification::forwardLoss(const Batch& batch) {
     return torch::cross_entropy_loss(logits, batch.tensors[1]);
 }
 
-// MLBench task 1 (seed 004): linear warm-up from lr to lr x ranks over the first log2(ranks) epochs (the linear
-// scaling rule of Goyal et al.), then lr x ranks divided by 10 at each plateau of the held-out loss.
+// MLBench task 1 (seed 004): linear warm-up from lr to lr x ranks over the first log2(ranks) epochs (the
+// linear scaling rule of Goyal et al.), then lr x ranks divided by 10 at each plateau of the held-out loss.
 double ImageClassification::learningRate(int64_t step) const {
     const double target = options_.lr * world_.ranks;
     if (warmup_steps_ <= 0 || step >= warmup_steps_) return target * lr_factor_;
@@ -141,22 +141,19 @@ Evaluation evaluateClassifier(torch::nn::Module& model,
 
 // Accuracy and loss over every rank's share of the held-out samples.
 Evaluation ImageClassification::evaluate() {
-    return evaluateClassifier(*model_, [this](const torch::Tensor& x) { return model_->forward(x); }, held_out_,
-                              500);
+    return evaluateClassifier(
+        *model_, [this](const torch::Tensor& x) { return model_->forward(x); }, held_out_, 500);
 }
 
 nlohmann::json ImageClassification::hyperparameters() const {
-    return {{"steps", options_.steps},
-            {"depth", depth_},
-            {"batch_per_rank", options_.batch_per_rank},
-            {"global_batch", static_cast<int64_t>(options_.batch_per_rank) * world_.ranks},
-            {"base_lr", options_.lr},
-            {"peak_lr", options_.lr * world_.ranks},
-            {"warmup_steps", warmup_steps_},
-            {"lr_decay", "x0.1 after 2 epochs without a lower held-out loss"},
-            {"optimizer", "SGD nesterov momentum 0.9 weight_decay 1e-4"},
-            {"augmentation", augment_ ? "random crop (padding 4), horizontal flip" : "none"},
-            {"seed", options_.seed}};
+    return withRunHyperparameters(
+        options_, world_,
+        {{"depth", depth_},
+         {"peak_lr", options_.lr * world_.ranks},
+         {"warmup_steps", warmup_steps_},
+         {"lr_decay", "x0.1 after 2 epochs without a lower held-out loss"},
+         {"optimizer", "SGD nesterov momentum 0.9 weight_decay 1e-4"},
+         {"augmentation", augment_ ? "random crop (padding 4), horizontal flip" : "none"}});
 }
 
 nlohmann::json ImageClassification::mllogFields() const {

@@ -12,11 +12,11 @@ namespace scalebench {
 namespace {
 
 // MLBench task 3 (and AWD-LSTM's WikiText-2 command line).
-constexpr int64_t kBptt = 70;             // backpropagation through time
-constexpr int64_t kMinSeqLen = 5;         // AWD-LSTM's floor on the sampled length
-constexpr double kSeqLenStd = 5;          // Normal(bptt / (1 + X), 5)
-constexpr double kHalfBpttChance = 0.05;  // X ~ Bernoulli(0.05)
-constexpr int64_t kValidationSeqLen = 10; // validation sequence length
+constexpr int64_t kBptt = 70;              // backpropagation through time
+constexpr int64_t kMinSeqLen = 5;          // AWD-LSTM's floor on the sampled length
+constexpr double kSeqLenStd = 5;           // Normal(bptt / (1 + X), 5)
+constexpr double kHalfBpttChance = 0.05;   // X ~ Bernoulli(0.05)
+constexpr int64_t kValidationSeqLen = 10;  // validation sequence length
 constexpr int64_t kValidationColumns = 10; // AWD-LSTM's eval_batch_size
 constexpr double kWeightDecay = 1.2e-6;
 constexpr double kClipNorm = 0.25;
@@ -40,8 +40,8 @@ Corpus loadCorpus(const EngineOptions& o, const World& w, int64_t bptt) {
     if (o.dataset == "synthetic-text") {
         // 20 sequences of bptt a column for training; the validation text is another walk on the same chain.
         const auto seed = static_cast<uint64_t>(o.seed) * 7919 + static_cast<uint64_t>(w.rank);
-        const int64_t held_out = std::max<int64_t>(2 * kValidationColumns,
-                                                   int64_t(o.eval_samples) * kValidationSeqLen / w.ranks);
+        const int64_t held_out =
+            std::max<int64_t>(2 * kValidationColumns, int64_t(o.eval_samples) * kValidationSeqLen / w.ranks);
         return {markovText(20 * bptt * o.batch_per_rank + 1, kSyntheticVocabulary, 2 * seed),
                 markovText(held_out, kSyntheticVocabulary, 2 * seed + 1), kSyntheticVocabulary};
     }
@@ -81,8 +81,8 @@ LanguageModel::LanguageModel(const EngineOptions& options, const World& world)
     Corpus corpus = loadCorpus(options, world, bptt_);
     vocabulary_ = corpus.vocabulary;
     train_ = batchify(corpus.train, options.batch_per_rank, "training text");
-    const int64_t eval_tokens = std::max<int64_t>(2 * kValidationColumns,
-                                                  int64_t(options.eval_samples) * kValidationSeqLen / world.ranks);
+    const int64_t eval_tokens = std::max<int64_t>(
+        2 * kValidationColumns, int64_t(options.eval_samples) * kValidationSeqLen / world.ranks);
     held_out_ = batchify(corpus.held_out.narrow(0, 0, std::min(eval_tokens, corpus.held_out.size(0))),
                          kValidationColumns, "validation text");
     model_ = AwdLstm(presetOptions(options.preset, vocabulary_));
@@ -93,8 +93,8 @@ LanguageModel::LanguageModel(const EngineOptions& options, const World& world)
 }
 
 std::unique_ptr<torch::optim::Optimizer> LanguageModel::makeOptimizer() {
-    return std::make_unique<torch::optim::SGD>(model_->parameters(),
-                                               torch::optim::SGDOptions(options_.lr).weight_decay(kWeightDecay));
+    return std::make_unique<torch::optim::SGD>(
+        model_->parameters(), torch::optim::SGDOptions(options_.lr).weight_decay(kWeightDecay));
 }
 
 int64_t LanguageModel::sequenceLength(int64_t step) const {
@@ -160,9 +160,9 @@ Evaluation LanguageModel::evaluate() {
         auto out = model_->forward(held_out_.narrow(0, i, length), state);
         state = out.state;
         const auto targets = held_out_.narrow(0, i + 1, length).reshape({-1});
-        sums[0] += torch::cross_entropy_loss(out.logits.view({-1, vocabulary_}), targets, {},
-                                             at::Reduction::Sum)
-                       .item<double>();
+        sums[0] +=
+            torch::cross_entropy_loss(out.logits.view({-1, vocabulary_}), targets, {}, at::Reduction::Sum)
+                .item<double>();
         sums[1] += static_cast<double>(targets.size(0));
     }
     sumAcrossRanks(sums);
@@ -186,28 +186,25 @@ double LanguageModel::trainingFlopsPerStep() const {
 
 nlohmann::json LanguageModel::hyperparameters() const {
     const auto& m = model_->options();
-    return {{"steps", options_.steps},
-            {"batch_per_rank", options_.batch_per_rank},
-            {"global_batch", static_cast<int64_t>(options_.batch_per_rank) * world_.ranks},
-            {"bptt", bptt_},
-            {"base_lr", options_.lr},
-            {"peak_lr", options_.lr * std::sqrt(static_cast<double>(world_.ranks))},
-            {"lr_rule", "eta x seq_len / bptt, eta warmed up linearly to lr x sqrt(ranks)"},
-            {"warmup_steps", warmup_steps_},
-            {"optimizer", "SGD momentum 0 weight_decay 1.2e-6"},
-            {"clip_grad_norm", kClipNorm},
-            {"ar_alpha", kAlpha},
-            {"tar_beta", kBeta},
-            {"embedding", m.embedding},
-            {"hidden", m.hidden},
-            {"layers", m.layers},
-            {"tied", m.tied},
-            {"dropout", m.dropout},
-            {"dropout_hidden", m.dropout_hidden},
-            {"dropout_input", m.dropout_input},
-            {"dropout_embedding", m.dropout_embedding},
-            {"weight_drop", 0},
-            {"seed", options_.seed}};
+    return withRunHyperparameters(
+        options_, world_,
+        {{"bptt", bptt_},
+         {"peak_lr", options_.lr * std::sqrt(static_cast<double>(world_.ranks))},
+         {"lr_rule", "eta x seq_len / bptt, eta warmed up linearly to lr x sqrt(ranks)"},
+         {"warmup_steps", warmup_steps_},
+         {"optimizer", "SGD momentum 0 weight_decay 1.2e-6"},
+         {"clip_grad_norm", kClipNorm},
+         {"ar_alpha", kAlpha},
+         {"tar_beta", kBeta},
+         {"embedding", m.embedding},
+         {"hidden", m.hidden},
+         {"layers", m.layers},
+         {"tied", m.tied},
+         {"dropout", m.dropout},
+         {"dropout_hidden", m.dropout_hidden},
+         {"dropout_input", m.dropout_input},
+         {"dropout_embedding", m.dropout_embedding},
+         {"weight_drop", 0}});
 }
 
 nlohmann::json LanguageModel::headerFields() const {
@@ -229,7 +226,8 @@ void LanguageModel::saveState(torch::serialize::OutputArchive& archive) const {
 void LanguageModel::loadState(torch::serialize::InputArchive& archive) {
     torch::Tensor position;
     archive.read("lm_position", position);
-    position_ = position[0].item<int64_t>(), epoch_ = position[1].item<int64_t>(), steps_ = position[2].item<int64_t>();
+    position_ = position[0].item<int64_t>(), epoch_ = position[1].item<int64_t>(),
+    steps_ = position[2].item<int64_t>();
     for (std::size_t l = 0; l < state_.size(); ++l) {
         archive.read("lm_h" + std::to_string(l), std::get<0>(state_[l]));
         archive.read("lm_c" + std::to_string(l), std::get<1>(state_[l]));

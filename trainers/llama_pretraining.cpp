@@ -15,7 +15,9 @@ constexpr double kFinalLrFraction = 0.1;
 constexpr int64_t kLlama2WarmupSteps = 2000;
 constexpr double kNoise = 0.1; // synthetic-tokens: 10% of the tokens random, 90% the chain's successor
 
-std::string presetOf(const EngineOptions& o) { return o.preset.empty() ? "small" : o.preset; }
+std::string presetOf(const EngineOptions& o) {
+    return o.preset.empty() ? "small" : o.preset;
+}
 
 int64_t defaultSeqLen(const std::string& preset) {
     if (preset == "tiny") return 16;
@@ -27,14 +29,14 @@ int64_t defaultSeqLen(const std::string& preset) {
 
 LlamaPretraining::LlamaPretraining(const EngineOptions& o, const World& w)
     : options_(o), world_(w), preset_(presetOf(o)),
-      seq_len_(o.seq_len > 0 ? o.seq_len : defaultSeqLen(preset_)),
-      model_(llamaPresetShape(preset_)),
+      seq_len_(o.seq_len > 0 ? o.seq_len : defaultSeqLen(preset_)), model_(llamaPresetShape(preset_)),
       train_tokens_(llamaPresetShape(preset_).vocab, 0, kNoise,
                     static_cast<uint64_t>(o.seed) * 7919 + static_cast<uint64_t>(w.rank)) {
     if (o.dataset != "synthetic-tokens")
         throw std::invalid_argument("--dataset: llama has no dataset '" + o.dataset +
                                     "' (known: synthetic-tokens)");
-    warmup_steps_ = o.warmup_steps >= 0 ? o.warmup_steps : std::min<int64_t>(kLlama2WarmupSteps, o.steps / 10);
+    warmup_steps_ =
+        o.warmup_steps >= 0 ? o.warmup_steps : std::min<int64_t>(kLlama2WarmupSteps, o.steps / 10);
 }
 
 std::unique_ptr<torch::optim::Optimizer> LlamaPretraining::makeOptimizer() {
@@ -43,10 +45,8 @@ std::unique_ptr<torch::optim::Optimizer> LlamaPretraining::makeOptimizer() {
     for (const auto& p : model_->parameters())
         (p.dim() >= 2 ? decayed : other).push_back(p);
     const auto options = [&](double decay) {
-        return std::make_unique<torch::optim::AdamWOptions>(torch::optim::AdamWOptions(options_.lr)
-                                                                .betas({kBeta1, kBeta2})
-                                                                .eps(kEps)
-                                                                .weight_decay(decay));
+        return std::make_unique<torch::optim::AdamWOptions>(
+            torch::optim::AdamWOptions(options_.lr).betas({kBeta1, kBeta2}).eps(kEps).weight_decay(decay));
     };
     std::vector<torch::optim::OptimizerParamGroup> groups;
     groups.emplace_back(decayed, options(kWeightDecay));
@@ -62,7 +62,7 @@ Batch LlamaPretraining::nextBatch() {
 torch::Tensor LlamaPretraining::forwardLoss(const Batch& batch) {
     const auto& tokens = batch.tensors[0];
     const auto inputs = tokens.narrow(1, 0, seq_len_), targets = tokens.narrow(1, 1, seq_len_); // (B, T)
-    const auto logits = model_->forward(inputs);                                                  // (B, T, V)
+    const auto logits = model_->forward(inputs);                                                // (B, T, V)
     return torch::cross_entropy_loss(logits.reshape({-1, logits.size(-1)}), targets.reshape({-1}));
 }
 
@@ -87,7 +87,8 @@ Evaluation LlamaPretraining::evaluate() {
     torch::NoGradGuard no_grad;
     model_->eval();
     SyntheticTokens held_out(model_->shape().vocab, 0, kNoise,
-                             static_cast<uint64_t>(options_.seed) * 7919 + 1000003 + static_cast<uint64_t>(world_.rank));
+                             static_cast<uint64_t>(options_.seed) * 7919 + 1000003 +
+                                 static_cast<uint64_t>(world_.rank));
     const int64_t sequences = (options_.eval_samples + world_.ranks - 1) / world_.ranks;
     double sums[2] = {0, 0}; // loss x tokens, tokens
     for (int64_t done = 0; done < sequences; done += options_.batch_per_rank) {
@@ -107,34 +108,37 @@ Evaluation LlamaPretraining::evaluate() {
 
 // The recipe's model FLOPs (model_flops.h) of this rank's sequences; causal attention not halved.
 double LlamaPretraining::trainingFlopsPerStep() const {
-    return static_cast<double>(options_.batch_per_rank) * maxtextTrainingFlopsPerSequence(model_->shape(), seq_len_);
+    return static_cast<double>(options_.batch_per_rank) *
+           maxtextTrainingFlopsPerSequence(model_->shape(), seq_len_);
 }
 
 nlohmann::json LlamaPretraining::hyperparameters() const {
-    return {{"steps", options_.steps},
-            {"batch_per_rank", options_.batch_per_rank},
-            {"global_batch", static_cast<int64_t>(options_.batch_per_rank) * world_.ranks},
-            {"seq_len", seq_len_},
-            {"base_lr", options_.lr},
-            {"peak_lr", options_.lr},
-            {"warmup_steps", warmup_steps_},
-            {"schedule", "linear warm-up, cosine decay to 0.1 x peak at the last step"},
-            {"optimizer", "AdamW betas 0.9/0.95 eps 1e-5 weight_decay 0.1 (matrices), grad clip 1.0"},
-            {"seed", options_.seed}};
+    return withRunHyperparameters(
+        options_, world_,
+        {{"seq_len", seq_len_},
+         {"peak_lr", options_.lr},
+         {"warmup_steps", warmup_steps_},
+         {"schedule", "linear warm-up, cosine decay to 0.1 x peak at the last step"},
+         {"optimizer", "AdamW betas 0.9/0.95 eps 1e-5 weight_decay 0.1 (matrices), grad clip 1.0"}});
 }
 
 nlohmann::json LlamaPretraining::headerFields() const {
     const DecoderShape& s = model_->shape();
-    return {{"preset", preset_},
-            {"seq_len", seq_len_},
-            {"model",
-             {{"layers", s.layers}, {"hidden", s.hidden}, {"heads", s.heads}, {"kv_heads", s.kv_heads},
-              {"ffn", s.ffn}, {"vocab", s.vocab}}},
-            {"model_flops_per_sequence", maxtextTrainingFlopsPerSequence(s, seq_len_)},
-            {"model_flops_convention",
-             "MaxText Llama-2 recipe: seq x (12 L h^2 (1 + kv/heads + seq/h) + 18 L ffn h + 6 V h), forward + "
-             "backward, causal attention not halved, norms not counted"},
-            {"synthetic_tokens", "Markov chain over the vocabulary, 10% random tokens"}};
+    return {
+        {"preset", preset_},
+        {"seq_len", seq_len_},
+        {"model",
+         {{"layers", s.layers},
+          {"hidden", s.hidden},
+          {"heads", s.heads},
+          {"kv_heads", s.kv_heads},
+          {"ffn", s.ffn},
+          {"vocab", s.vocab}}},
+        {"model_flops_per_sequence", maxtextTrainingFlopsPerSequence(s, seq_len_)},
+        {"model_flops_convention",
+         "MaxText Llama-2 recipe: seq x (12 L h^2 (1 + kv/heads + seq/h) + 18 L ffn h + 6 V h), forward + "
+         "backward, causal attention not halved, norms not counted"},
+        {"synthetic_tokens", "Markov chain over the vocabulary, 10% random tokens"}};
 }
 
 void LlamaPretraining::saveState(torch::serialize::OutputArchive& archive) const {

@@ -19,8 +19,8 @@ constexpr int64_t kEpsilonFeatures = 2000;
 // synthetic-epsilon: rows from a low-dimensional latent space (plus isotropic noise), so that plain SGD
 // learns in a few hundred samples where 2000 isotropic dimensions would need tens of thousands.
 constexpr int64_t kLatentDimensions = 16;
-constexpr double kIsotropicNoise = 0.3; // share of a row's norm outside the latent space
-constexpr double kLabelNoise = 0.3;     // std of the noise added to the (unit-std) margin: ~10% flipped
+constexpr double kIsotropicNoise = 0.3;    // share of a row's norm outside the latent space
+constexpr double kLabelNoise = 0.3;        // std of the noise added to the (unit-std) margin: ~10% flipped
 constexpr uint64_t kHyperplaneSeed = 2000; // the same hyperplane for every run and rank
 
 struct Shards {
@@ -31,13 +31,14 @@ struct Shards {
 // hyperplane's margin plus noise is positive.
 LibsvmShard syntheticEpsilon(int64_t samples, uint64_t seed) {
     auto fixed = at::make_generator<at::CPUGeneratorImpl>(kHyperplaneSeed);
-    const auto basis = std::get<0>(torch::linalg_qr(torch::randn({kEpsilonFeatures, kLatentDimensions}, fixed))); // (F, k)
+    const auto basis =
+        std::get<0>(torch::linalg_qr(torch::randn({kEpsilonFeatures, kLatentDimensions}, fixed))); // (F, k)
     const auto hyperplane = torch::randn({kLatentDimensions}, fixed);
     const auto direction = hyperplane / hyperplane.norm(); // (k), unit
 
     auto gen = at::make_generator<at::CPUGeneratorImpl>(seed);
-    const auto latent = torch::randn({samples, kLatentDimensions}, gen);          // (N, k), unit std
-    const auto noise = torch::randn({samples, kEpsilonFeatures}, gen);            // (N, F)
+    const auto latent = torch::randn({samples, kLatentDimensions}, gen); // (N, k), unit std
+    const auto noise = torch::randn({samples, kEpsilonFeatures}, gen);   // (N, F)
     const auto margin = latent.matmul(direction) + kLabelNoise * torch::randn({samples}, gen); // (N)
     auto features = std::sqrt(1 - kIsotropicNoise * kIsotropicNoise) / std::sqrt(double(kLatentDimensions)) *
                         latent.matmul(basis.t()) +
@@ -128,17 +129,13 @@ double LogisticRegression::trainingFlopsPerStep() const {
 }
 
 nlohmann::json LogisticRegression::hyperparameters() const {
-    return {{"steps", options_.steps},
-            {"batch_per_rank", options_.batch_per_rank},
-            {"global_batch", static_cast<int64_t>(options_.batch_per_rank) * world_.ranks},
-            {"base_lr", options_.lr},
-            {"peak_lr", options_.lr * world_.ranks},
-            {"warmup_steps", warmup_steps_},
-            {"optimizer", "SGD momentum 0 weight_decay 0"},
-            {"loss", "binary cross-entropy + l2 / 2 x squared parameter norm"},
-            {"l2", kL2},
-            {"features", features_},
-            {"seed", options_.seed}};
+    return withRunHyperparameters(options_, world_,
+                                  {{"peak_lr", options_.lr * world_.ranks},
+                                   {"warmup_steps", warmup_steps_},
+                                   {"optimizer", "SGD momentum 0 weight_decay 0"},
+                                   {"loss", "binary cross-entropy + l2 / 2 x squared parameter norm"},
+                                   {"l2", kL2},
+                                   {"features", features_}});
 }
 
 nlohmann::json LogisticRegression::headerFields() const {

@@ -12,13 +12,13 @@
 namespace scalebench {
 namespace {
 
-constexpr double kLabelSmoothing = 0.1;  // MLBench task 4: LabelSmoothing(smoothing=0.1)
-constexpr double kGnmtGradClip = 5.0;    // MLBench task 4a: max norm of 5.0 (4b clips nothing)
-constexpr int64_t kSyntheticWords = 64;  // synthetic-parallel: words beside the four special tokens
-constexpr int64_t kSyntheticPairs = 4096; // synthetic-parallel: training pairs a rank
-constexpr int64_t kEvalBatch = 64;       // MLBench: val_batch_size 64
+constexpr double kLabelSmoothing = 0.1;    // MLBench task 4: LabelSmoothing(smoothing=0.1)
+constexpr double kGnmtGradClip = 5.0;      // MLBench task 4a: max norm of 5.0 (4b clips nothing)
+constexpr int64_t kSyntheticWords = 64;    // synthetic-parallel: words beside the four special tokens
+constexpr int64_t kSyntheticPairs = 4096;  // synthetic-parallel: training pairs a rank
+constexpr int64_t kEvalBatch = 64;         // MLBench: val_batch_size 64
 constexpr int64_t kExtraDecodeTokens = 10; // greedy decoding stops at the longest source + 10 tokens
-constexpr int64_t kGnmtMaxDecode = 150;  // MLBench task 4a: max_seq_len 150
+constexpr int64_t kGnmtMaxDecode = 150;    // MLBench task 4a: max_seq_len 150
 
 GnmtOptions gnmtPreset(const std::string& preset, int64_t vocabulary) {
     GnmtOptions o;
@@ -48,7 +48,8 @@ TransformerOptions transformerPreset(const std::string& preset, int64_t vocabula
         o.layers = 2;
         return o;
     }
-    throw std::invalid_argument("--preset: transformer has no preset '" + preset + "' (known: mlbench, base, tiny)");
+    throw std::invalid_argument("--preset: transformer has no preset '" + preset +
+                                "' (known: mlbench, base, tiny)");
 }
 
 // Ids of a decoded row up to (not including) </s>.
@@ -62,7 +63,8 @@ std::vector<int64_t> hypothesis(const torch::Tensor& row) {
 
 } // namespace
 
-Translation::Translation(const EngineOptions& options, const World& world) : options_(options), world_(world) {
+Translation::Translation(const EngineOptions& options, const World& world)
+    : options_(options), world_(world) {
     const bool gnmt = options.workload == "gnmt";
     if (gnmt) refuseFp16Lstms(options);
     // MLBench: GNMT trains on sentences of at most 75 tokens, the Transformer on at most 80.
@@ -74,13 +76,15 @@ Translation::Translation(const EngineOptions& options, const World& world) : opt
         vocabulary_ = Vocabulary::fromFiles({dir / "train.src", dir / "train.tgt"});
         train = readParallelShard(dir / "train.src", dir / "train.tgt", vocabulary_, world.rank, world.ranks,
                                   max_length_);
-        held_out_ = readParallelShard(dir / "valid.src", dir / "valid.tgt", vocabulary_, world.rank, world.ranks, 0);
+        held_out_ =
+            readParallelShard(dir / "valid.src", dir / "valid.tgt", vocabulary_, world.rank, world.ranks, 0);
         const int64_t kept = std::min<int64_t>(held_out_.size(), options.eval_samples / world.ranks + 1);
         for (auto* side : {&held_out_.sources, &held_out_.targets, &held_out_.references})
             side->resize(static_cast<std::size_t>(kept));
         if (train.size() == 0)
             throw std::runtime_error((dir / "train.src").string() + ": rank " + std::to_string(world.rank) +
-                                     " has no sentence pair of 1 to " + std::to_string(max_length_) + " tokens");
+                                     " has no sentence pair of 1 to " + std::to_string(max_length_) +
+                                     " tokens");
     } else if (options.dataset == "synthetic-parallel") {
         vocabulary_ = Vocabulary::synthetic(kSyntheticWords);
         const int64_t longest = std::min<int64_t>(12, max_length_);
@@ -178,7 +182,8 @@ Evaluation Translation::evaluate() {
         torch::Tensor decoded; // (B, <= max_length)
         if (isGnmt()) {
             max_length = std::min(max_length, kGnmtMaxDecode);
-            decoded = gnmt_->greedyDecode(b.source, b.source_lengths, max_length, Vocabulary::kBos, Vocabulary::kEos);
+            decoded = gnmt_->greedyDecode(b.source, b.source_lengths, max_length, Vocabulary::kBos,
+                                          Vocabulary::kEos);
         } else {
             decoded = transformer_->greedyDecode(b.source, max_length, Vocabulary::kBos, Vocabulary::kEos);
         }
@@ -193,23 +198,22 @@ Evaluation Translation::evaluate() {
 }
 
 nlohmann::json Translation::hyperparameters() const {
-    nlohmann::json h = {{"steps", options_.steps},
-                        {"batch_per_rank", options_.batch_per_rank},
-                        {"batch_unit", "sentence pairs"},
-                        {"global_batch", static_cast<int64_t>(options_.batch_per_rank) * world_.ranks},
-                        {"base_lr", options_.lr},
-                        {"warmup_steps", warmup_steps_},
-                        {"label_smoothing", kLabelSmoothing},
-                        {"max_train_length", max_length_},
-                        {"preset", options_.preset.empty() ? "mlbench" : options_.preset},
-                        {"seed", options_.seed}};
+    nlohmann::json h =
+        withRunHyperparameters(options_, world_,
+                               {{"batch_unit", "sentence pairs"},
+                                {"warmup_steps", warmup_steps_},
+                                {"label_smoothing", kLabelSmoothing},
+                                {"max_train_length", max_length_},
+                                {"preset", options_.preset.empty() ? "mlbench" : options_.preset}});
     if (isGnmt()) {
         const auto& o = gnmt_->options();
         h["optimizer"] = "Adam betas (0.9, 0.999) eps 1e-8";
-        h["schedule"] = "exponential warm-up from lr/100; x0.5 after 40% of the steps and every 5% after, at most 4 "
-                        "times";
+        h["schedule"] =
+            "exponential warm-up from lr/100; x0.5 after 40% of the steps and every 5% after, at most 4 "
+            "times";
         h["grad_clip"] = kGnmtGradClip;
-        h["model"] = {{"hidden", o.hidden}, {"layers", o.layers}, {"dropout", o.dropout}, {"vocabulary", o.vocabulary}};
+        h["model"] = {
+            {"hidden", o.hidden}, {"layers", o.layers}, {"dropout", o.dropout}, {"vocabulary", o.vocabulary}};
     } else {
         const auto& o = transformer_->options();
         h["optimizer"] = "Adam betas (0.9, 0.98) eps 1e-9";
@@ -223,8 +227,9 @@ nlohmann::json Translation::hyperparameters() const {
 }
 
 nlohmann::json Translation::headerFields() const {
-    return {{"decoding", "greedy, up to the longest source + " + std::to_string(kExtraDecodeTokens) + " tokens"},
-            {"bleu", "corpus BLEU on token ids, 4-gram, brevity penalty, sacrebleu's exp smoothing"}};
+    return {
+        {"decoding", "greedy, up to the longest source + " + std::to_string(kExtraDecodeTokens) + " tokens"},
+        {"bleu", "corpus BLEU on token ids, 4-gram, brevity penalty, sacrebleu's exp smoothing"}};
 }
 
 } // namespace scalebench

@@ -9,8 +9,8 @@
 
 #include <cstdint>
 #include <memory>
-#include <stdexcept>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <string>
 #include <torch/nn/module.h>
 #include <torch/optim/optimizer.h>
@@ -19,6 +19,17 @@
 #include <vector>
 
 namespace scalebench {
+
+// A workload's hyper-parameters (its `hyperparameters()`): the ones every run has (steps, batch per rank,
+// global batch, base learning rate, seed) with the workload's own added.
+inline nlohmann::json withRunHyperparameters(const EngineOptions& o, const World& w, nlohmann::json own) {
+    own.update({{"steps", o.steps},
+                {"batch_per_rank", o.batch_per_rank},
+                {"global_batch", static_cast<int64_t>(o.batch_per_rank) * w.ranks},
+                {"base_lr", o.lr},
+                {"seed", o.seed}});
+    return own;
+}
 
 // This rank's share of one step's data, as the workload's forward pass wants it.
 struct Batch {
@@ -68,7 +79,8 @@ class Workload {
 
     // Data passes so far (0-based).
     virtual int64_t epoch() const = 0;
-    // Model FLOPs of one training step of this rank's batch (forward + backward; 0 when not defined), for MFU.
+    // Model FLOPs of one training step of this rank's batch (forward + backward; 0 when not defined), for
+    // MFU.
     virtual double trainingFlopsPerStep() const { return 0; }
 
     // The header's "hyperparameters" and the workload's own header fields.
@@ -87,7 +99,8 @@ class Workload {
 };
 
 // oneDNN has no fp16 LSTM on the CPU ("could not create a primitive descriptor for the LSTM forward
-// propagation primitive"): workloads with LSTMs refuse --precision fp16 before they start, naming the way out.
+// propagation primitive"): workloads with LSTMs refuse --precision fp16 before they start, naming the way
+// out.
 inline void refuseFp16Lstms(const EngineOptions& options) {
     if (options.precision == "fp16")
         throw std::invalid_argument("--precision fp16: " + options.workload +
