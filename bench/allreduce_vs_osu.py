@@ -3,14 +3,22 @@
 
 Same ranks, same MPI (Debian's OpenMPI, both under the same mpirun options), same fp32 sum, same message sizes
 (powers of two from 4 B to 2^K x 4 B, which the engine's logspace sweep hits exactly with --sweep-points K+1
---sweep-max-log10 K*log10(2)), same warm-up and timed iterations. Engine and OSU alternate within each repeat; the
-table shows, per size, the median over repeats of each tool's time per call (averaged over ranks by both tools),
-then algbw = bytes / time and busbw = algbw x 2(n-1)/n (nccl-tests' definitions).
+--sweep-max-log10 K*log10(2)), same warm-up and timed iterations. As osu_allreduce by default, small messages (up to
+8 KiB) get more calls than large ones: each repeat launches each tool twice, once for 4 B .. 8 KiB
+(--small-iterations, --small-warmup) and once for every size (--iterations, --warmup; only the sizes above 8 KiB
+are kept from it). The small sizes' launch is cheap and noisy, so it runs --small-launches times per repeat.
+
+OSU runs twice in each pass, as itself and as a control ("OSU again"): the control's ratio to OSU is how far two
+launches of one binary differ on this machine, the noise floor to read the engine's ratio against (Open MPI's
+shared-memory all-reduce here is bimodal from launch to launch, in every binary). The three alternate in a rotating
+order; the table shows, per size, the median over launches of each one's time per call (averaged over ranks by both
+tools), then algbw = bytes / time and busbw = algbw x 2(n-1)/n (nccl-tests' definitions).
 
 OSU is built outside this repository: bench/build-osu.sh OMB_SOURCE_DIR prints the binary's path.
 
   bench/allreduce_vs_osu.py --osu PATH | OSU_ALLREDUCE=PATH  [--engine PATH] [--ranks 2] [--max-log2 22]
-                            [--iterations 200] [--warmup 20] [--repeats 5]
+                            [--iterations 200] [--warmup 20] [--small-iterations 2000] [--small-warmup 200]
+                            [--small-launches 3] [--repeats 5]
 """
 import argparse
 import math
@@ -24,14 +32,16 @@ import peer_runs as pr  # noqa: E402
 
 LARGE_BYTES = 1 << 20  # busbw ratio target from 1 MB up
 SMALL_BYTES = 8192  # latency target up to 8 KB (OSU's own small/large boundary)
+SMALL_LOG2 = 11  # 2^11 fp32 elements = SMALL_BYTES
+ENGINE, OSU, CONTROL = "engine", "OSU", "OSU again"
 
 
-def run_engine(engine, args, folder):
+def run_engine(engine, args, folder, max_log2, iterations, warmup):
     metrics = Path(folder) / "sweep.jsonl"
     metrics.unlink(missing_ok=True)
-    argv = [engine, "--workload", "allreduce-sweep", "--sweep-points", str(args.max_log2 + 1)]
-    argv += ["--sweep-max-log10", repr(args.max_log2 * math.log10(2)), "--repetitions", str(args.iterations)]
-    argv += ["--warmup-iterations", str(args.warmup), "--timing", args.timing, "--metrics", str(metrics)]
+    argv = [engine, "--workload", "allreduce-sweep", "--sweep-points", str(max_log2 + 1)]
+    argv += ["--sweep-max-log10", repr(max_log2 * math.log10(2)), "--repetitions", str(iterations)]
+    argv += ["--warmup-iterations", str(warmup), "--timing", args.timing, "--metrics", str(metrics)]
     argv += args.engine_arg
     pr.run(pr.mpirun(args.ranks, argv), env=pr.mpirun_environment())
     times = {}
@@ -43,9 +53,9 @@ def run_engine(engine, args, folder):
     return times
 
 
-def run_osu(osu, args):
+def run_osu(osu, args, max_log2, iterations, warmup):
     # -T mpi_float: fp32 sums as the engine (OMB 7 defaults to MPI_CHAR); -m bytes; -i/-x for every size.
-    argv = [osu, "-m", f"4:{4 << args.max_log2}", "-i", str(args.iterations), "-x", str(args.warmup)]
+    argv = [osu, "-m", f"4:{4 << max_log2}", "-i", str(iterations), "-x", str(warmup)]
     if args.osu_has_type:
         argv += ["-T", "mpi_float"]
     out = pr.run(pr.mpirun(args.ranks, argv), env=pr.mpirun_environment())
@@ -67,6 +77,12 @@ def main():
     parser.add_argument("--max-log2", type=int, default=22, help="largest message: 2^K fp32 elements (22: 16 MiB)")
     parser.add_argument("--iterations", type=int, default=200, help="timed calls per size, both tools")
     parser.add_argument("--warmup", type=int, default=20, help="warm-up calls per size, both tools")
+    parser.add_argument("--small-iterations", type=int, default=2000,
+                        help=f"timed calls per size up to {SMALL_BYTES} B, both tools (osu_allreduce's own default "
+                             "is 1000 there and 100 above)")
+    parser.add_argument("--small-warmup", type=int, default=200, help=f"warm-up calls per size up to {SMALL_BYTES} B")
+    parser.add_argument("--small-launches", type=int, default=3,
+                        help=f"launches of each tool per repeat for the sizes up to {SMALL_BYTES} B (a second each)")
     parser.add_argument("--repeats", type=int, default=5, help="alternating engine/OSU repeats (median taken)")
     parser.add_argument("--engine-arg", action="append", default=[], help="extra engine option (repeatable)")
     parser.add_argument("--timing", choices=["per-call", "back-to-back"], default="per-call",
@@ -84,54 +100,72 @@ def main():
     print(f"engine: {engine} --workload allreduce-sweep\nOSU:    {args.osu}"
           + (" -T mpi_float" if args.osu_has_type else " (fp32: OMB 5.x sums floats by default)"))
     print(f"machine: {pr.machine()}; load average at start: {pr.load_average()}")
-    print(f"{args.ranks} ranks ({' '.join(pr.mpirun(args.ranks, [])[3:])}), fp32 sum, 4 B .. {4 << args.max_log2} B, "
-          f"{args.warmup} warm-up + {args.iterations} timed calls per size, {args.repeats} alternating repeats\n")
+    print(f"{args.ranks} ranks ({' '.join(pr.mpirun(args.ranks, [])[3:])}), fp32 sum, 4 B .. {4 << args.max_log2} B; "
+          f"warm-up + timed calls per size: {args.small_warmup} + {args.small_iterations} up to {SMALL_BYTES} B, "
+          f"{args.warmup} + {args.iterations} above; {args.repeats} alternating repeats\n")
 
-    ours, theirs = {}, {}  # bytes -> [seconds per call, one per repeat]
+    # A third contestant, OSU against itself, is the control: how far two launches of one binary differ here.
+    def launch(who, max_log2, iterations, warmup, folder):
+        if who == ENGINE:
+            return run_engine(engine, args, folder, max_log2, iterations, warmup)
+        return run_osu(args.osu, args, max_log2, iterations, warmup)
+
+    times = {who: {} for who in (ENGINE, OSU, CONTROL)}  # who -> bytes -> [seconds per call, one per launch]
+    turn = 0  # rotates the order of the three, so none always follows another
+
+    def one_pass(max_log2, iterations, warmup, keep, folder):
+        nonlocal turn
+        order = list(times)[turn % 3:] + list(times)[:turn % 3]
+        turn += 1
+        for who in order:
+            for size, seconds in launch(who, max_log2, iterations, warmup, folder).items():
+                if keep(size):
+                    times[who].setdefault(size, []).append(seconds)
+
     with tempfile.TemporaryDirectory(prefix="allreduce_vs_osu.") as folder:
         for repeat in range(args.repeats):
-            order = ["engine", "osu"] if repeat % 2 == 0 else ["osu", "engine"]
-            for who in order:
-                times = run_engine(engine, args, folder) if who == "engine" else run_osu(args.osu, args)
-                for size, seconds in times.items():
-                    (ours if who == "engine" else theirs).setdefault(size, []).append(seconds)
+            for _ in range(args.small_launches):
+                one_pass(SMALL_LOG2, args.small_iterations, args.small_warmup, lambda size: size <= SMALL_BYTES, folder)
+            one_pass(args.max_log2, args.iterations, args.warmup, lambda size: size > SMALL_BYTES, folder)
             print(f"  repeat {repeat + 1} done (load {pr.load_average()})", flush=True)
 
     factor = 2 * (args.ranks - 1) / args.ranks
-    rows, large, small = [], [], []
-    for size in sorted(set(ours) & set(theirs)):
-        t_ours, t_osu = pr.median(ours[size]), pr.median(theirs[size])
-        bus_ours, bus_osu = size / t_ours * factor / 1e9, size / t_osu * factor / 1e9
-        ratio = bus_ours / bus_osu  # = t_osu / t_ours
-        (large if size >= LARGE_BYTES else small if size <= SMALL_BYTES else []).append((size, ratio, t_ours, t_osu))
-        rows.append([size, f"{t_ours * 1e6:.2f}", f"{t_osu * 1e6:.2f}", f"{bus_ours:.3f}", f"{bus_osu:.3f}", f"{ratio:.3f}"])
+    sizes = sorted(set.intersection(*(set(t) for t in times.values())))
+    median = {who: {size: pr.median(times[who][size]) for size in sizes} for who in times}
+    ratio = {who: {size: median[OSU][size] / median[who][size] for size in sizes} for who in (ENGINE, CONTROL)}
+    rows = [[size, f"{median[ENGINE][size] * 1e6:.2f}", f"{median[OSU][size] * 1e6:.2f}",
+             f"{size / median[ENGINE][size] * factor / 1e9:.3f}", f"{size / median[OSU][size] * factor / 1e9:.3f}",
+             f"{ratio[ENGINE][size]:.3f}", f"{ratio[CONTROL][size]:.3f}"] for size in sizes]
     print()
-    pr.print_table(["bytes", "engine us", "OSU us", "engine busbw GB/s", "OSU busbw GB/s", "engine/OSU busbw"], rows)
+    pr.print_table(["bytes", "engine us", "OSU us", "engine busbw GB/s", "OSU busbw GB/s", "engine/OSU busbw",
+                    "control: OSU/OSU"], rows)
+
+    large = [s for s in sizes if s >= LARGE_BYTES]
+    small = [s for s in sizes if s <= SMALL_BYTES]
     if large:
-        worst = min(large, key=lambda x: x[1])
-        print(f"\n>= 1 MB: busbw ratio min {worst[1]:.3f} (at {worst[0]} B), median {pr.median(r for _, r, _, _ in large):.3f}"
-              f"  target >= 0.95: {'met' if worst[1] >= 0.95 else 'NOT met'}")
+        def spread(who):
+            return f"min {min(ratio[who][s] for s in large):.3f}, median {pr.median(ratio[who][s] for s in large):.3f}"
+        worst = min(ratio[ENGINE][s] for s in large)
+        print(f"\n>= 1 MB busbw, engine/OSU: {spread(ENGINE)}  target >= 0.95 at every size: "
+              f"{'met' if worst >= 0.95 else 'NOT met'}\n"
+              f"                control, OSU/OSU: {spread(CONTROL)}")
     if small:
-        excess = [t_ours / t_osu - 1 for _, _, t_ours, t_osu in small]
-        worst = max(excess)
-        print(f"<= {SMALL_BYTES} B: latency engine/OSU - 1: median {pr.median(excess) * 100:+.1f} %, worst {worst * 100:+.1f} %"
-              f"  target within 10 %: {'met' if worst <= 0.10 else 'NOT met'}")
-    # Best launch of each tool per size: launch-to-launch modes (below) cancel out of this one.
-    sizes = sorted(set(ours) & set(theirs))
-    best = {size: min(theirs[size]) / min(ours[size]) for size in sizes}  # busbw ratio of the best launches
-    large_best = [best[s] for s in sizes if s >= LARGE_BYTES]
-    small_best = [min(ours[s]) / min(theirs[s]) - 1 for s in sizes if s <= SMALL_BYTES]
-    if large_best and small_best:
-        print(f"best launch of each tool: >= 1 MB busbw ratio min {min(large_best):.3f}, median "
-              f"{pr.median(large_best):.3f}; <= {SMALL_BYTES} B latency median {pr.median(small_best) * 100:+.1f} %, "
-              f"worst {max(small_best) * 100:+.1f} %")
+        def excess(who):
+            return [median[who][s] / median[OSU][s] - 1 for s in small]
+
+        def spread(who):
+            return f"median {pr.median(excess(who)) * 100:+.1f} %, worst {max(excess(who)) * 100:+.1f} %"
+        print(f"<= {SMALL_BYTES} B latency, engine/OSU - 1: {spread(ENGINE)}  target within 10 %: "
+              f"{'met' if pr.median(excess(ENGINE)) <= 0.10 else 'NOT met'} over the sizes' median, "
+              f"{'met' if max(excess(ENGINE)) <= 0.10 else 'NOT met'} at every size\n"
+              f"                control, OSU/OSU - 1: {spread(CONTROL)}")
     # Open MPI's shared-memory all-reduce of large messages is bimodal from launch to launch here (the same
     # osu_allreduce binary gives 1 MiB in ~170 us or ~800 us): show every launch, so a median is not read as more
     # than it is.
-    print(f"\nper launch, us (fast and slow launches of the same binary are this machine's, both tools):")
-    for size in [s for s in sorted(set(ours) & set(theirs)) if s >= LARGE_BYTES]:
-        print(f"  {size:>9} B  engine " + " ".join(f"{t * 1e6:.0f}" for t in ours[size]) +
-              "  | OSU " + " ".join(f"{t * 1e6:.0f}" for t in theirs[size]))
+    print(f"\nper launch, us (fast and slow launches of the same binary are this machine's, every tool):")
+    for size in large:
+        print(f"  {size:>9} B  " + "  | ".join(
+            f"{who} " + " ".join(f"{t * 1e6:.0f}" for t in times[who][size]) for who in times))
     print(f"\nload average at end: {pr.load_average()}")
 
 

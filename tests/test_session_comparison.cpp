@@ -182,7 +182,7 @@ TEST_CASE("a stored session loads for comparison with its results and run header
     std::vector<MetricRecord> records{HeaderRecord{1, "resnet20", "fashion-mnist", 1,
                                                    R"({"type":"header","versions":{"libtorch":"2.11.0"}})"}};
     for (int i = 1; i <= 20; ++i)
-        records.push_back(StepRecord{i, 1.0, 500, 0.256, 0.01, 0.1, 0.12, 0.0, 0.026, 0.256 * i, 0.0});
+        records.push_back(StepRecord{i, 1.0, 500, 0.256, 0.01, 0.1, 0.12, 0.0, 0.026, 0.256 * i, 0.0, 0.0, 0.0, std::nullopt});
     store.appendRecords(run, records);
     store.finishRun(run, {"ok", "", 0, ""});
 

@@ -51,7 +51,8 @@ void storeRun(SessionStore& store, std::int64_t session, int ranks, double sampl
     for (int i = 1; i <= steps; ++i) {
         const double step_s = 256 / samples_per_s;
         records.push_back(StepRecord{i, 2.0 / i, samples_per_s, step_s, 0.1 * step_s, 0.3 * step_s,
-                                     0.4 * step_s, 0.15 * step_s, 0.05 * step_s, i * step_s});
+                                     0.4 * step_s, 0.15 * step_s, 0.05 * step_s, i * step_s, 0.0, 0.0, 0.0,
+                                     std::nullopt});
     }
     records.push_back(EvalRecord{steps, "accuracy", 0.85, 0.4, steps * 256 / samples_per_s});
     store.appendRecords(run, records);

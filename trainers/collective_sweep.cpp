@@ -3,6 +3,7 @@
 
 #include "message_sizes.h"
 #include "mpi_check.h"
+#include "mpi_communicator.h"
 
 #include <c10/util/BFloat16.h>
 #include <c10/util/Half.h>
@@ -145,6 +146,18 @@ double expected(const SweepCase& s, const Layout& l, int rank, int n, std::int64
     return isReduction(s.collective) && s.op == ReduceOp::Average ? value / n : value;
 }
 
+// OSU's way: every call alone, started together after a barrier that is not timed; this rank's mean.
+template <typename Call> double secondsPerCall(int repetitions, MPI_Comm mpi, const Call& call) {
+    double seconds = 0;
+    for (int i = 0; i < repetitions; ++i) {
+        MPI_CHECK(MPI_Barrier(mpi));
+        const auto start = std::chrono::steady_clock::now();
+        call();
+        seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    return seconds / repetitions;
+}
+
 } // namespace
 
 std::vector<SweepCase> sweepCases(const EngineOptions& o, const Communicator& comm,
@@ -210,15 +223,15 @@ bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& ca
                 comm.run(call);
             double seconds = 0; // per call, this rank
             if (o.timing == "per-call" && !comm.deviceMemory()) {
-                // OSU's way: every call alone, started together after a barrier that is not timed.
-                for (int i = 0; i < o.repetitions; ++i) {
-                    MPI_CHECK(MPI_Barrier(mpi));
-                    const auto start = std::chrono::steady_clock::now();
-                    comm.run(call);
-                    seconds +=
-                        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+                if (const auto* mpi_backend = dynamic_cast<const MpiCommunicator*>(&comm)) {
+                    const MpiCall resolved = mpi_backend->resolve(call); // MPI called from the loop itself
+                    seconds = secondsPerCall(o.repetitions, mpi, [&resolved] {
+                        resolved.run();
+                        if (resolved.finish) resolved.finish();
+                    });
+                } else {
+                    seconds = secondsPerCall(o.repetitions, mpi, [&] { comm.run(call); });
                 }
-                seconds /= o.repetitions;
             } else {
                 // nccl-tests' way: the calls back to back, each waiting for the slowest rank of the one
                 // before.

@@ -1,8 +1,6 @@
 // The MPI backend of Communicator: OpenMPI's nonblocking collectives on host memory.
 #include "mpi_communicator.h"
 
-#include "mpi_check.h"
-
 #include <c10/util/BFloat16.h>
 #include <c10/util/Half.h>
 #include <climits>
@@ -94,97 +92,91 @@ void MpiCommunicator::checkSupported(Collective, DType, ReduceOp, bool) const {
     // Every collective, dtype, reduction and placement of the interface.
 }
 
-template <bool kBlocking>
-std::function<void()> MpiCommunicator::issue(const CollectiveCall& c, [[maybe_unused]] MPI_Request* request) {
-    checkSupported(c.collective, c.dtype, c.op, false);
-    if (c.count > INT_MAX / size_)
-        throw std::invalid_argument("mpi: " + std::to_string(c.count) + " elements exceed MPI's int counts");
-    const int count = static_cast<int>(c.count);
-    const std::size_t bytes = static_cast<std::size_t>(c.count) * dtypeBytes(c.dtype);
-    const MPI_Datatype type = c.dtype == DType::Float32 ? MPI_FLOAT : MPI_UINT16_T;
-    const MPI_Op sum =
-        c.dtype == DType::Float32 ? MPI_SUM : (c.dtype == DType::Float16 ? half_sum_ : bfloat16_sum_);
-    auto* receive = static_cast<char*>(c.receive);
-    auto* send = static_cast<char*>(const_cast<void*>(c.send));
-    const int ranks = size_;
-    std::function<void()> finish;
-    switch (c.collective) {
+void MpiCall::start(MPI_Request* request) const {
+    switch (collective) {
     case Collective::AllReduce:
-        if constexpr (kBlocking)
-            MPI_CHECK(MPI_Allreduce(send == receive ? MPI_IN_PLACE : send, receive, count, type, sum, comm_));
-        else
-            MPI_CHECK(MPI_Iallreduce(send == receive ? MPI_IN_PLACE : send, receive, count, type, sum, comm_,
-                                     request));
-        if (c.op == ReduceOp::Average)
-            finish = [receive, count, dtype = c.dtype, ranks] { divideBy(receive, count, dtype, ranks); };
+        MPI_CHECK(MPI_Iallreduce(send, receive, count, type, op, comm, request));
         break;
     case Collective::AllGather:
-        if (send == receive + rank_ * bytes) {
-            if constexpr (kBlocking)
-                MPI_CHECK(MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, receive, count, type, comm_));
-            else
-                MPI_CHECK(
-                    MPI_Iallgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, receive, count, type, comm_, request));
-        } else if constexpr (kBlocking) {
-            MPI_CHECK(MPI_Allgather(send, count, type, receive, count, type, comm_));
-        } else {
-            MPI_CHECK(MPI_Iallgather(send, count, type, receive, count, type, comm_, request));
-        }
+        MPI_CHECK(MPI_Iallgather(send, count, type, receive, count, type, comm, request));
+        break;
+    case Collective::ReduceScatter:
+        MPI_CHECK(MPI_Ireduce_scatter_block(send, receive, count, type, op, comm, request));
+        break;
+    case Collective::Broadcast:
+        if (copy_bytes > 0) std::memcpy(receive, copy_from, copy_bytes);
+        MPI_CHECK(MPI_Ibcast(receive, count, type, root, comm, request));
+        break;
+    case Collective::AllToAll:
+        MPI_CHECK(MPI_Ialltoall(send, count, type, receive, count, type, comm, request));
+        break;
+    }
+}
+
+MpiCall MpiCommunicator::resolve(const CollectiveCall& c) const {
+    checkSupported(c.collective, c.dtype, c.op, false);
+    if (c.count * size_ > INT_MAX)
+        throw std::invalid_argument("mpi: " + std::to_string(c.count) + " elements exceed MPI's int counts");
+    MpiCall m;
+    m.collective = c.collective;
+    m.count = static_cast<int>(c.count);
+    m.type = c.dtype == DType::Float32 ? MPI_FLOAT : MPI_UINT16_T;
+    m.op = c.dtype == DType::Float32 ? MPI_SUM : (c.dtype == DType::Float16 ? half_sum_ : bfloat16_sum_);
+    m.root = c.root;
+    m.comm = comm_;
+    const std::size_t bytes = static_cast<std::size_t>(c.count) * dtypeBytes(c.dtype);
+    auto* receive = static_cast<char*>(c.receive);
+    auto* send = static_cast<char*>(const_cast<void*>(c.send));
+    const bool average = isReduction(c.collective) && c.op == ReduceOp::Average;
+    const int ranks = size_;
+    const auto divide = [receive, count = m.count, dtype = c.dtype, ranks] {
+        divideBy(receive, count, dtype, ranks);
+    };
+    m.send = send;
+    m.receive = receive;
+    switch (c.collective) {
+    case Collective::AllReduce:
+    case Collective::AllToAll:
+        if (send == receive) m.send = MPI_IN_PLACE;
+        break;
+    case Collective::AllGather:
+        if (send == receive + rank_ * bytes) m.send = MPI_IN_PLACE;
         break;
     case Collective::ReduceScatter:
         if (receive == send + rank_ * bytes) {
             // MPI leaves the in-place result at the front of the buffer; NCCL's layout wants it at rank x
             // count.
-            if constexpr (kBlocking)
-                MPI_CHECK(MPI_Reduce_scatter_block(MPI_IN_PLACE, send, count, type, sum, comm_));
-            else
-                MPI_CHECK(MPI_Ireduce_scatter_block(MPI_IN_PLACE, send, count, type, sum, comm_, request));
-            finish = [send, receive, bytes, count, op = c.op, dtype = c.dtype, ranks] {
+            m.send = MPI_IN_PLACE;
+            m.receive = send;
+            m.finish = [send, receive, bytes, average, divide] {
                 if (send != receive) std::memmove(receive, send, bytes);
-                if (op == ReduceOp::Average) divideBy(receive, count, dtype, ranks);
+                if (average) divide();
             };
-        } else {
-            if constexpr (kBlocking)
-                MPI_CHECK(MPI_Reduce_scatter_block(send, receive, count, type, sum, comm_));
-            else
-                MPI_CHECK(MPI_Ireduce_scatter_block(send, receive, count, type, sum, comm_, request));
-            if (c.op == ReduceOp::Average)
-                finish = [receive, count, dtype = c.dtype, ranks] { divideBy(receive, count, dtype, ranks); };
+            return m;
         }
         break;
     case Collective::Broadcast:
-        if (send != receive && rank_ == c.root) std::memcpy(receive, send, bytes);
-        if constexpr (kBlocking)
-            MPI_CHECK(MPI_Bcast(receive, count, type, c.root, comm_));
-        else
-            MPI_CHECK(MPI_Ibcast(receive, count, type, c.root, comm_, request));
-        break;
-    case Collective::AllToAll:
-        if (send == receive) {
-            if constexpr (kBlocking)
-                MPI_CHECK(MPI_Alltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, receive, count, type, comm_));
-            else
-                MPI_CHECK(
-                    MPI_Ialltoall(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, receive, count, type, comm_, request));
-        } else if constexpr (kBlocking) {
-            MPI_CHECK(MPI_Alltoall(send, count, type, receive, count, type, comm_));
-        } else {
-            MPI_CHECK(MPI_Ialltoall(send, count, type, receive, count, type, comm_, request));
+        if (send != receive && rank_ == c.root) {
+            m.copy_from = send;
+            m.copy_bytes = bytes;
         }
         break;
     }
-    return finish;
+    if (average) m.finish = divide;
+    return m;
 }
 
 std::unique_ptr<CommWork> MpiCommunicator::start(const CollectiveCall& call) {
+    MpiCall resolved = resolve(call);
     MPI_Request request = MPI_REQUEST_NULL;
-    std::function<void()> finish = issue<false>(call, &request);
-    return std::make_unique<MpiWork>(request, std::move(finish));
+    resolved.start(&request);
+    return std::make_unique<MpiWork>(request, std::move(resolved.finish));
 }
 
 void MpiCommunicator::run(const CollectiveCall& call) {
-    const std::function<void()> finish = issue<true>(call, nullptr);
-    if (finish) finish();
+    const MpiCall resolved = resolve(call);
+    resolved.run();
+    if (resolved.finish) resolved.finish();
 }
 
 } // namespace scalebench
