@@ -87,6 +87,12 @@ def median(values):
     return statistics.median(values) if values else float("nan")
 
 
+def mean_two_sigma(values):
+    """Mean and two sample standard deviations (the MLPerf write-ups' convention for repeats)."""
+    values = list(values)
+    return statistics.mean(values), 2 * statistics.stdev(values) if len(values) > 1 else float("nan")
+
+
 def load_average():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])

@@ -10,6 +10,7 @@ over repeats. Standard library only (the peer runs under .venv's Python).
   bench/train_vs_ddp.py [--engine PATH] [--ranks 1 2] [--repeats 3] [--steps 40] [--warmup 10]
 """
 import argparse
+import math
 import os
 import socket
 import subprocess
@@ -152,6 +153,14 @@ def main():
               f"DDP {' '.join(f'{e:.3f}' for e in per_repeat['peer'])}")
         print(f"  median of the repeats' efficiencies: engine {pr.median(per_repeat['engine']):.3f}, DDP "
               f"{pr.median(per_repeat['peer']):.3f}; engine >= DDP in {wins} of {len(per_repeat['engine'])} repeats")
+        (e_mean, e_2s), (p_mean, p_2s) = (pr.mean_two_sigma(per_repeat[who]) for who in ("engine", "peer"))
+        difference = [e - p for e, p in zip(per_repeat["engine"], per_repeat["peer"])]
+        d_mean, d_2s = pr.mean_two_sigma(difference)
+        d_2se = d_2s / math.sqrt(len(difference))  # two standard errors of the mean difference
+        print(f"  mean +- 2 sigma over repeats: engine {e_mean:.3f} +- {e_2s:.3f}, DDP {p_mean:.3f} +- {p_2s:.3f}; "
+              f"engine - DDP, paired: {d_mean:+.3f} +- {d_2se:.3f} (2 standard errors)  "
+              + ("engine above DDP" if d_mean - d_2se > 0 else "engine below DDP" if d_mean + d_2se < 0
+                 else "no difference shown either way"))
     print("\nstep breakdown, ms (median over repeats of each run's median):")
     for (who, ranks), parts in sorted(breakdown.items()):
         print(f"  {who:6} {ranks} rank(s): " + ", ".join(f"{p[:-2]} {pr.median(v) * 1e3:.1f}" for p, v in parts.items()))
