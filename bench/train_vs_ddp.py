@@ -12,6 +12,7 @@ over repeats. Standard library only (the peer runs under .venv's Python).
 import argparse
 import math
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -145,6 +146,17 @@ def main():
         theirs = eff({r: median_of[r][1] for r in median_of})
         print(f"\nscaling efficiency {base} -> {top} ranks (throughput): engine {ours:.3f}, DDP {theirs:.3f}  "
               f"({'engine >= DDP' if ours >= theirs else 'engine BELOW DDP'})")
+        # How sure: the same figure over repeats drawn with replacement (each repeat's four runs stay together).
+        def efficiency_difference(repeats):
+            median_eff = {who: eff({r: pr.median(samples[(who, r)][i] for i in repeats) for r in (base, top)})
+                          for who in ("engine", "peer")}
+            return median_eff["engine"] - median_eff["peer"]
+        draw = random.Random(1)
+        n = len(samples[("engine", base)])
+        spread = sorted(efficiency_difference([draw.randrange(n) for _ in range(n)]) for _ in range(4000))
+        low, high = spread[int(0.025 * len(spread))], spread[int(0.975 * len(spread)) - 1]
+        print(f"  engine - DDP: {ours - theirs:+.3f}, 95 % bootstrap interval over the repeats [{low:+.3f}, {high:+.3f}]  "
+              + ("engine above DDP" if low > 0 else "engine below DDP" if high < 0 else "inside the noise"))
         # Within one repeat the four runs ran back to back: their efficiencies share that repeat's load.
         per_repeat = {who: [t / b * base / top for b, t in zip(samples[(who, base)], samples[(who, top)])]
                       for who in ("engine", "peer")}
