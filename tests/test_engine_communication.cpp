@@ -89,6 +89,8 @@ TEST_CASE("a sweep timed per call, as OSU times it, says so in its header and ch
     const auto headers = recordsOf<HeaderRecord>(run);
     REQUIRE(headers.size() == 1);
     CHECK_THAT(headers[0].json, Catch::Contains("\"timing\":\"per-call\""));
+    // What MPI_Init gives osu_allreduce: Open MPI locks every call at any level above it.
+    CHECK_THAT(headers[0].json, Catch::Contains("\"mpi_thread\":\"single\""));
     const auto records = recordsOf<CollectiveRecord>(run);
     REQUIRE(records.size() == 5); // 1, 10, 100, 1000, 10000 elements
     for (const auto& c : records) {
@@ -180,6 +182,7 @@ TEST_CASE(
     }
     const auto mpi_header = nlohmann::json::parse(recordsOf<HeaderRecord>(mpi).front().json);
     CHECK(mpi_header["backend"] == "mpi");
+    CHECK(mpi_header["mpi_thread"] == "multiple"); // the buckets' communication thread calls MPI too
     CHECK(mpi_header["bucket_mb"] == 0.05);
     CHECK(mpi_header["bucket_elements"].size() > 4);
     // Default sizes, as DDP's: a first bucket of 1 MiB (262,144 floats, closed by the parameter that fills

@@ -38,6 +38,24 @@ std::string mpiLibraryVersion() {
     return version.substr(0, version.find_first_of(",\n"));
 }
 
+// The thread support MPI gave this process: it changes small-message latency (Open MPI locks every call above
+// MPI_THREAD_SINGLE), so sweeps taken under different levels are not alike.
+std::string mpiThreadLevel() {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&provided);
+    switch (provided) {
+    case MPI_THREAD_SINGLE:
+        return "single";
+    case MPI_THREAD_FUNNELED:
+        return "funneled";
+    case MPI_THREAD_SERIALIZED:
+        return "serialized";
+    case MPI_THREAD_MULTIPLE:
+        return "multiple";
+    }
+    return std::to_string(provided);
+}
+
 void setLearningRate(torch::optim::Optimizer& optimizer, double lr) {
     for (auto& group : optimizer.param_groups())
         group.options().set_lr(lr);
@@ -171,6 +189,7 @@ json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
             {"hosts", hosts},
             {"versions",
              {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
+            {"mpi_thread", mpiThreadLevel()},
             {"unix_time",
              std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
 }
