@@ -225,10 +225,7 @@ bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& ca
             if (o.timing == "per-call" && !comm.deviceMemory()) {
                 if (const auto* mpi_backend = dynamic_cast<const MpiCommunicator*>(&comm)) {
                     const MpiCall resolved = mpi_backend->resolve(call); // MPI called from the loop itself
-                    seconds = secondsPerCall(o.repetitions, mpi, [&resolved] {
-                        resolved.run();
-                        if (resolved.finish) resolved.finish();
-                    });
+                    seconds = secondsPerCall(o.repetitions, mpi, [&resolved] { resolved.run(); });
                 } else {
                     seconds = secondsPerCall(o.repetitions, mpi, [&] { comm.run(call); });
                 }

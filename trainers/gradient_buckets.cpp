@@ -26,8 +26,11 @@ struct BucketHook : torch::autograd::PostAccumulateGradHook {
 GradientBuckets::GradientBuckets(std::vector<torch::Tensor> parameters, Communicator& comm,
                                  double first_bucket_mib, double bucket_mib, bool overlap)
     : parameters_(std::move(parameters)), comm_(comm), overlap_(overlap) {
-    const auto elements = [](double mib) { return static_cast<std::int64_t>(mib * 1024 * 1024 / sizeof(float)); };
-    const std::int64_t capacity = elements(bucket_mib), first_capacity = elements(std::min(first_bucket_mib, bucket_mib));
+    const auto elements = [](double mib) {
+        return static_cast<std::int64_t>(mib * 1024 * 1024 / sizeof(float));
+    };
+    const std::int64_t capacity = elements(bucket_mib),
+                       first_capacity = elements(std::min(first_bucket_mib, bucket_mib));
     slots_.resize(parameters_.size());
     ready_.assign(parameters_.size(), 0);
     std::int64_t filled = 0;

@@ -1,7 +1,7 @@
 // Synchronous data parallelism in gradient buckets (PyTorch DDP's reducer): parameters grouped in reverse
-// registration order into buckets of a given size (the first one smaller, as DDP's); a bucket is averaged across ranks by a communication
-// thread as soon as backward has produced all its gradients, while backward goes on; the step waits for the
-// rest after backward. The local loss rides in the last bucket.
+// registration order into buckets of a given size (the first one smaller, as DDP's); a bucket is averaged
+// across ranks by a communication thread as soon as backward has produced all its gradients, while backward
+// goes on; the step waits for the rest after backward. The local loss rides in the last bucket.
 #pragma once
 
 #include "communicator.h"

@@ -91,9 +91,9 @@ int main(int argc, char** argv) {
 
     // The gradient buckets' communication thread calls MPI while the main thread may too. A sweep calls MPI
     // from the main thread only, no other thread touches it, and it asks for MPI_THREAD_SINGLE, what MPI_Init
-    // (and so osu_allreduce) runs under: Open MPI turns its locks on for every level above that (ompi_mpi_init:
-    // opal_set_using_threads when provided != SINGLE), and they cost a 4-byte all-reduce on 2 cores about 0.15 of
-    // its 0.3 us (bench/results/2026-11-22-thread-level.md).
+    // (and so osu_allreduce) runs under: Open MPI turns its locks on for every level above that
+    // (ompi_mpi_init: opal_set_using_threads when provided != SINGLE), and they cost a 4-byte all-reduce on 2
+    // cores about 0.15 of its 0.3 us (bench/results/2026-11-22-thread-level.md).
     const bool sweeping = options.workload == "allreduce-sweep";
     int threading = 0;
     MPI_Init_thread(&argc, &argv, sweeping ? MPI_THREAD_SINGLE : MPI_THREAD_MULTIPLE, &threading);

@@ -83,9 +83,7 @@ MpiCommunicator::~MpiCommunicator() {
 
 std::string MpiCommunicator::description() const {
     return "MPI collectives on host memory: nonblocking (MPI_Iallreduce, ...) for gradient buckets, blocking "
-           "in "
-           "sweeps; average = sum / ranks; fp16 "
-           "and bf16 reduced by an MPI_Op of our own in fp32";
+           "in sweeps; average = sum / ranks; fp16 and bf16 reduced by an MPI_Op of our own in fp32";
 }
 
 void MpiCommunicator::checkSupported(Collective, DType, ReduceOp, bool) const {
@@ -174,9 +172,7 @@ std::unique_ptr<CommWork> MpiCommunicator::start(const CollectiveCall& call) {
 }
 
 void MpiCommunicator::run(const CollectiveCall& call) {
-    const MpiCall resolved = resolve(call);
-    resolved.run();
-    if (resolved.finish) resolved.finish();
+    resolve(call).run();
 }
 
 } // namespace scalebench

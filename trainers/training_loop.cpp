@@ -247,19 +247,21 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     if (w.rank == 0) {
         metrics.emplace(o.metrics_path);
         json header = headerRecord(o, w, hosts);
+        // The first bucket's size as GradientBuckets closes it: never above the others'.
+        const double first_bucket_mb = std::min(o.first_bucket_mb, o.bucket_mb);
         header["threads_per_rank"] = threads;
         header["parameters"] = gradients.elements();
         header["hyperparameters"] = workload->hyperparameters();
         header["eval_metric"] = metric.name;
         header["allreduce"] =
             "fp32 gradients averaged in " + std::to_string(gradients.bucketCount()) + " buckets of up to " +
-            json(o.bucket_mb).dump() + " MiB, the first up to " + json(std::min(o.first_bucket_mb, o.bucket_mb)).dump() +
+            json(o.bucket_mb).dump() + " MiB, the first up to " + json(first_bucket_mb).dump() +
             " MiB (reverse registration order), " +
             (o.overlap ? "each started as soon as backward has filled it; " : "all after backward; ") +
             comm->description();
         header["backend"] = comm->backend();
         header["bucket_mb"] = o.bucket_mb;
-        header["first_bucket_mb"] = std::min(o.first_bucket_mb, o.bucket_mb);
+        header["first_bucket_mb"] = first_bucket_mb;
         header["overlap"] = o.overlap;
         header["bucket_elements"] = gradients.bucketElements();
         header["precision"] = o.precision;
