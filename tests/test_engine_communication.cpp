@@ -16,7 +16,6 @@
 
 using namespace scalebench;
 
-
 TEST_CASE(
     "every collective, dtype, reduction and placement is correct on the MPI and Gloo backends at 2 and 3 "
     "ranks, with nccl-tests' bus bandwidth",

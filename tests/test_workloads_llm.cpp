@@ -33,13 +33,15 @@ double meanLoss(const std::vector<nlohmann::json>& steps, std::size_t from, std:
 
 // Fails until core's MetricStreamParser reads eval records without "accuracy" (the engine writes it only for
 // accuracy metrics; llama's is "loss"): runEngine's broken-line check counts llama's eval record.
-TEST_CASE("llama tiny trains at 2 ranks with its loss going down and reports tokens and model FLOPs per second",
-          "[workloads]") {
+TEST_CASE(
+    "llama tiny trains at 2 ranks with its loss going down and reports tokens and model FLOPs per second",
+    "[workloads]") {
     TemporaryFolder folder;
-    const EngineRun run = runEngine(folder, 2,
-                                    {"--workload", "llama", "--preset", "tiny", "--dataset", "synthetic-tokens",
-                                     "--steps", "30", "--batch-per-rank", "8", "--lr", "0.01", "--warmup-steps", "3",
-                                     "--eval-samples", "16", "--threads", "1", "--peak-tflops", "0.5"});
+    const EngineRun run = runEngine(
+        folder, 2, {"--workload",     "llama", "--preset",         "tiny", "--dataset", "synthetic-tokens",
+                    "--steps",        "30",    "--batch-per-rank", "8",    "--lr",      "0.01",
+                    "--warmup-steps", "3",     "--eval-samples",   "16",   "--threads", "1",
+                    "--peak-tflops",  "0.5"});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto steps = rawRecords(folder, "step");
@@ -48,8 +50,8 @@ TEST_CASE("llama tiny trains at 2 ranks with its loss going down and reports tok
     for (const auto& s : steps) {
         // 2 ranks x 8 sequences x 16 tokens a step
         CHECK(s.at("tokens_per_s").get<double>() == Approx(256 / s.at("step_s").get<double>()));
-        // tiny (2 layers, hidden 32, 4 heads, 2 kv heads, ffn 64, vocab 64) at 16 tokens: 16 x (12 x 2 x 32^2 x
-        // (1 + 0.5 + 0.5) + 18 x 2 x 64 x 32 + 6 x 64 x 32) = 16 x 135,168 FLOPs a sequence
+        // tiny (2 layers, hidden 32, 4 heads, 2 kv heads, ffn 64, vocab 64) at 16 tokens: 16 x (12 x 2 x 32^2
+        // x (1 + 0.5 + 0.5) + 18 x 2 x 64 x 32 + 6 x 64 x 32) = 16 x 135,168 FLOPs a sequence
         CHECK(s.at("model_flops_per_s").get<double>() ==
               Approx(16.0 * 16 * 135168 / s.at("step_s").get<double>()));
         CHECK(s.at("mfu").get<double>() == Approx(s.at("model_flops_per_s").get<double>() / (2 * 0.5e12)));
@@ -67,20 +69,23 @@ TEST_CASE("llama tiny trains at 2 ranks with its loss going down and reports tok
     CHECK(summary.at("mfu").get<double>() > 0);
 }
 
-// 200 steps (about 3 s): the masked-LM loss leaves ln 60 (predicting every word alike) once the context reaches
-// the masked positions; measured 4.3 -> 2.9-3.4 (last 5 steps) and held-out 3.1-3.3 over seeds 0-4.
-TEST_CASE("bert tiny trains with LAMB at 2 ranks and reports tokens and model FLOPs per second and masked-LM accuracy",
+// 200 steps (about 3 s): the masked-LM loss leaves ln 60 (predicting every word alike) once the context
+// reaches the masked positions; measured 4.3 -> 2.9-3.4 (last 5 steps) and held-out 3.1-3.3 over seeds 0-4.
+TEST_CASE("bert tiny trains with LAMB at 2 ranks and reports tokens and model FLOPs per second and masked-LM "
+          "accuracy",
           "[workloads]") {
     TemporaryFolder folder;
-    const EngineRun run = runEngine(folder, 2,
-                                    {"--workload", "bert", "--preset", "tiny", "--dataset", "synthetic-tokens",
-                                     "--steps", "200", "--batch-per-rank", "16", "--lr", "0.01", "--eval-every", "100",
-                                     "--eval-samples", "64", "--threads", "1"});
+    const EngineRun run =
+        runEngine(folder, 2,
+                  {"--workload", "bert", "--preset", "tiny", "--dataset", "synthetic-tokens", "--steps",
+                   "200", "--batch-per-rank", "16", "--lr", "0.01", "--eval-every", "100", "--eval-samples",
+                   "64", "--threads", "1"});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto steps = rawRecords(folder, "step");
     REQUIRE(steps.size() == 200);
-    INFO("mean loss of the first 5 steps " << meanLoss(steps, 0, 5) << ", of the last 5 " << meanLoss(steps, 195, 5));
+    INFO("mean loss of the first 5 steps " << meanLoss(steps, 0, 5) << ", of the last 5 "
+                                           << meanLoss(steps, 195, 5));
     CHECK(meanLoss(steps, 195, 5) < meanLoss(steps, 0, 5) - 0.5);
     CHECK(meanLoss(steps, 195, 5) < std::log(60.0) - 0.3); // better than the unigram: the context is used
     for (const auto& s : steps) {
@@ -99,13 +104,15 @@ TEST_CASE("bert tiny trains with LAMB at 2 ranks and reports tokens and model FL
 
 TEST_CASE("the LLM workloads refuse an unknown preset or dataset by name", "[workloads]") {
     TemporaryFolder folder;
-    const EngineRun preset = runEngine(
-        folder, 1, {"--workload", "llama", "--preset", "8b", "--dataset", "synthetic-tokens"}, "preset.jsonl");
+    const EngineRun preset =
+        runEngine(folder, 1, {"--workload", "llama", "--preset", "8b", "--dataset", "synthetic-tokens"},
+                  "preset.jsonl");
     CHECK(preset.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(preset).size() == 1);
     CHECK_THAT(recordsOf<ErrorRecord>(preset)[0].message, Catch::Contains("'8b'") && Catch::Contains("70b"));
 
-    const EngineRun dataset = runEngine(folder, 1, {"--workload", "bert", "--preset", "tiny"}, "dataset.jsonl");
+    const EngineRun dataset =
+        runEngine(folder, 1, {"--workload", "bert", "--preset", "tiny"}, "dataset.jsonl");
     CHECK(dataset.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(dataset).size() == 1);
     CHECK_THAT(recordsOf<ErrorRecord>(dataset)[0].message,

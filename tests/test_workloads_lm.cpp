@@ -76,8 +76,8 @@ TEST_CASE("task 2 reaches its loss: logistic regression at 2 ranks stops at its 
     constexpr double kTarget = 0.35; // ln 2 = 0.693 before training
     const RawRun run = runEngineRaw(folder, 2,
                                     {"--workload", "logistic-regression", "--dataset", "synthetic-epsilon",
-                                     "--steps", "300", "--batch-per-rank", "64", "--lr", "4", "--eval-every", "5",
-                                     "--eval-samples", "1000", "--target", std::to_string(kTarget)});
+                                     "--steps", "300", "--batch-per-rank", "64", "--lr", "4", "--eval-every",
+                                     "5", "--eval-samples", "1000", "--target", std::to_string(kTarget)});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto header = run.ofType("header").at(0);
@@ -119,9 +119,10 @@ TEST_CASE("logistic regression trains on LIBSVM files at 2 ranks, and a bad line
     };
     write("train.libsvm", 1000, 1);
     write("test.libsvm", 200, 2);
-    const RawRun run = runEngineRaw(folder, 2,
-                                    {"--workload", "logistic-regression", "--dataset", "libsvm", "--data-dir",
-                                     folder.path.string(), "--steps", "40", "--batch-per-rank", "32", "--lr", "1"});
+    const RawRun run =
+        runEngineRaw(folder, 2,
+                     {"--workload", "logistic-regression", "--dataset", "libsvm", "--data-dir",
+                      folder.path.string(), "--steps", "40", "--batch-per-rank", "32", "--lr", "1"});
     INFO(run.output);
     REQUIRE(run.status == 0);
     CHECK(run.ofType("header").at(0)["features"] == 20);
@@ -149,11 +150,12 @@ TEST_CASE("lstm-lm on WikiText-format files at 2 ranks writes tokens per second 
     TemporaryFolder folder;
     writeWikiText(folder.path / "wiki.train.tokens", 2000, 1);
     writeWikiText(folder.path / "wiki.valid.tokens", 200, 2);
-    const RawRun run = runEngineRaw(folder, 2,
-                                    {"--workload", "lstm-lm", "--dataset", "wikitext2", "--data-dir",
-                                     folder.path.string(), "--preset", "tiny", "--steps", "150", "--batch-per-rank",
-                                     "8", "--seq-len", "20", "--lr", "10", "--warmup-steps", "0", "--eval-every",
-                                     "75", "--eval-samples", "100"});
+    const RawRun run = runEngineRaw(
+        folder, 2,
+        {"--workload",   "lstm-lm", "--dataset",      "wikitext2", "--data-dir",       folder.path.string(),
+         "--preset",     "tiny",    "--steps",        "150",       "--batch-per-rank", "8",
+         "--seq-len",    "20",      "--lr",           "10",        "--warmup-steps",   "0",
+         "--eval-every", "75",      "--eval-samples", "100"});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto header = run.ofType("header").at(0);
@@ -195,22 +197,23 @@ TEST_CASE("lstm-lm without its validation file ends the run with an error naming
     CHECK(run.status != 0);
     const auto errors = run.ofType("error");
     REQUIRE(!errors.empty());
-    CHECK_THAT(errors[0]["message"].get<std::string>(),
-               Catch::Contains("wiki.valid.tokens cannot be read"));
-    const RawRun dataset = runEngineRaw(folder, 1, {"--workload", "lstm-lm", "--dataset", "ptb"}, "ptb.jsonl");
+    CHECK_THAT(errors[0]["message"].get<std::string>(), Catch::Contains("wiki.valid.tokens cannot be read"));
+    const RawRun dataset =
+        runEngineRaw(folder, 1, {"--workload", "lstm-lm", "--dataset", "ptb"}, "ptb.jsonl");
     CHECK(dataset.status != 0);
     REQUIRE(!dataset.ofType("error").empty());
     CHECK_THAT(dataset.ofType("error")[0]["message"].get<std::string>(),
                Catch::Contains("no dataset 'ptb'") && Catch::Contains("wikitext2, synthetic-text"));
 }
 
-TEST_CASE("LSTM workloads refuse fp16 on the CPU by name, before they start", "[workloads][engine][precision]") {
+TEST_CASE("LSTM workloads refuse fp16 on the CPU by name, before they start",
+          "[workloads][engine][precision]") {
     TemporaryFolder folder;
     for (const std::string workload : {"lstm-lm", "gnmt"}) {
         const RawRun run = runEngineRaw(folder, 1,
                                         {"--workload", workload, "--dataset",
-                                         workload == "gnmt" ? "synthetic-parallel" : "synthetic-text", "--preset",
-                                         "tiny", "--precision", "fp16", "--steps", "2"},
+                                         workload == "gnmt" ? "synthetic-parallel" : "synthetic-text",
+                                         "--preset", "tiny", "--precision", "fp16", "--steps", "2"},
                                         workload + ".jsonl");
         INFO(workload);
         CHECK(run.status != 0);
@@ -221,12 +224,30 @@ TEST_CASE("LSTM workloads refuse fp16 on the CPU by name, before they start", "[
     }
 }
 
-TEST_CASE("lstm-lm on synthetic Markov text at 2 ranks lowers its loss and perplexity", "[workloads][engine]") {
+TEST_CASE("lstm-lm on synthetic Markov text at 2 ranks lowers its loss and perplexity",
+          "[workloads][engine]") {
     TemporaryFolder folder;
     const RawRun run = runEngineRaw(folder, 2,
-                                    {"--workload", "lstm-lm", "--dataset", "synthetic-text", "--preset", "tiny",
-                                     "--steps", "150", "--batch-per-rank", "8", "--seq-len", "20", "--lr", "10",
-                                     "--warmup-steps", "0", "--eval-every", "75", "--eval-samples", "100"});
+                                    {"--workload",
+                                     "lstm-lm",
+                                     "--dataset",
+                                     "synthetic-text",
+                                     "--preset",
+                                     "tiny",
+                                     "--steps",
+                                     "150",
+                                     "--batch-per-rank",
+                                     "8",
+                                     "--seq-len",
+                                     "20",
+                                     "--lr",
+                                     "10",
+                                     "--warmup-steps",
+                                     "0",
+                                     "--eval-every",
+                                     "75",
+                                     "--eval-samples",
+                                     "100"});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto evals = run.ofType("eval");

@@ -25,9 +25,10 @@ std::vector<json> rawRecords(const std::filesystem::path& path, const std::strin
     return out;
 }
 
-const std::vector<std::string> kSmallRun = {"--workload",     "resnet20", "--dataset",      "synthetic-cifar",
-                                            "--batch-per-rank", "8",      "--eval-samples", "16",
-                                            "--threads",      "1",        "--warmup-steps", "0"};
+const std::vector<std::string> kSmallRun = {
+    "--workload",       "resnet20", "--dataset",      "synthetic-cifar",
+    "--batch-per-rank", "8",        "--eval-samples", "16",
+    "--threads",        "1",        "--warmup-steps", "0"};
 
 std::vector<std::string> withSmallRun(std::vector<std::string> options) {
     options.insert(options.end(), kSmallRun.begin(), kSmallRun.end());
@@ -36,9 +37,10 @@ std::vector<std::string> withSmallRun(std::vector<std::string> options) {
 
 } // namespace
 
-TEST_CASE("bf16 and fp16 training of ResNet-20 at 2 ranks stays finite and close to fp32 and fp16 records its "
-          "loss scale",
-          "[workloads][precision]") {
+TEST_CASE(
+    "bf16 and fp16 training of ResNet-20 at 2 ranks stays finite and close to fp32 and fp16 records its "
+    "loss scale",
+    "[workloads][precision]") {
     // Synthetic CIFAR has random labels: over a few steps of new batches the loss does not fall, so the check
     // is against the same run in fp32 (fp16 on this CPU takes ~3.5 s a step: 3 steps).
     TemporaryFolder folder;
@@ -46,7 +48,8 @@ TEST_CASE("bf16 and fp16 training of ResNet-20 at 2 ranks stays finite and close
     for (const std::string precision : {"fp32", "bf16", "fp16"}) {
         INFO(precision);
         const std::string name = precision + ".jsonl";
-        const EngineRun run = runEngine(folder, 2, withSmallRun({"--precision", precision, "--steps", "3"}), name);
+        const EngineRun run =
+            runEngine(folder, 2, withSmallRun({"--precision", precision, "--steps", "3"}), name);
         INFO(run.output);
         REQUIRE(run.status == 0);
         curves[precision] = recordsOf<StepRecord>(run);
@@ -84,7 +87,8 @@ TEST_CASE("two runs with the same seed give the same loss curve at 2 ranks", "[w
         CHECK(std::abs(curves[0][i].loss - curves[1][i].loss) <= 1e-6);
 }
 
-TEST_CASE("six steps straight equal three steps, a checkpoint and three resumed steps", "[workloads][checkpoint]") {
+TEST_CASE("six steps straight equal three steps, a checkpoint and three resumed steps",
+          "[workloads][checkpoint]") {
     TemporaryFolder folder;
     const auto checkpoints = (folder.path / "checkpoints").string();
     auto train = [&](const std::string& name, std::vector<std::string> options) {
@@ -137,17 +141,19 @@ TEST_CASE("resuming without a checkpoint or from a corrupt one ends the run with
     TemporaryFolder folder;
     const auto empty = (folder.path / "empty").string();
     std::filesystem::create_directories(empty);
-    const EngineRun none =
-        runEngine(folder, 1, withSmallRun({"--steps", "2", "--checkpoint-dir", empty, "--resume"}), "none.jsonl");
+    const EngineRun none = runEngine(
+        folder, 1, withSmallRun({"--steps", "2", "--checkpoint-dir", empty, "--resume"}), "none.jsonl");
     CHECK(none.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(none).size() == 1);
-    CHECK_THAT(recordsOf<ErrorRecord>(none)[0].message, Catch::Contains("no checkpoint") && Catch::Contains(empty));
+    CHECK_THAT(recordsOf<ErrorRecord>(none)[0].message,
+               Catch::Contains("no checkpoint") && Catch::Contains(empty));
 
     const auto broken = folder.path / "broken";
     std::filesystem::create_directories(broken);
     std::ofstream(broken / "checkpoint-2.pt") << "not a checkpoint";
-    const EngineRun corrupt = runEngine(
-        folder, 1, withSmallRun({"--steps", "4", "--checkpoint-dir", broken.string(), "--resume"}), "corrupt.jsonl");
+    const EngineRun corrupt =
+        runEngine(folder, 1, withSmallRun({"--steps", "4", "--checkpoint-dir", broken.string(), "--resume"}),
+                  "corrupt.jsonl");
     CHECK(corrupt.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(corrupt).size() == 1);
     CHECK_THAT(recordsOf<ErrorRecord>(corrupt)[0].message,
@@ -184,8 +190,8 @@ TEST_CASE("a run's MLLOG file holds one :::MLLOG JSON line an event with MLPerf'
         return it - keys.begin();
     };
     CHECK(position("init_start") == 0);
-    for (const char* key : {"submission_benchmark", "seed", "global_batch_size", "opt_base_learning_rate", "opt_name",
-                            "train_samples", "eval_samples"})
+    for (const char* key : {"submission_benchmark", "seed", "global_batch_size", "opt_base_learning_rate",
+                            "opt_name", "train_samples", "eval_samples"})
         CHECK(position(key) < position("init_stop"));
     CHECK(position("init_stop") < position("run_start"));
     CHECK(position("run_start") < position("epoch_start"));
@@ -195,7 +201,8 @@ TEST_CASE("a run's MLLOG file holds one :::MLLOG JSON line an event with MLPerf'
     CHECK(position("eval_stop") < position("run_stop"));
     CHECK(keys.back() == "run_stop");
     CHECK(std::count(keys.begin(), keys.end(), "eval_accuracy") == 2); // steps 2 and 4
-    CHECK(std::count(keys.begin(), keys.end(), "epoch_start") == std::count(keys.begin(), keys.end(), "epoch_stop"));
+    CHECK(std::count(keys.begin(), keys.end(), "epoch_start") ==
+          std::count(keys.begin(), keys.end(), "epoch_stop"));
     CHECK(events[position("global_batch_size")]["value"] == 16.0);
     CHECK(events[position("seed")]["value"] == 1.0);
     CHECK(events[position("submission_benchmark")]["value"] == "resnet20");

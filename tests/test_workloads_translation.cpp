@@ -1,6 +1,6 @@
-// The translation workloads (MLBench task 4: gnmt, transformer) under real mpirun at their tiny presets: a few
-// steps with the loss going down, tokens per second, a BLEU evaluation; the WMT-style parallel text files;
-// plain errors for misaligned files.
+// The translation workloads (MLBench task 4: gnmt, transformer) under real mpirun at their tiny presets: a
+// few steps with the loss going down, tokens per second, a BLEU evaluation; the WMT-style parallel text
+// files; plain errors for misaligned files.
 #include "engine_run.h"
 
 #include <catch2/catch.hpp>
@@ -86,8 +86,9 @@ void checkTrainingRun(const EngineRun& run, const TemporaryFolder& folder) {
     CHECK(summary[0]["tokens_per_s"].get<double>() > 0);
 }
 
-const std::vector<std::string> kTiny = {"--preset", "tiny", "--steps", "60", "--batch-per-rank", "16",
-                                        "--warmup-steps", "0", "--eval-samples", "32", "--threads", "1"};
+const std::vector<std::string> kTiny = {"--preset",         "tiny", "--steps",        "60",
+                                        "--batch-per-rank", "16",   "--warmup-steps", "0",
+                                        "--eval-samples",   "32",   "--threads",      "1"};
 
 std::vector<std::string> with(std::vector<std::string> arguments, const std::vector<std::string>& more) {
     arguments.insert(arguments.end(), more.begin(), more.end());
@@ -108,7 +109,8 @@ TEST_CASE("transformer at its tiny preset learns the synthetic language pair on 
           "[workloads]") {
     TemporaryFolder folder;
     const EngineRun run = runEngine(
-        folder, 2, with(kTiny, {"--workload", "transformer", "--dataset", "synthetic-parallel", "--lr", "0.01"}));
+        folder, 2,
+        with(kTiny, {"--workload", "transformer", "--dataset", "synthetic-parallel", "--lr", "0.01"}));
     checkTrainingRun(run, folder);
 }
 
@@ -129,18 +131,20 @@ TEST_CASE("parallel text files with different line counts end the run with an er
     TemporaryFolder folder;
     writeParallelFiles(folder.path, 40, 8);
     std::ofstream(folder.path / "train.tgt", std::ios::app) << "de1 de2\n";
-    const EngineRun run = runEngine(folder, 2, with(kTiny, {"--workload", "gnmt", "--dataset", "wmt",
-                                                            "--data-dir", folder.path.string()}));
+    const EngineRun run = runEngine(
+        folder, 2,
+        with(kTiny, {"--workload", "gnmt", "--dataset", "wmt", "--data-dir", folder.path.string()}));
     CHECK(run.status != 0);
     const auto errors = recordsOf<ErrorRecord>(run);
     REQUIRE(!errors.empty());
-    CHECK_THAT(errors[0].message, Catch::Contains("train.src has 40 lines but") &&
-                                      Catch::Contains("train.tgt has 41"));
+    CHECK_THAT(errors[0].message,
+               Catch::Contains("train.src has 40 lines but") && Catch::Contains("train.tgt has 41"));
 }
 
 TEST_CASE("a translation workload names its datasets and presets when given another", "[workloads]") {
     TemporaryFolder folder;
-    const EngineRun dataset = runEngine(folder, 1, {"--workload", "transformer", "--dataset", "cifar"}, "d.jsonl");
+    const EngineRun dataset =
+        runEngine(folder, 1, {"--workload", "transformer", "--dataset", "cifar"}, "d.jsonl");
     CHECK(dataset.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(dataset).size() == 1);
     CHECK_THAT(recordsOf<ErrorRecord>(dataset)[0].message,
@@ -149,5 +153,6 @@ TEST_CASE("a translation workload names its datasets and presets when given anot
         folder, 1, {"--workload", "gnmt", "--dataset", "synthetic-parallel", "--preset", "huge"}, "p.jsonl");
     CHECK(preset.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(preset).size() == 1);
-    CHECK_THAT(recordsOf<ErrorRecord>(preset)[0].message, Catch::Contains("no preset 'huge'") && Catch::Contains("tiny"));
+    CHECK_THAT(recordsOf<ErrorRecord>(preset)[0].message,
+               Catch::Contains("no preset 'huge'") && Catch::Contains("tiny"));
 }

@@ -15,14 +15,15 @@ TEST_CASE("an unknown workload or dataset ends the run with an error record nami
     CHECK(unknown.status != 0);
     const auto errors = recordsOf<ErrorRecord>(unknown);
     REQUIRE(errors.size() == 1);
-    CHECK_THAT(errors[0].message, Catch::Contains("unknown workload 'resnet2000'") && Catch::Contains("resnet20"));
+    CHECK_THAT(errors[0].message,
+               Catch::Contains("unknown workload 'resnet2000'") && Catch::Contains("resnet20"));
 
     const EngineRun dataset = runEngine(folder, 1, {"--dataset", "mnist"}, "dataset.jsonl");
     CHECK(dataset.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(dataset).size() == 1);
-    CHECK_THAT(recordsOf<ErrorRecord>(dataset)[0].message,
-               Catch::Contains("no dataset 'mnist'") && Catch::Contains("fashion-mnist") &&
-                   Catch::Contains("cifar10"));
+    CHECK_THAT(recordsOf<ErrorRecord>(dataset)[0].message, Catch::Contains("no dataset 'mnist'") &&
+                                                               Catch::Contains("fashion-mnist") &&
+                                                               Catch::Contains("cifar10"));
 }
 
 namespace {
@@ -52,8 +53,8 @@ TEST_CASE("ResNet-56 on CIFAR-10 binary files at 2 ranks trains with augmentatio
     std::filesystem::create_directories(data);
     writeCifar10Folder(data, 32, 20); // 160 training records: 80 a rank
     const EngineRun run = runEngine(folder, 2,
-                                    {"--workload", "resnet56", "--dataset", "cifar10", "--data-dir", data.string(),
-                                     "--steps", "12", "--batch-per-rank", "16", "--lr", "0.05",
+                                    {"--workload", "resnet56", "--dataset", "cifar10", "--data-dir",
+                                     data.string(), "--steps", "12", "--batch-per-rank", "16", "--lr", "0.05",
                                      "--warmup-steps", "0", "--eval-samples", "20"});
     INFO(run.output);
     REQUIRE(run.status == 0);
@@ -73,21 +74,23 @@ TEST_CASE("a CIFAR-10 file that is not whole records ends the run with an error 
     TemporaryFolder folder;
     writeCifar10Folder(folder.path, 4, 4);
     std::filesystem::resize_file(folder.path / "data_batch_3.bin", 3 * 3073 + 1);
-    const EngineRun run = runEngine(folder, 2, {"--workload", "resnet20", "--dataset", "cifar10", "--data-dir",
-                                                folder.path.string(), "--steps", "2", "--batch-per-rank", "2"});
+    const EngineRun run = runEngine(folder, 2,
+                                    {"--workload", "resnet20", "--dataset", "cifar10", "--data-dir",
+                                     folder.path.string(), "--steps", "2", "--batch-per-rank", "2"});
     CHECK(run.status != 0);
     const auto errors = recordsOf<ErrorRecord>(run);
     REQUIRE(errors.size() >= 1);
-    CHECK_THAT(errors[0].message, Catch::Contains("data_batch_3.bin") && Catch::Contains("3073-byte records"));
+    CHECK_THAT(errors[0].message,
+               Catch::Contains("data_batch_3.bin") && Catch::Contains("3073-byte records"));
 }
 
 TEST_CASE("ResNet-50 on small synthetic ImageNet-shaped images at 2 ranks trains and its loss goes down",
           "[workloads]") {
     TemporaryFolder folder;
     const EngineRun run = runEngine(folder, 2,
-                                    {"--workload", "resnet50", "--dataset", "synthetic-imagenet", "--preset", "32",
-                                     "--steps", "8", "--batch-per-rank", "8", "--lr", "0.16", "--warmup-steps",
-                                     "0", "--eval-samples", "4"});
+                                    {"--workload", "resnet50", "--dataset", "synthetic-imagenet", "--preset",
+                                     "32", "--steps", "8", "--batch-per-rank", "8", "--lr", "0.16",
+                                     "--warmup-steps", "0", "--eval-samples", "4"});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto header = headerOf(run);
@@ -101,13 +104,16 @@ TEST_CASE("ResNet-50 on small synthetic ImageNet-shaped images at 2 ranks trains
     CHECK(first == Approx(std::log(1000.0)).margin(1.5)); // 1000 classes, near-uniform at the start
 }
 
-TEST_CASE("ResNet-50 refuses an image side that is not a number and a dataset it does not have", "[workloads]") {
+TEST_CASE("ResNet-50 refuses an image side that is not a number and a dataset it does not have",
+          "[workloads]") {
     TemporaryFolder folder;
-    const EngineRun side = runEngine(folder, 1, {"--workload", "resnet50", "--dataset", "synthetic-imagenet",
-                                                 "--preset", "large"}, "side.jsonl");
+    const EngineRun side = runEngine(
+        folder, 1, {"--workload", "resnet50", "--dataset", "synthetic-imagenet", "--preset", "large"},
+        "side.jsonl");
     CHECK(side.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(side).size() == 1);
-    CHECK_THAT(recordsOf<ErrorRecord>(side)[0].message, Catch::Contains("--preset") && Catch::Contains("'large'"));
+    CHECK_THAT(recordsOf<ErrorRecord>(side)[0].message,
+               Catch::Contains("--preset") && Catch::Contains("'large'"));
     const EngineRun dataset = runEngine(folder, 1, {"--workload", "resnet50"}, "dataset.jsonl");
     CHECK(dataset.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(dataset).size() == 1);
@@ -122,9 +128,10 @@ TEST_CASE("Task 1 on Fashion-MNIST reaches its accuracy target on 2 ranks in a q
           "[workloads]") {
     constexpr double kTarget = 0.8;
     TemporaryFolder folder;
-    const EngineRun run = runEngine(folder, 2, {"--workload", "resnet20", "--dataset", "fashion-mnist", "--steps",
-                                                "200", "--batch-per-rank", "64", "--eval-every", "10",
-                                                "--eval-samples", "1000", "--target", "0.8"});
+    const EngineRun run = runEngine(folder, 2,
+                                    {"--workload", "resnet20", "--dataset", "fashion-mnist", "--steps", "200",
+                                     "--batch-per-rank", "64", "--eval-every", "10", "--eval-samples", "1000",
+                                     "--target", "0.8"});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto evals = recordsOf<EvalRecord>(run);

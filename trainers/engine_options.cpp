@@ -53,7 +53,8 @@ Number parseNumber(const std::string& option, const std::string& text, Number mi
 
 std::string engineUsage() {
     return "usage: scalebench-engine --metrics FILE [--workload NAME (docs/workloads.md)|allreduce-sweep]\n"
-           "         [--dataset fashion-mnist|cifar10|synthetic-cifar|synthetic-imagenet] [--data-dir DIR] [--steps N] "
+           "         [--dataset fashion-mnist|cifar10|synthetic-cifar|synthetic-imagenet] [--data-dir DIR] "
+           "[--steps N] "
            "[--batch-per-rank B]\n"
            "         [--lr LR] [--warmup-steps N] [--eval-every N] [--eval-samples N] [--threads T] [--seed "
            "S]\n"
@@ -88,7 +89,10 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
              if (o.target_accuracy > 1) throw std::invalid_argument(k + ": a fraction, at most 1");
          }},
         {"--target", [&](auto& k, auto& v) { o.target = parseNumber(k, v, 0.0); }},
-        {"--precision", [&](auto& k, auto& v) { o.precision = parseChoice(k, v, {"fp32", "bf16", "fp16"}); }},
+        {"--precision",
+         [&](auto& k, auto& v) {
+             o.precision = parseChoice(k, v, {"fp32", "bf16", "fp16"});
+         }},
         {"--preset", [&](auto&, auto& v) { o.preset = v; }},
         {"--seq-len", [&](auto& k, auto& v) { o.seq_len = parseNumber(k, v, 1); }},
         {"--checkpoint-dir", [&](auto&, auto& v) { o.checkpoint_dir = v; }},

@@ -18,7 +18,8 @@ struct EngineOptions {
     int warmup_steps = -1;      // -1: log2(ranks) epochs (MLBench task 1)
     int eval_every = 0;         // 0: evaluate only at the end
     double target_accuracy = 0; // > 0: stop at the first evaluation that reaches it (time to accuracy)
-    double target = 0; // > 0: stop when the workload's eval metric reaches it (accuracy, loss, perplexity, BLEU)
+    double target =
+        0; // > 0: stop when the workload's eval metric reaches it (accuracy, loss, perplexity, BLEU)
     int eval_samples = 2000;
     int threads = 0; // intra-op threads per rank; 0: cores / ranks on this node
     int seed = 1;
@@ -30,18 +31,19 @@ struct EngineOptions {
     std::string backend = "mpi"; // mpi, gloo, nccl
     std::string rendezvous_file; // gloo, nccl: meet through this file instead of MPI (empty: MPI)
     double bucket_mb = 25;       // gradient bucket size in MiB (PyTorch DDP's default bucket_cap_mb)
-    double first_bucket_mb = 1;  // the first bucket (the last layers' gradients) at most this: DDP's
-                                 // _DEFAULT_FIRST_BUCKET_BYTES, so the first all-reduce starts early in backward
-    bool overlap = true;         // false (--no-overlap): all-reduce every bucket after backward
+    double first_bucket_mb =
+        1;               // the first bucket (the last layers' gradients) at most this: DDP's
+                         // _DEFAULT_FIRST_BUCKET_BYTES, so the first all-reduce starts early in backward
+    bool overlap = true; // false (--no-overlap): all-reduce every bucket after backward
     std::string dump_parameters; // rank 0 writes the trained parameters here (float32, registration order)
     // Workloads (docs/workloads.md).
     std::string precision = "fp32"; // fp32, bf16, fp16 (dynamic loss scaling); fp32 master weights always
-    std::string preset;             // model size where a workload has several (llama: tiny ... 70b); resnet50: image side
-    int seq_len = 0;                // tokens per sequence; 0: the workload's default
-    std::string checkpoint_dir;     // save a checkpoint here every checkpoint_every steps and at the end
-    int checkpoint_every = 0;       // 0: only at the end (when checkpoint_dir is set)
-    bool resume = false;            // start from the newest checkpoint in checkpoint_dir
-    std::string mllog_path;         // MLPerf's ":::MLLOG {...}" lines (rank 0); empty: none
+    std::string preset; // model size where a workload has several (llama: tiny ... 70b); resnet50: image side
+    int seq_len = 0;    // tokens per sequence; 0: the workload's default
+    std::string checkpoint_dir; // save a checkpoint here every checkpoint_every steps and at the end
+    int checkpoint_every = 0;   // 0: only at the end (when checkpoint_dir is set)
+    bool resume = false;        // start from the newest checkpoint in checkpoint_dir
+    std::string mllog_path;     // MLPerf's ":::MLLOG {...}" lines (rank 0); empty: none
     // Dense peak of one rank's accelerator in TFLOP/s at the run's precision, as the user states it (H100 SXM
     // bf16: 989); 0: unknown. With it, step records carry MFU = model FLOPs/s / (ranks x peak) (seed 003).
     double peak_tflops = 0;

@@ -11,8 +11,8 @@
 
 #include <ATen/autocast_mode.h>
 #include <chrono>
-#include <exception>
 #include <cmath>
+#include <exception>
 #include <fstream>
 #include <malloc.h>
 #include <optional>
@@ -66,8 +66,8 @@ std::optional<double> stopTarget(const EngineOptions& o, const EvalMetric& metri
     if (o.target > 0) return o.target;
     if (o.target_accuracy > 0) {
         if (metric.name != "accuracy")
-            throw std::invalid_argument("--target-accuracy: " + o.workload + " is evaluated by " + metric.name +
-                                        ", not accuracy; use --target");
+            throw std::invalid_argument("--target-accuracy: " + o.workload + " is evaluated by " +
+                                        metric.name + ", not accuracy; use --target");
         return o.target_accuracy;
     }
     return std::nullopt;
@@ -88,7 +88,8 @@ void writeRankTimes(MetricWriter* metrics, const World& w, int64_t step, double 
         step_times.push_back(all[2 * r]);
         compute_times.push_back(all[2 * r + 1]);
     }
-    metrics->write({{"type", "rank_times"}, {"step", step}, {"step_s", step_times}, {"compute_s", compute_times}});
+    metrics->write(
+        {{"type", "rank_times"}, {"step", step}, {"step_s", step_times}, {"compute_s", compute_times}});
 }
 
 // --precision bf16|fp16: the forward pass under LibTorch's autocast (matrix products and convolutions in the
@@ -96,7 +97,8 @@ void writeRankTimes(MetricWriter* metrics, const World& w, int64_t step, double 
 // and __exit__ do; LibTorch has no C++ guard of its own. Thread-local: only this thread's forward is cast.
 class AutocastGuard {
   public:
-    AutocastGuard(std::optional<at::ScalarType> dtype, at::DeviceType device) : dtype_(dtype), device_(device) {
+    AutocastGuard(std::optional<at::ScalarType> dtype, at::DeviceType device)
+        : dtype_(dtype), device_(device) {
         if (!dtype_) return;
         was_enabled_ = at::autocast::is_autocast_enabled(device_);
         was_dtype_ = at::autocast::get_autocast_dtype(device_);
@@ -147,7 +149,8 @@ void logRunInfo(MllogWriter& log, const EngineOptions& o, const World& w, const 
     log.event("submission_status", "research");
     log.event("submission_platform", std::to_string(w.ranks) + "x" + w.host);
     log.event("seed", o.seed);
-    log.event("global_batch_size", hp.value("global_batch", static_cast<int64_t>(o.batch_per_rank) * w.ranks));
+    log.event("global_batch_size",
+              hp.value("global_batch", static_cast<int64_t>(o.batch_per_rank) * w.ranks));
     log.event("gradient_accumulation_steps", 1);
     log.event("opt_base_learning_rate", hp.value("base_lr", o.lr));
     if (hp.contains("warmup_steps")) log.event("opt_learning_rate_warmup_steps", hp["warmup_steps"]);
@@ -231,7 +234,8 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     if (o.precision == "fp16") scaler.emplace(workload->lossScaling());
 
     // Resume: the parameters, optimizer, loss scale, data position and random state of the newest checkpoint.
-    const TrainingState training_state{model, *optimizer, *workload, scaler ? &*scaler : nullptr, o.precision};
+    const TrainingState training_state{model, *optimizer, *workload, scaler ? &*scaler : nullptr,
+                                       o.precision};
     int64_t first_step = 1;
     std::string resumed_from;
     if (o.resume) {
@@ -267,11 +271,12 @@ void trainWorkload(const EngineOptions& o, const World& w) {
         header["precision"] = o.precision;
         if (scaler) {
             const auto& s = scaler->options();
-            header["loss_scaling"] = {{"initial_scale", s.initial_scale},
-                                      {"factor", s.factor},
-                                      {"window", s.window},
-                                      {"max_scale", std::isfinite(s.max_scale) ? json(s.max_scale) : json(nullptr)},
-                                      {"min_scale", s.min_scale}};
+            header["loss_scaling"] = {
+                {"initial_scale", s.initial_scale},
+                {"factor", s.factor},
+                {"window", s.window},
+                {"max_scale", std::isfinite(s.max_scale) ? json(s.max_scale) : json(nullptr)},
+                {"min_scale", s.min_scale}};
         }
         if (o.resume) {
             header["resumed_from"] = resumed_from;
@@ -315,7 +320,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
         gradients.beginStep(local_loss.item<double>());
         const auto t2 = Clock::now();
         optimizer->zero_grad();
-        const double loss_scale = scaler ? scaler->scale() : 1.0; // this step's
+        const double loss_scale = scaler ? scaler->scale() : 1.0;   // this step's
         (scaler ? local_loss * loss_scale : local_loss).backward(); // full buckets are averaged meanwhile
         const auto t3 = Clock::now();
         const auto communication = gradients.finishStep(t3);
@@ -374,12 +379,9 @@ void trainWorkload(const EngineOptions& o, const World& w) {
             }
             workload->afterEvaluation(*last_eval);
             if (metrics) {
-                json record = {{"type", "eval"},
-                               {"step", step},
-                               {"metric", metric.name},
-                               {"value", last_eval->value},
-                               {"loss", last_eval->loss},
-                               {"elapsed_s", seconds(run_start, Clock::now())}};
+                json record = {{"type", "eval"},          {"step", step},
+                               {"metric", metric.name},   {"value", last_eval->value},
+                               {"loss", last_eval->loss}, {"elapsed_s", seconds(run_start, Clock::now())}};
                 if (metric.name == "accuracy") record["accuracy"] = last_eval->value;
                 metrics->write(record);
             }
