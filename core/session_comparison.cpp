@@ -135,6 +135,9 @@ void flattenTomlNode(const toml::node& node, const std::string& path,
         if (array->empty()) out[path] = "[]";
     } else if (const auto* text = node.as_string()) {
         out[path] = text->get();
+    } else if (const auto* real = node.as_floating_point()) {
+        // The shortest text that reads back, as the plan has it: 0.1, not 0.10000000000000001.
+        out[path] = fmt::format("{}", real->get());
     } else {
         std::ostringstream value;
         node.visit([&](const auto& leaf) { value << leaf; });

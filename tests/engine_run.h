@@ -21,9 +21,11 @@ struct EngineRun {
     std::vector<MetricRecord> records;
 };
 
-// mpirun --oversubscribe -np ranks scalebench-engine --metrics folder/metrics_name arguments...
+// mpirun --oversubscribe -np ranks scalebench-engine --metrics folder/metrics_name arguments..., with `environment`
+// ("NAME=value") added to this process's for mpirun and every rank.
 inline EngineRun runEngine(const TemporaryFolder& folder, int ranks, const std::vector<std::string>& arguments,
-                           const std::string& metrics_name = "metrics.jsonl") {
+                           const std::string& metrics_name = "metrics.jsonl",
+                           std::vector<std::string> environment = {}) {
     std::vector<std::string> argv = {"mpirun",
                                      "--oversubscribe",
                                      "-np",
@@ -32,8 +34,7 @@ inline EngineRun runEngine(const TemporaryFolder& folder, int ranks, const std::
                                      "--metrics",
                                      (folder.path / metrics_name).string()};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
-    std::vector<std::string> environment;
-    if (geteuid() == 0) environment = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
+    if (geteuid() == 0) environment.insert(environment.end(), {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"});
     const auto log = (folder.path / (metrics_name + ".log")).string();
     ChildProcess engine(argv, log, log, environment);
     EngineRun run;

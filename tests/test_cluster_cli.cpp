@@ -1,6 +1,7 @@
 // scalebench --batch PLAN --cluster NAME as a user runs it: over SSH to the test cluster's head node, the
-// engine deployed and built there by a Slurm job, one job per run, every record streamed into the local
-// store.
+// engine deployed there (built by a Slurm job in the [engine-build] test, the CTest fixture this test requires, and
+// found by its sources' hash), one job per run, every record streamed into the local store.
+#include "cluster_environment.h"
 #include "console_run.h"
 #include "session_store.h"
 #include "temporary_folder.h"
@@ -13,29 +14,8 @@
 
 using namespace scalebench;
 
-namespace {
-// The KEY=value lines of the fixture's cluster.env.
-std::map<std::string, std::string> clusterEnvironment() {
-    const char* dir = std::getenv("SCALEBENCH_TEST_CLUSTER");
-    REQUIRE(dir != nullptr);
-    std::map<std::string, std::string> env;
-    std::istringstream lines(fileText(std::filesystem::path(dir) / "cluster.env"));
-    for (std::string line; std::getline(lines, line);) {
-        const auto eq = line.find('=');
-        if (eq == std::string::npos || line[0] == '#') continue;
-        std::string value = line.substr(eq + 1);
-        if (value.size() >= 2 && (value.front() == '\'' || value.front() == '"'))
-            value = value.substr(1, value.size() - 2);
-        env[line.substr(0, eq)] = value;
-    }
-    REQUIRE(env.contains("SSH_PORT"));
-    return env;
-}
-
-} // namespace
-
 TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record lands in the local store",
-          "[integration][slurm][ssh][cli]") {
+          "[integration][slurm][ssh][cli][deployed-engine]") {
     auto env = clusterEnvironment();
     // Jobs run as the cluster's user: it must reach this checkout's Python with torch (every folder above it o+x).
     INFO("the test cluster's user " << env["SSH_USER"] << " cannot run " SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
@@ -50,7 +30,7 @@ TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record
         << "user = \"" << env["SSH_USER"] << "\"\n"
         << "identity_files = [\"" << env["SSH_KEY"] << "\"]\n"
         << "known_hosts = \"" << env["SSH_KNOWN_HOSTS"] << "\"\n"
-        << "remote_root = \"" << env["SSH_WORKDIR"] << "/scalebench\"\n"
+        << "remote_root = \"" << env["SCALEBENCH_ROOT"] << "\"\n"
         << "torch_python = \"" SCALEBENCH_SOURCE_DIR "/.venv/bin/python\"\n"
         << "tasks_per_node = 1\nexclusive = false\npoll_seconds = 1\n";
     std::ofstream(folder.path / "plan.toml") << "name = \"over-ssh\"\n[[run]]\nworkload = \"resnet20\"\n"
@@ -67,6 +47,7 @@ TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record
                             "--out", (folder.path / "out").string()});
     INFO(batch.printed());
     REQUIRE(batch.exit_status == 0);
+    CHECK_THAT(batch.printed(), Catch::Contains("already built on")); // the fixture's build, reused
     CHECK_THAT(batch.out, Catch::Contains("on sbtest@127.0.0.1:" + env["SSH_PORT"]) &&
                               Catch::Contains("resnet20-synthetic-cifar-n2-r1: done"));
     SessionStore store(db);

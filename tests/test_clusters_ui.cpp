@@ -1,20 +1,25 @@
 // The clusters view offscreen over a real session store: the list with "local" first, the form, add, save,
-// remove, and a connection test of this machine.
+// remove (driven by typing and clicking, as a user does), its rendering, and a connection test of this
+// machine.
 #include "cluster_list_model.h"
 #include "clusters_widget.h"
 #include "session_store.h"
+#include "widget_rendering.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QImage>
 #include <QLineEdit>
+#include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTest>
 #include <catch2/catch.hpp>
 
 using namespace scalebench;
@@ -27,6 +32,44 @@ template <typename T> T* child(QWidget& parent, const char* name) {
     REQUIRE(widget);
     return widget;
 }
+
+// At the size screenshots use, laid out.
+void showOffscreen(QWidget& widget) {
+    widget.resize(1100, 700);
+    widget.show();
+    QCoreApplication::processEvents();
+}
+
+void click(QPushButton* button) {
+    QTest::mouseClick(button, Qt::LeftButton);
+}
+
+void clickRow(QTableView& table, int row) {
+    REQUIRE(row >= 0);
+    const QRect cell = table.visualRect(table.model()->index(row, 0));
+    REQUIRE_FALSE(cell.isEmpty());
+    QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, cell.center());
+}
+
+int rowNamed(QTableView& table, const QString& name) {
+    for (int row = 0; row < table.model()->rowCount(); ++row)
+        if (table.model()->index(row, 0).data().toString() == name) return row;
+    return -1;
+}
+
+// Replaces a field's text as a user does: select all, then type over it (or delete it).
+void typeInto(QWidget* field, const QString& text) {
+    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
+    if (text.isEmpty())
+        QTest::keyClick(field, Qt::Key_Backspace);
+    else
+        QTest::keyClicks(field, text);
+}
+
+// What a drawn view has at least: well under what it measures at 1100 x 700 (about 680 colours, 50 to 60 %
+// of pixels off the background colour); a blank one has 1 colour and 0 %.
+constexpr int kLeastColours = 200;
+constexpr double kLeastForeground = 0.25;
 
 ClusterSettings cluster(const std::string& name, const std::string& host) {
     ClusterSettings c;
@@ -71,50 +114,77 @@ TEST_CASE("clusters are added, edited, renamed and removed through the form, and
     SessionStore store(dir.filePath("s.sqlite").toStdString());
     store.saveCluster(cluster("alpha", "a.example.org"));
     ClustersWidget widget(store);
+    showOffscreen(widget);
     QSignalSpy changed(&widget, &ClustersWidget::clustersChanged);
     auto* table = child<QTableView>(widget, "clusterTable");
+    auto* name = child<QLineEdit>(widget, "clusterName");
+    auto* host = child<QLineEdit>(widget, "host");
+    auto* save = child<QPushButton>(widget, "saveCluster");
+    auto* remove = child<QPushButton>(widget, "removeCluster");
     REQUIRE(table->model()->rowCount() == 2);
-    // "local" is selected first: nothing to edit or remove.
-    CHECK(child<QLineEdit>(widget, "clusterName")->text() == "local");
-    CHECK_FALSE(child<QPushButton>(widget, "removeCluster")->isEnabled());
-    CHECK_FALSE(child<QPushButton>(widget, "saveCluster")->isEnabled());
-    CHECK_FALSE(widget.removeSelected());
+    // "local" is selected first: nothing to edit or remove, and clicking Save or Remove changes nothing.
+    CHECK(name->text() == "local");
+    CHECK_FALSE(name->isEnabled());
+    CHECK_FALSE(remove->isEnabled());
+    CHECK_FALSE(save->isEnabled());
+    click(remove);
+    click(save);
+    CHECK(store.clusterNames() == std::vector<std::string>{"alpha"});
+    CHECK(changed.count() == 0);
 
-    widget.selectCluster("alpha");
-    CHECK(child<QLineEdit>(widget, "host")->text() == "a.example.org");
+    // Chosen in the list, edited, saved.
+    clickRow(*table, 1);
+    CHECK(name->text() == "alpha");
+    CHECK(host->text() == "a.example.org");
     CHECK(child<QSpinBox>(widget, "port")->value() == 2222);
-    child<QLineEdit>(widget, "partition")->setText("h100");
-    child<QSpinBox>(widget, "clusterGpusPerNode")->setValue(8);
-    child<QComboBox>(widget, "launcher")->setCurrentText("mpirun");
-    REQUIRE(widget.saveForm());
+    typeInto(child<QLineEdit>(widget, "partition"), "h100");
+    typeInto(child<QSpinBox>(widget, "clusterGpusPerNode"), "8");
+    QTest::keyClick(child<QComboBox>(widget, "launcher"), Qt::Key_Down);
+    CHECK(child<QComboBox>(widget, "launcher")->currentText() == "mpirun");
+    click(save);
+    REQUIRE(store.cluster("alpha"));
     CHECK(store.cluster("alpha")->partition == "h100");
     CHECK(store.cluster("alpha")->gpus_per_node == 8);
     CHECK(store.cluster("alpha")->launcher == ClusterSettings::Launcher::Mpirun);
     CHECK(store.cluster("alpha")->user == "me"); // fields left alone are kept
 
-    child<QPushButton>(widget, "addCluster")->click();
-    CHECK(child<QLineEdit>(widget, "clusterName")->text() == "new-cluster");
-    child<QLineEdit>(widget, "host")->clear();
-    CHECK_FALSE(widget.saveForm()); // no host
+    // Add, then back to the cluster that was chosen: the form shows it again.
+    click(child<QPushButton>(widget, "addCluster"));
+    CHECK(name->text() == "new-cluster");
+    CHECK_FALSE(remove->isEnabled());
+    clickRow(*table, 1);
+    CHECK(name->text() == "alpha");
+    CHECK(child<QLineEdit>(widget, "partition")->text() == "h100");
+
+    click(child<QPushButton>(widget, "addCluster"));
+    CHECK(name->text() == "new-cluster");
+    typeInto(host, "");
+    click(save); // no host
     CHECK_THAT(widget.connectionText().toStdString(), Contains("host name"));
-    child<QLineEdit>(widget, "clusterName")->setText("local");
-    child<QLineEdit>(widget, "host")->setText("b.example.org");
-    CHECK_FALSE(widget.saveForm()); // "local" is this machine
-    child<QLineEdit>(widget, "clusterName")->setText("beta");
-    child<QLineEdit>(widget, "identityFiles")->setText("~/.ssh/a, ~/.ssh/b");
-    REQUIRE(widget.saveForm());
+    typeInto(name, "local");
+    typeInto(host, "b.example.org");
+    click(save); // "local" is this machine
+    CHECK_THAT(widget.connectionText().toStdString(), Contains("other than 'local'"));
+    CHECK(store.clusterNames() == std::vector<std::string>{"alpha"});
+    typeInto(name, "beta");
+    typeInto(child<QLineEdit>(widget, "identityFiles"), "~/.ssh/a, ~/.ssh/b");
+    click(save);
     CHECK(table->model()->rowCount() == 3);
+    REQUIRE(store.cluster("beta"));
+    CHECK(store.cluster("beta")->host == "b.example.org");
     CHECK(store.cluster("beta")->identity_files == std::vector<std::string>{"~/.ssh/a", "~/.ssh/b"});
 
-    child<QLineEdit>(widget, "clusterName")->setText("gamma"); // a rename replaces it
-    REQUIRE(widget.saveForm());
+    typeInto(name, "gamma"); // a rename replaces it
+    click(save);
     CHECK(store.clusterNames() == std::vector<std::string>{"alpha", "gamma"});
 
-    widget.selectCluster("gamma");
-    CHECK(child<QPushButton>(widget, "removeCluster")->isEnabled());
-    REQUIRE(widget.removeSelected());
+    clickRow(*table, rowNamed(*table, "gamma"));
+    CHECK(name->text() == "gamma");
+    CHECK(remove->isEnabled());
+    click(remove);
     CHECK(store.clusterNames() == std::vector<std::string>{"alpha"});
     CHECK(table->model()->rowCount() == 2);
+    CHECK(name->text() == "local");
     CHECK(changed.count() == 4);
     CHECK_FALSE(store.removeCluster("gamma"));
 }
@@ -175,10 +245,18 @@ TEST_CASE("the clusters view renders at 1100 x 700", "[ui][clusters]") {
     store.saveCluster(c);
     ClustersWidget widget(store);
     widget.selectCluster("jean-zay");
-    widget.resize(1100, 700);
-    widget.show();
+    showOffscreen(widget);
     const QImage image = widget.grab().toImage();
     REQUIRE(image.size() == QSize(1100, 700));
+    // Drawn, not blank: a list, two forms of fields and their text cover a good part of the view.
+    CHECK(distinctColours(image) >= kLeastColours);
+    CHECK(foregroundFraction(image) >= kLeastForeground);
+    checkLaidOut(widget, {"clusterTable", "addCluster", "removeCluster", "headNodeSettings", "jobSettings",
+                          "saveCluster", "testConnection", "connectionStatus"});
+    checkLaidOut(widget,
+                 {"clusterName", "host", "identityFiles", "partition", "launcher", "setupLines", "ncclEnv"});
+    CHECK(child<QPlainTextEdit>(widget, "setupLines")->toPlainText() ==
+          "module load cuda/12.4\nmodule load openmpi");
     const QString folder = qEnvironmentVariable("SCALEBENCH_SCREENSHOTS");
     if (!folder.isEmpty()) CHECK(image.save(QDir(folder).filePath("clusters.png")));
 }

@@ -7,6 +7,7 @@
 #include "session_results.h"
 #include "session_runner.h"
 #include "temporary_folder.h"
+#include "training_outcome.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
@@ -16,7 +17,7 @@
 using namespace scalebench;
 
 TEST_CASE("ResNet-20 on Fashion-MNIST at 2 ranks: every record is stored and the loss goes down",
-          "[integration][engine]") {
+          "[integration][engine][outcome]") {
     TemporaryFolder folder;
     const RunPlan plan = parsePlanText(R"(
 name = "integration"
@@ -29,7 +30,7 @@ batch_per_rank = 64
 lr = 0.05
 warmup_steps = 0
 eval_samples = 500
-)",
+seed = )" + testSeed() + "\n",
                                        "integration.toml");
     SessionStore store(folder.path / "sessions.db");
     LocalTransport transport;
@@ -88,12 +89,12 @@ eval_samples = 500
     }
     const double first = (steps[0].loss + steps[1].loss + steps[2].loss) / 3;
     const double last = (steps[21].loss + steps[22].loss + steps[23].loss) / 3;
-    CHECK(first > 2.0); // ten classes: ln 10 = 2.30 before training
-    CHECK(last < first - 0.5);
+    CHECK_OUTCOME_ABOVE("loss, first 3 steps", first, 2.0); // ten classes: ln 10 = 2.30 before training
+    CHECK_OUTCOME_BELOW("loss fall, last 3 steps minus first 3", last - first, -0.5);
     const auto evals = store.evals(runs[0].id);
     REQUIRE(evals.size() == 1);
     CHECK(evals[0].metric == "accuracy");
-    CHECK(evals[0].value > 0.3); // chance is 0.1
+    CHECK_OUTCOME_ABOVE("held-out accuracy", evals[0].value, 0.3); // chance is 0.1
 }
 
 TEST_CASE("the all-reduce sweep at 2 ranks: every size correct, timed, with busbw as nccl-tests define it",
@@ -129,4 +130,19 @@ TEST_CASE("the all-reduce sweep at 2 ranks: every size correct, timed, with busb
     const auto results = loadSessionResults(store, outcome.session_id);
     CHECK_THAT(formatResultsTable(results), Catch::Contains("collective sweep: 11 sizes"));
     CHECK_THAT(formatCollectiveSweeps(results), Catch::Contains("busbw GB/s") && Catch::Contains("400000"));
+
+    // "correct" is the engine's check of every element, not a constant: with one rank's results corrupted
+    // (fault injection through the plan's env, docs/testing.md) every stored size says incorrect and the run fails.
+    const SessionOutcome faulty = runner.run(parsePlanText(
+        "name = \"sweep\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = 2\nsweep_max_log10 = 5\n"
+        "sweep_points = 11\nrepetitions = 2\nenv = { SCALEBENCH_FAULT_CORRUPT_RESULT = \"1\" }\n",
+        "faulty-sweep.toml"));
+    CHECK(faulty.failed_runs == 1);
+    const auto faulty_runs = store.runs(faulty.session_id);
+    REQUIRE(faulty_runs.size() == 1);
+    CHECK(faulty_runs[0].status != "ok");
+    const auto wrong = store.collectives(faulty_runs[0].id);
+    CHECK(wrong.size() == 11);
+    for (const auto& c : wrong)
+        CHECK_FALSE(c.correct);
 }

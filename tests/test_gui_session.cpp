@@ -13,10 +13,13 @@
 #include "session_store.h"
 #include "temporary_folder.h"
 
+#include <QComboBox>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTest>
 #include <catch2/catch.hpp>
+#include <set>
 
 using namespace scalebench;
 
@@ -37,6 +40,17 @@ RunPlan tinyPlan(int steps) {
         "ranks = [1, 2]\nsteps = " +
             std::to_string(steps) + "\nbatch_per_rank = 16\neval_samples = 64\n",
         "gui-e2e.toml");
+}
+
+// Moves a combo box to the item of `session` with the arrow keys (each press emits activated, as a user's).
+void chooseWithKeys(QComboBox* box, std::int64_t session) {
+    REQUIRE(box != nullptr);
+    const int wanted = box->findData(QVariant::fromValue<qint64>(session));
+    REQUIRE(wanted >= 0);
+    box->setFocus();
+    for (int presses = 0; box->currentIndex() != wanted && presses < box->count(); ++presses)
+        QTest::keyClick(box, box->currentIndex() < wanted ? Qt::Key_Down : Qt::Key_Up);
+    REQUIRE(box->currentIndex() == wanted);
 }
 
 } // namespace
@@ -106,9 +120,26 @@ TEST_CASE("a plan built and launched in the window streams into the live view, t
     CHECK(again.at(1).toInt() == 1);
     const std::int64_t second = again.at(0).toLongLong();
     CHECK(store.runs(second).at(0).name == "resnet20-synthetic-cifar-n2-r1");
-    REQUIRE(window.compareSessions(session, second));
+    // In the Compare tab the user picks the sessions with the two combos (keys, as a user would): A = the
+    // resubmitted run, B = the first session. The 1-rank run is then only in B; the 2-rank run's figures in both.
+    window.showTab(QStringLiteral("compareTab"));
+    chooseWithKeys(window.findChild<QComboBox*>(QStringLiteral("compareA")), second);
+    chooseWithKeys(window.findChild<QComboBox*>(QStringLiteral("compareB")), session);
     ComparisonModel* figures = window.comparisonView()->figuresModel();
-    CHECK(figures->rowCount() > 5); // every figure of the 2-rank run, and the 1-rank run only in A
+    const auto inColumns = [&](int ranks) { // rows of that rank count: (has A, has B)
+        std::set<std::pair<bool, bool>> seen;
+        for (int row = 0; row < figures->rowCount(); ++row)
+            if (figures->data(figures->index(row, ComparisonModel::Ranks)).toInt() == ranks)
+                seen.insert({figures->data(figures->index(row, ComparisonModel::A), Qt::UserRole).isValid(),
+                             figures->data(figures->index(row, ComparisonModel::B), Qt::UserRole).isValid()});
+        return seen;
+    };
+    CHECK(inColumns(1) == std::set<std::pair<bool, bool>>{{false, true}});
+    CHECK(inColumns(2).count({true, true}) == 1);
+    // And back: the first session as the reference, the resubmission as B.
+    chooseWithKeys(window.findChild<QComboBox*>(QStringLiteral("compareA")), session);
+    chooseWithKeys(window.findChild<QComboBox*>(QStringLiteral("compareB")), second);
+    CHECK(inColumns(1) == std::set<std::pair<bool, bool>>{{true, false}});
 }
 
 TEST_CASE("cancelling a running session from the window ends its runs as cancelled and keeps their records",

@@ -23,6 +23,16 @@ void writeText(const std::filesystem::path& path, const std::string& text) {
 
 } // namespace
 
+namespace {
+// The fixture's name of layer l's hidden ("h") or cell ("c") state: "h0", "c1", ... (appended, not `"h" +
+// std::to_string(l)`, which GCC 12 at -O3 flags with a false -Wstringop-overflow).
+std::string stateName(const char* kind, int64_t layer) {
+    std::string name(kind);
+    name += std::to_string(layer);
+    return name;
+}
+} // namespace
+
 TEST_CASE("the AWD-LSTM computes PyTorch's logits and carried state from the same weights in eval mode",
           "[models]") {
     const ModelFixture fixture = loadModelFixture(SCALEBENCH_FIXTURES_DIR "/lstm_lm.json");
@@ -38,15 +48,15 @@ TEST_CASE("the AWD-LSTM computes PyTorch's logits and carried state from the sam
     torch::NoGradGuard no_grad;
     LstmState state;
     for (int64_t l = 0; l < options.layers; ++l)
-        state.emplace_back(fixture.inputs.at("h" + std::to_string(l)), fixture.inputs.at("c" + std::to_string(l)));
+        state.emplace_back(fixture.inputs.at(stateName("h", l)), fixture.inputs.at(stateName("c", l)));
     const auto out = model->forward(fixture.inputs.at("tokens"), state);
     INFO("largest logit difference " << maxAbsDifference(out.logits, fixture.outputs.at("logits")));
     CHECK(maxAbsDifference(out.logits, fixture.outputs.at("logits")) <= fixture.tolerance);
     for (int64_t l = 0; l < options.layers; ++l) {
         const auto index = static_cast<std::size_t>(l);
-        CHECK(maxAbsDifference(std::get<0>(out.state[index]), fixture.outputs.at("h" + std::to_string(l))) <=
+        CHECK(maxAbsDifference(std::get<0>(out.state[index]), fixture.outputs.at(stateName("h", l))) <=
               fixture.tolerance);
-        CHECK(maxAbsDifference(std::get<1>(out.state[index]), fixture.outputs.at("c" + std::to_string(l))) <=
+        CHECK(maxAbsDifference(std::get<1>(out.state[index]), fixture.outputs.at(stateName("c", l))) <=
               fixture.tolerance);
     }
     // Tied: one parameter for the embedding and the decoder's weight.

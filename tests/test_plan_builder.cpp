@@ -3,11 +3,13 @@
 #include "plan_builder_widget.h"
 #include "plan_writer.h"
 #include "run_plan.h"
+#include "widget_rendering.h"
 #include "workload_catalog_model.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QCoreApplication>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -19,6 +21,7 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
+#include <QTest>
 #include <catch2/catch.hpp>
 
 using namespace scalebench;
@@ -38,15 +41,37 @@ std::string str(const QString& text) {
     return text.toStdString();
 }
 
-// Where a screenshot goes when SCALEBENCH_SCREENSHOTS names a folder; it is always rendered and checked.
+// What a drawn builder has at least: well under what it measures at 1100 x 700 (about 680 colours, 50 to 60 %
+// of pixels off the background colour); a blank one has 1 colour and 0 %.
+constexpr int kLeastColours = 200;
+constexpr double kLeastForeground = 0.25;
+
+// Renders at 1100 x 700 and checks the rendering has content: the catalog, the run groups, the form, the
+// previews and the buttons are all there, whole and apart. Saved where SCALEBENCH_SCREENSHOTS names a folder.
 void screenshot(QWidget& widget, const QString& name) {
     widget.resize(1100, 700);
     widget.show();
+    QCoreApplication::processEvents();
     const QImage image = widget.grab().toImage();
     REQUIRE(!image.isNull());
     CHECK(image.size() == QSize(1100, 700));
+    CHECK(distinctColours(image) >= kLeastColours);
+    CHECK(foregroundFraction(image) >= kLeastForeground);
+    checkLaidOut(widget, {"planName", "workloadTree", "addWorkload", "runGroups", "removeGroup", "runGroup",
+                          "previews", "planError", "openPlan", "savePlan", "launch"});
+    checkLaidOut(widget,
+                 {"dataset", "gpuCounts", "precision", "batchPerGpu", "steps", "backend", "environment"});
     const QString folder = qEnvironmentVariable("SCALEBENCH_SCREENSHOTS");
     if (!folder.isEmpty()) CHECK(image.save(QDir(folder).filePath(name)));
+}
+
+// Replaces a field's text as a user does: select all, then type over it (or delete it).
+void typeInto(QWidget* field, const QString& text) {
+    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
+    if (text.isEmpty())
+        QTest::keyClick(field, Qt::Key_Backspace);
+    else
+        QTest::keyClicks(field, text);
 }
 
 void setEnvironment(QTableWidget* table, const std::map<std::string, std::string>& env) {
@@ -94,14 +119,15 @@ TEST_CASE("WorkloadCatalogModel lists the catalog's workloads under their groups
 TEST_CASE("the builder's fields become a TOML preview that reads back to the plan they describe",
           "[ui][plan]") {
     PlanBuilderWidget builder;
-    child<QLineEdit>(builder, "planName")->setText("scaling");
-    emit child<QLineEdit>(builder, "planName")->textEdited("scaling");
+    typeInto(child<QLineEdit>(builder, "planName"), "scaling");
+    typeInto(child<QLineEdit>(builder, "planDescription"), "weak scaling");
     child<QSpinBox>(builder, "repeats")->setValue(3);
     child<QSpinBox>(builder, "maxGpus")->setValue(16);
     child<QPushButton>(builder, "powersOfTwo")->click();
     CHECK(child<QLineEdit>(builder, "gpuCounts")->text() == "1, 2, 4, 8, 16");
     child<QSpinBox>(builder, "gpusPerNode")->setValue(4);
     child<QComboBox>(builder, "dataset")->setCurrentText("synthetic-cifar");
+    child<QComboBox>(builder, "precision")->setCurrentText("bf16");
     child<QSpinBox>(builder, "batchPerGpu")->setValue(64);
     child<QSpinBox>(builder, "steps")->setValue(500);
     child<QDoubleSpinBox>(builder, "targetAccuracy")->setValue(90);
@@ -118,6 +144,7 @@ TEST_CASE("the builder's fields become a TOML preview that reads back to the pla
 
     const RunPlan plan = parsePlanText(builder.tomlText().toStdString(), "preview.toml");
     CHECK(plan.name == "scaling");
+    CHECK(plan.description == "weak scaling");
     CHECK(plan.repeats == 3);
     REQUIRE(plan.groups.size() == 1);
     const RunGroup& g = plan.groups[0];
@@ -125,6 +152,7 @@ TEST_CASE("the builder's fields become a TOML preview that reads back to the pla
     CHECK(g.dataset == "synthetic-cifar");
     CHECK(g.ranks == std::vector<int>{1, 2, 4, 8, 16});
     CHECK(g.gpus_per_node == 4);
+    CHECK(g.precision == "bf16");
     CHECK(g.batch_per_rank == 64);
     CHECK(g.steps == 500);
     CHECK(g.target_accuracy == Approx(0.9));
@@ -165,29 +193,30 @@ TEST_CASE("the job-script preview shows the sbatch script for a Slurm cluster an
     run->setCurrentIndex(0);
     const std::string local = str(builder.jobScriptText());
     INFO(local);
-    CHECK_THAT(local,
-               StartsWith("# run 1") && Contains("\nmpirun -np 2 ") &&
-                   Contains(" -x NCCL_DEBUG=INFO scalebench-engine --workload resnet20"));
+    CHECK_THAT(local, StartsWith("# run 1") && Contains("\nmpirun -np 2 ") &&
+                          Contains(" -x NCCL_DEBUG=INFO scalebench-engine --workload resnet20"));
 }
 
 TEST_CASE("invalid values are shown inline, never as an empty preview, and block the launch", "[ui][plan]") {
     PlanBuilderWidget builder;
+    builder.resize(1100, 700);
+    builder.show();
+    QCoreApplication::processEvents();
     auto* launch = child<QPushButton>(builder, "launch");
+    QSignalSpy launched(&builder, &PlanBuilderWidget::launchRequested);
+    REQUIRE(launch->isEnabled());
     SECTION("a GPU count that is not a number") {
-        child<QLineEdit>(builder, "gpuCounts")->setText("1, two");
+        typeInto(child<QLineEdit>(builder, "gpuCounts"), "1, two");
         CHECK_THAT(str(builder.errorText()), Contains("GPU counts: 'two'"));
-        CHECK_FALSE(launch->isEnabled());
         CHECK_THAT(str(builder.jobScriptText()), Contains("No job scripts") && Contains("'two'"));
         CHECK_THAT(str(builder.tomlText()), Contains("[[run]]"));
     }
     SECTION("an environment variable a shell would not take") {
         setEnvironment(child<QTableWidget>(builder, "environment"), {{"1X", "a"}});
         CHECK_THAT(str(builder.errorText()), Contains("'1X' in 'env' is not an environment variable name"));
-        CHECK_FALSE(launch->isEnabled());
     }
     SECTION("a plan without a name") {
-        child<QLineEdit>(builder, "planName")->clear();
-        emit child<QLineEdit>(builder, "planName")->textEdited("");
+        typeInto(child<QLineEdit>(builder, "planName"), "");
         CHECK_FALSE(builder.errorText().isEmpty());
     }
     SECTION("a sweep with no collective") {
@@ -196,10 +225,24 @@ TEST_CASE("invalid values are shown inline, never as an empty preview, and block
             child<QCheckBox>(builder, c)->setChecked(false);
         CHECK_THAT(str(builder.errorText()), Contains("'collectives' is empty"));
     }
+    SECTION("a plan without runs") {
+        QTest::mouseClick(child<QPushButton>(builder, "removeGroup"), Qt::LeftButton);
+        CHECK_THAT(str(builder.errorText()), Contains("no runs"));
+    }
+    // Shown inline, and Launch is off: clicking it launches nothing.
+    CHECK(child<QLabel>(builder, "planError")->isVisible());
+    CHECK_FALSE(launch->isEnabled());
+    QTest::mouseClick(launch, Qt::LeftButton);
+    QTest::keyClick(launch, Qt::Key_Space);
+    CHECK(launched.count() == 0);
+
     // Fixed, it launches again.
     builder.setPlan(parsePlanFile(SCALEBENCH_SOURCE_DIR "/resources/plans/quickstart.toml"));
     CHECK(builder.errorText().isEmpty());
-    CHECK(launch->isEnabled());
+    REQUIRE(launch->isEnabled());
+    QTest::mouseClick(launch, Qt::LeftButton);
+    REQUIRE(launched.count() == 1);
+    CHECK(launched.at(0).at(0).value<RunPlan>().name == "quickstart");
 }
 
 TEST_CASE("a collective sweep offers collectives, element types and in place, and training fields are off",
@@ -276,8 +319,9 @@ TEST_CASE("the plan builder renders at 1100 x 700", "[ui][plan]") {
     screenshot(builder, QStringLiteral("plan-builder-sweep-error.png"));
 }
 
-TEST_CASE("the builder offers a workload's presets and sequence length, and its target in the workload's metric",
-          "[ui][plan]") {
+TEST_CASE(
+    "the builder offers a workload's presets and sequence length, and its target in the workload's metric",
+    "[ui][plan]") {
     PlanBuilderWidget builder;
     builder.addWorkload("llama");
     auto* preset = child<QComboBox>(builder, "preset");

@@ -67,6 +67,7 @@ TEST_CASE("every key of a training group survives a write and a read", "[core][p
     g.backend = "gloo";
     g.bucket_mb = 12.5;
     g.overlap = false;
+    g.precision = "bf16";
     g.target_accuracy = 0.915;
     g.gpus_per_node = 4;
     g.env = {{"NCCL_DEBUG", "INFO"}, {"QUOTED", "a \"b\" $c 'd'"}, {"_x1", ""}};
@@ -108,6 +109,7 @@ TEST_CASE("every key of a collective sweep survives a write and a read, next to 
     s.warmup_iterations = 2;
     s.collectives = {"allgather", "reducescatter", "broadcast", "alltoall", "allreduce"};
     s.dtypes = {"float16", "bfloat16"};
+    s.ops = {"avg", "sum"};
     s.backend = "nccl";
     for (const char* in_place : {"yes", "no", "both"}) {
         s.in_place = in_place;

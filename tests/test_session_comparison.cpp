@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <functional>
 
 using namespace scalebench;
 
@@ -134,6 +135,8 @@ TEST_CASE("JSON and TOML settings flatten to key paths", "[core][comparison]") {
     CHECK(toml.at("run[0].workload") == "resnet20");
     CHECK(toml.at("run[0].ranks[1]") == "2");
     CHECK(toml.at("run[0].lr") == "0.02");
+    CHECK(flattenToml("lr = 0.1\nbucket_mb = 12.5\n").at("lr") ==
+          "0.1"); // as written, not 0.10000000000000001
     const auto broken = flattenToml("name = \n");
     REQUIRE(broken.count("(unparsable)") == 1);
     CHECK(broken.at("(unparsable)").starts_with("line 1"));
@@ -182,7 +185,8 @@ TEST_CASE("a stored session loads for comparison with its results and run header
     std::vector<MetricRecord> records{HeaderRecord{1, "resnet20", "fashion-mnist", 1,
                                                    R"({"type":"header","versions":{"libtorch":"2.11.0"}})"}};
     for (int i = 1; i <= 20; ++i)
-        records.push_back(StepRecord{i, 1.0, 500, 0.256, 0.01, 0.1, 0.12, 0.0, 0.026, 0.256 * i, 0.0, 0.0, 0.0, std::nullopt});
+        records.push_back(StepRecord{i, 1.0, 500, 0.256, 0.01, 0.1, 0.12, 0.0, 0.026, 0.256 * i, 0.0, 0.0,
+                                     0.0, std::nullopt});
     store.appendRecords(run, records);
     store.finishRun(run, {"ok", "", 0, ""});
 
@@ -204,9 +208,211 @@ TEST_CASE(
     const std::string text =
         formatComparison("1 monday", "2 tuesday", {faster, only_a},
                          {{"plan.run[0].backend", "mpi", "gloo"}, {"cluster.host", std::nullopt, "hpc"}});
+    INFO(text);
     CHECK_THAT(text, Catch::Contains("A: 1 monday") && Catch::Contains("B: 2 tuesday"));
-    CHECK_THAT(text, Catch::Contains("+25.0% better"));
-    CHECK_THAT(text, Catch::Contains("only in A"));
+    CHECK_THAT(text, Catch::Contains("100 samples/s") && Catch::Contains("125 samples/s") &&
+                         Catch::Contains("+25.0% better"));
+    CHECK_THAT(text, Catch::Contains("300 samples/s") && Catch::Contains("only in A"));
     CHECK_THAT(text, Catch::Contains("settings that differ: 2"));
-    CHECK_THAT(text, Catch::Contains("plan.run[0].backend") && Catch::Contains("(not set)"));
+    CHECK_THAT(text, Catch::Contains("  plan.run[0].backend\n    A: mpi\n    B: gloo\n"));
+    CHECK_THAT(text, Catch::Contains("  cluster.host\n    A: (not set)\n    B: hpc\n"));
+}
+
+namespace {
+
+// Two runs of a session as the engine writes their headers (trainers/training_loop.cpp headerRecord).
+std::vector<std::string> sampleRunHeaders() {
+    std::vector<std::string> headers;
+    for (int ranks : {1, 2}) {
+        std::string header =
+            R"({"type":"header","version":1,"workload":"resnet20","dataset":"fashion-mnist",)";
+        header += R"("ranks":)" + std::to_string(ranks) + R"(,"hosts":[)";
+        for (int rank = 0; rank < ranks; ++rank) {
+            if (rank > 0) header += ",";
+            header += R"({"rank":)" + std::to_string(rank) + R"(,"host":"n1","pid":)" +
+                      std::to_string(100 * ranks + rank) + R"(,"cpus":"0-3"})";
+        }
+        header += R"(],"versions":{"engine":"0.9.0","libtorch":"2.10.0","mpi":"Open MPI v4.1.6"},)"
+                  R"("mpi_thread":"multiple","unix_time":1700000000.5,"threads_per_rank":4,)"
+                  R"("hyperparameters":{"base_lr":0.1,"momentum":0.9},"backend":"mpi",)"
+                  R"("bucket_mb":25,"overlap":true,"precision":"fp32"})";
+        headers.push_back(header);
+    }
+    return headers;
+}
+
+ClusterSettings sampleCluster() {
+    ClusterSettings c;
+    c.name = "prod";
+    c.host = "login1";
+    c.port = 22;
+    c.identity_files = {"~/.ssh/id_ed25519"};
+    c.partition = "gpu";
+    c.tasks_per_node = 4;
+    c.gpus_per_node = 4;
+    c.setup_lines = {"module load cuda/12.4", "module load openmpi"};
+    c.nccl_env = {{"NCCL_IB_HCA", "mlx5"}};
+    return c;
+}
+
+ComparedSession sampleSession() {
+    ComparedSession s{"sample"};
+    s.plan_text = "name = \"nightly\"\ndescription = \"resnet scaling\"\nrepeats = 2\n"
+                  "[[run]]\nworkload = \"resnet20\"\nranks = [1, 2, 4]\nsteps = 200\nlr = 0.1\n"
+                  "overlap = true\nbackend = \"mpi\"\nenv = { NCCL_DEBUG = \"INFO\" }\n"
+                  "[[run]]\nworkload = \"allreduce-sweep\"\nranks = [2]\ncollectives = [\"allreduce\"]\n";
+    s.cluster_json = clusterToJson(sampleCluster());
+    s.run_headers = sampleRunHeaders();
+    return s;
+}
+
+void replaceOnce(std::string& text, const std::string& from, const std::string& to) {
+    const auto at = text.find(from);
+    INFO("'" << from << "' in " << text);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+}
+
+using Change = std::function<void(ComparedSession&)>;
+
+Change inPlan(std::string from, std::string to) {
+    return [=](ComparedSession& s) { replaceOnce(s.plan_text, from, to); };
+}
+Change inCluster(std::function<void(ClusterSettings&)> change) {
+    return [=](ComparedSession& s) {
+        ClusterSettings c = sampleCluster();
+        change(c);
+        s.cluster_json = clusterToJson(c);
+    };
+}
+// In the header of one run (0 or 1), or of both (-1).
+Change inHeaders(int run, std::string from, std::string to) {
+    return [=](ComparedSession& s) {
+        for (int i = 0; i < static_cast<int>(s.run_headers.size()); ++i)
+            if (run < 0 || run == i) replaceOnce(s.run_headers[static_cast<std::size_t>(i)], from, to);
+    };
+}
+
+struct OneDifference {
+    std::string key;
+    std::optional<std::string> a; // absent: the key is not there
+    std::optional<std::string> b;
+    Change change_b; // what B does differently from A
+};
+
+} // namespace
+
+TEST_CASE("each setting of the plan, the cluster and the runs is reported when it alone differs, with its A "
+          "and B values",
+          "[core][compare]") {
+    const auto none = std::nullopt;
+    const std::vector<OneDifference> table = {
+        // The plan: its own keys, then each kind of run group value.
+        {"plan.name", "nightly", "weekly", inPlan("\"nightly\"", "\"weekly\"")},
+        {"plan.description", "resnet scaling", "resnet", inPlan("resnet scaling", "resnet")},
+        {"plan.repeats", "2", "5", inPlan("repeats = 2", "repeats = 5")},
+        {"plan.run[0].steps", "200", "400", inPlan("steps = 200", "steps = 400")},
+        {"plan.run[0].steps", "200", none, inPlan("steps = 200\n", "")},
+        {"plan.run[0].seed", none, "7", inPlan("steps = 200\n", "steps = 200\nseed = 7\n")},
+        {"plan.run[0].lr", "0.1", "0.05", inPlan("lr = 0.1", "lr = 0.05")},
+        {"plan.run[0].overlap", "true", "false", inPlan("overlap = true", "overlap = false")},
+        {"plan.run[0].backend", "mpi", "nccl", inPlan("backend = \"mpi\"", "backend = \"nccl\"")},
+        {"plan.run[0].ranks[2]", "4", "8", inPlan("[1, 2, 4]", "[1, 2, 8]")},
+        {"plan.run[0].ranks[3]", none, "8", inPlan("[1, 2, 4]", "[1, 2, 4, 8]")},
+        {"plan.run[0].env.NCCL_DEBUG", "INFO", "WARN", inPlan("\"INFO\"", "\"WARN\"")},
+        {"plan.run[0].env.OMP_NUM_THREADS", none, "4",
+         inPlan("\"INFO\"", "\"INFO\", OMP_NUM_THREADS = \"4\"")},
+        {"plan.run[1].collectives[0]", "allreduce", "allgather",
+         inPlan("[\"allreduce\"]", "[\"allgather\"]")},
+        // The cluster: text, numbers, switches, lists and tables.
+        {"cluster.name", "prod", "staging", inCluster([](ClusterSettings& c) { c.name = "staging"; })},
+        {"cluster.host", "login1", "login2", inCluster([](ClusterSettings& c) { c.host = "login2"; })},
+        {"cluster.user", "", "me", inCluster([](ClusterSettings& c) { c.user = "me"; })},
+        {"cluster.port", "22", "2222", inCluster([](ClusterSettings& c) { c.port = 2222; })},
+        {"cluster.identity_files[1]", none, "~/.ssh/b",
+         inCluster([](ClusterSettings& c) { c.identity_files.push_back("~/.ssh/b"); })},
+        {"cluster.known_hosts", "", "~/kh", inCluster([](ClusterSettings& c) { c.known_hosts = "~/kh"; })},
+        {"cluster.trust_on_first_use", "false", "true",
+         inCluster([](ClusterSettings& c) { c.trust_on_first_use = true; })},
+        {"cluster.remote_root", "scalebench", "sb",
+         inCluster([](ClusterSettings& c) { c.remote_root = "sb"; })},
+        {"cluster.torch_python", "python3", "py",
+         inCluster([](ClusterSettings& c) { c.torch_python = "py"; })},
+        {"cluster.partition", "gpu", "h100", inCluster([](ClusterSettings& c) { c.partition = "h100"; })},
+        {"cluster.account", "", "ml", inCluster([](ClusterSettings& c) { c.account = "ml"; })},
+        {"cluster.constraint", "", "a100", inCluster([](ClusterSettings& c) { c.constraint = "a100"; })},
+        {"cluster.time_limit", "01:00:00", "02:00:00",
+         inCluster([](ClusterSettings& c) { c.time_limit = "02:00:00"; })},
+        {"cluster.tasks_per_node", "4", "8", inCluster([](ClusterSettings& c) { c.tasks_per_node = 8; })},
+        {"cluster.gpus_per_node", "4", "8", inCluster([](ClusterSettings& c) { c.gpus_per_node = 8; })},
+        {"cluster.gres_syntax", "false", "true", inCluster([](ClusterSettings& c) { c.gres_syntax = true; })},
+        {"cluster.exclusive", "true", "false", inCluster([](ClusterSettings& c) { c.exclusive = false; })},
+        {"cluster.setup[1]", "module load openmpi", "module load mpich",
+         inCluster([](ClusterSettings& c) { c.setup_lines[1] = "module load mpich"; })},
+        {"cluster.nccl_env.NCCL_IB_HCA", "mlx5", "mlx5_0",
+         inCluster([](ClusterSettings& c) { c.nccl_env["NCCL_IB_HCA"] = "mlx5_0"; })},
+        {"cluster.nccl_env.NCCL_DEBUG", none, "INFO",
+         inCluster([](ClusterSettings& c) { c.nccl_env["NCCL_DEBUG"] = "INFO"; })},
+        {"cluster.container_image", "", "nvcr.io/pytorch",
+         inCluster([](ClusterSettings& c) { c.container_image = "nvcr.io/pytorch"; })},
+        {"cluster.launcher", "srun-pmix", "mpirun",
+         inCluster([](ClusterSettings& c) { c.launcher = ClusterSettings::Launcher::Mpirun; })},
+        {"cluster.poll_seconds", "5", "30", inCluster([](ClusterSettings& c) { c.poll_seconds = 30; })},
+        {"cluster.jobcomp_log", "", "/var/log/slurm/jobcomp.log",
+         inCluster([](ClusterSettings& c) { c.jobcomp_log = "/var/log/slurm/jobcomp.log"; })},
+        // The runs' headers: versions, placement, threads and hyper-parameters, merged over the runs.
+        {"run header.versions.libtorch", "2.10.0", "2.11.0", inHeaders(-1, "2.10.0", "2.11.0")},
+        {"run header.versions.libtorch", "2.10.0", "2.10.0 | 2.11.0", inHeaders(1, "2.10.0", "2.11.0")},
+        {"run header.versions.engine", "0.9.0", "0.9.1", inHeaders(-1, "0.9.0", "0.9.1")},
+        {"run header.versions.mpi", "Open MPI v4.1.6", "MPICH 4.2",
+         inHeaders(-1, "Open MPI v4.1.6", "MPICH 4.2")},
+        {"run header.mpi_thread", "multiple", "single", inHeaders(-1, "multiple", "single")},
+        {"run header.hosts[1].host", "n1", "n2",
+         inHeaders(1, R"("rank":1,"host":"n1")", R"("rank":1,"host":"n2")")},
+        {"run header.hosts[0].cpus", "0-3", "0-3 | 4-7",
+         inHeaders(1, R"("cpus":"0-3"})", R"("cpus":"4-7"})")},
+        {"run header.threads_per_rank", "4", "8",
+         inHeaders(-1, "\"threads_per_rank\":4", "\"threads_per_rank\":8")},
+        {"run header.hyperparameters.momentum", "0.9", "0.0",
+         inHeaders(-1, "\"momentum\":0.9", "\"momentum\":0.0")},
+        {"run header.backend", "mpi", "nccl", inHeaders(-1, "\"backend\":\"mpi\"", "\"backend\":\"nccl\"")},
+        {"run header.bucket_mb", "25", "50", inHeaders(-1, "\"bucket_mb\":25", "\"bucket_mb\":50")},
+        {"run header.overlap", "true", "false", inHeaders(-1, "\"overlap\":true", "\"overlap\":false")},
+        {"run header.precision", "fp32", "bf16", inHeaders(-1, "\"fp32\"", "\"bf16\"")},
+        {"run header.loss_scaling.window", none, "2000",
+         inHeaders(-1, "\"precision\":\"fp32\"",
+                   "\"precision\":\"fp32\",\"loss_scaling\":{\"window\":2000}")},
+    };
+    const ComparedSession a = sampleSession();
+    REQUIRE(compareSettings(a, a).empty());
+    for (const OneDifference& row : table) {
+        ComparedSession b = a;
+        row.change_b(b);
+        INFO(row.key << ": " << row.a.value_or("(not set)") << " -> " << row.b.value_or("(not set)"));
+        const auto diff = compareSettings(a, b);
+        REQUIRE(diff.size() == 1);
+        CHECK(diff[0].key == row.key);
+        CHECK(diff[0].a == row.a);
+        CHECK(diff[0].b == row.b);
+        const auto back = compareSettings(b, a); // the other way round
+        REQUIRE(back.size() == 1);
+        CHECK(back[0].a == row.b);
+        CHECK(back[0].b == row.a);
+        const std::string text = formatComparison("A", "B", {}, diff);
+        CHECK_THAT(text, Catch::Contains("settings that differ: 1\n  " + row.key +
+                                         "\n    A: " + row.a.value_or("(not set)") +
+                                         "\n    B: " + row.b.value_or("(not set)") + "\n"));
+    }
+}
+
+TEST_CASE("what differs on every run, process ids, start times and the record type, is not a setting",
+          "[core][compare]") {
+    const ComparedSession a = sampleSession();
+    for (const Change& change :
+         {inHeaders(-1, "1700000000.5", "1800000000.25"), inHeaders(0, "\"pid\":100", "\"pid\":9"),
+          inHeaders(1, "\"pid\":201", "\"pid\":77"), inHeaders(0, "\"header\"", "\"h\"")}) {
+        ComparedSession b = a;
+        change(b);
+        CHECK(compareSettings(a, b).empty());
+    }
 }

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 #include <fstream>
+#include <tuple>
 
 using namespace scalebench;
 
@@ -18,6 +19,30 @@ StepRecord step(std::int64_t n) {
     s.forward_s = 0.1;
     s.backward_s = 0.15;
     return s;
+}
+
+// A step whose every field has its own value, so that a field stored in another's column shows.
+StepRecord everyStepField() {
+    return {50, 0.04, 512, 0.5, 0.01, 0.12, 0.18, 0.07, 0.09, 25.5, 0.03, 4096, 1.5e12, 0.42};
+}
+
+// One message size of a sweep, every field away from its default.
+CollectiveRecord sweepSize() {
+    CollectiveRecord c;
+    c.collective = "allgather";
+    c.dtype = "bfloat16";
+    c.backend = "nccl";
+    c.op = "avg";
+    c.in_place = true;
+    c.elements = 1024;
+    c.bytes = 2048;
+    c.ranks = 2;
+    c.repetitions = 20;
+    c.time_s = 1.5e-5;
+    c.algbw_gbps = 0.13;
+    c.busbw_gbps = 0.0675;
+    c.correct = true;
+    return c;
 }
 } // namespace
 
@@ -34,9 +59,12 @@ TEST_CASE("a session, its runs and every record are stored and read back after r
         store.startRun(run, "4242");
         std::vector<MetricRecord> batch = {HeaderRecord{1, "resnet20", "fashion-mnist", 2, R"({"ranks":2})"}};
         for (int i = 1; i <= 100; ++i)
-            batch.push_back(step(i));
+            batch.push_back(i == 50 ? everyStepField() : step(i));
         batch.push_back(EvalRecord{100, "accuracy", 0.8, 0.6, 50});
+        batch.push_back(RankTimesRecord{100, {0.25, 0.26}, {0.2, 0.24}});
+        batch.push_back(sweepSize());
         batch.push_back(ErrorRecord{1, "nothing wrong, just a test"});
+        batch.push_back(SummaryRecord{100, 52, 500, 0.02, "accuracy", 0.8, R"({"type":"summary"})"});
         store.appendRecords(run, batch);
         store.finishRun(run, {"ok", "", 3, "node[1-2]"});
         store.finishSession(session, "ok");
@@ -57,11 +85,54 @@ TEST_CASE("a session, its runs and every record are stored and read back after r
     CHECK(runs[0].command == "mpirun -np 2 engine");
     CHECK(runs[0].job_id == "4242");
     CHECK(runs[0].nodes == "node[1-2]");
+    CHECK(runs[0].summary_json == R"({"type":"summary"})");
     const auto steps = reopened.steps(run);
     REQUIRE(steps.size() == 100);
-    CHECK(steps[49].loss == Approx(2.0 / 50));
-    CHECK(steps[49].backward_s == Approx(0.15));
-    CHECK(reopened.evals(run).at(0).value == Approx(0.8));
+    CHECK(steps[48].loss == Approx(2.0 / 49));
+    const StepRecord& full = steps[49];
+    const StepRecord expected = everyStepField();
+    CHECK(full.step == 50);
+    CHECK(std::vector<double>{full.loss, full.samples_per_s, full.step_s, full.data_s, full.forward_s,
+                              full.backward_s, full.allreduce_s, full.optimizer_s, full.elapsed_s,
+                              full.comm_hidden_s, full.tokens_per_s, full.model_flops_per_s} ==
+          std::vector<double>{expected.loss, expected.samples_per_s, expected.step_s, expected.data_s,
+                              expected.forward_s, expected.backward_s, expected.allreduce_s,
+                              expected.optimizer_s, expected.elapsed_s, expected.comm_hidden_s,
+                              expected.tokens_per_s, expected.model_flops_per_s});
+    CHECK(full.mfu == expected.mfu);
+    CHECK_FALSE(steps[48].mfu.has_value());
+    const auto evals = reopened.evals(run);
+    REQUIRE(evals.size() == 1);
+    CHECK(evals[0].step == 100);
+    CHECK(evals[0].metric == "accuracy");
+    CHECK(evals[0].value == 0.8);
+    CHECK(evals[0].loss == 0.6);
+    CHECK(evals[0].elapsed_s == 50);
+    const auto times = reopened.rankTimes(run);
+    REQUIRE(times.size() == 1);
+    CHECK(times[0].step_s == std::vector<double>{0.25, 0.26});
+    CHECK(times[0].compute_s == std::vector<double>{0.2, 0.24});
+    const auto sweep = reopened.collectives(run);
+    REQUIRE(sweep.size() == 1);
+    const CollectiveRecord c = sweepSize();
+    CHECK(std::tie(sweep[0].collective, sweep[0].dtype, sweep[0].backend, sweep[0].op, sweep[0].in_place,
+                   sweep[0].elements, sweep[0].bytes, sweep[0].ranks, sweep[0].repetitions, sweep[0].time_s,
+                   sweep[0].algbw_gbps, sweep[0].busbw_gbps, sweep[0].correct) ==
+          std::tie(c.collective, c.dtype, c.backend, c.op, c.in_place, c.elements, c.bytes, c.ranks,
+                   c.repetitions, c.time_s, c.algbw_gbps, c.busbw_gbps, c.correct));
+    // Error records have no reader yet: they are in their table.
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+    sqlite3_stmt* query = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, "SELECT * FROM run_errors", -1, &query, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(query) == SQLITE_ROW);
+    CHECK(sqlite3_column_int64(query, 0) == run);
+    CHECK(sqlite3_column_int(query, 1) == 1);
+    CHECK(reinterpret_cast<const char*>(sqlite3_column_text(query, 2)) ==
+          std::string("nothing wrong, just a test"));
+    CHECK(sqlite3_step(query) == SQLITE_DONE);
+    sqlite3_finalize(query);
+    sqlite3_close(db);
 }
 
 TEST_CASE("a record stored twice (a resumed stream) is kept once", "[core][store]") {
@@ -97,11 +168,30 @@ TEST_CASE("a store from a newer scalebench is refused with both schema versions"
 TEST_CASE("clusters are kept by name and replaced when saved again", "[core][store]") {
     TemporaryFolder folder;
     SessionStore store(folder.path / "s.db");
-    ClusterSettings c;
+    ClusterSettings c; // every setting away from its default
     c.name = "prod";
     c.host = "head.example.org";
+    c.user = "me";
+    c.port = 2222;
+    c.identity_files = {"~/.ssh/a", "~/.ssh/b"};
+    c.known_hosts = "~/.ssh/cluster_hosts";
+    c.trust_on_first_use = true;
+    c.remote_root = "/scratch/me/sb";
+    c.torch_python = "/opt/torch/bin/python";
     c.partition = "gpu";
+    c.account = "ml";
+    c.constraint = "a100";
+    c.time_limit = "02:30:00";
+    c.tasks_per_node = 8;
+    c.gpus_per_node = 8;
+    c.gres_syntax = true;
+    c.exclusive = false;
+    c.setup_lines = {"module load cuda/12.4", "module load openmpi"};
     c.nccl_env = {{"NCCL_IB_HCA", "mlx5"}};
+    c.container_image = "nvcr.io/nvidia/pytorch:24.05";
+    c.launcher = ClusterSettings::Launcher::Mpirun;
+    c.poll_seconds = 30;
+    c.jobcomp_log = "/var/log/slurm/jobcomp.log";
     store.saveCluster(c);
     c.partition = "a100";
     store.saveCluster(c);
@@ -110,14 +200,16 @@ TEST_CASE("clusters are kept by name and replaced when saved again", "[core][sto
     REQUIRE(back.has_value());
     CHECK(back->partition == "a100");
     CHECK(back->nccl_env.at("NCCL_IB_HCA") == "mlx5");
+    CHECK(clusterToJson(*back) == clusterToJson(c)); // every setting kept
     CHECK_FALSE(store.cluster("dev").has_value());
 }
 
-// Takes a store of the current schema back to version 5: the evals of versions 1-5, no tokens/s, FLOPs/s or MFU.
+// Takes a store of the current schema back to version 5: the evals of versions 1-5, no tokens/s, FLOPs/s or
+// MFU.
 #define UNDO_SCHEMA_6                                                                                        \
-    "ALTER TABLE steps DROP COLUMN tokens_per_s; ALTER TABLE steps DROP COLUMN model_flops_per_s; "           \
-    "ALTER TABLE steps DROP COLUMN mfu; DROP TABLE evals; "                                                   \
-    "CREATE TABLE evals (run_id INTEGER NOT NULL, step INTEGER NOT NULL, accuracy REAL NOT NULL, "            \
+    "ALTER TABLE steps DROP COLUMN tokens_per_s; ALTER TABLE steps DROP COLUMN model_flops_per_s; "          \
+    "ALTER TABLE steps DROP COLUMN mfu; DROP TABLE evals; "                                                  \
+    "CREATE TABLE evals (run_id INTEGER NOT NULL, step INTEGER NOT NULL, accuracy REAL NOT NULL, "           \
     "loss REAL NOT NULL, elapsed_s REAL NOT NULL, PRIMARY KEY (run_id, step)) WITHOUT ROWID; "
 
 TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[core][store]") {
@@ -161,7 +253,8 @@ TEST_CASE("a store of schema version 4 keeps its collective sweeps, as MPI sum o
     REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
     REQUIRE(
         sqlite3_exec(db,
-                     UNDO_SCHEMA_6 "DROP TABLE collectives; DROP TABLE rank_times; "
+                     UNDO_SCHEMA_6
+                     "DROP TABLE collectives; DROP TABLE rank_times; "
                      "ALTER TABLE steps DROP COLUMN comm_hidden_s; ALTER TABLE runs DROP COLUMN run_dir; "
                      "CREATE TABLE collectives (run_id INTEGER NOT NULL, collective TEXT NOT NULL, "
                      "dtype TEXT NOT NULL, bytes INTEGER NOT NULL, elements INTEGER NOT NULL, "
@@ -221,8 +314,9 @@ TEST_CASE("a store of schema version 5 keeps its evaluations, as accuracy", "[co
     }
     sqlite3* db = nullptr; // back to version 5, with one evaluation as version 5 wrote it
     REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(db, UNDO_SCHEMA_6 "INSERT INTO evals VALUES (1, 100, 0.85, 0.4, 30); PRAGMA user_version = 5",
-                         nullptr, nullptr, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(
+                db, UNDO_SCHEMA_6 "INSERT INTO evals VALUES (1, 100, 0.85, 0.4, 30); PRAGMA user_version = 5",
+                nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(db);
     SessionStore migrated(file);
     CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);

@@ -1,6 +1,7 @@
 // SlurmScheduler against a real Slurm cluster (tests/cluster/cluster_fixture.sh, started by CTest's fixture):
 // the engine at 1 and 2 nodes through sbatch and srun --mpi=pmix, failures and cancellation with their
 // states.
+#include "cluster_environment.h"
 #include "engine_deployment.h"
 #include "local_transport.h"
 #include "session_runner.h"
@@ -160,13 +161,14 @@ TEST_CASE("following 200 jobs costs one scheduler command per poll", "[integrati
         slurm.cancel(id);
 }
 
+// The CTest fixture "cluster_engine" (tag [engine-build]): it deploys into the cluster user's scalebench root,
+// empty at each start of the cluster, where the tests that run plans on the cluster ([deployed-engine]) find it.
 TEST_CASE("the engine is built on the cluster by a Slurm job once, and reused while its sources are the same",
-          "[integration][slurm][deploy]") {
+          "[integration][slurm][deploy][engine-build][slow]") {
     clusterFolder();
-    TemporaryFolder folder;
     LocalTransport transport;
     ClusterSettings cluster = testCluster();
-    cluster.remote_root = (folder.path / "remote").string();
+    cluster.remote_root = clusterEnvironment().at("SCALEBENCH_ROOT");
     cluster.torch_python = SCALEBENCH_SOURCE_DIR "/.venv/bin/python";
     SlurmScheduler slurm(transport, cluster);
     EngineDeployment deployment(transport, slurm, cluster, SCALEBENCH_SOURCE_DIR);

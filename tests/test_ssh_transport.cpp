@@ -533,8 +533,16 @@ TEST_CASE("nothing listening: the connection fails at once with the host and por
     const TestCluster cluster = testCluster();
     SshSettings settings = settingsFor(cluster);
     settings.port = 1; // nothing listens on tcpmux
+    settings.connect_timeout_s = 10;
+    const auto start = std::chrono::steady_clock::now();
     CHECK_THAT(errorOf([&] { SshTransport ssh(settings); }),
                Contains(cluster["SSH_HOST"] + ":1") && Contains("cannot connect"));
+    // "At once": a refused connection is not retried or waited out. Loopback refuses in well under a
+    // millisecond; the bound is a fifth of the connect timeout, so a busy machine cannot make it flaky while
+    // a transport that waited for the timeout (or retried after a pause) fails.
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO("failed after " << seconds << " s");
+    CHECK(seconds < settings.connect_timeout_s / 5.0);
 }
 
 TEST_CASE("a growing file is followed across a dropped connection: no byte lost, none doubled",

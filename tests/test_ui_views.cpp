@@ -1,6 +1,6 @@
 // Tests of the analysis views offscreen: breakdown, speedup, collectives, stragglers, comparison, session
-// search, and export to PNG, SVG and CSV. Each model runs under QAbstractItemModelTester; each view is
-// checked for what it shows (series, points, axes, legend).
+// search (the filter, and typing in the main window's box), and export to PNG, SVG and CSV. Each model runs
+// under QAbstractItemModelTester; each view is checked for what it shows (series, points, axes, legend).
 #include "breakdown_chart_view.h"
 #include "breakdown_model.h"
 #include "chart_export.h"
@@ -9,12 +9,14 @@
 #include "collectives_view.h"
 #include "comparison_model.h"
 #include "comparison_view.h"
+#include "main_window.h"
 #include "model_csv.h"
 #include "rank_times_chart_view.h"
 #include "rank_times_model.h"
 #include "scaling_model.h"
 #include "session_filter_model.h"
 #include "session_list_model.h"
+#include "session_store.h"
 #include "settings_diff_model.h"
 #include "speedup_chart_view.h"
 
@@ -33,11 +35,13 @@
 #include <QImage>
 #include <QLabel>
 #include <QLegendMarker>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QValueAxis>
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -497,6 +501,51 @@ TEST_CASE("SessionFilterModel keeps sessions whose name, cluster, status or date
     filter.setSearchText("nightly");
     sessions.setSessions({{9, "nightly gpt", "2024-07-01T00:00:00Z", "", "running", "prod", 8}});
     CHECK(names() == QStringList{"nightly gpt"});
+}
+
+TEST_CASE("typing in the main window's search box narrows the session list to the matching sessions",
+          "[ui][views]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    store.finishSession(store.createSession("nightly resnet", "[plan]", "jean-zay"), "ok");
+    store.finishSession(store.createSession("nightly bert", "[plan]", "jean-zay"), "failed");
+    store.finishSession(store.createSession("laptop check", "[plan]", "local"), "ok");
+    MainWindow window(store);
+    showOffscreen(window);
+    auto* search = window.findChild<QLineEdit*>("sessionSearch");
+    auto* table = window.findChild<QTableView*>("sessionTable");
+    REQUIRE(search);
+    REQUIRE(table);
+    auto listed = [&] {
+        QStringList names;
+        for (int row = 0; row < table->model()->rowCount(); ++row)
+            names << table->model()->index(row, SessionListModel::Name).data().toString();
+        return names;
+    };
+    REQUIRE(listed() == QStringList{"nightly resnet", "nightly bert", "laptop check"});
+
+    // The session shown is always one the list shows (the newest, shown first, is searched away).
+    auto shownIsListed = [&] {
+        for (int row = 0; row < table->model()->rowCount(); ++row)
+            if (table->model()->index(row, SessionListModel::Id).data().toLongLong() ==
+                window.shownSessionId())
+                return true;
+        return false;
+    };
+    QTest::keyClicks(search, "nightly");
+    CHECK(listed() == QStringList{"nightly resnet", "nightly bert"});
+    CHECK(shownIsListed());
+    QTest::keyClicks(search, " FAILED");
+    CHECK(listed() == QStringList{"nightly bert"});
+    CHECK(shownIsListed());
+    QTest::keyClicks(search, "x");
+    CHECK(listed().isEmpty());
+    CHECK(window.shownSessionId() == 0);
+
+    search->selectAll();
+    QTest::keyClick(search, Qt::Key_Backspace);
+    CHECK(listed() == QStringList{"nightly resnet", "nightly bert", "laptop check"});
 }
 
 TEST_CASE("chart views export to PNG of the asked size and to SVG holding the series", "[ui][views]") {

@@ -2,6 +2,7 @@
 // accuracy) on synthetic epsilon-shaped data and training on LIBSVM files, the LSTM language model on
 // WikiText-format files (loss down, tokens/s, perplexity), and errors naming the bad file.
 #include "engine_run.h"
+#include "training_outcome.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>
@@ -33,7 +34,7 @@ struct RawRun {
 
 RawRun runEngineRaw(const TemporaryFolder& folder, int ranks, std::vector<std::string> arguments,
                     const std::string& metrics_name = "metrics.jsonl") {
-    arguments.insert(arguments.end(), {"--threads", "1"});
+    arguments.insert(arguments.end(), {"--threads", "1", "--seed", scalebench::testSeed()});
     const scalebench::EngineRun engine = scalebench::runEngine(folder, ranks, arguments, metrics_name);
     RawRun run{engine.status, engine.output, {}};
     std::istringstream lines(fileText(folder.path / metrics_name));
@@ -71,7 +72,7 @@ void writeWikiText(const std::filesystem::path& path, int lines, unsigned seed) 
 } // namespace
 
 TEST_CASE("task 2 reaches its loss: logistic regression at 2 ranks stops at its held-out loss target",
-          "[workloads][engine]") {
+          "[workloads][engine][outcome]") {
     TemporaryFolder folder;
     constexpr double kTarget = 0.35; // ln 2 = 0.693 before training
     const RawRun run = runEngineRaw(folder, 2,
@@ -87,19 +88,19 @@ TEST_CASE("task 2 reaches its loss: logistic regression at 2 ranks stops at its 
     const auto evals = run.ofType("eval");
     REQUIRE(!evals.empty());
     CHECK(evals.front()["metric"] == "loss");
-    CHECK(evals.front()["value"].get<double>() < 0.7);
+    CHECK_OUTCOME_BELOW("first held-out loss", evals.front()["value"].get<double>(), 0.7);
     const auto summary = run.ofType("summary").at(0);
     REQUIRE(summary["time_to_accuracy_s"].is_number());
     CHECK(summary["time_to_accuracy_s"].get<double>() > 0);
     CHECK(summary["eval_metric"] == "loss");
-    CHECK(summary["final_value"].get<double>() <= kTarget);
+    CHECK_OUTCOME_BELOW("final held-out loss", summary["final_value"].get<double>(), kTarget + 1e-12);
     CHECK(evals.back()["value"] == summary["final_value"]);
-    CHECK(summary["steps"].get<int>() < 300); // stopped at the target
+    CHECK_OUTCOME_BELOW("steps to the target", summary["steps"].get<int>(), 300); // stopped at the target
     CHECK(summary["steps"].get<int>() % 5 == 0);
 }
 
 TEST_CASE("logistic regression trains on LIBSVM files at 2 ranks, and a bad line ends the run naming it",
-          "[workloads][engine]") {
+          "[workloads][engine][outcome]") {
     TemporaryFolder folder;
     // 20 features, 3 of them per line, labels from a hyperplane on the first 5.
     auto write = [&](const std::string& name, int lines, unsigned seed) {
@@ -128,10 +129,11 @@ TEST_CASE("logistic regression trains on LIBSVM files at 2 ranks, and a bad line
     CHECK(run.ofType("header").at(0)["features"] == 20);
     const auto steps = run.ofType("step");
     REQUIRE(steps.size() == 40);
-    CHECK(meanLoss(steps, 35, 5) < meanLoss(steps, 0, 5) - 0.1);
+    CHECK_OUTCOME_BELOW("loss fall, last 5 steps minus first 5",
+                        meanLoss(steps, 35, 5) - meanLoss(steps, 0, 5), -0.1);
     const auto evals = run.ofType("eval");
     REQUIRE(evals.size() == 1);
-    CHECK(evals[0]["value"].get<double>() < 0.6);
+    CHECK_OUTCOME_BELOW("held-out loss", evals[0]["value"].get<double>(), 0.6);
 
     std::ofstream(folder.path / "train.libsvm", std::ios::app) << "+1 3:0.5 oops\n";
     const RawRun bad = runEngineRaw(folder, 2,
@@ -146,7 +148,7 @@ TEST_CASE("logistic regression trains on LIBSVM files at 2 ranks, and a bad line
 }
 
 TEST_CASE("lstm-lm on WikiText-format files at 2 ranks writes tokens per second and perplexity evaluations",
-          "[workloads][engine]") {
+          "[workloads][engine][outcome]") {
     TemporaryFolder folder;
     writeWikiText(folder.path / "wiki.train.tokens", 2000, 1);
     writeWikiText(folder.path / "wiki.valid.tokens", 200, 2);
@@ -184,7 +186,7 @@ TEST_CASE("lstm-lm on WikiText-format files at 2 ranks writes tokens per second 
         CHECK(e["metric"] == "perplexity");
         CHECK(e["value"].get<double>() == Approx(std::exp(e["loss"].get<double>())));
     }
-    CHECK(evals[1]["value"].get<double>() < 34); // uniform guessing: 34
+    CHECK_OUTCOME_BELOW("held-out perplexity", evals[1]["value"].get<double>(), 34); // uniform guessing: 34
     CHECK(run.ofType("summary").at(0)["tokens_per_s"].get<double>() > 0);
 }
 
@@ -225,7 +227,7 @@ TEST_CASE("LSTM workloads refuse fp16 on the CPU by name, before they start",
 }
 
 TEST_CASE("lstm-lm on synthetic Markov text at 2 ranks lowers its loss and perplexity",
-          "[workloads][engine]") {
+          "[workloads][engine][outcome]") {
     TemporaryFolder folder;
     const RawRun run = runEngineRaw(folder, 2,
                                     {"--workload",
@@ -252,9 +254,12 @@ TEST_CASE("lstm-lm on synthetic Markov text at 2 ranks lowers its loss and perpl
     REQUIRE(run.status == 0);
     const auto evals = run.ofType("eval");
     REQUIRE(evals.size() == 2);
-    CHECK(evals[1]["value"].get<double>() < evals[0]["value"].get<double>());
+    CHECK_OUTCOME_BELOW("perplexity fall, second evaluation minus first",
+                        evals[1]["value"].get<double>() - evals[0]["value"].get<double>(), 0);
     const auto steps = run.ofType("step");
     REQUIRE(steps.size() == 150);
-    CHECK(meanLoss(steps, 145, 5) < meanLoss(steps, 0, 5) - 0.5);
-    CHECK(evals[1]["value"].get<double>() < 20); // uniform over the 64 words: 64
+    CHECK_OUTCOME_BELOW("loss fall, last 5 steps minus first 5",
+                        meanLoss(steps, 145, 5) - meanLoss(steps, 0, 5), -0.5);
+    CHECK_OUTCOME_BELOW("held-out perplexity", evals[1]["value"].get<double>(),
+                        20); // uniform over the 64 words: 64
 }

@@ -2,7 +2,9 @@
 // and fp16 training (fp16 with dynamic loss scaling), seeded runs that repeat, checkpoints and --resume that
 // continue exactly where a run stopped, and MLPerf's compliance log.
 #include "engine_run.h"
+#include "training_outcome.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
@@ -28,7 +30,8 @@ std::vector<json> rawRecords(const std::filesystem::path& path, const std::strin
 const std::vector<std::string> kSmallRun = {
     "--workload",       "resnet20", "--dataset",      "synthetic-cifar",
     "--batch-per-rank", "8",        "--eval-samples", "16",
-    "--threads",        "1",        "--warmup-steps", "0"};
+    "--threads",        "1",        "--warmup-steps", "0",
+    "--seed",           testSeed()};
 
 std::vector<std::string> withSmallRun(std::vector<std::string> options) {
     options.insert(options.end(), kSmallRun.begin(), kSmallRun.end());
@@ -40,7 +43,7 @@ std::vector<std::string> withSmallRun(std::vector<std::string> options) {
 TEST_CASE(
     "bf16 and fp16 training of ResNet-20 at 2 ranks stays finite and close to fp32 and fp16 records its "
     "loss scale",
-    "[workloads][precision]") {
+    "[workloads][precision][outcome]") {
     // Synthetic CIFAR has random labels: over a few steps of new batches the loss does not fall, so the check
     // is against the same run in fp32 (fp16 on this CPU takes ~3.5 s a step: 3 steps).
     TemporaryFolder folder;
@@ -66,29 +69,35 @@ TEST_CASE(
             }
         }
     }
-    for (const char* precision : {"bf16", "fp16"})
-        for (std::size_t i = 0; i < 3; ++i) {
-            INFO(precision << " step " << i + 1);
-            CHECK(std::abs(curves[precision][i].loss - curves["fp32"][i].loss) < 0.05);
-        }
+    // Close to fp32, and not fp32 itself: a run that ignored --precision would give fp32's curve to the bit.
+    for (const char* precision : {"bf16", "fp16"}) {
+        double largest = 0;
+        for (std::size_t i = 0; i < 3; ++i)
+            largest = std::max(largest, std::abs(curves[precision][i].loss - curves["fp32"][i].loss));
+        INFO(precision << ": largest loss difference from fp32 " << largest);
+        CHECK_OUTCOME_BELOW(std::string("largest loss difference from fp32, ") + precision, largest, 0.05);
+        CHECK(largest > 1e-6);
+    }
 }
 
-TEST_CASE("two runs with the same seed give the same loss curve at 2 ranks", "[workloads][reproducibility]") {
+TEST_CASE("two runs with the same seed give the same loss curve at 2 ranks", "[workloads][reproducibility][outcome]") {
     TemporaryFolder folder;
     std::vector<std::vector<StepRecord>> curves;
     for (const char* name : {"first.jsonl", "second.jsonl"}) {
-        const EngineRun run = runEngine(folder, 2, withSmallRun({"--steps", "4", "--seed", "5"}), name);
+        const EngineRun run = runEngine(folder, 2, withSmallRun({"--steps", "4"}), name);
         INFO(run.output);
         REQUIRE(run.status == 0);
         curves.push_back(recordsOf<StepRecord>(run));
         REQUIRE(curves.back().size() == 4);
     }
+    double largest = 0;
     for (std::size_t i = 0; i < 4; ++i)
-        CHECK(std::abs(curves[0][i].loss - curves[1][i].loss) <= 1e-6);
+        largest = std::max(largest, std::abs(curves[0][i].loss - curves[1][i].loss));
+    CHECK_OUTCOME_BELOW("largest loss difference between the two runs", largest, 1e-6);
 }
 
 TEST_CASE("six steps straight equal three steps, a checkpoint and three resumed steps",
-          "[workloads][checkpoint]") {
+          "[workloads][checkpoint][outcome]") {
     TemporaryFolder folder;
     const auto checkpoints = (folder.path / "checkpoints").string();
     auto train = [&](const std::string& name, std::vector<std::string> options) {
@@ -133,7 +142,7 @@ TEST_CASE("six steps straight equal three steps, a checkpoint and three resumed 
     double largest = 0;
     for (std::size_t i = 0; i < values.size(); ++i)
         largest = std::max(largest, std::abs(static_cast<double>(values[i]) - reference[i]));
-    CHECK(largest <= 1e-5);
+    CHECK_OUTCOME_BELOW("largest parameter difference, resumed against straight through", largest, 1e-5);
 }
 
 TEST_CASE("resuming without a checkpoint or from a corrupt one ends the run with an error naming it",

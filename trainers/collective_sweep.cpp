@@ -9,6 +9,7 @@
 #include <c10/util/Half.h>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <set>
 #include <vector>
 
@@ -187,10 +188,21 @@ std::vector<SweepCase> sweepCases(const EngineOptions& o, const Communicator& co
     return cases;
 }
 
+namespace {
+// Fault injection, so that tests can show the check below says no (docs/testing.md):
+// SCALEBENCH_FAULT_CORRUPT_RESULT=R changes the last element of rank R's every result, as a bad link or kernel
+// would. -1 (unset): no fault.
+int corruptedRank() {
+    const char* rank = std::getenv("SCALEBENCH_FAULT_CORRUPT_RESULT");
+    return rank && *rank ? std::atoi(rank) : -1;
+}
+} // namespace
+
 bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& cases, Communicator& comm,
                         MPI_Comm mpi, MetricWriter* writer) {
     const int rank = comm.rank(), n = comm.size();
     bool all_correct = true;
+    const bool corrupt = corruptedRank() == rank;
     for (const SweepCase& s : cases) {
         const std::size_t width = dtypeBytes(s.dtype);
         std::set<std::int64_t> done; // totals already timed (small sizes round to the same blocks)
@@ -254,6 +266,10 @@ bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& ca
             upload_input();
             comm.run(call);
             comm.download(host.data(), call.receive, receive_bytes);
+            if (corrupt && l.receive_elements > 0) { // v + 1 + |v| differs from v in every dtype
+                const double v = load(host, s.dtype, l.receive_elements - 1);
+                store(host, s.dtype, l.receive_elements - 1, v + 1 + std::abs(v));
+            }
             int correct = 1;
             for (std::int64_t k = 0; k < l.receive_elements && correct; ++k) {
                 const double want = expected(s, l, rank, n, k);

@@ -65,6 +65,7 @@ std::string engineUsage() {
            "sum,avg]\n"
            "         [--placement out-of-place|in-place|both] [--timing back-to-back|per-call] [--version]\n"
            "         [--precision fp32|bf16|fp16] [--target VALUE] [--preset NAME] [--seq-len N]\n"
+           "         [--augmentation standard|none (CIFAR-10's crop and flip, or none)]\n"
            "         [--checkpoint-dir DIR] [--checkpoint-every N] [--resume] [--mllog FILE]\n"
            "         [--peak-tflops T (per rank, dense, at the run's precision: MFU in step records)]\n"
            "Run under mpirun -np N: synchronous data-parallel SGD, gradients averaged in buckets over MPI, "
@@ -94,6 +95,10 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
              o.precision = parseChoice(k, v, {"fp32", "bf16", "fp16"});
          }},
         {"--preset", [&](auto&, auto& v) { o.preset = v; }},
+        {"--augmentation",
+         [&](auto& k, auto& v) {
+             o.augmentation = parseChoice(k, v, {"standard", "none"});
+         }},
         {"--seq-len", [&](auto& k, auto& v) { o.seq_len = parseNumber(k, v, 1); }},
         {"--checkpoint-dir", [&](auto&, auto& v) { o.checkpoint_dir = v; }},
         {"--checkpoint-every", [&](auto& k, auto& v) { o.checkpoint_every = parseNumber(k, v, 0); }},

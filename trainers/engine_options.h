@@ -38,6 +38,7 @@ struct EngineOptions {
     std::string dump_parameters; // rank 0 writes the trained parameters here (float32, registration order)
     // Workloads (docs/workloads.md).
     std::string precision = "fp32"; // fp32, bf16, fp16 (dynamic loss scaling); fp32 master weights always
+    std::string augmentation = "standard"; // standard: the dataset's own (CIFAR-10: crop and flip); none: off
     std::string preset; // model size where a workload has several (llama: tiny ... 70b); resnet50: image side
     int seq_len = 0;    // tokens per sequence; 0: the workload's default
     std::string checkpoint_dir; // save a checkpoint here every checkpoint_every steps and at the end

@@ -58,7 +58,7 @@ ImageClassification::ImageClassification(const EngineOptions& options, const Wor
           Shards shards = loadShards(options, world);
           held_out_ = shards.held_out;
           model_ = CifarResNet(shards.in_channels, 10, depth_);
-          augment_ = options.dataset == "cifar10";
+          augment_ = options.dataset == "cifar10" && options.augmentation == "standard";
           double samples[1] = {static_cast<double>(shards.train.size())};
           sumAcrossRanks(samples);
           train_samples_ = static_cast<int64_t>(samples[0]);

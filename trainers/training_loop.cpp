@@ -9,9 +9,11 @@
 #include "mpi_check.h"
 #include "open_communicator.h"
 
+#include <ATen/Version.h>
 #include <ATen/autocast_mode.h>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <exception>
 #include <fstream>
 #include <malloc.h>
@@ -181,6 +183,23 @@ void dumpParameters(const std::string& path, torch::nn::Module& module) {
     if (!dump) throw std::runtime_error("--dump-parameters: cannot write " + path);
 }
 
+// The CPU kernels this rank's LibTorch dispatches to, which move every training figure from one CPU to the
+// next: ATen's vector width (AVX512, AVX2, DEFAULT; capped by ATEN_CPU_CAPABILITY), oneDNN's ISA cap
+// (ONEDNN_MAX_CPU_ISA, "ALL" when unset) and the CPU's model name (docs/testing.md).
+json cpuKernels() {
+    const char* onednn = std::getenv("ONEDNN_MAX_CPU_ISA");
+    std::string model = "unknown";
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);)
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+            model = line.substr(line.find(':') + 2);
+            break;
+        }
+    return {{"aten_capability", at::get_cpu_capability()},
+            {"onednn_max_isa", onednn && *onednn ? onednn : "ALL"},
+            {"cpu_model", model}};
+}
+
 } // namespace
 
 json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
@@ -193,6 +212,7 @@ json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
             {"versions",
              {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
             {"mpi_thread", mpiThreadLevel()},
+            {"cpu_kernels", cpuKernels()},
             {"unix_time",
              std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
 }
@@ -383,6 +403,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
                                {"metric", metric.name},   {"value", last_eval->value},
                                {"loss", last_eval->loss}, {"elapsed_s", seconds(run_start, Clock::now())}};
                 if (metric.name == "accuracy") record["accuracy"] = last_eval->value;
+                record.update(last_eval->evidence);
                 metrics->write(record);
             }
             // Every rank sees the same global metric, so every rank stops at the same step.

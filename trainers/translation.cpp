@@ -194,7 +194,13 @@ Evaluation Translation::evaluate() {
     sumAcrossRanks(bleu.data());
     sumAcrossRanks(loss_sums);
     module().train();
-    return {corpusBleu(bleu), loss_sums[1] > 0 ? loss_sums[0] / loss_sums[1] : 0.0};
+    const auto& c = bleu.values;
+    const nlohmann::json counts = {{"matches", {c[0], c[1], c[2], c[3]}},
+                                   {"ngrams", {c[4], c[5], c[6], c[7]}},
+                                   {"hypothesis_length", c[8]},
+                                   {"reference_length", c[9]}};
+    return {
+        corpusBleu(bleu), loss_sums[1] > 0 ? loss_sums[0] / loss_sums[1] : 0.0, {{"bleu_counts", counts}}};
 }
 
 nlohmann::json Translation::hyperparameters() const {

@@ -49,6 +49,8 @@ struct EvalMetric {
 struct Evaluation {
     double value = 0; // of the workload's EvalMetric
     double loss = 0;  // mean held-out loss
+    // What the value was computed from, written into the eval record beside it (BLEU: its n-gram counts).
+    nlohmann::json evidence = nlohmann::json::object();
 };
 
 class Workload {

@@ -103,7 +103,8 @@ ClustersWidget::ClustersWidget(SessionStore& store, QWidget* parent)
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { showSelected(); });
     connect(add, &QPushButton::clicked, this, [this] {
-        view_->clearSelection();
+        // No current row either: clicking the cluster that was chosen shows it again.
+        view_->selectionModel()->clear();
         ClusterSettings fresh;
         fresh.name = "new-cluster";
         setFormSettings(fresh);
@@ -125,6 +126,7 @@ QWidget* ClustersWidget::buildForm() {
         return widget;
     };
     auto* head = new QGroupBox(tr("Head node (SSH)"), form_);
+    head->setObjectName(QStringLiteral("headNodeSettings"));
     auto* h = new QFormLayout(head);
     name_ = named(new QLineEdit(head), "clusterName");
     host_ = named(new QLineEdit(head), "host");
@@ -153,6 +155,7 @@ QWidget* ClustersWidget::buildForm() {
     h->addRow(tr("Torch Python"), torch_python_);
 
     auto* jobs = new QGroupBox(tr("Jobs (Slurm)"), form_);
+    jobs->setObjectName(QStringLiteral("jobSettings"));
     auto* j = new QFormLayout(jobs);
     partition_ = named(new QLineEdit(jobs), "partition");
     account_ = named(new QLineEdit(jobs), "account");

@@ -50,7 +50,6 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -240,8 +239,7 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
     statusBar()->addWidget(status_text_, 1);
     statusBar()->addPermanentWidget(session_progress_);
 
-    connect(session_search_, &QLineEdit::textChanged, session_filter_,
-            &QSortFilterProxyModel::setFilterFixedString);
+    connect(session_search_, &QLineEdit::textChanged, session_filter_, &SessionFilterModel::setSearchText);
     connect(session_view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 showSession(current.isValid() ? session_filter_->mapToSource(current).row() : -1);

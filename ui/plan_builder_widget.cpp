@@ -215,6 +215,7 @@ void PlanBuilderWidget::buildLayout() {
 
 QWidget* PlanBuilderWidget::buildGroupForm() {
     auto* box = new QGroupBox(tr("Run group"), this);
+    box->setObjectName(QStringLiteral("runGroup"));
     form_ = box;
     auto* form = new QFormLayout(box);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
@@ -268,7 +269,8 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     target_->setDecimals(2);
     target_->setSuffix(QStringLiteral(" %"));
     target_->setSpecialValueText(tr("off"));
-    target_->setToolTip(tr("Time to target: stop when the evaluation reaches this value of the workload's metric"));
+    target_->setToolTip(
+        tr("Time to target: stop when the evaluation reaches this value of the workload's metric"));
     target_label_ = named(new QLabel(tr("or at accuracy"), box), "targetLabel");
     auto* stop_row = new QHBoxLayout;
     stop_row->addWidget(steps_, 1);
@@ -497,7 +499,8 @@ void PlanBuilderWidget::groupToForm() {
     target_label_->setText(tr("or at %1").arg(qs(style.label)));
     target_->setSuffix(metric == "accuracy" ? QStringLiteral(" %") : QString());
     target_->setRange(0, metric == "accuracy" ? 100 : 1e9);
-    target_->setValue(metric == "accuracy" && g.target <= 0 ? g.target_accuracy * 100 : g.target * style.scale);
+    target_->setValue(metric == "accuracy" && g.target <= 0 ? g.target_accuracy * 100
+                                                            : g.target * style.scale);
     backend_->setCurrentText(qs(g.backend));
     bucket_->setValue(g.bucket_mb);
     overlap_->setChecked(g.overlap);

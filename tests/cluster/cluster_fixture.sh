@@ -178,6 +178,11 @@ cmd_start() {
   chmod 755 "$dir/home"
   chown "$user:" "$workdir"
   chmod 755 "$workdir"
+  # The user's scalebench root, empty at each start: the engine is deployed there once per start (the
+  # "[engine-build]" test, a CTest fixture) and reused by the tests that run plans on the cluster.
+  rm -rf "$workdir/scalebench"
+  mkdir -p "$workdir/scalebench"
+  chown "$user:" "$workdir/scalebench"
 
   # munged with its own key and socket.
   local msock=$dir/munge/munge.sock
@@ -371,6 +376,7 @@ SSH_USER=$user
 SSH_KEY=$key
 SSH_KNOWN_HOSTS=$dir/ssh/known_hosts
 SSH_WORKDIR=$workdir
+SCALEBENCH_ROOT=$workdir/scalebench
 NODES="${names[*]}"
 JOBCOMP_LOG=$dir/jobcomp.log
 PIDS=$dir/pids

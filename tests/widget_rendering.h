@@ -1,0 +1,57 @@
+// Checks that a widget rendered offscreen shows something: its grab is not one flat colour, and its main
+// parts are laid out visibly inside it, each at least its minimum size, none covering another.
+#pragma once
+
+#include <QHash>
+#include <QImage>
+#include <QRect>
+#include <QWidget>
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <vector>
+
+// The share of pixels, 0..1, whose colour is not the most common one (the background).
+inline double foregroundFraction(const QImage& image) {
+    QHash<QRgb, qint64> counts;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            ++counts[image.pixel(x, y)];
+    qint64 background = 0;
+    for (const qint64 count : counts)
+        background = std::max(background, count);
+    const qint64 pixels = qint64{image.width()} * image.height();
+    return pixels == 0 ? 0 : static_cast<double>(pixels - background) / static_cast<double>(pixels);
+}
+
+inline int distinctColours(const QImage& image) {
+    QHash<QRgb, bool> seen;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            seen.insert(image.pixel(x, y), true);
+    return static_cast<int>(seen.size());
+}
+
+// Each named child of `top` is shown, inside top's rectangle, no smaller than its minimum size hint (else its
+// content is cut off), and clear of every other named child.
+inline void checkLaidOut(QWidget& top, const std::vector<const char*>& names) {
+    std::vector<QRect> placed;
+    for (const char* name : names) {
+        INFO("child " << name);
+        const auto* widget = top.findChild<QWidget*>(QString::fromLatin1(name));
+        REQUIRE(widget);
+        CHECK(widget->isVisible());
+        const QRect rect(widget->mapTo(&top, QPoint(0, 0)), widget->size());
+        INFO("at " << rect.x() << "," << rect.y() << " " << rect.width() << " x " << rect.height());
+        CHECK_FALSE(rect.isEmpty());
+        CHECK(top.rect().contains(rect));
+        const QSize least = widget->minimumSizeHint();
+        INFO("minimum size hint " << least.width() << " x " << least.height());
+        CHECK(widget->width() >= least.width());
+        CHECK(widget->height() >= least.height());
+        for (std::size_t i = 0; i < placed.size(); ++i) {
+            INFO("overlaps " << names[i]);
+            CHECK_FALSE(rect.intersects(placed[i]));
+        }
+        placed.push_back(rect);
+    }
+}
