@@ -71,23 +71,38 @@ def kernels_seen(build, env):
         return f'ATen {k["aten_capability"]}, oneDNN {k["onednn_max_isa"]}'
 
 
-def run_outcome_tests(build, env):
-    """[(test, what, value, relation, threshold)], the failed tests' names, seconds."""
+def run_outcome_tests(build, env, log):
+    """[(test, what, value, relation, threshold)], the failed tests' names, seconds. Every program's output is
+    appended to `log` as it finishes, so that a table can be made again from the logs (--from)."""
     outcomes, failed = [], []
     start = time.monotonic()
     for program in PROGRAMS:
         path = build / "tests" / program
         done = subprocess.run([str(path), "[outcome]", "--reporter", "compact"], env=env, capture_output=True,
                               text=True)
+        with open(log, "a") as out:
+            out.write(done.stdout + done.stderr)
         for line in done.stdout.splitlines():
             m = OUTCOME.match(line)
             if m:
                 outcomes.append((m["test"], m["what"], float(m["value"]), m["rel"], float(m["threshold"])))
             elif "failed:" in line:
                 failed.append(f"{program}: {line.strip()[:300]}")
+                print(f"[margins] FAILED {program}: {line.strip()[:300]}", flush=True)
         if done.returncode != 0 and not any(f.startswith(program) for f in failed):
             failed.append(f"{program}: exit status {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
     return outcomes, failed, time.monotonic() - start
+
+
+def parse_log(log):
+    outcomes, failed = [], []
+    for line in log.read_text().splitlines():
+        m = OUTCOME.match(line)
+        if m:
+            outcomes.append((m["test"], m["what"], float(m["value"]), m["rel"], float(m["threshold"])))
+        elif "failed:" in line:
+            failed.append(line.strip()[:300])
+    return outcomes, failed, 0.0
 
 
 def margin(value, relation, threshold):
@@ -102,6 +117,10 @@ def main():
     parser.add_argument("--seeds", default="1,2,3")
     parser.add_argument("--grid", choices=("cross", "full"), default="cross")
     parser.add_argument("--markdown", help="also write the table to this Markdown file")
+    parser.add_argument("--logs", default="build/outcome-margins",
+                        help="folder for each configuration's test output (ISA-sS.log)")
+    parser.add_argument("--from", dest="from_logs", action="store_true",
+                        help="make the table from the logs already in --logs, running nothing")
     args = parser.parse_args()
     build = pathlib.Path(args.build).resolve()
     flags = cpu_flags()
@@ -120,12 +139,23 @@ def main():
     else:
         configs = [(i, seeds[0]) for i in isas] + [("native", s) for s in seeds[1:] if "native" in isas]
 
+    logs = pathlib.Path(args.logs)
+    logs.mkdir(parents=True, exist_ok=True)
     columns, table, failures = [], collections.OrderedDict(), []
     for isa, seed in configs:
-        env = environment(isa, seed)
-        seen = kernels_seen(build, env)
-        print(f"[margins] {isa} seed {seed}: engine reports {seen}", flush=True)
-        outcomes, failed, seconds = run_outcome_tests(build, env)
+        log = logs / f"{isa}-s{seed}.log"
+        if args.from_logs:
+            if not log.exists():
+                continue
+            outcomes, failed, seconds = parse_log(log)
+        else:
+            log.unlink(missing_ok=True)
+            env = environment(isa, seed)
+            seen = kernels_seen(build, env)
+            print(f"[margins] {isa} seed {seed}: engine reports {seen}", flush=True)
+            with open(log, "a") as out:
+                out.write(f"[kernels] {seen}\n")
+            outcomes, failed, seconds = run_outcome_tests(build, env, log)
         column = f"{isa} s{seed}"
         columns.append(column)
         print(f"[margins] {column}: {len(outcomes)} outcomes, {len(failed)} failures, {seconds:.0f} s", flush=True)

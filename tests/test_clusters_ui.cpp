@@ -4,7 +4,7 @@
 #include "cluster_list_model.h"
 #include "clusters_widget.h"
 #include "session_store.h"
-#include "widget_rendering.h"
+#include "widget_testing.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -55,15 +55,6 @@ int rowNamed(QTableView& table, const QString& name) {
     for (int row = 0; row < table.model()->rowCount(); ++row)
         if (table.model()->index(row, 0).data().toString() == name) return row;
     return -1;
-}
-
-// Replaces a field's text as a user does: select all, then type over it (or delete it).
-void typeInto(QWidget* field, const QString& text) {
-    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
-    if (text.isEmpty())
-        QTest::keyClick(field, Qt::Key_Backspace);
-    else
-        QTest::keyClicks(field, text);
 }
 
 // What a drawn view has at least: well under what it measures at 1100 x 700 (about 680 colours, 50 to 60 %

@@ -94,7 +94,9 @@ seed = )" + testSeed() + "\n",
     const auto evals = store.evals(runs[0].id);
     REQUIRE(evals.size() == 1);
     CHECK(evals[0].metric == "accuracy");
-    CHECK_OUTCOME_ABOVE("held-out accuracy", evals[0].value, 0.3); // chance is 0.1
+    // Chance is 0.1. After 24 steps the accuracy moves with the CPU's kernels and the seed: 0.29 on an Intel Xeon
+    // (seed 1), 0.39 here at seed 2 (bench/results/2026-11-25-outcome-margins.md): twice chance is what they share.
+    CHECK_OUTCOME_ABOVE("held-out accuracy", evals[0].value, 0.2);
 }
 
 TEST_CASE("the all-reduce sweep at 2 ranks: every size correct, timed, with busbw as nccl-tests define it",

@@ -3,7 +3,7 @@
 #include "plan_builder_widget.h"
 #include "plan_writer.h"
 #include "run_plan.h"
-#include "widget_rendering.h"
+#include "widget_testing.h"
 #include "workload_catalog_model.h"
 
 #include <QAbstractItemModelTester>
@@ -63,15 +63,6 @@ void screenshot(QWidget& widget, const QString& name) {
                  {"dataset", "gpuCounts", "precision", "batchPerGpu", "steps", "backend", "environment"});
     const QString folder = qEnvironmentVariable("SCALEBENCH_SCREENSHOTS");
     if (!folder.isEmpty()) CHECK(image.save(QDir(folder).filePath(name)));
-}
-
-// Replaces a field's text as a user does: select all, then type over it (or delete it).
-void typeInto(QWidget* field, const QString& text) {
-    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
-    if (text.isEmpty())
-        QTest::keyClick(field, Qt::Key_Backspace);
-    else
-        QTest::keyClicks(field, text);
 }
 
 void setEnvironment(QTableWidget* table, const std::map<std::string, std::string>& env) {

@@ -64,7 +64,8 @@ void writeParallelFiles(const std::filesystem::path& dir, int train_lines, int v
 
 // Checks the run trained (loss down, tokens/s) and evaluated (BLEU from the counts it reports); returns the
 // eval record.
-nlohmann::json checkTrainingRun(const EngineRun& run, const TemporaryFolder& folder) {
+nlohmann::json checkTrainingRun(const EngineRun& run, const TemporaryFolder& folder,
+                                std::size_t steps_run = 60) {
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto records = jsonLines(folder.path / "metrics.jsonl");
@@ -73,7 +74,7 @@ nlohmann::json checkTrainingRun(const EngineRun& run, const TemporaryFolder& fol
     CHECK(header[0]["eval_metric"] == "bleu");
     CHECK(header[0]["hyperparameters"]["label_smoothing"] == 0.1);
     const auto steps = ofType(records, "step");
-    REQUIRE(steps.size() == 60);
+    REQUIRE(steps.size() == steps_run);
     CHECK(steps[0].contains("tokens_per_s"));
     CHECK(steps[0]["tokens_per_s"].get<double>() > 0);
     const auto [first, last] = firstAndLastLoss(steps, 5);
@@ -112,14 +113,15 @@ nlohmann::json checkTrainingRun(const EngineRun& run, const TemporaryFolder& fol
 }
 
 // The BLEU evaluation translated something, and got words right: more of its unigrams match the references
-// than guessing among the pair's 30 target words would.
+// than guessing uniformly among the synthetic pair's 64 words would (measured over seeds 1-5: 0.029-0.068
+// for gnmt at 150 steps, 0.038-0.27 for transformer at 60; bench/results/2026-11-25-outcome-margins.md).
 void checkTranslatedWords(const nlohmann::json& eval) {
     const auto& counts = eval.at("bleu_counts");
     INFO("n-gram counts " << counts.dump());
     const double hypothesis = counts.at("hypothesis_length");
     REQUIRE(hypothesis > 0);
     CHECK_OUTCOME_ABOVE("unigram precision of the greedy translations",
-                        counts.at("matches").at(0).get<double>() / hypothesis, 1.0 / 30);
+                        counts.at("matches").at(0).get<double>() / hypothesis, 1.0 / 64);
 }
 
 const std::vector<std::string> kTiny = {
@@ -136,9 +138,12 @@ std::vector<std::string> with(std::vector<std::string> arguments, const std::vec
 TEST_CASE("gnmt at its tiny preset learns the synthetic language pair on 2 ranks and reports BLEU",
           "[workloads][outcome]") {
     TemporaryFolder folder;
-    const EngineRun run = runEngine(
-        folder, 2, with(kTiny, {"--workload", "gnmt", "--dataset", "synthetic-parallel", "--lr", "0.01"}));
-    checkTranslatedWords(checkTrainingRun(run, folder));
+    const EngineRun run = runEngine(folder, 2,
+                                    with(kTiny, {"--workload", "gnmt", "--dataset", "synthetic-parallel",
+                                                 "--lr", "0.01", "--steps", "150"}));
+    // GNMT learns the pair more slowly than the transformer: at 60 steps some seeds still translate every
+    // sentence to nothing (seeds 2, 3 and 5 here); at 150 none did.
+    checkTranslatedWords(checkTrainingRun(run, folder, 150));
 }
 
 TEST_CASE("transformer at its tiny preset learns the synthetic language pair on 2 ranks and reports BLEU",

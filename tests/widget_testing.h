@@ -1,10 +1,13 @@
-// Checks that a widget rendered offscreen shows something: its grab is not one flat colour, and its main
-// parts are laid out visibly inside it, each at least its minimum size, none covering another.
+// Widgets in tests: typing into a field as a user does, and checking that a widget rendered offscreen shows
+// something (its grab is not one flat colour; its main parts laid out visibly inside it, each at least its minimum
+// size, none covering another).
 #pragma once
 
 #include <QHash>
 #include <QImage>
 #include <QRect>
+#include <QString>
+#include <QTest>
 #include <QWidget>
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -54,4 +57,13 @@ inline void checkLaidOut(QWidget& top, const std::vector<const char*>& names) {
         }
         placed.push_back(rect);
     }
+}
+
+// Replaces a field's text as a user does: select all, then type over it (or delete it).
+inline void typeInto(QWidget* field, const QString& text) {
+    QTest::keyClick(field, Qt::Key_A, Qt::ControlModifier);
+    if (text.isEmpty())
+        QTest::keyClick(field, Qt::Key_Backspace);
+    else
+        QTest::keyClicks(field, text);
 }
