@@ -94,9 +94,10 @@ seed = )" + testSeed() + "\n",
     const auto evals = store.evals(runs[0].id);
     REQUIRE(evals.size() == 1);
     CHECK(evals[0].metric == "accuracy");
-    // Chance is 0.1. After 24 steps the accuracy moves with the CPU's kernels and the seed: 0.29 on an Intel Xeon
-    // (seed 1), 0.39 here at seed 2 (bench/results/2026-11-25-outcome-margins.md): twice chance is what they share.
-    CHECK_OUTCOME_ABOVE("held-out accuracy", evals[0].value, 0.2);
+    // Chance is 0.1 (500 held-out images: 0.013 one standard deviation). After 24 steps the accuracy moves with the
+    // CPU's kernels and the seed: 0.24-0.47 over 4 instruction sets and 3 seeds here, 0.29 on an Intel Xeon
+    // (bench/results/2026-11-25-outcome-margins.md); 0.15 is above chance by four deviations and below them all.
+    CHECK_OUTCOME_ABOVE("held-out accuracy", evals[0].value, 0.15);
 }
 
 TEST_CASE("the all-reduce sweep at 2 ranks: every size correct, timed, with busbw as nccl-tests define it",
