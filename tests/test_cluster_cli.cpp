@@ -15,7 +15,7 @@
 using namespace scalebench;
 
 TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record lands in the local store",
-          "[integration][slurm][ssh][cli][deployed-engine]") {
+          "[integration][slurm][ssh][cli][deployed-engine][slow]") {
     auto env = clusterEnvironment();
     // Jobs run as the cluster's user: it must reach this checkout's Python with torch (every folder above it o+x).
     INFO("the test cluster's user " << env["SSH_USER"] << " cannot run " SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
