@@ -72,35 +72,29 @@ def kernels_seen(build, env):
 
 
 def run_outcome_tests(build, env, log):
-    """[(test, what, value, relation, threshold)], the failed tests' names, seconds. Every program's output is
-    appended to `log` as it finishes, so that a table can be made again from the logs (--from)."""
-    outcomes, failed = [], []
+    """Runs every program's [outcome] tests, appending their output to `log` as each finishes (so that a table can
+    be made again from the logs with --from); returns parse_log's outcomes and failures, and the seconds taken."""
     start = time.monotonic()
     for program in PROGRAMS:
-        path = build / "tests" / program
-        done = subprocess.run([str(path), "[outcome]", "--reporter", "compact"], env=env, capture_output=True,
-                              text=True)
+        done = subprocess.run([str(build / "tests" / program), "[outcome]", "--reporter", "compact"], env=env,
+                              capture_output=True, text=True)
         with open(log, "a") as out:
-            out.write(done.stdout + done.stderr)
-        for line in done.stdout.splitlines():
-            m = OUTCOME.match(line)
-            if m:
-                outcomes.append((m["test"], m["what"], float(m["value"]), m["rel"], float(m["threshold"])))
-            elif "failed:" in line:
-                failed.append(f"{program}: {line.strip()[:300]}")
-                print(f"[margins] FAILED {program}: {line.strip()[:300]}", flush=True)
-        if done.returncode != 0 and not any(f.startswith(program) for f in failed):
-            failed.append(f"{program}: exit status {done.returncode}\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+            out.write(f"[program] {program} exit status {done.returncode}\n" + done.stdout + done.stderr)
+    outcomes, failed, _ = parse_log(log)
+    for failure in failed:
+        print(f"[margins] FAILED {failure}", flush=True)
     return outcomes, failed, time.monotonic() - start
 
 
 def parse_log(log):
+    """[(test, what, value, relation, threshold)] and the failures (a failed check, or a program that ended with
+    another status than 0) in one configuration's log."""
     outcomes, failed = [], []
     for line in log.read_text().splitlines():
         m = OUTCOME.match(line)
         if m:
             outcomes.append((m["test"], m["what"], float(m["value"]), m["rel"], float(m["threshold"])))
-        elif "failed:" in line:
+        elif "failed:" in line or (line.startswith("[program]") and not line.endswith("exit status 0")):
             failed.append(line.strip()[:300])
     return outcomes, failed, 0.0
 

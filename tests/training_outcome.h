@@ -30,17 +30,12 @@ inline void printOutcome(const std::string& what, double value, const char* rela
 } // namespace scalebench
 
 // CHECK(value < threshold) and CHECK(value > threshold), named and printed for the margins table.
-#define CHECK_OUTCOME_BELOW(what, value, threshold)                                                          \
+#define CHECK_OUTCOME_BELOW(what, value, threshold) SCALEBENCH_CHECK_OUTCOME(what, value, <, threshold)
+#define CHECK_OUTCOME_ABOVE(what, value, threshold) SCALEBENCH_CHECK_OUTCOME(what, value, >, threshold)
+#define SCALEBENCH_CHECK_OUTCOME(what, value, relation, threshold)                                           \
     do {                                                                                                     \
         const double outcome_value_ = (value), outcome_threshold_ = (threshold);                             \
-        ::scalebench::detail::printOutcome((what), outcome_value_, "<", outcome_threshold_);                 \
+        ::scalebench::detail::printOutcome((what), outcome_value_, #relation, outcome_threshold_);           \
         INFO(what);                                                                                          \
-        CHECK(outcome_value_ < outcome_threshold_);                                                          \
-    } while (false)
-#define CHECK_OUTCOME_ABOVE(what, value, threshold)                                                          \
-    do {                                                                                                     \
-        const double outcome_value_ = (value), outcome_threshold_ = (threshold);                             \
-        ::scalebench::detail::printOutcome((what), outcome_value_, ">", outcome_threshold_);                 \
-        INFO(what);                                                                                          \
-        CHECK(outcome_value_ > outcome_threshold_);                                                          \
+        CHECK(outcome_value_ relation outcome_threshold_);                                                   \
     } while (false)
