@@ -4,6 +4,7 @@
 
 #include "engine_invocation.h"
 #include "local_scheduler.h"
+#include "run_folder.h"
 #include "session_comparison.h"
 #include "session_results.h"
 #include "session_runner.h"
@@ -19,9 +20,9 @@ void printDryRun(const RunPlan& plan, const ConsoleOptions& options, std::ostrea
     const auto runs = expandPlan(plan);
     out << "plan '" << plan.name << "': " << runs.size() << " runs (dry run: nothing is started)\n";
     for (const auto& run : runs) {
-        const auto metrics = (options.out_dir / "session-N" / run.name / "metrics.jsonl").string();
         out << run.name << ": "
-            << scheduler.commandLine({run.name, run.ranks, engineArguments(run, options.engine, metrics), ""})
+            << scheduler.commandLine(
+                   {run.name, run.ranks, engineArguments(run, options.engine, kMetricFileName), ""})
             << "\n";
     }
 }

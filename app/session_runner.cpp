@@ -25,6 +25,8 @@ SessionOutcome SessionRunner::run(const RunPlan& plan, const std::vector<RunSpec
     SessionOutcome outcome;
     outcome.session_id =
         store_.createSession(plan.name, plan.source_text, settings_.cluster, settings_.cluster_json);
+    const SessionFolderKey folder{store_.storeId(), outcome.session_id,
+                                  store_.session(outcome.session_id)->uuid};
     outcome.runs = static_cast<int>(runs.size());
     events_->sessionStarted(outcome.session_id, runs);
     progress_(fmt::format("session {} '{}': {} runs on {}, store {}", outcome.session_id, plan.name,
@@ -38,6 +40,7 @@ SessionOutcome SessionRunner::run(const RunPlan& plan, const std::vector<RunSpec
             std::lock_guard lock(cancel_mutex_);
             cancel_all = cancel_all_;
         }
+        if (cancel_all) outcome.cancelled = true;
         if (cancel_all && next < runs.size()) {
             progress_(fmt::format("cancelled: {} run(s) not started", runs.size() - next));
             outcome.runs = static_cast<int>(next);
@@ -45,7 +48,11 @@ SessionOutcome SessionRunner::run(const RunPlan& plan, const std::vector<RunSpec
         }
         while (next < runs.size() &&
                active.size() < static_cast<std::size_t>(settings_.max_concurrent_runs)) {
-            active.push_back(start(outcome.session_id, runs[next], static_cast<int>(next) + 1, outcome.runs));
+            auto started = start(folder, runs[next], static_cast<int>(next) + 1, outcome.runs);
+            if (started)
+                active.push_back(std::move(*started));
+            else
+                ++outcome.failed_runs;
             ++next;
         }
         try {
@@ -72,7 +79,9 @@ SessionOutcome SessionRunner::run(const RunPlan& plan, const std::vector<RunSpec
         }
         if (!active.empty()) std::this_thread::sleep_for(settings_.poll_interval);
     }
-    store_.finishSession(outcome.session_id, outcome.failed_runs == 0 ? "ok" : "failed");
+    store_.finishSession(outcome.session_id, outcome.cancelled          ? "cancelled"
+                                             : outcome.failed_runs == 0 ? "ok"
+                                                                        : "failed");
     return outcome;
 }
 
@@ -83,6 +92,7 @@ void SessionRunner::follow(std::vector<ActiveRun>& active, SessionOutcome& outco
     const auto states = scheduler_.poll(job_ids); // one scheduler query for every running job
     for (auto it = active.begin(); it != active.end();) {
         const JobStatus& status = states.at(it->job_id);
+        if (status.attempt > it->attempt) restart(*it, status);
         if (isFinal(status.state)) {
             if (!finish(*it, status)) ++outcome.failed_runs;
             it = active.erase(it);
@@ -102,28 +112,58 @@ void SessionRunner::follow(std::vector<ActiveRun>& active, SessionOutcome& outco
     }
 }
 
-SessionRunner::ActiveRun SessionRunner::start(std::int64_t session_id, const RunSpec& spec, int index,
-                                              int total) {
-    const std::string run_dir =
-        (settings_.out_dir / fmt::format("session-{}", session_id) / spec.name).string();
-    const CommandResult mkdir = transport_.run("mkdir -p " + shellQuote(run_dir));
-    if (mkdir.exit_status != 0) throw TransportError("cannot create " + run_dir + ": " + mkdir.err);
-    const std::string metrics_path = run_dir + "/metrics.jsonl";
-    const JobRequest job{
-        spec.name, spec.ranks,          engineArguments(spec, settings_.engine, metrics_path),
-        run_dir,   spec.ranks_per_node, spec.environment, spec.group.threads_per_rank};
-
+std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolderKey& session,
+                                                             const RunSpec& spec, int index, int total) {
     ActiveRun run;
     run.spec = spec;
     run.tag = fmt::format("[run {}/{}] {}", index, total, spec.name);
-    run.run_id = store_.createRun(session_id, {spec.name, spec.group.workload, spec.group.dataset, spec.ranks,
-                                               spec.repeat, scheduler_.commandLine(job)});
+    run.run_dir = runFolder(settings_.out_dir.string(), session, spec.name);
+    // The engine writes into its attempt's folder (the scheduler makes it): the path is relative to it.
+    const JobRequest job{spec.name,
+                         spec.ranks,
+                         engineArguments(spec, settings_.engine, kMetricFileName),
+                         run.run_dir,
+                         spec.ranks_per_node,
+                         spec.environment,
+                         spec.group.threads_per_rank};
+    run.run_id = store_.createRun(session.session_id, {spec.name, spec.group.workload, spec.group.dataset,
+                                                       spec.ranks, spec.repeat, scheduler_.commandLine(job)});
     progress_(run.tag + ": starting " + std::to_string(spec.ranks) + " rank(s)");
-    run.job_id = scheduler_.submit(job);
-    store_.startRun(run.run_id, run.job_id, run_dir);
-    run.tail = std::make_unique<MetricFileTail>(transport_, metrics_path);
-    events_->runSubmitted({run.run_id, spec, run.job_id, run_dir});
+    try {
+        // A new folder, never one that exists: its files would be another run's.
+        const std::string parent = std::filesystem::path(run.run_dir).parent_path().string();
+        const CommandResult mkdir =
+            transport_.run("mkdir -p " + shellQuote(parent) + " && mkdir " + shellQuote(run.run_dir));
+        if (mkdir.exit_status != 0)
+            throw TransportError("cannot make the run's folder " + run.run_dir + " on " +
+                                 transport_.describe() + ": " +
+                                 (mkdir.err.empty() ? "mkdir failed" : mkdir.err));
+        run.job_id = scheduler_.submit(job);
+    } catch (const std::exception& e) {
+        const std::string error = std::string("not started: ") + e.what();
+        store_.finishRun(run.run_id, {"failed", error, 0, ""});
+        events_->runFinished(run.run_id, "failed", error);
+        progress_(run.tag + ": FAILED: " + error);
+        return std::nullopt;
+    }
+    store_.startRun(run.run_id, run.job_id, run.run_dir);
+    run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, 0));
+    events_->runSubmitted({run.run_id, spec, run.job_id, run.run_dir});
     return run;
+}
+
+void SessionRunner::restart(ActiveRun& run, const JobStatus& status) {
+    const std::string cause = status.requeue_cause.empty() ? "a requeue" : status.requeue_cause;
+    progress_(fmt::format("{}: job {} started again as attempt {} after {}; attempt {} stopped at step {} "
+                          "(its records stay in {})",
+                          run.tag, run.job_id, status.attempt, cause, run.attempt, run.last_step,
+                          metricFile(run.run_dir, run.attempt)));
+    store_.restartRun(run.run_id, status.attempt, cause, run.last_status.nodes);
+    run.attempt = status.attempt;
+    run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, run.attempt));
+    run.rank_errors.clear();
+    run.last_step = 0;
+    events_->runRestarted(run.run_id, run.attempt, cause);
 }
 
 void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& records) {
@@ -132,12 +172,14 @@ void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& recor
     events_->recordsStored(run.run_id, records);
     const std::int64_t report_every = std::max(1, run.spec.group.steps / 5);
     for (const auto& record : records) {
+        if (auto* step = std::get_if<StepRecord>(&record))
+            run.last_step = std::max(run.last_step, step->step);
         if (auto* s = std::get_if<StepRecord>(&record); s && s->step % report_every == 0)
             progress_(fmt::format("{}: step {}/{}  loss {:.4f}  {:.0f} samples/s", run.tag, s->step,
                                   run.spec.group.steps, s->loss, s->samples_per_s));
         else if (auto* e = std::get_if<EvalRecord>(&record))
-            progress_(
-                fmt::format("{}: eval at step {}: {}", run.tag, e->step, formatEvalValue(e->metric, e->value)));
+            progress_(fmt::format("{}: eval at step {}: {}", run.tag, e->step,
+                                  formatEvalValue(e->metric, e->value)));
         else if (auto* x = std::get_if<ErrorRecord>(&record))
             run.rank_errors.push_back(fmt::format("rank {}: {}", x->rank, x->message));
     }

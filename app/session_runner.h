@@ -3,6 +3,7 @@
 #pragma once
 
 #include "metric_file_tail.h"
+#include "run_folder.h"
 #include "run_plan.h"
 #include "scheduler.h"
 #include "session_store.h"
@@ -13,6 +14,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,8 +22,9 @@
 namespace scalebench {
 
 struct SessionRunnerSettings {
-    std::string engine;            // scalebench-engine as the scheduler's machine sees it
-    std::filesystem::path out_dir; // run folders go to out_dir/session-ID/RUN/
+    std::string engine; // scalebench-engine as the scheduler's machine sees it
+    std::filesystem::path
+        out_dir; // the sessions' root: run folders are runFolder(out_dir, ...) (run_folder.h)
     std::chrono::milliseconds poll_interval{250};
     std::string cluster = "local";
     int max_concurrent_runs =
@@ -46,6 +49,8 @@ class SessionEvents {
     virtual void runStateChanged(std::int64_t /*run_id*/, const JobStatus& /*status*/) {}
     // Records already stored, in stream order.
     virtual void recordsStored(std::int64_t /*run_id*/, const std::vector<MetricRecord>& /*records*/) {}
+    // The scheduler started the run again as `attempt` (its earlier attempt's records left the store).
+    virtual void runRestarted(std::int64_t /*run_id*/, int /*attempt*/, const std::string& /*cause*/) {}
     // status as stored: ok, failed or cancelled.
     virtual void runFinished(std::int64_t /*run_id*/, const std::string& /*status*/,
                              const std::string& /*error*/) {}
@@ -55,6 +60,7 @@ struct SessionOutcome {
     std::int64_t session_id = 0;
     int runs = 0;
     int failed_runs = 0;
+    bool cancelled = false; // requestCancelAll() was called: the session is stored as cancelled
 };
 
 class SessionRunner {
@@ -83,6 +89,9 @@ class SessionRunner {
         std::string tag; // "[run 2/4] name", for progress lines
         std::int64_t run_id = 0;
         std::string job_id;
+        std::string run_dir;
+        int attempt = 0;            // the scheduler's attempt whose metric file `tail` follows
+        std::int64_t last_step = 0; // of that attempt, as stored
         std::unique_ptr<MetricFileTail> tail;
         std::vector<std::string> rank_errors;
         std::string pending_reason;
@@ -91,7 +100,10 @@ class SessionRunner {
     };
     static constexpr int kMaxLostPolls = 10;
 
-    ActiveRun start(std::int64_t session_id, const RunSpec& spec, int index, int total);
+    // Submits one run; nullopt when it could not be started (stored as failed, with the reason).
+    std::optional<ActiveRun> start(const SessionFolderKey& session, const RunSpec& spec, int index,
+                                   int total);
+    void restart(ActiveRun& run, const JobStatus& status);
     // One poll: every active run's job state (one scheduler query) and new records; finished runs leave
     // `active`.
     void follow(std::vector<ActiveRun>& active, SessionOutcome& outcome);

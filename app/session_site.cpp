@@ -13,9 +13,13 @@
 namespace scalebench {
 
 Site localSite(const ConsoleOptions& options) {
+    // Jobs run in their attempt's folder: paths given relative to this one must not move with them.
+    std::string engine = options.engine;
+    if (engine.find('/') != std::string::npos) engine = std::filesystem::absolute(engine).string();
     Site site{std::make_unique<LocalTransport>(),
               std::make_unique<LocalScheduler>(),
-              {options.engine, options.out_dir, std::chrono::milliseconds(options.poll_ms), "local"}};
+              {engine, std::filesystem::absolute(options.out_dir), std::chrono::milliseconds(options.poll_ms),
+               "local"}};
     return site;
 }
 

@@ -3,6 +3,7 @@
 
 #include <ctime>
 #include <type_traits>
+#include <unistd.h>
 
 namespace scalebench {
 namespace {
@@ -153,6 +154,25 @@ const char* const kMigrations[] = {
     ALTER TABLE steps ADD COLUMN model_flops_per_s REAL NOT NULL DEFAULT 0;
     ALTER TABLE steps ADD COLUMN mfu REAL;   -- NULL where the run states no peak
     )sql",
+    // 6 -> 7: run folders unique per store and session (a random store id, a UUID per session); which console
+    // follows a running session; Slurm's attempts of a run (a requeued job starts again from step 1)
+    R"sql(
+    CREATE TABLE store_identity (id TEXT NOT NULL);
+    INSERT INTO store_identity VALUES (lower(hex(randomblob(8))));
+    ALTER TABLE sessions ADD COLUMN uuid TEXT NOT NULL DEFAULT '';
+    UPDATE sessions SET uuid = lower(hex(randomblob(16)));
+    ALTER TABLE sessions ADD COLUMN owner TEXT NOT NULL DEFAULT '';  -- HOST:PID of the console following it
+    ALTER TABLE runs ADD COLUMN attempt INTEGER NOT NULL DEFAULT 0; -- the attempt whose records are stored
+    CREATE TABLE run_attempts (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        attempt INTEGER NOT NULL,
+        ended TEXT NOT NULL,          -- why it ended: Slurm's reason (NODE_FAIL, ...) or state
+        nodes TEXT NOT NULL,          -- where it ran
+        last_step INTEGER NOT NULL,   -- how far it got (its records stay in its metric file)
+        ended_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, attempt)
+    ) WITHOUT ROWID;
+    )sql",
 };
 constexpr int kLatest = static_cast<int>(std::size(kMigrations));
 static_assert(kLatest == SessionStore::kSchemaVersion);
@@ -164,6 +184,13 @@ std::string utcNow() {
     char text[32];
     std::strftime(text, sizeof text, "%FT%TZ", &utc);
     return text;
+}
+
+// HOST:PID: the console that owns a session it started.
+std::string thisProcess() {
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    return std::string(host) + ":" + std::to_string(getpid());
 }
 
 std::string columnText(sqlite3_stmt* s, int column) {
@@ -250,11 +277,17 @@ template <typename... Values> void bindAll(sqlite3_stmt* s, const Values&... val
 }
 } // namespace
 
+std::string SessionStore::storeId() const {
+    auto s = prepare("SELECT id FROM store_identity");
+    if (sqlite3_step(s.get()) != SQLITE_ROW) fail("has no store id");
+    return columnText(s.get(), 0);
+}
+
 std::int64_t SessionStore::createSession(const std::string& name, const std::string& plan_text,
                                          const std::string& cluster, const std::string& cluster_json) {
-    auto s = prepare("INSERT INTO sessions (name, plan_text, cluster, cluster_json, started_at) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5)");
-    bindAll(s.get(), name, plan_text, cluster, cluster_json, utcNow());
+    auto s = prepare("INSERT INTO sessions (name, plan_text, cluster, cluster_json, started_at, uuid, owner) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, lower(hex(randomblob(16))), ?6)");
+    bindAll(s.get(), name, plan_text, cluster, cluster_json, utcNow(), thisProcess());
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot create a session");
     return sqlite3_last_insert_rowid(db_.get());
 }
@@ -263,6 +296,12 @@ void SessionStore::finishSession(std::int64_t session_id, const std::string& sta
     auto s = prepare("UPDATE sessions SET status = ?1, finished_at = ?2 WHERE id = ?3");
     bindAll(s.get(), status, utcNow(), session_id);
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot finish session " + std::to_string(session_id));
+}
+
+std::optional<SessionRow> SessionStore::session(std::int64_t session_id) const {
+    for (auto& row : sessions())
+        if (row.id == session_id) return row;
+    return std::nullopt;
 }
 
 std::int64_t SessionStore::createRun(std::int64_t session_id, const NewRun& run) {
@@ -282,9 +321,9 @@ void SessionStore::startRun(std::int64_t run_id, const std::string& job_id, cons
 
 void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records) {
     if (records.empty()) return;
-    auto step =
-        prepare("INSERT OR REPLACE INTO steps VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
-                "?14, ?15)");
+    auto step = prepare(
+        "INSERT OR REPLACE INTO steps VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
+        "?14, ?15)");
     auto rank_times = prepare("INSERT OR REPLACE INTO rank_times VALUES (?1, ?2, ?3, ?4, ?5)");
     auto eval = prepare("INSERT OR REPLACE INTO evals VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     auto header = prepare("UPDATE runs SET header_json = ?1 WHERE id = ?2");
@@ -347,6 +386,40 @@ void SessionStore::finishRun(std::int64_t run_id, const RunEnd& end) {
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot finish run " + std::to_string(run_id));
 }
 
+void SessionStore::restartRun(std::int64_t run_id, int attempt, const std::string& ended,
+                              const std::string& nodes) {
+    const std::string id = std::to_string(run_id);
+    execute("BEGIN IMMEDIATE");
+    try {
+        auto kept = prepare("INSERT OR REPLACE INTO run_attempts SELECT id, attempt, ?1, ?2, "
+                            "(SELECT COALESCE(MAX(step), 0) FROM steps WHERE run_id = runs.id), ?3 "
+                            "FROM runs WHERE id = ?4");
+        bindAll(kept.get(), ended, nodes, utcNow(), run_id);
+        if (sqlite3_step(kept.get()) != SQLITE_DONE) fail("cannot keep the attempt of run " + id);
+        for (const char* table : {"steps", "evals", "rank_times", "collectives", "run_errors"})
+            execute(std::string("DELETE FROM ") + table + " WHERE run_id = " + id);
+        auto next = prepare("UPDATE runs SET attempt = ?1, header_json = '', summary_json = '', "
+                            "broken_lines = 0 WHERE id = ?2");
+        bindAll(next.get(), attempt, run_id);
+        if (sqlite3_step(next.get()) != SQLITE_DONE) fail("cannot restart run " + id);
+        execute("COMMIT");
+    } catch (...) {
+        sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+std::vector<AttemptRow> SessionStore::attempts(std::int64_t run_id) const {
+    auto s = prepare("SELECT attempt, ended, nodes, last_step, ended_at FROM run_attempts WHERE run_id = ?1 "
+                     "ORDER BY attempt");
+    bindAll(s.get(), run_id);
+    std::vector<AttemptRow> rows;
+    while (sqlite3_step(s.get()) == SQLITE_ROW)
+        rows.push_back({sqlite3_column_int(s.get(), 0), columnText(s.get(), 1), columnText(s.get(), 2),
+                        sqlite3_column_int64(s.get(), 3), columnText(s.get(), 4)});
+    return rows;
+}
+
 void SessionStore::saveCluster(const ClusterSettings& cluster) {
     auto s = prepare("INSERT INTO clusters (name, settings_json, updated_at) VALUES (?1, ?2, ?3) "
                      "ON CONFLICT(name) DO UPDATE SET settings_json = excluded.settings_json, "
@@ -372,14 +445,14 @@ std::vector<std::string> SessionStore::clusterNames() const {
 
 std::vector<SessionRow> SessionStore::sessions() const {
     auto s = prepare("SELECT s.id, s.name, s.started_at, s.finished_at, s.status, s.cluster, "
-                     "(SELECT COUNT(*) FROM runs r WHERE r.session_id = s.id), s.plan_text, s.cluster_json "
-                     "FROM sessions s ORDER BY s.id");
+                     "(SELECT COUNT(*) FROM runs r WHERE r.session_id = s.id), s.plan_text, s.cluster_json, "
+                     "s.uuid, s.owner FROM sessions s ORDER BY s.id");
     std::vector<SessionRow> rows;
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         sqlite3_stmt* q = s.get();
         rows.push_back({sqlite3_column_int64(q, 0), columnText(q, 1), columnText(q, 2), columnText(q, 3),
                         columnText(q, 4), columnText(q, 5), sqlite3_column_int(q, 6), columnText(q, 7),
-                        columnText(q, 8)});
+                        columnText(q, 8), columnText(q, 9), columnText(q, 10)});
     }
     return rows;
 }
@@ -389,17 +462,31 @@ std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
         "SELECT id, session_id, name, workload, dataset, ranks, repeat, status, error, command, "
         "header_json, summary_json, broken_lines, "
         "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at, job_id, nodes, "
-        "run_dir FROM runs WHERE session_id = ?1 ORDER BY id");
+        "run_dir, attempt FROM runs WHERE session_id = ?1 ORDER BY id");
     bindAll(s.get(), session_id);
     std::vector<RunRow> rows;
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         sqlite3_stmt* q = s.get();
-        rows.push_back({sqlite3_column_int64(q, 0), sqlite3_column_int64(q, 1), columnText(q, 2),
-                        columnText(q, 3), columnText(q, 4), sqlite3_column_int(q, 5),
-                        sqlite3_column_int(q, 6), columnText(q, 7), columnText(q, 8), columnText(q, 9),
-                        columnText(q, 10), columnText(q, 11), sqlite3_column_int64(q, 12),
-                        sqlite3_column_int64(q, 13), columnText(q, 14), columnText(q, 15), columnText(q, 16),
-                        columnText(q, 17), columnText(q, 18)});
+        rows.push_back({sqlite3_column_int64(q, 0),
+                        sqlite3_column_int64(q, 1),
+                        columnText(q, 2),
+                        columnText(q, 3),
+                        columnText(q, 4),
+                        sqlite3_column_int(q, 5),
+                        sqlite3_column_int(q, 6),
+                        columnText(q, 7),
+                        columnText(q, 8),
+                        columnText(q, 9),
+                        columnText(q, 10),
+                        columnText(q, 11),
+                        sqlite3_column_int64(q, 12),
+                        sqlite3_column_int64(q, 13),
+                        columnText(q, 14),
+                        columnText(q, 15),
+                        columnText(q, 16),
+                        columnText(q, 17),
+                        columnText(q, 18),
+                        sqlite3_column_int(q, 19)});
     }
     return rows;
 }
@@ -413,9 +500,9 @@ std::vector<StepRecord> SessionStore::steps(std::int64_t run_id) const {
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         StepRecord r;
         r.step = sqlite3_column_int64(s.get(), 0);
-        double* parts[] = {&r.loss,        &r.samples_per_s, &r.step_s,         &r.data_s,
-                           &r.forward_s,   &r.backward_s,    &r.allreduce_s,    &r.optimizer_s,
-                           &r.elapsed_s,   &r.comm_hidden_s, &r.tokens_per_s,   &r.model_flops_per_s};
+        double* parts[] = {&r.loss,      &r.samples_per_s, &r.step_s,       &r.data_s,
+                           &r.forward_s, &r.backward_s,    &r.allreduce_s,  &r.optimizer_s,
+                           &r.elapsed_s, &r.comm_hidden_s, &r.tokens_per_s, &r.model_flops_per_s};
         for (int i = 0; i < 12; ++i)
             *parts[i] = sqlite3_column_double(s.get(), i + 1);
         if (sqlite3_column_type(s.get(), 13) != SQLITE_NULL) r.mfu = sqlite3_column_double(s.get(), 13);
@@ -425,12 +512,14 @@ std::vector<StepRecord> SessionStore::steps(std::int64_t run_id) const {
 }
 
 std::vector<EvalRecord> SessionStore::evals(std::int64_t run_id) const {
-    auto s = prepare("SELECT step, metric, value, loss, elapsed_s FROM evals WHERE run_id = ?1 ORDER BY step");
+    auto s =
+        prepare("SELECT step, metric, value, loss, elapsed_s FROM evals WHERE run_id = ?1 ORDER BY step");
     bindAll(s.get(), run_id);
     std::vector<EvalRecord> rows;
     while (sqlite3_step(s.get()) == SQLITE_ROW)
-        rows.push_back({sqlite3_column_int64(s.get(), 0), columnText(s.get(), 1), sqlite3_column_double(s.get(), 2),
-                        sqlite3_column_double(s.get(), 3), sqlite3_column_double(s.get(), 4)});
+        rows.push_back({sqlite3_column_int64(s.get(), 0), columnText(s.get(), 1),
+                        sqlite3_column_double(s.get(), 2), sqlite3_column_double(s.get(), 3),
+                        sqlite3_column_double(s.get(), 4)});
     return rows;
 }
 

@@ -18,11 +18,13 @@ struct SessionRow {
     std::string name;
     std::string started_at; // UTC, ISO 8601
     std::string finished_at;
-    std::string status; // running, ok, failed
+    std::string status; // running, ok, failed, cancelled, abandoned
     std::string cluster;
     int run_count = 0;
     std::string plan_text{};    // the plan's TOML as it was run
     std::string cluster_json{}; // the cluster's settings then; empty on this machine
+    std::string uuid{};         // random, 32 hex digits: names the session's folders where it runs
+    std::string owner{};        // HOST:PID of the console that started it
 };
 
 struct RunRow {
@@ -33,7 +35,7 @@ struct RunRow {
     std::string dataset;
     int ranks = 0;
     int repeat = 0;
-    std::string status; // pending, running, ok, failed
+    std::string status; // pending, running, ok, failed, cancelled, abandoned
     std::string error;
     std::string command; // what was launched, to reproduce the run
     std::string header_json;
@@ -44,7 +46,18 @@ struct RunRow {
     std::string finished_at;
     std::string job_id;    // the scheduler's: mpirun's PID, or the Slurm job id
     std::string nodes;     // where it ran
-    std::string run_dir{}; // its folder where it ran: metrics.jsonl, stdout.log, stderr.log
+    std::string run_dir{}; // its folder where it ran: job script, stdout.log, stderr.log, attempt-K/
+    int attempt = 0;       // the scheduler's attempt whose records are stored (Slurm requeues: 1, 2, ...)
+};
+
+// An earlier attempt of a run that the scheduler started again (a requeue after a node failure, a
+// preemption): its records stay in its own metric file, the store keeps why and where it ended.
+struct AttemptRow {
+    int attempt = 0;
+    std::string ended; // Slurm's reason or state: NODE_FAIL, PREEMPTED, requeued, ...
+    std::string nodes;
+    std::int64_t last_step = 0;
+    std::string ended_at;
 };
 
 struct NewRun {
@@ -58,16 +71,20 @@ struct NewRun {
 
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 6;
+    static constexpr int kSchemaVersion = 7;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is
     // refused.
     explicit SessionStore(const std::filesystem::path& file);
 
+    // Random, 16 hex digits, made when the store was created: names this store's folders on a cluster.
+    std::string storeId() const;
     // cluster_json: the settings of the cluster the session runs on (clusterToJson), empty on this machine.
+    // The session gets a random UUID, and this process (HOST:PID) as its owner.
     std::int64_t createSession(const std::string& name, const std::string& plan_text,
                                const std::string& cluster, const std::string& cluster_json = "");
     void finishSession(std::int64_t session_id, const std::string& status);
+    std::optional<SessionRow> session(std::int64_t session_id) const;
     std::int64_t createRun(std::int64_t session_id, const NewRun& run);
     void startRun(std::int64_t run_id, const std::string& job_id, const std::string& run_dir = "");
     // Stores a batch of records of one run in one transaction.
@@ -79,6 +96,11 @@ class SessionStore {
         std::string nodes;
     };
     void finishRun(std::int64_t run_id, const RunEnd& end);
+    // The scheduler started the run again as attempt `attempt`: the stored attempt is kept in run_attempts
+    // (why and where it ended, its last step), its records leave the store (they stay in its metric file),
+    // and the run's records from now on are the new attempt's. One transaction.
+    void restartRun(std::int64_t run_id, int attempt, const std::string& ended, const std::string& nodes);
+    std::vector<AttemptRow> attempts(std::int64_t run_id) const;
 
     // Clusters by name; saving one again replaces its settings.
     void saveCluster(const ClusterSettings& cluster);

@@ -68,8 +68,16 @@ std::string renderSbatchScript(const ClusterSettings& c, const SlurmJob& job) {
     // so a path with one cannot stand here.
     directive("output", "stdout.log");
     directive("error", "stderr.log");
+    // A requeued job runs this script again: its logs go on after the earlier attempt's, not over them.
+    directive("open-mode", "append");
     s += "set -euo pipefail\n";
     s += "cd " + shellQuote(job.run_dir) + "\n";
+    // Each attempt in a new folder of its own (mkdir fails on one that exists: nothing is appended to).
+    s += "attempt=attempt-${SLURM_RESTART_COUNT:-0}\n";
+    s += "mkdir \"$attempt\"\n";
+    s += "cd \"$attempt\"\n";
+    s += "banner=\"scalebench: $attempt of job ${SLURM_JOB_ID:-?} on ${SLURM_JOB_NODELIST:-?}\"\n";
+    s += "echo \"$banner\"\necho \"$banner\" >&2\n";
     for (const auto& line : c.setup_lines)
         s += line + "\n";
     for (const auto& [key, value] : c.nccl_env) {

@@ -15,10 +15,11 @@ struct ChildExit {
 
 class ChildProcess {
   public:
-    // Starts argv[0] (searched on PATH) with stdout and stderr sent to the given files (or pipes if empty:
-    // see run()).
+    // Starts argv[0] (searched on PATH) with stdout and stderr sent to the given files, in working_dir (""
+    // this process's).
     ChildProcess(const std::vector<std::string>& argv, const std::string& stdout_path,
-                 const std::string& stderr_path, const std::vector<std::string>& extra_environment = {});
+                 const std::string& stderr_path, const std::vector<std::string>& extra_environment = {},
+                 const std::string& working_dir = "");
     ~ChildProcess();
     ChildProcess(const ChildProcess&) = delete;
     ChildProcess& operator=(const ChildProcess&) = delete;

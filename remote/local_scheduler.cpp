@@ -2,9 +2,11 @@
 #include "local_scheduler.h"
 
 #include "local_mpirun_arguments.h"
+#include "run_folder.h"
 #include "shell_words.h"
 #include "transport.h"
 
+#include <filesystem>
 #include <fstream>
 #include <unistd.h>
 
@@ -38,8 +40,15 @@ std::string LocalScheduler::commandLine(const JobRequest& job) const {
 std::string LocalScheduler::submit(const JobRequest& job) {
     std::vector<std::string> environment;
     if (geteuid() == 0) environment = {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"};
+    // Jobs here run once: attempt 0, in a folder of its own.
+    const std::string attempt = attemptFolder(job.run_dir, 0);
+    std::error_code error;
+    if (!std::filesystem::create_directory(attempt, error))
+        throw TransportError("cannot start " + job.name + ": its folder " + attempt +
+                             (error ? " cannot be made: " + error.message()
+                                    : " exists already (another run's files are there)"));
     auto process = std::make_unique<ChildProcess>(mpirunArguments(job), job.run_dir + "/stdout.log",
-                                                  job.run_dir + "/stderr.log", environment);
+                                                  job.run_dir + "/stderr.log", environment, attempt);
     const std::string id = std::to_string(process->pid());
     jobs_[id] = {std::move(process), job.run_dir, false};
     return id;

@@ -32,9 +32,15 @@ struct JobStatus {
     std::string detail; // why it failed: the last lines of its error output
     std::string reason; // why it waits (Slurm's pending reason), when it does
     std::string nodes;  // where it runs or ran
+    // Slurm started the job again (a requeue after a node failure or a preemption): the attempt now running
+    // or waiting, 0 for the first. Each attempt runs in its own folder (JobRequest).
+    int attempt = 0;
+    std::string requeue_cause{}; // why the last attempt ended: NODE_FAIL on n2, PREEMPTED, ...
 };
 
-// One run, ready to launch: ranks of a program writing into run_dir.
+// One run, ready to launch: ranks of a program writing into run_dir. Each attempt of the job (Slurm starts a
+// requeued job again) runs in its own new folder attemptFolder(run_dir, K) (run_folder.h), which the job
+// creates and never reuses: relative paths in `program` (its metric file) are relative to it.
 struct JobRequest {
     std::string name;
     int ranks = 1;

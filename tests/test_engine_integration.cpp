@@ -56,8 +56,8 @@ seed = )" + testSeed() + "\n",
     CHECK_THAT(runs[0].command, Catch::StartsWith("mpirun -np 2") && Catch::Contains("--batch-per-rank 64"));
 
     // The stream, read independently, holds exactly what the store holds.
-    std::ifstream in(folder.path / ("session-" + std::to_string(outcome.session_id)) /
-                     "resnet20-fashion-mnist-n2-r1" / "metrics.jsonl");
+    CHECK_THAT(runs[0].run_dir, Catch::EndsWith("/resnet20-fashion-mnist-n2-r1"));
+    std::ifstream in(metricFile(runs[0].run_dir, 0));
     std::stringstream bytes;
     bytes << in.rdbuf();
     MetricStreamParser parser;
@@ -94,9 +94,10 @@ seed = )" + testSeed() + "\n",
     const auto evals = store.evals(runs[0].id);
     REQUIRE(evals.size() == 1);
     CHECK(evals[0].metric == "accuracy");
-    // Chance is 0.1 (500 held-out images: 0.013 one standard deviation). After 24 steps the accuracy moves with the
-    // CPU's kernels and the seed: 0.24-0.47 over 4 instruction sets and 3 seeds here, 0.29 on an Intel Xeon
-    // (bench/results/2026-11-25-outcome-margins.md); 0.15 is above chance by four deviations and below them all.
+    // Chance is 0.1 (500 held-out images: 0.013 one standard deviation). After 24 steps the accuracy moves
+    // with the CPU's kernels and the seed: 0.24-0.47 over 4 instruction sets and 3 seeds here, 0.29 on an
+    // Intel Xeon (bench/results/2026-11-25-outcome-margins.md); 0.15 is above chance by four deviations and
+    // below them all.
     CHECK_OUTCOME_ABOVE("held-out accuracy", evals[0].value, 0.15);
 }
 
@@ -135,7 +136,8 @@ TEST_CASE("the all-reduce sweep at 2 ranks: every size correct, timed, with busb
     CHECK_THAT(formatCollectiveSweeps(results), Catch::Contains("busbw GB/s") && Catch::Contains("400000"));
 
     // "correct" is the engine's check of every element, not a constant: with one rank's results corrupted
-    // (fault injection through the plan's env, docs/testing.md) every stored size says incorrect and the run fails.
+    // (fault injection through the plan's env, docs/testing.md) every stored size says incorrect and the run
+    // fails.
     const SessionOutcome faulty = runner.run(parsePlanText(
         "name = \"sweep\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = 2\nsweep_max_log10 = 5\n"
         "sweep_points = 11\nrepetitions = 2\nenv = { SCALEBENCH_FAULT_CORRUPT_RESULT = \"1\" }\n",

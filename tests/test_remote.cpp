@@ -1,9 +1,11 @@
 // Specification of local remote work: commands, reading growing files from an offset, mpirun jobs and their
 // states.
+#include "file_text.h"
 #include "local_mpirun_arguments.h"
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "metric_file_tail.h"
+#include "run_folder.h"
 #include "shell_words.h"
 #include "temporary_folder.h"
 
@@ -69,10 +71,13 @@ TEST_CASE("the metric tail hands over each record once, however the writer split
 TEST_CASE("an mpirun job that succeeds, fails or is cancelled ends in that state", "[remote][mpi]") {
     TemporaryFolder folder;
     LocalScheduler scheduler;
-    JobRequest job{"ok", 2, {"/bin/true"}, folder.path.string()};
+    JobRequest job{"ok", 2, {"/bin/true"}, (folder.path / "ok").string()};
     CHECK(scheduler.commandLine(job) == shellJoin(localMpirunArguments(2, {"/bin/true"})));
+    std::filesystem::create_directories(job.run_dir);
     CHECK(waitForEnd(scheduler, scheduler.submit(job)).state == JobState::Completed);
 
+    job.run_dir = (folder.path / "next").string(); // every job in a folder of its own
+    std::filesystem::create_directories(job.run_dir);
     SECTION("a rank that exits non-zero fails the job, with mpirun's words in the detail") {
         job.program = {"/bin/sh", "-c", "echo 'rank broke' >&2; exit 3"};
         const JobStatus s = waitForEnd(scheduler, scheduler.submit(job));
@@ -87,4 +92,18 @@ TEST_CASE("an mpirun job that succeeds, fails or is cancelled ends in that state
         scheduler.cancel(id);
         CHECK(waitForEnd(scheduler, id).state == JobState::Cancelled);
     }
+}
+
+TEST_CASE("a job runs in its attempt's new folder, and never in one that exists", "[remote][mpi]") {
+    TemporaryFolder folder;
+    LocalScheduler scheduler;
+    const auto run_dir = folder.path / "run";
+    std::filesystem::create_directories(run_dir);
+    const JobRequest job{"here", 1, {"/bin/sh", "-c", "pwd > where.txt"}, run_dir.string()};
+    CHECK(waitForEnd(scheduler, scheduler.submit(job)).state == JobState::Completed);
+    CHECK(fileText(attemptFolder(run_dir.string(), 0) + "/where.txt") ==
+          std::filesystem::canonical(attemptFolder(run_dir.string(), 0)).string() + "\n");
+    // The same folder again (a reused run folder): refused before anything starts, naming the folder.
+    CHECK_THROWS_WITH(scheduler.submit(job), Catch::Contains(attemptFolder(run_dir.string(), 0)) &&
+                                                 Catch::Contains("exists already"));
 }

@@ -1,11 +1,13 @@
 // Specification of the session store: sessions, runs and records survive reopening; foreign files are
 // refused.
+#include "run_folder.h"
 #include "session_store.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
 #include <fstream>
 #include <tuple>
+#include <unistd.h>
 
 using namespace scalebench;
 
@@ -206,11 +208,15 @@ TEST_CASE("clusters are kept by name and replaced when saved again", "[core][sto
 
 // Takes a store of the current schema back to version 5: the evals of versions 1-5, no tokens/s, FLOPs/s or
 // MFU.
+#define UNDO_SCHEMA_7                                                                                        \
+    "DROP TABLE store_identity; DROP TABLE run_attempts; ALTER TABLE sessions DROP COLUMN uuid; "            \
+    "ALTER TABLE sessions DROP COLUMN owner; ALTER TABLE runs DROP COLUMN attempt; "
 #define UNDO_SCHEMA_6                                                                                        \
-    "ALTER TABLE steps DROP COLUMN tokens_per_s; ALTER TABLE steps DROP COLUMN model_flops_per_s; "          \
-    "ALTER TABLE steps DROP COLUMN mfu; DROP TABLE evals; "                                                  \
-    "CREATE TABLE evals (run_id INTEGER NOT NULL, step INTEGER NOT NULL, accuracy REAL NOT NULL, "           \
-    "loss REAL NOT NULL, elapsed_s REAL NOT NULL, PRIMARY KEY (run_id, step)) WITHOUT ROWID; "
+    UNDO_SCHEMA_7                                                                                            \
+        "ALTER TABLE steps DROP COLUMN tokens_per_s; ALTER TABLE steps DROP COLUMN model_flops_per_s; "      \
+        "ALTER TABLE steps DROP COLUMN mfu; DROP TABLE evals; "                                              \
+        "CREATE TABLE evals (run_id INTEGER NOT NULL, step INTEGER NOT NULL, accuracy REAL NOT NULL, "       \
+        "loss REAL NOT NULL, elapsed_s REAL NOT NULL, PRIMARY KEY (run_id, step)) WITHOUT ROWID; "
 
 TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[core][store]") {
     TemporaryFolder folder;
@@ -327,4 +333,67 @@ TEST_CASE("a store of schema version 5 keeps its evaluations, as accuracy", "[co
     REQUIRE(migrated.steps(1).size() == 1);
     CHECK(migrated.steps(1)[0].tokens_per_s == 0);
     CHECK_FALSE(migrated.steps(1)[0].mfu.has_value());
+}
+
+TEST_CASE("a store of schema version 6 gets a store id and a UUID for each of its sessions",
+          "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "v6.db";
+    {
+        SessionStore store(file);
+        store.createSession("first", "", "local");
+        store.createSession("second", "", "local");
+    }
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+    REQUIRE(sqlite3_exec(db, UNDO_SCHEMA_7 "PRAGMA user_version = 6", nullptr, nullptr, nullptr) ==
+            SQLITE_OK);
+    sqlite3_close(db);
+    SessionStore migrated(file);
+    CHECK(migrated.storeId().size() == 16);
+    const auto sessions = migrated.sessions();
+    REQUIRE(sessions.size() == 2);
+    CHECK(sessions[0].uuid.size() == 32);
+    CHECK(sessions[0].uuid != sessions[1].uuid);
+}
+
+TEST_CASE("two stores, and two sessions of one store, never share a run folder", "[core][store]") {
+    TemporaryFolder folder;
+    SessionStore first(folder.path / "first.db"), second(folder.path / "second.db");
+    CHECK(first.storeId() != second.storeId());
+    const auto a = first.createSession("s", "", "local"), b = second.createSession("s", "", "local");
+    REQUIRE(a == b); // both stores start at session 1
+    const auto folderOf = [](const SessionStore& store, std::int64_t id) {
+        return runFolder("root", {store.storeId(), id, store.session(id)->uuid}, "run");
+    };
+    CHECK(folderOf(first, a) != folderOf(second, b));
+    CHECK_THAT(folderOf(first, a), Catch::StartsWith("root/" + first.storeId() + "/session-1-"));
+    const auto c = first.createSession("s", "", "local");
+    CHECK(first.session(c)->uuid != first.session(a)->uuid);
+}
+
+TEST_CASE("a run started again keeps one attempt's records, and the earlier attempt's end", "[core][store]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "attempts.db");
+    const auto run = store.createRun(store.createSession("s", "", "c"), {"r", "resnet20", "x", 2, 1, ""});
+    store.startRun(run, "41");
+    store.appendRecords(run, {step(1), step(2), step(3), ErrorRecord{1, "lost node"}});
+    store.restartRun(run, 1, "NODE_FAIL", "n2");
+    CHECK(store.steps(run).empty());
+    store.appendRecords(run, {step(1)});
+    const auto attempts = store.attempts(run);
+    REQUIRE(attempts.size() == 1);
+    CHECK(attempts[0].attempt == 0);
+    CHECK(attempts[0].ended == "NODE_FAIL");
+    CHECK(attempts[0].nodes == "n2");
+    CHECK(attempts[0].last_step == 3);
+    CHECK(store.runs(1).at(0).attempt == 1);
+    CHECK(store.steps(run).size() == 1);
+}
+
+TEST_CASE("a session remembers the console that started it", "[core][store]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "owner.db");
+    const auto id = store.createSession("s", "", "local");
+    CHECK_THAT(store.session(id)->owner, Catch::EndsWith(":" + std::to_string(getpid())));
 }

@@ -27,8 +27,12 @@ TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[r
                            "#SBATCH --ntasks=16\n#SBATCH --ntasks-per-node=8\n"
                            "#SBATCH --gpus-per-node=8\n#SBATCH --partition=gpu\n"
                            "#SBATCH --account=ml-perf\n#SBATCH --time=00:30:00\n#SBATCH --exclusive\n"));
-    CHECK_THAT(script, Catch::Contains("#SBATCH --output=stdout.log\n#SBATCH --error=stderr.log\n"));
-    CHECK_THAT(script, Catch::Contains("cd '/scratch/sb/run 1'\nmodule load cuda/12.4\n"
+    // A requeued job's logs go on after the earlier attempt's; each attempt runs in a new folder of its own.
+    CHECK_THAT(script, Catch::Contains("#SBATCH --output=stdout.log\n#SBATCH --error=stderr.log\n"
+                                       "#SBATCH --open-mode=append\n"));
+    CHECK_THAT(script, Catch::Contains("cd '/scratch/sb/run 1'\nattempt=attempt-${SLURM_RESTART_COUNT:-0}\n"
+                                       "mkdir \"$attempt\"\ncd \"$attempt\"\n"));
+    CHECK_THAT(script, Catch::Contains("echo \"$banner\" >&2\nmodule load cuda/12.4\n"
                                        "export NCCL_DEBUG=WARN\nexport NCCL_IB_HCA=mlx5\n"));
     CHECK_THAT(script, Catch::EndsWith("srun --mpi=pmix '--container-image=nvcr.io#nvidia/pytorch:24.04-py3' "
                                        "/opt/sb/engine --steps 100\n"));

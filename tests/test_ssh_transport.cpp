@@ -489,7 +489,7 @@ TEST_CASE("an encrypted key is unlocked with the passphrase callback", "[integra
     settings.identity_files = {key.string()};
 
     CHECK_THAT(errorOf([&] { SshTransport ssh(settings); }),
-               Contains(key.string() + " (unreadable, or encrypted"));
+               Contains(key.string() + " (encrypted, and no passphrase was given"));
     settings.passphrase = [](const std::string&) { return std::string("wrong"); };
     CHECK_THAT(errorOf([&] { SshTransport ssh(settings); }), Contains("wrong passphrase"));
 
@@ -653,7 +653,7 @@ TEST_CASE(
     MetricStreamParser parser;
     std::vector<StepRecord> remote;
     for (const auto& record :
-         parser.feed(fileText(out_dir + "/session-1/" + runs[0].name + "/metrics.jsonl")))
+         parser.feed(fileText(metricFile(runs[0].run_dir, 0))))
         if (auto* step = std::get_if<StepRecord>(&record)) remote.push_back(*step);
     const auto stored = store.steps(runs[0].id);
     REQUIRE(remote.size() == 120);

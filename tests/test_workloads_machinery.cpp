@@ -80,7 +80,8 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("two runs with the same seed give the same loss curve at 2 ranks", "[workloads][reproducibility][outcome]") {
+TEST_CASE("two runs with the same seed give the same loss curve at 2 ranks",
+          "[workloads][reproducibility][outcome]") {
     TemporaryFolder folder;
     std::vector<std::vector<StepRecord>> curves;
     for (const char* name : {"first.jsonl", "second.jsonl"}) {
@@ -167,6 +168,20 @@ TEST_CASE("resuming without a checkpoint or from a corrupt one ends the run with
     REQUIRE(recordsOf<ErrorRecord>(corrupt).size() == 1);
     CHECK_THAT(recordsOf<ErrorRecord>(corrupt)[0].message,
                Catch::Contains((broken / "checkpoint-2.pt").string()) && Catch::Contains("corrupt"));
+}
+
+TEST_CASE(
+    "a run never appends to a metric stream that exists: it stops, naming the file, and leaves it as it was",
+    "[workloads][metrics]") {
+    TemporaryFolder folder;
+    const EngineRun first = runEngine(folder, 1, withSmallRun({"--steps", "2"}), "taken.jsonl");
+    REQUIRE(first.status == 0);
+    const std::string before = fileText(folder.path / "taken.jsonl");
+    const EngineRun second = runEngine(folder, 2, withSmallRun({"--steps", "3"}), "taken.jsonl");
+    CHECK(second.status != 0);
+    CHECK_THAT(second.output,
+               Catch::Contains((folder.path / "taken.jsonl").string()) && Catch::Contains("exists already"));
+    CHECK(fileText(folder.path / "taken.jsonl") == before); // no error record either: the file is not its own
 }
 
 TEST_CASE("a run's MLLOG file holds one :::MLLOG JSON line an event with MLPerf's keys in order",

@@ -113,8 +113,8 @@ int main(int argc, char** argv) {
                   << std::endl;
         if (world.rank == 0 && !options.metrics_path.empty()) {
             try {
-                MetricWriter(options.metrics_path)
-                    .write({{"type", "error"}, {"rank", 0}, {"message", e.what()}});
+                if (auto own = MetricWriter::forLastWords(options.metrics_path))
+                    own->write({{"type", "error"}, {"rank", 0}, {"message", e.what()}});
             } catch (...) {
             }
         }

@@ -4,12 +4,37 @@
 
 #include <cerrno>
 #include <cstring>
+#include <set>
 #include <stdexcept>
 
 namespace scalebench {
 
-MetricWriter::MetricWriter(const std::string& path) : path_(path), file_(std::fopen(path.c_str(), "a")) {
-    if (!file_) throw std::runtime_error("cannot open metric stream " + path + ": " + std::strerror(errno));
+namespace {
+std::set<std::string>& createdHere() {
+    static std::set<std::string> paths;
+    return paths;
+}
+} // namespace
+
+MetricWriter::MetricWriter(const std::string& path) : MetricWriter(path, "wx") {
+    createdHere().insert(path);
+}
+
+MetricWriter::MetricWriter(const std::string& path, const char* mode)
+    : path_(path), file_(std::fopen(path.c_str(), mode)) {
+    if (file_) return;
+    if (errno == EEXIST)
+        throw std::runtime_error("metric stream " + path +
+                                 " exists already: the engine never appends to another run's records (was "
+                                 "its folder reused?)");
+    throw std::runtime_error("cannot open metric stream " + path + ": " + std::strerror(errno));
+}
+
+std::optional<MetricWriter> MetricWriter::forLastWords(const std::string& path) {
+    if (createdHere().contains(path)) return MetricWriter(path, "a");
+    std::unique_ptr<std::FILE, FileCloser> probe(std::fopen(path.c_str(), "r"));
+    if (probe) return std::nullopt; // another run's stream
+    return MetricWriter(path);
 }
 
 void MetricWriter::write(const nlohmann::json& record) {

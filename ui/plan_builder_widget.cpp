@@ -6,6 +6,7 @@
 #include "engine_invocation.h"
 #include "local_mpirun_arguments.h"
 #include "plan_writer.h"
+#include "run_folder.h"
 #include "shell_words.h"
 #include "slurm_job_script.h"
 #include "workload_catalog.h"
@@ -624,17 +625,17 @@ void PlanBuilderWidget::refreshJobScript() {
     text += tr("; the session folder is numbered at launch\n");
     try {
         if (isLocalMachine(cluster)) {
-            const std::string dir = "sessions/session-N/" + run.name;
+            // Launched in the run's folder, attemptFolder(runFolder("out", ...), 0), which the console makes.
             text += qs(shellJoin(localMpirunArguments(
-                        run.ranks, engineArguments(run, "scalebench-engine", dir + "/metrics.jsonl"),
+                        run.ranks, engineArguments(run, "scalebench-engine", kMetricFileName),
                         run.environment, run.group.threads_per_rank))) +
                     "\n";
         } else {
-            const std::string dir = cluster.remote_root + "/sessions/session-N/" + run.name;
+            const std::string dir = runFolder(cluster.remote_root + "/sessions", {"", 0, ""}, run.name);
             SlurmJob job{
                 run.name, run.ranks,
                 engineArguments(run, cluster.remote_root + "/engine/HASH/build/trainers/scalebench-engine",
-                                dir + "/metrics.jsonl"),
+                                kMetricFileName),
                 dir};
             job.ranks_per_node = run.ranks_per_node;
             job.environment = run.environment;
