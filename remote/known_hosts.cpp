@@ -1,6 +1,8 @@
 // Host key checking against OpenSSH known_hosts files (plain and hashed entries), with trust on first use.
 #include "known_hosts.h"
 
+#include "jump_host.h"
+#include "sigpipe_block.h"
 #include "ssh_handles.h"
 #include "transport.h"
 
@@ -70,8 +72,12 @@ std::string sha256Fingerprint(ssh_key key) {
     return fingerprint;
 }
 
+std::vector<std::string> recordedHostKeys(const std::string& known_hosts_file, const std::string& host) {
+    return recordedKeys(known_hosts_file, host);
+}
+
 void checkHostKey(ssh_session session, const std::string& where, const std::string& known_hosts_file,
-                  bool trust_on_first_use) {
+                  bool trust_on_first_use, const std::function<void(const std::string&)>& notice) {
     const std::string prefix = std::string("ssh ").append(where).append(": ");
     ssh_key raw = nullptr;
     if (ssh_get_server_publickey(session, &raw) != SSH_OK)
@@ -105,6 +111,9 @@ void checkHostKey(ssh_session session, const std::string& where, const std::stri
             if (ssh_session_update_known_hosts(session) != SSH_OK)
                 throw TransportError(prefix + "cannot add the host key " + offered + " to " +
                                      known_hosts_file + ": " + ssh_get_error(session));
+            if (notice)
+                notice(prefix + "added the host key " + offered + " of " + host + " to " + known_hosts_file +
+                       " (trust on first use)");
             return;
         }
         throw TransportError(prefix + "the host is unknown: its key " + offered + " is in neither " +
@@ -125,8 +134,11 @@ std::string homeExpanded(const std::string& path) {
     return std::string(home ? home : "").append(path.substr(1));
 }
 
-// A session to the settings' host, connected (key exchange done) but not logged in.
-SshSessionHandle connectedSession(const SshSettings& settings, std::string& where) {
+// A session to the settings' host, connected (key exchange done) but not logged in. `jump` is set when the
+// ssh config sends it through a jump host; it must outlive the session. A jump host's key is checked, never
+// added.
+SshSessionHandle connectedSession(const SshSettings& settings, std::string& where,
+                                  std::unique_ptr<JumpHost>& jump) {
     SshSessionHandle session(ssh_new());
     where = settings.host;
     if (!session) throw TransportError("ssh " + where + ": cannot create a libssh session");
@@ -149,6 +161,8 @@ SshSessionHandle connectedSession(const SshSettings& settings, std::string& wher
     set(SSH_OPTIONS_KNOWNHOSTS, known_hosts.c_str(), "known_hosts file '" + known_hosts + "'");
     const long timeout_s = std::max(0, settings.connect_timeout_s);
     set(SSH_OPTIONS_TIMEOUT, &timeout_s, "timeout");
+    jump = JumpHost::configure(session.get(), settings.host, homeExpanded(settings.config_file), known_hosts,
+                               false, settings.connect_timeout_s);
     char* value = nullptr;
     std::string host = settings.host;
     if (ssh_options_get(session.get(), SSH_OPTIONS_HOST, &value) == SSH_OK) {
@@ -159,7 +173,9 @@ SshSessionHandle connectedSession(const SshSettings& settings, std::string& wher
     ssh_options_get_port(session.get(), &port);
     where = host + ":" + std::to_string(port);
     if (ssh_connect(session.get()) != SSH_OK)
-        throw TransportError("ssh " + where + ": cannot connect: " + ssh_get_error(session.get()));
+        throw TransportError("ssh " + where + ": " +
+                             (jump ? jump->failure(ssh_get_error(session.get()))
+                                   : std::string("cannot connect: ") + ssh_get_error(session.get())));
     return session;
 }
 } // namespace
@@ -197,8 +213,10 @@ HostKeyFinding classifyHostKey(ssh_session session, const std::string& known_hos
 }
 
 HostKeyFinding probeHostKey(const SshSettings& settings) {
+    const SigpipeBlock sigpipe_blocked; // a jump's ssh may be gone when libssh writes to it
     std::string where;
-    const SshSessionHandle session = connectedSession(settings, where);
+    std::unique_ptr<JumpHost> jump;
+    const SshSessionHandle session = connectedSession(settings, where, jump);
     try {
         return classifyHostKey(session.get(), homeExpanded(settings.known_hosts_file));
     } catch (const TransportError& e) {
@@ -207,8 +225,10 @@ HostKeyFinding probeHostKey(const SshSettings& settings) {
 }
 
 void trustHostKey(const SshSettings& settings, const std::string& fingerprint) {
+    const SigpipeBlock sigpipe_blocked;
     std::string where;
-    const SshSessionHandle session = connectedSession(settings, where);
+    std::unique_ptr<JumpHost> jump;
+    const SshSessionHandle session = connectedSession(settings, where, jump);
     const std::string known_hosts = homeExpanded(settings.known_hosts_file);
     const HostKeyFinding finding = classifyHostKey(session.get(), known_hosts);
     if (finding.fingerprint != fingerprint)

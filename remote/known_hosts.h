@@ -3,6 +3,7 @@
 
 #include "ssh_transport.h"
 
+#include <functional>
 #include <libssh/libssh.h>
 #include <string>
 #include <vector>
@@ -13,11 +14,14 @@ namespace scalebench {
 std::string sha256Fingerprint(ssh_key key);
 
 // Accepts the host key of a connected session when known_hosts_file (or the system's
-// /etc/ssh/ssh_known_hosts) holds it. An unknown host is added to known_hosts_file when trust_on_first_use,
-// else refused; a changed key is always refused. Throws TransportError naming `where` ("host:port") and the
-// fingerprints involved.
+// /etc/ssh/ssh_known_hosts) holds it. An unknown host is added to known_hosts_file when trust_on_first_use
+// (and `notice` told so), else refused; a changed key is always refused. Throws TransportError naming `where`
+// ("host:port") and the fingerprints involved.
 void checkHostKey(ssh_session session, const std::string& where, const std::string& known_hosts_file,
-                  bool trust_on_first_use);
+                  bool trust_on_first_use, const std::function<void(const std::string&)>& notice = {});
+// The keys a known_hosts file records for a host ("host", or "[host]:port"), each as
+// "ssh-ed25519 SHA256:... (file:line)".
+std::vector<std::string> recordedHostKeys(const std::string& known_hosts_file, const std::string& host);
 
 // What known_hosts says about a server's host key, refusing nothing (for a console that asks the user).
 enum class HostKeyState { Known, Unknown, Changed };

@@ -1,7 +1,9 @@
 // SshTransport: runs commands and moves files on a remote machine over SSH and SFTP (libssh).
 #include "ssh_transport.h"
 
+#include "jump_host.h"
 #include "known_hosts.h"
+#include "sigpipe_block.h"
 #include "ssh_handles.h"
 
 #include <algorithm>
@@ -114,22 +116,29 @@ int signalNumber(const std::string& name) {
 // What the passphrase callback needs: the settings' callback and which key it is for.
 struct PassphraseRequest {
     const SshSettings* settings = nullptr;
-    ssh_session session = nullptr; // for the key ssh_userauth_publickey_auto is trying
-    std::string key_file;          // "": ask the session
+    ssh_session session = nullptr;     // for the key ssh_userauth_publickey_auto is trying
+    std::string key_file;              // "": ask the session
+    std::vector<std::string> locked{}; // encrypted keys that were skipped: no passphrase callback
 };
 
 // libssh's ssh_auth_callback: fills buffer with the passphrase from settings.passphrase; -1 when there is
 // none.
 int askPassphrase(const char* prompt, char* buffer, size_t length, int /*echo*/, int /*verify*/,
                   void* userdata) {
-    const auto* request = static_cast<const PassphraseRequest*>(userdata);
-    if (!request || !request->settings || !request->settings->passphrase) return -1;
+    auto* request = static_cast<PassphraseRequest*>(userdata);
+    if (!request || !request->settings) return -1;
     std::string key_file = request->key_file;
     char* current = nullptr;
     if (key_file.empty() && request->session &&
         ssh_userauth_publickey_auto_get_current_identity(request->session, &current) == SSH_OK) {
         key_file = current;
         ssh_string_free_char(current);
+    }
+    if (!request->settings->passphrase) { // the key stays locked: say so, rather than "refused"
+        if (!key_file.empty() &&
+            std::find(request->locked.begin(), request->locked.end(), key_file) == request->locked.end())
+            request->locked.push_back(key_file);
+        return -1;
     }
     const std::string question = key_file.empty() ? std::string(prompt ? prompt : "Passphrase:")
                                                   : std::string("Passphrase for ") + key_file + ":";
@@ -219,6 +228,7 @@ CommandResult runCommand(ssh_session session, const std::string& where, const st
 } // namespace
 
 struct SshTransport::Connection {
+    std::unique_ptr<JumpHost> jump; // the hop the ssh config names, if any; outlives the session
     SshSessionHandle session;
     SftpSessionHandle sftp; // opened on first use; freed before the session
     std::string where;      // user@host:port
@@ -239,11 +249,15 @@ struct SshTransport::Connection {
 };
 
 SshTransport::SshTransport(SshSettings settings) : settings_(std::move(settings)) {
+    const SigpipeBlock sigpipe_blocked;
     connection_ = connect();
     where_ = connection_->where;
 }
 
-SshTransport::~SshTransport() = default;
+SshTransport::~SshTransport() {
+    const SigpipeBlock sigpipe_blocked; // saying goodbye writes to the socket
+    connection_.reset();
+}
 
 std::unique_ptr<SshTransport::Connection> SshTransport::connect() const {
     auto connection = std::make_unique<Connection>();
@@ -306,9 +320,27 @@ std::unique_ptr<SshTransport::Connection> SshTransport::connect() const {
     if (ssh_set_callbacks(session, &connection->callbacks) != SSH_OK)
         throw TransportError(std::string("ssh ") + where + ": cannot set callbacks: " + libsshError(session));
 
-    if (ssh_connect(session) != SSH_OK)
-        throw ConnectionLost(std::string("ssh ") + where + ": cannot connect: " + libsshError(session));
-    checkHostKey(session, host + ":" + std::to_string(port), known_hosts, settings_.trust_on_first_use);
+    const std::string config = expandHome(settings_.config_file);
+    connection->jump = JumpHost::configure(session, where, config, known_hosts, settings_.trust_on_first_use,
+                                           settings_.connect_timeout_s);
+    if (ssh_connect(session) != SSH_OK) {
+        if (!connection->jump)
+            throw ConnectionLost(std::string("ssh ") + where + ": cannot connect: " + libsshError(session));
+        const std::string message =
+            std::string("ssh ") + where + ": " + connection->jump->failure(libsshError(session));
+        if (connection->jump->refused()) throw TransportError(message); // a refused key or login: final
+        throw ConnectionLost(message);
+    }
+    if (connection->jump && settings_.notice)
+        for (const std::string& added : connection->jump->addedHostKeys()) {
+            std::string keys;
+            for (const std::string& key : recordedHostKeys(known_hosts, added))
+                keys.append(keys.empty() ? "" : ", ").append(key.substr(0, key.find(" (")));
+            settings_.notice("ssh " + where + ": " + connection->jump->name() + ": added the host key " +
+                             keys + " of " + added + " to " + known_hosts + " (trust on first use)");
+        }
+    checkHostKey(session, host + ":" + std::to_string(port), known_hosts, settings_.trust_on_first_use,
+                 settings_.notice);
     authenticate(*connection);
     connection->last_io = Clock::now();
     return connection;
@@ -335,11 +367,19 @@ void SshTransport::authenticate(Connection& connection) const {
             refusedOrFail(rc, "the ssh agent's keys");
     }
 
+    const auto lockedEntry = [&](const std::string& file) {
+        return file +
+               " (encrypted, and no passphrase was given: add it to the ssh agent with ssh-add, or give "
+               "its passphrase when asked)";
+    };
     if (settings_.identity_files.empty()) {
         connection.passphrase_request.key_file.clear();
         const int rc = ssh_userauth_publickey_auto(session, nullptr, nullptr);
         if (rc == SSH_AUTH_SUCCESS) return;
-        refusedOrFail(rc, "the ssh config's IdentityFile and ~/.ssh/id_* keys");
+        if (rc == SSH_AUTH_ERROR || connection.passphrase_request.locked.empty())
+            refusedOrFail(rc, "the ssh config's IdentityFile and ~/.ssh/id_* keys");
+        for (const std::string& file : connection.passphrase_request.locked)
+            tried.push_back(lockedEntry(file));
     }
     for (const std::string& listed : settings_.identity_files) {
         const std::string file = expandHome(listed);
@@ -349,11 +389,14 @@ void SshTransport::authenticate(Connection& connection) const {
         }
         connection.passphrase_request.key_file = file;
         ssh_key raw = nullptr;
+        const auto& locked = connection.passphrase_request.locked;
         if (ssh_pki_import_privkey_file(file.c_str(), nullptr, askPassphrase, &connection.passphrase_request,
                                         &raw) != SSH_OK) {
-            tried.push_back(file + (settings_.passphrase
-                                        ? " (unreadable, or a wrong passphrase)"
-                                        : " (unreadable, or encrypted and no passphrase given)"));
+            if (std::find(locked.begin(), locked.end(), file) != locked.end())
+                tried.push_back(lockedEntry(file));
+            else
+                tried.push_back(
+                    file + (settings_.passphrase ? " (unreadable, or a wrong passphrase)" : " (unreadable)"));
             continue;
         }
         const SshKeyHandle key(raw);
@@ -363,10 +406,14 @@ void SshTransport::authenticate(Connection& connection) const {
     }
 
     std::string keys;
-    for (const std::string& entry : tried)
+    bool refused = false; // by the server: else no key could even be offered
+    for (const std::string& entry : tried) {
         keys.append(keys.empty() ? "" : ", ").append(entry);
+        refused = refused || entry.ends_with("(refused)") || entry.ends_with("wants more)");
+    }
     const std::string user = connection.where.substr(0, connection.where.find('@'));
-    throw TransportError(std::string("ssh ") + connection.where + ": the server refused the login as '" +
+    throw TransportError(std::string("ssh ") + connection.where +
+                         (refused ? ": the server refused the login as '" : ": no key could log in as '") +
                          user + "'; tried: " + (keys.empty() ? std::string("no key") : keys));
 }
 
@@ -422,6 +469,7 @@ int SshTransport::reconnectCount() const {
 
 CommandResult SshTransport::run(const std::string& command) {
     const std::lock_guard lock(mutex_);
+    const SigpipeBlock sigpipe_blocked; // a dropped jump: libssh's write fails, the process goes on
     return withReconnect([&](Connection& connection) {
         CommandResult result = runCommand(connection.session.get(), where_, command);
         connection.last_io = Clock::now();
@@ -431,6 +479,7 @@ CommandResult SshTransport::run(const std::string& command) {
 
 void SshTransport::upload(const std::filesystem::path& local, const std::string& remote) {
     const std::lock_guard lock(mutex_);
+    const SigpipeBlock sigpipe_blocked;
     std::error_code error;
     const auto status = std::filesystem::status(local, error);
     if (error || !std::filesystem::is_regular_file(status))
@@ -459,6 +508,7 @@ void SshTransport::upload(const std::filesystem::path& local, const std::string&
 
 void SshTransport::download(const std::string& remote, const std::filesystem::path& local) {
     const std::lock_guard lock(mutex_);
+    const SigpipeBlock sigpipe_blocked;
     withReconnect([&](Connection& connection) { // a retry starts over: the local file is rewritten whole
         ssh_session session = connection.session.get();
         sftp_session sftp = connection.sftpSession();
@@ -482,6 +532,7 @@ void SshTransport::download(const std::string& remote, const std::filesystem::pa
 std::optional<std::string> SshTransport::readFrom(const std::string& path, std::int64_t offset,
                                                   std::size_t max_bytes) {
     const std::lock_guard lock(mutex_);
+    const SigpipeBlock sigpipe_blocked;
     if (offset < 0) throw TransportError(std::string("cannot read ") + path + " from a negative offset");
     // A retry reads the same bytes again from the same offset: nothing is lost or doubled.
     return withReconnect([&](Connection& connection) -> std::optional<std::string> {

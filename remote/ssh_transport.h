@@ -26,7 +26,9 @@ struct SshSettings {
     // An unknown host's key is added to known_hosts_file instead of refused. A changed key is always refused.
     bool trust_on_first_use = false;
     // OpenSSH client configuration (HostName, User, Port, IdentityFile, ProxyJump, ...); "": none. The fields
-    // above override it; its StrictHostKeyChecking is ignored (trust_on_first_use decides).
+    // above override it; its StrictHostKeyChecking is ignored (trust_on_first_use decides). A ProxyJump's
+    // host is reached with OpenSSH's ssh, its key checked against known_hosts_file by the same rules
+    // (jump_host.h).
     std::string config_file = "~/.ssh/config";
     // Seconds without traffic after which the connection is probed (one round trip) before the next
     // operation.
@@ -38,16 +40,21 @@ struct SshSettings {
     // Asked for the passphrase of an encrypted key (the prompt names the key file); unset: such keys are
     // skipped.
     std::function<std::string(const std::string& prompt)> passphrase;
+    // Told what was done on the user's behalf: a host key added to known_hosts_file on first use (the head's
+    // or a jump host's). Unset: nothing is told.
+    std::function<void(const std::string& line)> notice;
 };
 
 // Connects in the constructor (throws TransportError when the host is unreachable, its host key is unknown or
 // has changed, or the login is refused). One operation at a time: calls from several threads are serialised.
 //
-// A dropped connection is reopened with back-off (settings.max_reconnects attempts), and the operation that
-// met the drop is retried once on the new connection when that is safe: readFrom, download and upload always
-// (they are idempotent: the same offset gives the same bytes, a file is rewritten whole); run only when the
-// connection failed before the command's exec request was sent (opening the channel). A command that may have
-// started is never rerun: run throws, and the next operation reconnects.
+// A dropped connection (direct, or at a jump host or behind it) is reopened with back-off
+// (settings.max_reconnects attempts), and the operation that met the drop is retried once on the new
+// connection when that is safe: readFrom, download and upload always (they are idempotent: the same offset
+// gives the same bytes, a file is rewritten whole); run only when the connection failed before the command's
+// exec request was sent (opening the channel). A command that may have started is never rerun: run throws,
+// and the next operation reconnects. No operation raises SIGPIPE when a jump's ssh has gone
+// (sigpipe_block.h).
 class SshTransport final : public Transport {
   public:
     explicit SshTransport(SshSettings settings);

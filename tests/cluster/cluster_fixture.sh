@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Starts, inspects and stops a real local Slurm cluster for scalebench's integration tests: munged, slurmctld,
-# NODES slurmd compute nodes (each in its own network namespace, UTS namespace and mount namespace) and an OpenSSH
-# sshd on a loopback port with key-only login for a dedicated user. Everything lives under one folder DIR.
+# NODES slurmd compute nodes (each in its own network namespace, UTS namespace and mount namespace), an OpenSSH
+# sshd on a loopback port with key-only login for a dedicated user (the head), and a second sshd in front of it (the
+# bastion: the same login, TCP forwarding to the head's sshd only, as a jump host). Everything lives under one folder
+# DIR.
 #
 #   cluster_fixture.sh start DIR [NODES]    NODES defaults to 2; writes DIR/cluster.env when all is ready
 #   cluster_fixture.sh stop DIR [--clean]   stops what start started (by recorded PID), removes its namespaces
@@ -296,15 +298,22 @@ $subnet.$((10 + i)) node$i"
     slurmd_pids+=("$started_pid")
   done
 
-  # sshd on a free loopback port, with its own host key and one user key.
-  local ssh_port key=$dir/ssh/id_ed25519
+  # sshd on a free loopback port, with its own host key and one user key; the bastion on another port, with a host
+  # key of its own. known_hosts records both.
+  local ssh_port bastion_port key=$dir/ssh/id_ed25519
   ssh_port=$(free_port)
-  rm -f "$dir/ssh/ssh_host_ed25519_key"* "$key" "$key.pub"
+  bastion_port=$(free_port)
+  [ "$bastion_port" != "$ssh_port" ] || bastion_port=$((ssh_port + 1))
+  rm -f "$dir/ssh/ssh_host_ed25519_key"* "$dir/ssh/bastion_host_ed25519_key"* "$key" "$key.pub"
   ssh-keygen -q -t ed25519 -N '' -C "scalebench test host" -f "$dir/ssh/ssh_host_ed25519_key"
+  ssh-keygen -q -t ed25519 -N '' -C "scalebench test bastion" -f "$dir/ssh/bastion_host_ed25519_key"
   ssh-keygen -q -t ed25519 -N '' -C "$user@scalebench-test" -f "$key"
   cp "$key.pub" "$dir/ssh/authorized_keys"
   chmod 644 "$dir/ssh/authorized_keys"
-  printf '[127.0.0.1]:%s %s\n' "$ssh_port" "$(cut -d' ' -f1,2 "$dir/ssh/ssh_host_ed25519_key.pub")" >"$dir/ssh/known_hosts"
+  {
+    printf '[127.0.0.1]:%s %s\n' "$ssh_port" "$(cut -d' ' -f1,2 "$dir/ssh/ssh_host_ed25519_key.pub")"
+    printf '[127.0.0.1]:%s %s\n' "$bastion_port" "$(cut -d' ' -f1,2 "$dir/ssh/bastion_host_ed25519_key.pub")"
+  } >"$dir/ssh/known_hosts"
   cat >"$dir/ssh/sshd_config" <<EOF
 # Written by tests/cluster/cluster_fixture.sh: key-only login for $user on loopback.
 ListenAddress 127.0.0.1
@@ -330,6 +339,35 @@ EOF
   /usr/sbin/sshd -t -f "$dir/ssh/sshd_config" 2>>"$dir/log/sshd.log" || not_up "sshd (configuration test)" "$dir/log/sshd.log"
   launch sshd "$dir/log/sshd.log" /usr/sbin/sshd -D -f "$dir/ssh/sshd_config" -E "$dir/log/sshd.log"
   local sshd_pid=$started_pid
+
+  # The bastion: logs the same user in with the same key, runs no sftp, and forwards TCP to the head's sshd only
+  # (ssh -W, which ProxyJump uses).
+  cat >"$dir/ssh/bastion_sshd_config" <<EOF
+# Written by tests/cluster/cluster_fixture.sh: a jump host in front of the test cluster's sshd.
+ListenAddress 127.0.0.1
+Port $bastion_port
+HostKey $dir/ssh/bastion_host_ed25519_key
+PidFile $dir/run/bastion-sshd.pid
+AuthorizedKeysFile $dir/ssh/authorized_keys
+AllowUsers $user
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin no
+UsePAM no
+StrictModes no
+X11Forwarding no
+PermitTTY no
+AllowTcpForwarding yes
+PermitOpen 127.0.0.1:$ssh_port
+PrintMotd no
+LogLevel VERBOSE
+EOF
+  /usr/sbin/sshd -t -f "$dir/ssh/bastion_sshd_config" 2>>"$dir/log/bastion-sshd.log" ||
+    not_up "the bastion's sshd (configuration test)" "$dir/log/bastion-sshd.log"
+  launch bastion-sshd "$dir/log/bastion-sshd.log" /usr/sbin/sshd -D -f "$dir/ssh/bastion_sshd_config" \
+    -E "$dir/log/bastion-sshd.log"
+  local bastion_pid=$started_pid
 
   # Wait: all nodes idle, then sshd answering.
   deadline=$(($(now_ms) + ready_timeout_s * 1000))
@@ -357,6 +395,14 @@ EOF
     [ "$(now_ms)" -lt "$deadline" ] || not_up sshd "$dir/log/sshd.log"
     sleep 0.05
   done
+  # The head through the bastion, as ProxyJump goes (DIR holds no spaces: the command needs no quoting).
+  local jump="ssh -F /dev/null -o BatchMode=yes -o ConnectTimeout=2 -o IdentitiesOnly=yes -i $key -p $bastion_port"
+  jump="$jump -o UserKnownHostsFile=$dir/ssh/known_hosts -o StrictHostKeyChecking=yes -W %h:%p $user@127.0.0.1"
+  until ssh "${ssh_opts[@]}" -o ProxyCommand="$jump" "$user@127.0.0.1" true 2>>"$dir/log/ssh-client.log"; do
+    alive "$bastion_pid" || not_up "the bastion's sshd" "$dir/log/bastion-sshd.log" exited
+    [ "$(now_ms)" -lt "$deadline" ] || not_up "the bastion's sshd" "$dir/log/bastion-sshd.log"
+    sleep 0.05
+  done
 
   local ready_ms=$(($(now_ms) - t0))
   # slurmctld reads SchedulerParameters only in its first scheduling pass, about 3 s after it starts; until then the
@@ -375,6 +421,8 @@ SSH_PORT=$ssh_port
 SSH_USER=$user
 SSH_KEY=$key
 SSH_KNOWN_HOSTS=$dir/ssh/known_hosts
+BASTION_PORT=$bastion_port
+BASTION_HOST_KEY=$dir/ssh/bastion_host_ed25519_key.pub
 SSH_WORKDIR=$workdir
 SCALEBENCH_ROOT=$workdir/scalebench
 NODES="${names[*]}"
@@ -383,7 +431,7 @@ PIDS=$dir/pids
 EOF
   chmod 644 "$dir/cluster.env"
   trap - EXIT
-  say "up in $(($(now_ms) - t0)) ms (nodes idle and sshd answering after $ready_ms ms): nodes ${names[*]}, sshd on 127.0.0.1:$ssh_port; source $dir/cluster.env"
+  say "up in $(($(now_ms) - t0)) ms (nodes idle and sshd answering after $ready_ms ms): nodes ${names[*]}, sshd on 127.0.0.1:$ssh_port, bastion on 127.0.0.1:$bastion_port; source $dir/cluster.env"
 }
 
 # --- stop -----------------------------------------------------------------------------------------------------

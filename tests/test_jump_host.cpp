@@ -1,0 +1,424 @@
+// SshTransport through a jump host: the test cluster's bastion sshd (tests/cluster/cluster_fixture.sh) in
+// front of its head, reached by an ssh config's `ProxyJump` as users reach real clusters. A dropped hop is
+// reopened like a direct connection, each hop's failure names the hop and quotes what its ssh said, and the
+// bastion's key is checked by the same rules as the head's.
+#include "cluster_environment.h"
+#include "file_text.h"
+#include "local_transport.h"
+#include "shell_words.h"
+#include "ssh_transport.h"
+#include "temporary_folder.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <csignal>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace scalebench;
+using Catch::Matchers::Contains;
+using namespace std::chrono_literals;
+
+namespace {
+std::map<std::string, std::string> testCluster() {
+    auto env = clusterEnvironment();
+    REQUIRE(env.contains("BASTION_PORT"));
+    unsetenv("SSH_AUTH_SOCK"); // the tests choose their keys: no agent of whoever runs them
+    return env;
+}
+
+void spit(const std::filesystem::path& path, const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+std::string runHere(const std::string& command) {
+    const CommandResult result = LocalTransport().run(command);
+    INFO(command << "\n" << result.err);
+    REQUIRE(result.exit_status == 0);
+    return result.out;
+}
+
+// A fresh ed25519 key pair at folder/name (and name.pub).
+std::filesystem::path newKey(const std::filesystem::path& folder, const std::string& name,
+                             const std::string& passphrase = "") {
+    const std::filesystem::path key = folder / name;
+    runHere("ssh-keygen -q -t ed25519 -C test -N " + shellQuote(passphrase) + " -f " +
+            shellQuote(key.string()));
+    return key;
+}
+
+// "type base64" of a public key file.
+std::string keyFieldsOf(const std::filesystem::path& public_key) {
+    std::istringstream words(fileText(public_key));
+    std::string type, base64;
+    words >> type >> base64;
+    return type + " " + base64;
+}
+
+// The message of the TransportError that action throws.
+std::string errorOf(const std::function<void()>& action) {
+    try {
+        action();
+    } catch (const TransportError& error) {
+        return error.what();
+    }
+    FAIL("no TransportError");
+    return "";
+}
+
+// known_hosts lines as the fixture writes them: "[127.0.0.1]:PORT type base64".
+std::string knownHostsLine(const std::map<std::string, std::string>& env, const std::string& port,
+                           const std::filesystem::path& public_key) {
+    return "[" + env.at("SSH_HOST") + "]:" + port + " " + keyFieldsOf(public_key) + "\n";
+}
+std::filesystem::path headHostKey(const std::map<std::string, std::string>& env) {
+    return std::filesystem::path(env.at("SSH_KEY")).parent_path() / "ssh_host_ed25519_key.pub";
+}
+
+// An ssh config as a user behind a bastion has it: `Host head` with `ProxyJump bastion`, and `Host bastion`.
+// The bastion's lines can be changed or added to (its Port, its IdentityFile).
+struct JumpConfig {
+    std::string bastion_port;
+    std::string bastion_key;
+    std::string head_extra; // more lines for Host head
+    bool proxy_command =
+        false; // the head through a ProxyCommand that does what ProxyJump does, not ProxyJump
+
+    std::string text(const std::map<std::string, std::string>& env,
+                     const std::filesystem::path& folder) const {
+        const std::string proxy =
+            proxy_command
+                ? "ProxyCommand ssh -F " + (folder / "config").string() + " -o BatchMode=yes" +
+                      " -o UserKnownHostsFile=" + (folder / "known_hosts").string() + " -W [%h]:%p bastion"
+                : "ProxyJump bastion";
+        return "Host head\n  HostName " + env.at("SSH_HOST") + "\n  Port " + env.at("SSH_PORT") +
+               "\n  User " + env.at("SSH_USER") + "\n  " + proxy + "\n" + head_extra +
+               "\nHost bastion\n  HostName " + env.at("SSH_HOST") + "\n  Port " + bastion_port + "\n  User " +
+               env.at("SSH_USER") + "\n  IdentityFile " + bastion_key + "\n  IdentitiesOnly yes\n";
+    }
+};
+
+// Settings for `head` through the bastion, with the config and known_hosts written into folder.
+SshSettings jumpSettings(const std::map<std::string, std::string>& env, const std::filesystem::path& folder,
+                         JumpConfig config = {}) {
+    if (config.bastion_port.empty()) config.bastion_port = env.at("BASTION_PORT");
+    if (config.bastion_key.empty()) config.bastion_key = env.at("SSH_KEY");
+    spit(folder / "config", config.text(env, folder));
+    std::filesystem::copy_file(env.at("SSH_KNOWN_HOSTS"), folder / "known_hosts",
+                               std::filesystem::copy_options::overwrite_existing);
+    SshSettings settings;
+    settings.host = "head";
+    settings.identity_files = {env.at("SSH_KEY")};
+    settings.known_hosts_file = (folder / "known_hosts").string();
+    settings.config_file = (folder / "config").string();
+    return settings;
+}
+
+// --- processes of the fixture's sshds and of this test
+// ------------------------------------------------------------
+
+// Fields of /proc/PID/stat from field 3 (state) on; empty when the process is gone.
+std::vector<std::string> statFields(pid_t pid) {
+    const std::string stat = fileText(std::filesystem::path("/proc") / std::to_string(pid) / "stat");
+    const auto end_of_name = stat.rfind(") ");
+    if (end_of_name == std::string::npos) return {};
+    std::istringstream rest(stat.substr(end_of_name + 2));
+    std::vector<std::string> fields;
+    for (std::string field; rest >> field;)
+        fields.push_back(field);
+    return fields;
+}
+
+bool alive(pid_t pid) { // a zombie is gone
+    const auto fields = statFields(pid);
+    return !fields.empty() && fields[0] != "Z" && fields[0] != "X";
+}
+
+std::vector<pid_t> descendants(pid_t root) {
+    std::vector<std::pair<pid_t, pid_t>> parents; // (pid, ppid)
+    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = entry.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+        const auto fields = statFields(std::stoi(name));
+        if (fields.size() > 1 && alive(std::stoi(name)))
+            parents.emplace_back(std::stoi(name), std::stoi(fields[1]));
+    }
+    std::vector<pid_t> found{root};
+    for (std::size_t i = 0; i < found.size(); ++i)
+        for (const auto& [pid, ppid] : parents)
+            if (ppid == found[i] && std::find(found.begin(), found.end(), pid) == found.end())
+                found.push_back(pid);
+    found.erase(found.begin());
+    return found;
+}
+
+// The PID of the fixture's daemon `name` ("sshd", "bastion-sshd") from DIR/pids.
+pid_t fixturePid(const std::string& name) {
+    std::ifstream pids(std::filesystem::path(std::getenv("SCALEBENCH_TEST_CLUSTER")) / "pids");
+    pid_t found = 0;
+    std::string recorded, pid, start;
+    while (pids >> recorded >> pid >> start)
+        if (recorded == name && alive(std::stoi(pid))) found = std::stoi(pid);
+    REQUIRE(found > 0);
+    return found;
+}
+
+// Kills the per-connection processes of a fixture sshd (not the listener): every session through it drops,
+// and new ones are taken at once.
+void dropSessionsOf(const std::string& daemon) {
+    const std::vector<pid_t> sessions = descendants(fixturePid(daemon));
+    REQUIRE_FALSE(sessions.empty());
+    for (pid_t pid : sessions)
+        kill(pid, SIGKILL);
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (std::any_of(sessions.begin(), sessions.end(), alive) &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(10ms);
+}
+
+// Waits until the jump's `ssh -W` child of this process has ended (it does once its hop dropped).
+void waitForJumpToEnd() {
+    const auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (!descendants(getpid()).empty() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(10ms);
+    CHECK(descendants(getpid()).empty());
+}
+
+// The fixture's authorized_keys (the head's and the bastion's) with one more key for the length of a test.
+class ExtraAuthorizedKey {
+  public:
+    explicit ExtraAuthorizedKey(const std::filesystem::path& public_key)
+        : path_(std::filesystem::path(std::getenv("SCALEBENCH_TEST_CLUSTER")) / "ssh" / "authorized_keys"),
+          original_(fileText(path_)) {
+        replace(original_ + fileText(public_key));
+    }
+    ~ExtraAuthorizedKey() { replace(original_); }
+    ExtraAuthorizedKey(const ExtraAuthorizedKey&) = delete;
+    ExtraAuthorizedKey& operator=(const ExtraAuthorizedKey&) = delete;
+
+  private:
+    void replace(const std::string& content) {
+        const std::filesystem::path next = path_.string() + ".next";
+        spit(next, content);
+        std::filesystem::permissions(
+            next, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
+                      std::filesystem::perms::group_read | std::filesystem::perms::others_read);
+        std::filesystem::rename(next, path_);
+    }
+    std::filesystem::path path_;
+    std::string original_;
+};
+} // namespace
+
+TEST_CASE("through the ssh config's ProxyJump, commands run on the head and files come back",
+          "[integration][ssh][jump]") {
+    const auto env = testCluster();
+    TemporaryFolder folder;
+    SshTransport ssh(jumpSettings(env, folder.path));
+    CHECK(ssh.describe() == env.at("SSH_USER") + "@" + env.at("SSH_HOST") + ":" + env.at("SSH_PORT"));
+    CHECK(ssh.run("whoami").out == env.at("SSH_USER") + "\n");
+    const std::string path = env.at("SSH_WORKDIR") + "/jump-" + std::to_string(getpid()) + ".txt";
+    spit(path, "through the bastion\n");
+    CHECK(ssh.readFrom(path, 8, 100) == std::string("the bastion\n"));
+    std::filesystem::remove(path);
+}
+
+TEST_CASE(
+    "a connection dropped at the jump host is reopened like a direct one, and no SIGPIPE ends the process",
+    "[integration][ssh][jump]") {
+    const auto env = testCluster();
+    TemporaryFolder folder;
+    // ProxyJump, and a ProxyCommand of the user's that runs the same `ssh -W`.
+    const bool proxy_command = GENERATE(false, true);
+    INFO((proxy_command ? "ProxyCommand" : "ProxyJump"));
+    SshTransport ssh(jumpSettings(env, folder.path, {"", "", "", proxy_command}));
+    REQUIRE(ssh.run("echo before").out == "before\n");
+
+    // The bastion's session of this connection ends (its sshd child killed, as a bastion restarted or a
+    // network cut does), or the head's: either way the jump's `ssh -W` child exits and its socket closes.
+    const std::string daemon = GENERATE(std::string("bastion-sshd"), std::string("sshd"));
+    INFO("the sessions of the fixture's " << daemon << " dropped");
+    dropSessionsOf(daemon);
+    waitForJumpToEnd();
+
+    // The next command meets the dead socket while it opens its channel (nothing ran yet): the transport
+    // reconnects through the bastion and runs it. Writing to the dead socket must not raise SIGPIPE.
+    CHECK(ssh.run("echo after").out == "after\n");
+    CHECK(ssh.reconnectCount() == 1);
+
+    // Dropped while a command streams output: data still in flight reaches libssh after the jump's end of the
+    // socket closed, and libssh answers it (window adjustments) into the closed socket.
+    {
+        std::jthread dropper([&] {
+            std::this_thread::sleep_for(1s);
+            dropSessionsOf(daemon);
+        });
+        const std::string error =
+            errorOf([&] { ssh.run("while :; do head -c 200000 /dev/zero; sleep 0.001; done"); });
+        CHECK_THAT(error, Contains("not rerun"));
+    }
+    CHECK(ssh.run("echo again").out == "again\n");
+    CHECK(ssh.reconnectCount() == 2);
+
+    // Once more, with a read (retried as always) meeting the drop.
+    const std::string path = env.at("SSH_WORKDIR") + "/jump-drop-" + std::to_string(getpid()) + ".txt";
+    spit(path, "0123456789");
+    dropSessionsOf(daemon);
+    waitForJumpToEnd();
+    CHECK(ssh.readFrom(path, 5, 100) == std::string("56789"));
+    CHECK(ssh.reconnectCount() == 3);
+    std::filesystem::remove(path);
+}
+
+TEST_CASE("a jump whose end of the connection is gone fails the connection with an error, not SIGPIPE",
+          "[integration][ssh][jump]") {
+    // What a jump's `ssh -W` does when its hop drops while scalebench writes to it, made deterministic: a
+    // ProxyCommand that stops reading (shutdown SHUT_RD), then greets as an SSH server and waits. libssh's
+    // next write (its key exchange) meets a socket whose other end reads no more: EPIPE, and SIGPIPE unless
+    // the transport keeps it from ending the process.
+    const auto env = testCluster();
+    TemporaryFolder folder;
+    const auto jump = folder.path / "half_closed_jump.py";
+    spit(jump, "import socket, time\n"
+               "s = socket.socket(fileno=0)\n"
+               "s.shutdown(socket.SHUT_RD)\n"
+               "s.send(b'SSH-2.0-OpenSSH_9.2\\r\\n')\n"
+               "time.sleep(10)\n");
+    spit(folder.path / "config", "Host head\n  HostName " + env.at("SSH_HOST") + "\n  Port " +
+                                     env.at("SSH_PORT") + "\n  ProxyCommand python3 " + jump.string() + "\n");
+    SshSettings settings;
+    settings.host = "head";
+    settings.user = env.at("SSH_USER");
+    settings.identity_files = {env.at("SSH_KEY")};
+    settings.known_hosts_file = env.at("SSH_KNOWN_HOSTS");
+    settings.config_file = (folder.path / "config").string();
+    for (int attempt = 0; attempt < 3; ++attempt)
+        CHECK_THAT(errorOf([&] { SshTransport ssh(settings); }),
+                   Contains("cannot connect") && Contains("ProxyCommand python3 " + jump.string()));
+}
+
+TEST_CASE("each hop's failure names the jump host and quotes what its ssh said", "[integration][ssh][jump]") {
+    const auto env = testCluster();
+    TemporaryFolder folder;
+    const std::string bastion = env.at("SSH_HOST") + ":" + env.at("BASTION_PORT");
+    const std::string bastion_hop = "jump host bastion (" + env.at("SSH_USER") + "@" + bastion + ")";
+
+    SECTION("the bastion's key is unknown") {
+        SshSettings settings = jumpSettings(env, folder.path);
+        spit(settings.known_hosts_file, knownHostsLine(env, env.at("SSH_PORT"), headHostKey(env)));
+        const std::string error = errorOf([&] { SshTransport ssh(settings); });
+        CHECK_THAT(error, Contains(bastion_hop) && Contains("Host key verification failed") &&
+                              Contains("No ED25519 host key is known for [" + env.at("SSH_HOST") +
+                                       "]:" + env.at("BASTION_PORT")) &&
+                              Contains(settings.known_hosts_file));
+        CHECK_THAT(error, !Contains("Connection reset by peer"));
+    }
+    SECTION("the bastion's key has changed, trust on first use or not") {
+        SshSettings settings = jumpSettings(env, folder.path);
+        const auto impostor = newKey(folder.path, "impostor");
+        spit(settings.known_hosts_file,
+             knownHostsLine(env, env.at("SSH_PORT"), headHostKey(env)) +
+                 knownHostsLine(env, env.at("BASTION_PORT"), impostor.string() + ".pub"));
+        for (const bool trust : {false, true}) {
+            settings.trust_on_first_use = trust;
+            CHECK_THAT(errorOf([&] { SshTransport ssh(settings); }),
+                       Contains(bastion_hop) && Contains("REMOTE HOST IDENTIFICATION HAS CHANGED") &&
+                           Contains("Host key verification failed"));
+        }
+    }
+    SECTION("nothing listens on the bastion's port") {
+        SshSettings settings = jumpSettings(env, folder.path, {"1", "", ""});
+        const auto start = std::chrono::steady_clock::now();
+        const std::string error = errorOf([&] { SshTransport ssh(settings); });
+        CHECK_THAT(error,
+                   Contains("jump host bastion (" + env.at("SSH_USER") + "@" + env.at("SSH_HOST") + ":1)") &&
+                       Contains("port 1: Connection refused"));
+        CHECK(std::chrono::steady_clock::now() - start < 5s); // at once, like a direct connection
+    }
+    SECTION("the bastion refuses the login: its key is encrypted and no agent holds it") {
+        const auto locked = newKey(folder.path, "locked", "a passphrase");
+        const ExtraAuthorizedKey authorized(locked.string() + ".pub");
+        SshSettings settings = jumpSettings(env, folder.path, {"", locked.string(), ""});
+        CHECK_THAT(errorOf([&] { SshTransport ssh(settings); }),
+                   Contains(bastion_hop) && Contains("Permission denied (publickey)") && Contains("agent"));
+    }
+    SECTION("no ssh command in PATH") {
+        SshSettings settings = jumpSettings(env, folder.path);
+        const std::string path = std::getenv("PATH");
+        setenv("PATH", folder.path.c_str(), 1);
+        const std::string error = errorOf([&] { SshTransport ssh(settings); });
+        setenv("PATH", path.c_str(), 1);
+        CHECK_THAT(error, Contains("jump host bastion") && Contains("no ssh command in PATH"));
+    }
+    SECTION("the head behind the bastion is down") {
+        // The bastion forwards only to the head's sshd (PermitOpen): a port it may not open stands in for a
+        // head that is down, as the bastion reports both.
+        SshSettings settings = jumpSettings(env, folder.path);
+        settings.port = 1;
+        CHECK_THAT(errorOf([&] { SshTransport ssh(settings); }),
+                   Contains(bastion_hop) && Contains("open failed") && Contains(env.at("SSH_HOST") + ":1"));
+    }
+}
+
+TEST_CASE("trust on first use records the bastion's key as it records the head's, and says so",
+          "[integration][ssh][jump]") {
+    const auto env = testCluster();
+    TemporaryFolder folder;
+    SshSettings settings = jumpSettings(env, folder.path);
+    spit(settings.known_hosts_file, "");
+    std::vector<std::string> notices;
+    settings.notice = [&](const std::string& line) { notices.push_back(line); };
+
+    CHECK_THAT(errorOf([&] { SshTransport ssh(settings); }), Contains("jump host bastion"));
+    CHECK(fileText(settings.known_hosts_file).empty());
+
+    settings.trust_on_first_use = true;
+    CHECK(SshTransport(settings).run("true").exit_status == 0);
+    const std::string recorded = fileText(settings.known_hosts_file);
+    const std::string bastion_entry = "[" + env.at("SSH_HOST") + "]:" + env.at("BASTION_PORT") + " ";
+    const std::string head_entry = "[" + env.at("SSH_HOST") + "]:" + env.at("SSH_PORT") + " ";
+    CHECK_THAT(recorded, Contains(bastion_entry + keyFieldsOf(env.at("BASTION_HOST_KEY"))) &&
+                             Contains(head_entry + keyFieldsOf(headHostKey(env))));
+    std::string told;
+    for (const auto& line : notices)
+        told += line + "\n";
+    INFO(told);
+    REQUIRE(notices.size() == 2);
+    CHECK_THAT(told, Contains("jump host bastion") &&
+                         Contains(bastion_entry.substr(0, bastion_entry.size() - 1)) &&
+                         Contains(head_entry.substr(0, head_entry.size() - 1)) && Contains("SHA256:"));
+
+    settings.trust_on_first_use = false; // the entries written are real ones
+    notices.clear();
+    CHECK(SshTransport(settings).run("true").exit_status == 0);
+    CHECK(notices.empty());
+}
+
+TEST_CASE("an encrypted key with no passphrase to unlock it is named as such, not as refused by the server",
+          "[integration][ssh][jump]") {
+    const auto env = testCluster();
+    TemporaryFolder folder;
+    const auto locked = newKey(folder.path, "locked", "a passphrase");
+    const ExtraAuthorizedKey authorized(locked.string() + ".pub");
+
+    SECTION("named in the settings") {
+        SshSettings settings = jumpSettings(env, folder.path);
+        settings.identity_files = {locked.string()};
+        const std::string error = errorOf([&] { SshTransport ssh(settings); });
+        CHECK_THAT(error, Contains(locked.string() + " (encrypted, and no passphrase was given") &&
+                              !Contains("refused"));
+    }
+    SECTION("named by the ssh config's IdentityFile") {
+        SshSettings settings =
+            jumpSettings(env, folder.path, {"", "", "  IdentityFile " + locked.string() + "\n"});
+        settings.identity_files.clear();
+        const std::string error = errorOf([&] { SshTransport ssh(settings); });
+        CHECK_THAT(error, Contains(locked.string() + " (encrypted, and no passphrase was given") &&
+                              !Contains("refused the login"));
+    }
+}
