@@ -3,6 +3,7 @@
 #include "batch_command.h"
 
 #include "engine_invocation.h"
+#include "interrupts.h"
 #include "local_scheduler.h"
 #include "run_folder.h"
 #include "session_comparison.h"
@@ -10,7 +11,10 @@
 #include "session_runner.h"
 #include "session_site.h"
 
+#include <csignal>
 #include <fstream>
+#include <map>
+#include <mutex>
 
 namespace scalebench {
 namespace {
@@ -26,6 +30,49 @@ void printDryRun(const RunPlan& plan, const ConsoleOptions& options, std::ostrea
             << "\n";
     }
 }
+
+const char* signalName(int signal) {
+    return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
+}
+
+// Keeps what a second interrupt would leave behind up to date: the session, still `running` in the store, and
+// the jobs it submitted that have not ended.
+class LeftBehind final : public SessionEvents {
+  public:
+    LeftBehind(InterruptWatch& watch, std::string db, std::string cluster)
+        : watch_(watch), db_(std::move(db)), cluster_(std::move(cluster)) {}
+    void sessionStarted(std::int64_t session_id, const std::vector<RunSpec>&) override {
+        session_id_ = session_id;
+        update();
+    }
+    void runSubmitted(const SubmittedRun& run) override {
+        jobs_[run.run_id] = run.job_id;
+        update();
+    }
+    void runFinished(std::int64_t run_id, const std::string&, const std::string&) override {
+        jobs_.erase(run_id);
+        update();
+    }
+
+  private:
+    void update() {
+        std::string jobs;
+        for (const auto& [run, job] : jobs_)
+            jobs += (jobs.empty() ? "" : " ") + job;
+        std::string message = "Session " + std::to_string(session_id_) + " stays 'running' in " + db_ +
+                              " until the next start of scalebench resolves it.";
+        if (!jobs.empty())
+            message +=
+                cluster_ == kLocalClusterName
+                    ? " Still running here: mpirun " + jobs + " (kill -TERM -PID stops one)."
+                    : " Still running on " + cluster_ + ": job(s) " + jobs + " (scancel " + jobs + ").";
+        watch_.setLeftBehind(message);
+    }
+    InterruptWatch& watch_;
+    std::string db_, cluster_;
+    std::int64_t session_id_ = 0;
+    std::map<std::int64_t, std::string> jobs_; // run id -> job id, while it runs
+};
 
 } // namespace
 
@@ -82,13 +129,39 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         }
         if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
         SessionStore store(options.db);
+        std::mutex runner_mutex;
+        SessionRunner* running = nullptr;
+        InterruptWatch interrupts([&](int signal) {
+            out << "\ninterrupted (" << signalName(signal)
+                << "): cancelling the session's jobs and collecting what they wrote; interrupt again to "
+                   "leave at once"
+                << std::endl;
+            std::lock_guard lock(runner_mutex);
+            if (running) running->requestCancelAll();
+        });
+        interrupts.setLeftBehind("Nothing was submitted.");
         Site site =
             options.cluster.empty()
                 ? localSite(options)
                 : clusterSite(options, store, [&](const std::string& line) { out << line << std::endl; });
+        if (const int signal = interrupts.signal()) {
+            err << "scalebench: interrupted before any run was submitted\n";
+            batch.exit_code = 128 + signal;
+            return batch;
+        }
         SessionRunner runner(store, *site.scheduler, *site.transport, site.settings,
                              [&](const std::string& line) { out << line << std::endl; });
+        LeftBehind left_behind(interrupts, options.db.string(), site.settings.cluster);
+        runner.setEvents(&left_behind);
+        {
+            std::lock_guard lock(runner_mutex);
+            running = &runner;
+        }
         const SessionOutcome outcome = runner.run(plan);
+        {
+            std::lock_guard lock(runner_mutex);
+            running = nullptr;
+        }
         std::filesystem::create_directories(options.out_dir);
 
         batch.results = loadSessionResults(store, outcome.session_id);
@@ -97,7 +170,11 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         std::ofstream(csv_path) << resultsCsv(batch.results);
         out << "\nsession " << outcome.session_id << " stored in " << options.db.string()
             << "; CSV: " << csv_path.string() << "\n";
-        if (outcome.failed_runs > 0) {
+        if (const int signal = interrupts.signal()) {
+            err << "scalebench: session " << outcome.session_id << " cancelled by " << signalName(signal)
+                << ": its jobs were cancelled and what they wrote is stored\n";
+            batch.exit_code = 128 + signal;
+        } else if (outcome.failed_runs > 0) {
             err << "scalebench: " << outcome.failed_runs << " of " << outcome.runs << " runs failed\n";
             batch.exit_code = 1;
         }

@@ -49,6 +49,8 @@ Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const
     }
     SshSettings ssh = sshSettings(*cluster);
     ssh.passphrase = std::move(passphrase);
+    ssh.notice =
+        log; // a host key recorded on first use (the head's or the jump host's) is said, with its fingerprint
     Site site;
     site.transport = std::make_unique<SshTransport>(ssh);
     // Job scripts cd into run folders: every remote path must be absolute.

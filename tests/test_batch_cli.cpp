@@ -7,8 +7,11 @@
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <csignal>
+#include <filesystem>
 #include <fstream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
@@ -40,10 +43,14 @@ TEST_CASE("a store written by a newer scalebench stops the batch with a clear me
     CHECK_THAT(r.err, Catch::Contains("schema version " + newer) && Catch::Contains("newer scalebench"));
 }
 
-TEST_CASE("killing one rank mid-run fails the batch with that rank's error: the records before it are stored",
-          "[integration][cli]") {
-    TemporaryFolder folder;
-    std::ofstream(folder.path / "long.toml") << R"(
+namespace {
+
+// A batch of one endless 2-rank run, started as a user would, followed until `steps` of its steps are stored.
+struct LongBatch {
+    explicit LongBatch(const TemporaryFolder& folder, std::int64_t steps)
+        : db(folder.path / "s.db"), out_log((folder.path / "out.log").string()),
+          err_log((folder.path / "err.log").string()) {
+        std::ofstream(folder.path / "long.toml") << R"(
 name = "long"
 [[run]]
 workload = "resnet20"
@@ -52,27 +59,60 @@ ranks = 2
 steps = 100000
 batch_per_rank = 16
 )";
-    const auto db = folder.path / "s.db";
-    const auto out = folder.path / "out";
-    ChildProcess cli({SCALEBENCH_CLI_PATH, "--batch", (folder.path / "long.toml").string(), "--db",
-                      db.string(), "--out", out.string(), "--poll-ms", "50"},
-                     (folder.path / "out.log").string(), (folder.path / "err.log").string());
-
-    // Wait for a few stored steps, then kill rank 1 by the PID its header names.
-    std::string metrics;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-    std::int64_t stored_before_kill = 0;
-    while (stored_before_kill < 5) {
-        REQUIRE(std::chrono::steady_clock::now() < deadline);
-        REQUIRE_FALSE(cli.poll().exited);
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-        if (!std::filesystem::exists(db)) continue;
-        SessionStore store(db);
-        for (const auto& run : store.runs(1)) {
-            stored_before_kill = run.step_count;
-            metrics = metricFile(run.run_dir, 0);
+        cli = std::make_unique<ChildProcess>(
+            std::vector<std::string>{SCALEBENCH_CLI_PATH, "--batch", (folder.path / "long.toml").string(),
+                                     "--db", db.string(), "--out", (folder.path / "out").string(),
+                                     "--poll-ms", "50"},
+            out_log, err_log);
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+        while (stored < steps) {
+            REQUIRE(std::chrono::steady_clock::now() < deadline);
+            REQUIRE_FALSE(cli->poll().exited);
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (!std::filesystem::exists(db)) continue;
+            SessionStore store(db);
+            for (const auto& run : store.runs(1)) {
+                stored = run.step_count;
+                run_dir = run.run_dir;
+                job_id = run.job_id;
+            }
         }
     }
+    std::string printed() const { return fileText(out_log) + fileText(err_log); }
+
+    std::filesystem::path db;
+    std::string out_log, err_log;
+    std::unique_ptr<ChildProcess> cli;
+    std::int64_t stored = 0;
+    std::string run_dir, job_id;
+};
+
+// True while a process with this PID exists and has not ended (a zombie has ended).
+bool processRuns(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
+
+std::int64_t stepsInStream(const std::string& path) {
+    MetricStreamParser parser;
+    std::int64_t steps = 0;
+    for (const auto& record : parser.feed(fileText(path)))
+        steps += std::holds_alternative<StepRecord>(record) ? 1 : 0;
+    return steps;
+}
+
+} // namespace
+
+TEST_CASE("killing one rank mid-run fails the batch with that rank's error: the records before it are stored",
+          "[integration][cli]") {
+    TemporaryFolder folder;
+    LongBatch batch(folder, 5);
+    auto& cli = *batch.cli;
+    const auto db = batch.db;
+    const std::int64_t stored_before_kill = batch.stored;
+    const std::string metrics = metricFile(batch.run_dir, 0);
     std::istringstream lines(fileText(metrics));
     std::string header_line;
     std::getline(lines, header_line);
@@ -81,7 +121,7 @@ batch_per_rank = 16
     REQUIRE(::kill(rank1, SIGKILL) == 0);
 
     const ChildExit exit = cli.wait();
-    const std::string printed = fileText(folder.path / "out.log") + fileText(folder.path / "err.log");
+    const std::string printed = batch.printed();
     INFO(printed);
     CHECK(exit.status == 1);
     CHECK_THAT(printed, Catch::Contains("FAILED") && Catch::Contains("rank 1") &&
@@ -94,6 +134,56 @@ batch_per_rank = 16
     CHECK_THAT(runs[0].error, Catch::Contains("rank 1"));
     CHECK(runs[0].step_count >= stored_before_kill);
     CHECK(store.sessions().at(0).status == "failed");
+}
+
+TEST_CASE("Ctrl-C on a batch cancels its job, collects what it wrote, stores it as cancelled and exits 130",
+          "[integration][cli][interrupt]") {
+    TemporaryFolder folder;
+    LongBatch batch(folder, 3);
+    REQUIRE(::kill(batch.cli->pid(), SIGINT) == 0);
+    const auto sent = std::chrono::steady_clock::now();
+    const ChildExit exit = batch.cli->wait();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - sent).count();
+    INFO(batch.printed());
+    CHECK(exit.status == 130);
+    CHECK(seconds < 30);
+    CHECK_THAT(batch.printed(), Catch::Contains("interrupted (SIGINT)") && Catch::Contains("cancelled"));
+    CHECK_FALSE(processRuns(std::stoi(batch.job_id))); // mpirun, and with it the ranks, stopped
+
+    SessionStore store(batch.db);
+    CHECK(store.sessions().at(0).status == "cancelled");
+    const RunRow run = store.runs(1).at(0);
+    CHECK(run.status == "cancelled");
+    CHECK(run.finished_at != "");
+    // Every step the engine wrote before it stopped is stored, none lost after the signal.
+    CHECK(run.step_count == stepsInStream(metricFile(run.run_dir, 0)));
+    CHECK(run.step_count >= batch.stored);
+}
+
+TEST_CASE(
+    "SIGTERM on a batch does the same and exits 143; a second signal leaves at once, saying what it left",
+    "[integration][cli][interrupt]") {
+    TemporaryFolder folder;
+    LongBatch batch(folder, 3);
+    SECTION("one SIGTERM") {
+        REQUIRE(::kill(batch.cli->pid(), SIGTERM) == 0);
+        CHECK(batch.cli->wait().status == 143);
+        SessionStore store(batch.db);
+        CHECK(store.sessions().at(0).status == "cancelled");
+        CHECK(store.runs(1).at(0).status == "cancelled");
+    }
+    SECTION("two signals") {
+        // The first asks for a clean stop; the second, sent at once, does not wait for it.
+        REQUIRE(::kill(batch.cli->pid(), SIGINT) == 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        REQUIRE(::kill(batch.cli->pid(), SIGINT) == 0);
+        const ChildExit exit = batch.cli->wait();
+        INFO(batch.printed());
+        CHECK(exit.status == 130);
+        CHECK_THAT(fileText(batch.err_log), Catch::Contains("second interrupt") &&
+                                                Catch::Contains("Session 1 stays 'running'") &&
+                                                Catch::Contains(batch.db.string()));
+    }
 }
 
 TEST_CASE("two stores writing into one folder keep their runs apart: each run's records are its own",
