@@ -2,6 +2,7 @@
 // results.csv.
 #include "batch_command.h"
 
+#include "dry_run.h"
 #include "engine_invocation.h"
 #include "interrupts.h"
 #include "local_scheduler.h"
@@ -18,18 +19,6 @@
 
 namespace scalebench {
 namespace {
-
-void printDryRun(const RunPlan& plan, const ConsoleOptions& options, std::ostream& out) {
-    LocalScheduler scheduler;
-    const auto runs = expandPlan(plan);
-    out << "plan '" << plan.name << "': " << runs.size() << " runs (dry run: nothing is started)\n";
-    for (const auto& run : runs) {
-        out << run.name << ": "
-            << scheduler.commandLine(
-                   {run.name, run.ranks, engineArguments(run, options.engine, kMetricFileName), ""})
-            << "\n";
-    }
-}
 
 const char* signalName(int signal) {
     return signal == SIGINT ? "SIGINT" : signal == SIGTERM ? "SIGTERM" : "a signal";
@@ -124,7 +113,7 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
     try {
         const RunPlan plan = parsePlanFile(options.plan);
         if (options.dry_run) {
-            printDryRun(plan, options, out);
+            batch.exit_code = printDryRun(plan, options, out, err);
             return batch;
         }
         if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());

@@ -10,7 +10,7 @@ namespace scalebench {
 std::string consoleUsage() {
     return "usage: scalebench [--db FILE]                       open the console on the session store\n"
            "       scalebench --batch PLAN [--cluster NAME] [--db FILE] [--out DIR] [--engine PATH] "
-           "[--dry-run]\n"
+           "[--dry-run [--check]]\n"
            "                  [--poll-ms MS] [--engine-sources DIR]\n"
            "       scalebench --add-clusters FILE [--db FILE]     keep the [[cluster]] tables of FILE in the "
            "store\n"
@@ -30,7 +30,10 @@ std::string consoleUsage() {
            "table,\n"
            "writes DIR/results.csv and DIR/scaling.png, and exits 1 if a run failed, 2 if the plan, the "
            "cluster or\n"
-           "the store cannot be used.\n";
+           "the store cannot be used.\n"
+           "--dry-run prints what --batch would run: each run's mpirun line, or with --cluster each run's\n"
+           "sbatch script and the engine's deployment, connecting to nothing; --check then connects and\n"
+           "checks what the runs and the engine's build need there (exit 2 naming what is missing).\n";
 }
 
 std::string defaultEnginePath() {
@@ -98,6 +101,8 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
             o.tab = value();
         } else if (a == "--dry-run") {
             o.dry_run = true;
+        } else if (a == "--check") {
+            o.check = true;
         } else if (a == "--poll-ms") {
             const std::string v = value();
             try {
@@ -116,6 +121,8 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
     }
     if (o.dry_run && o.mode != ConsoleOptions::Mode::Batch)
         throw std::invalid_argument("--dry-run: only with --batch PLAN");
+    if (o.check && (!o.dry_run || o.cluster.empty()))
+        throw std::invalid_argument("--check: only with --dry-run --cluster NAME");
     if (!o.tab.empty() && o.mode != ConsoleOptions::Mode::Gui)
         throw std::invalid_argument("--tab: only for the window");
     if (!o.cluster.empty() && o.mode != ConsoleOptions::Mode::Batch)

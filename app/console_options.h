@@ -21,6 +21,8 @@ struct ConsoleOptions {
     std::int64_t compare_a = 0, compare_b = 0; // --compare A B: two stored sessions, A the reference
     std::string tab;                           // GUI: open on this tab (runs, live, scaling, ...)
     bool dry_run = false;                      // batch: print the runs and their commands, run nothing
+    // Dry run on a cluster: connect and check what the runs and the engine's build need there.
+    bool check = false;
     int poll_ms = 250;
 };
 

@@ -5,14 +5,21 @@
 option(SCALEBENCH_CUDA "Build the engine's CUDA/NCCL path with find_package(Torch)" OFF)
 set(SCALEBENCH_PYTHON "${CMAKE_SOURCE_DIR}/.venv/bin/python" CACHE FILEPATH "Python whose torch package provides LibTorch")
 
+# What to do when LibTorch is missing: here, the set-up script; on a cluster (SCALEBENCH_ENGINE_ONLY, configured by
+# scalebench's deployment job with SCALEBENCH_PYTHON from the cluster's torch_python setting), what to install there.
+if(SCALEBENCH_ENGINE_ONLY)
+  set(torch_advice "on this cluster, install torch into that Python (${SCALEBENCH_PYTHON} -m pip install torch; the CPU-only wheel: add --index-url https://download.pytorch.org/whl/cpu), or set the cluster's torch_python in scalebench to a Python that has it (a `module load` of one goes in the cluster's setup lines)")
+else()
+  set(torch_advice "run scripts/setup.sh (make build does) or set SCALEBENCH_PYTHON")
+endif()
 if(NOT EXISTS "${SCALEBENCH_PYTHON}")
-  message(FATAL_ERROR "No Python at ${SCALEBENCH_PYTHON}: run scripts/setup.sh (make build does) or set SCALEBENCH_PYTHON")
+  message(FATAL_ERROR "No Python at '${SCALEBENCH_PYTHON}': ${torch_advice}")
 endif()
 execute_process(
   COMMAND "${SCALEBENCH_PYTHON}" -c "import importlib.util,os; print(os.path.dirname(importlib.util.find_spec('torch').origin))"
   OUTPUT_VARIABLE SCALEBENCH_TORCH_ROOT OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE torch_found)
 if(NOT torch_found EQUAL 0 OR NOT EXISTS "${SCALEBENCH_TORCH_ROOT}/lib/libtorch_cpu.so")
-  message(FATAL_ERROR "${SCALEBENCH_PYTHON} has no torch package with LibTorch: run scripts/setup.sh")
+  message(FATAL_ERROR "${SCALEBENCH_PYTHON} has no torch package with LibTorch: ${torch_advice}")
 endif()
 file(READ "${SCALEBENCH_TORCH_ROOT}/version.py" torch_version_py)
 string(REGEX MATCH "__version__ = '([^']+)'" _ "${torch_version_py}")

@@ -7,7 +7,11 @@
 #include "scratch_folder.h"
 #include "shell_words.h"
 
+#include <optional>
+#include <sstream>
 #include <thread>
+#include <tuple>
+#include <vector>
 
 namespace scalebench {
 
@@ -29,27 +33,12 @@ EngineDeployment::pack(const std::filesystem::path& work_dir) const {
     return {tar.out.substr(0, 16), archive};
 }
 
-DeployedEngine EngineDeployment::ensure(const std::function<void(const std::string&)>& progress,
-                                        std::chrono::seconds timeout) {
-    const ScratchFolder scratch("scalebench-deploy");
-    const auto [hash, archive] = pack(scratch.path());
-    DeployedEngine deployed;
-    deployed.hash = hash;
-    deployed.folder = settings_.remote_root + "/engine/" + hash;
-    deployed.engine = deployed.folder + "/build/trainers/scalebench-engine";
-    if (cluster_.run("test -x " + shellQuote(deployed.engine)).exit_status == 0) {
-        progress("engine " + hash + ": already built on " + cluster_.describe());
-        return deployed;
-    }
-
-    progress("engine " + hash + ": uploading sources to " + cluster_.describe() + ":" + deployed.folder);
-    const std::string folder = shellQuote(deployed.folder);
-    const CommandResult mkdir = cluster_.run("mkdir -p " + folder + "/src");
-    if (mkdir.exit_status != 0) throw TransportError("cannot create " + deployed.folder + ": " + mkdir.err);
-    cluster_.upload(archive, deployed.folder + "/sources.tar.gz");
-    const CommandResult unpack = cluster_.run("tar -xzf " + folder + "/sources.tar.gz -C " + folder + "/src");
-    if (unpack.exit_status != 0) throw TransportError("cannot unpack the engine's sources: " + unpack.err);
-
+EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) const {
+    EngineBuildPlan plan;
+    std::tie(plan.target.hash, plan.archive) = pack(work_dir);
+    plan.target.folder = settings_.remote_root + "/engine/" + plan.target.hash;
+    plan.target.engine = plan.target.folder + "/build/trainers/scalebench-engine";
+    const std::string folder = shellQuote(plan.target.folder);
     // The build runs as a job: compute nodes have the cluster's compilers, MPI and LibTorch (login nodes may
     // not).
     const std::string build = "set -e; cd " + folder +
@@ -63,28 +52,95 @@ DeployedEngine EngineDeployment::ensure(const std::function<void(const std::stri
                               shellQuote(settings_.torch_python) +
                               ")\"; "
                               "cmake --build build --parallel \"$(nproc)\"";
-    progress("engine " + hash + ": building on the cluster (a Slurm job)");
-    const std::string job_id =
-        scheduler_.submit({"scalebench-build-" + hash, 1, {"/bin/bash", "-c", build}, deployed.folder});
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    plan.job = {"scalebench-build-" + plan.target.hash, 1, {"/bin/bash", "-c", build}, plan.target.folder};
+    return plan;
+}
+
+namespace {
+// Seconds since `start`, for messages.
+long long secondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
+}
+} // namespace
+
+DeployedEngine EngineDeployment::ensure(const std::function<void(const std::string&)>& progress,
+                                        std::chrono::seconds timeout, std::chrono::seconds log_every) {
+    const ScratchFolder scratch("scalebench-deploy");
+    const EngineBuildPlan build = plan(scratch.path());
+    DeployedEngine deployed = build.target;
+    const std::string& hash = deployed.hash;
+    if (cluster_.run("test -x " + shellQuote(deployed.engine)).exit_status == 0) {
+        progress("engine " + hash + ": already built on " + cluster_.describe());
+        return deployed;
+    }
+
+    progress("engine " + hash + ": uploading sources to " + cluster_.describe() + ":" + deployed.folder);
+    const std::string folder = shellQuote(deployed.folder);
+    const CommandResult mkdir = cluster_.run("mkdir -p " + folder + "/src");
+    if (mkdir.exit_status != 0) throw TransportError("cannot create " + deployed.folder + ": " + mkdir.err);
+    cluster_.upload(build.archive, deployed.folder + "/sources.tar.gz");
+    const CommandResult unpack = cluster_.run("tar -xzf " + folder + "/sources.tar.gz -C " + folder + "/src");
+    if (unpack.exit_status != 0) throw TransportError("cannot unpack the engine's sources: " + unpack.err);
+
+    const std::string job_id = scheduler_.submit(build.job);
+    const std::string log = deployed.folder + "/stdout.log";
+    const std::string tag = "engine " + hash + ": build job " + job_id;
+    progress(tag + " submitted (a Slurm job builds the engine on a compute node: minutes); its log: " + log);
+    const auto started = std::chrono::steady_clock::now();
+    const auto deadline = started + timeout;
+    auto next_log = started + log_every;
+    std::int64_t log_offset = 0; // what of the log has been read: up to its last complete line
+    // The lines of the build's log written since the last look, the last few of them.
+    auto showNewLogLines = [&] {
+        const std::optional<std::string> text = cluster_.readFrom(log, log_offset, 1 << 20);
+        if (!text) return;
+        const std::size_t complete = text->rfind('\n');
+        if (complete == std::string::npos) return;
+        log_offset += static_cast<std::int64_t>(complete + 1);
+        std::vector<std::string> lines;
+        std::istringstream in(text->substr(0, complete + 1));
+        for (std::string line; std::getline(in, line);)
+            if (!line.empty()) lines.push_back(line);
+        constexpr std::size_t kShown = 3; // lines of the log per look
+        const std::size_t first = lines.size() > kShown ? lines.size() - kShown : 0;
+        for (std::size_t i = first; i < lines.size(); ++i)
+            progress("engine " + hash + ": [" + std::to_string(secondsSince(started)) + " s] " + lines[i]);
+    };
     JobStatus status;
+    std::optional<JobStatus> shown;
     for (;;) {
         status = scheduler_.poll({job_id}).at(job_id);
+        if (!shown || status.state != shown->state || status.reason != shown->reason ||
+            status.nodes != shown->nodes) {
+            std::string line = tag + " " + toString(status.state);
+            if (!status.reason.empty() && status.state == JobState::Pending)
+                line += " (" + status.reason + ")";
+            if (!status.nodes.empty() && status.state == JobState::Running) line += " on " + status.nodes;
+            progress(line + " after " + std::to_string(secondsSince(started)) + " s");
+            shown = status;
+        }
         if (isFinal(status.state)) break;
         if (std::chrono::steady_clock::now() > deadline) {
             scheduler_.cancel(job_id);
-            throw TransportError("the engine's build job " + job_id + " did not finish in time");
+            throw TransportError("the engine's build job " + job_id + " did not finish in " +
+                                 std::to_string(timeout.count()) + " s");
+        }
+        if (std::chrono::steady_clock::now() >= next_log) {
+            next_log = std::chrono::steady_clock::now() + log_every;
+            showNewLogLines();
         }
         std::this_thread::sleep_for(std::chrono::seconds(1));
     }
     if (status.state != JobState::Completed ||
         cluster_.run("test -x " + shellQuote(deployed.engine)).exit_status) {
-        const std::string log =
+        const std::string tail =
             cluster_.run("tail -n 25 " + folder + "/stdout.log " + folder + "/stderr.log").out;
         throw TransportError("the engine's build job " + job_id + " " + toString(status.state) + " on " +
-                             cluster_.describe() + "; its log ends:\n" + log);
+                             cluster_.describe() + " after " + std::to_string(secondsSince(started)) +
+                             " s; its log ends:\n" + tail);
     }
-    progress("engine " + hash + ": built");
+    progress("engine " + hash + ": built in " + std::to_string(secondsSince(started)) + " s (job " + job_id +
+             ")");
     deployed.built_now = true;
     return deployed;
 }

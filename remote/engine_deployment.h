@@ -21,6 +21,14 @@ struct DeployedEngine {
     bool built_now = false;
 };
 
+// What ensure() does where the engine is not built yet, worked out on this machine alone (a dry run prints
+// it).
+struct EngineBuildPlan {
+    DeployedEngine target;         // hash, folder and executable on the cluster
+    std::filesystem::path archive; // the packed sources, uploaded to target.folder + "/sources.tar.gz"
+    JobRequest job;                // the build job, submitted from target.folder (its stdout.log)
+};
+
 class EngineDeployment {
   public:
     // source_dir: this repository (CMakeLists.txt, cmake/, trainers/ are packed).
@@ -28,9 +36,16 @@ class EngineDeployment {
                      std::filesystem::path source_dir);
 
     // Builds the engine on the cluster unless a build of the same sources is there; a failed build throws
-    // TransportError with the build log's tail.
+    // TransportError with the build log's tail. While the build job runs, `progress` is told its state when
+    // it changes, the new lines of its log every `log_every` (the last few of them), and its wall time at the
+    // end.
     DeployedEngine ensure(const std::function<void(const std::string&)>& progress,
-                          std::chrono::seconds timeout = std::chrono::seconds(1800));
+                          std::chrono::seconds timeout = std::chrono::seconds(1800),
+                          std::chrono::seconds log_every = std::chrono::seconds(10));
+
+    // The sources packed into work_dir and hashed, where they go and the job that builds them; runs nothing
+    // on the cluster.
+    EngineBuildPlan plan(const std::filesystem::path& work_dir) const;
 
     // The hash of the sources and the path of the packed archive on this machine (deterministic: same
     // sources, same bytes).

@@ -1,0 +1,161 @@
+// scalebench --batch PLAN --dry-run [--cluster NAME [--check]]: what a batch would run and where, running
+// nothing.
+#include "dry_run.h"
+
+#include "cluster_readiness.h"
+#include "engine_deployment.h"
+#include "engine_invocation.h"
+#include "local_scheduler.h"
+#include "run_folder.h"
+#include "scratch_folder.h"
+#include "session_store.h"
+#include "slurm_scheduler.h"
+
+#include <filesystem>
+
+namespace scalebench {
+namespace {
+
+// Stands in for the cluster's connection: a dry run renders scripts and packs sources here, and anything that
+// would reach the cluster is a bug.
+class NoConnection final : public Transport {
+  public:
+    explicit NoConnection(std::string where) : where_(std::move(where)) {}
+    CommandResult run(const std::string& command) override { refuse(command); }
+    void upload(const std::filesystem::path& local, const std::string&) override {
+        refuse("upload " + local.string());
+    }
+    void download(const std::string& remote, const std::filesystem::path&) override {
+        refuse("download " + remote);
+    }
+    std::optional<std::string> readFrom(const std::string& path, std::int64_t, std::size_t) override {
+        refuse("read " + path);
+    }
+    std::string describe() const override { return where_; }
+
+  private:
+    [[noreturn]] void refuse(const std::string& what) const {
+        throw std::logic_error("a dry run does not connect to " + where_ + " (it was about to: " + what +
+                               ")");
+    }
+    std::string where_;
+};
+
+void printLocal(const RunPlan& plan, const ConsoleOptions& options, std::ostream& out) {
+    LocalScheduler scheduler;
+    const auto runs = expandPlan(plan);
+    out << "plan '" << plan.name << "': " << runs.size() << " runs (dry run: nothing is started)\n";
+    for (const auto& run : runs) {
+        out << run.name << ": "
+            << scheduler.commandLine(
+                   {run.name, run.ranks, engineArguments(run, options.engine, kMetricFileName), ""})
+            << "\n";
+    }
+}
+
+// The cluster named by --cluster and the store's id; throws naming the clusters the store knows.
+std::pair<ClusterSettings, std::string> storedCluster(const ConsoleOptions& options) {
+    auto unknown = [&](const std::string& known) {
+        return std::runtime_error("no cluster '" + options.cluster + "' in " + options.db.string() +
+                                  " (known: " + (known.empty() ? "none" : known) +
+                                  "); add it with --add-clusters FILE");
+    };
+    if (!std::filesystem::exists(options.db)) throw unknown(""); // and no store is created for a dry run
+    const SessionStore store(options.db);
+    const std::optional<ClusterSettings> cluster = store.cluster(options.cluster);
+    if (!cluster) {
+        std::string known;
+        for (const auto& name : store.clusterNames())
+            known += (known.empty() ? "" : ", ") + name;
+        throw unknown(known);
+    }
+    return {*cluster, store.storeId()};
+}
+
+std::string whereOf(const ClusterSettings& c) {
+    std::string where = c.user.empty() ? c.host : c.user + "@" + c.host;
+    if (c.port > 0) where.append(":").append(std::to_string(c.port));
+    return where;
+}
+
+int printCluster(const RunPlan& plan, const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
+    auto [cluster, store_id] = storedCluster(options);
+    std::optional<ClusterReadiness> readiness;
+    if (options.check) {
+        readiness = checkClusterReadiness(cluster, options.engine_sources, [&](const std::string& root) {
+            ClusterSettings resolved = cluster;
+            resolved.remote_root = root;
+            NoConnection none(whereOf(cluster));
+            SlurmScheduler slurm(none, resolved);
+            const ScratchFolder scratch("scalebench-dry-run");
+            return EngineDeployment(none, slurm, resolved, options.engine_sources)
+                .plan(scratch.path())
+                .target.engine;
+        });
+        cluster.remote_root = readiness->remote_root;
+    }
+    const std::string where = whereOf(cluster);
+    const auto runs = expandPlan(plan);
+    out << "plan '" << plan.name << "': " << runs.size() << " runs on cluster '" << cluster.name << "' ("
+        << where << ") (dry run: nothing is " << (options.check ? "" : "connected to, ")
+        << "uploaded or submitted)\n";
+    if (!cluster.remote_root.starts_with("/"))
+        out << "remote_root '" << cluster.remote_root << "' is relative to the login's home folder on the "
+            << "cluster: the paths below start with it, the real scripts with its absolute path (--check "
+               "finds it)\n";
+
+    // The engine: what EngineDeployment::ensure does when it is not built there yet.
+    NoConnection none(where);
+    SlurmScheduler slurm(none, cluster);
+    const ScratchFolder scratch("scalebench-dry-run");
+    const EngineBuildPlan build =
+        EngineDeployment(none, slurm, cluster, options.engine_sources).plan(scratch.path());
+    out << "\nengine: the sources in " << options.engine_sources.string()
+        << " (CMakeLists.txt, cmake/, trainers/) "
+        << "packed: " << std::filesystem::file_size(build.archive) / 1024 << " KiB, hash "
+        << build.target.hash << "\n  used as it is if " << build.target.engine
+        << " exists on the cluster; else uploaded to " << build.target.folder
+        << "/sources.tar.gz, unpacked into " << build.target.folder << "/src and built "
+        << "by this job (submitted from " << build.target.folder << ", its log stdout.log there):\n"
+        << "--- " << build.target.folder << "/job.sbatch\n"
+        << slurm.commandLine(build.job);
+
+    // Every run's job, in the folder the session would give it (its number and UUID exist once it starts).
+    const SessionFolderKey session{store_id, 0, ""};
+    const std::string sessions_root = cluster.remote_root + "/sessions";
+    out << "\nruns: each in " << runFolder(sessions_root, session, "RUN")
+        << " (N and UUID: the session's, once it starts), each attempt of its job in RUN/attempt-K\n";
+    int index = 0;
+    for (const auto& run : runs) {
+        const JobRequest job{run.name,
+                             run.ranks,
+                             engineArguments(run, build.target.engine, kMetricFileName),
+                             runFolder(sessions_root, session, run.name),
+                             run.ranks_per_node,
+                             run.environment,
+                             run.group.threads_per_rank};
+        out << "\n--- [run " << ++index << "/" << runs.size() << "] " << job.run_dir << "/job.sbatch\n"
+            << slurm.commandLine(job);
+    }
+    if (!readiness) return 0;
+    out << "\ncheck of cluster '" << cluster.name << "' (" << readiness->where << "):\n"
+        << formatReadiness(*readiness);
+    if (const int problems = readiness->problems()) {
+        err << "scalebench: the check found " << problems << (problems == 1 ? " problem" : " problems")
+            << " on cluster '" << cluster.name << "'\n";
+        return 2;
+    }
+    return 0;
+}
+
+} // namespace
+
+int printDryRun(const RunPlan& plan, const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
+    if (options.cluster.empty()) {
+        printLocal(plan, options, out);
+        return 0;
+    }
+    return printCluster(plan, options, out, err);
+}
+
+} // namespace scalebench

@@ -1,0 +1,173 @@
+// scalebench --batch PLAN --dry-run --cluster NAME as a user runs it: each run's sbatch script and the
+// engine's deployment printed without connecting to the cluster; and the engine's CMake advice when
+// configured as on a cluster (SCALEBENCH_ENGINE_ONLY), which must say what to install or load there, not "run
+// scripts/setup.sh".
+#include "child_process.h"
+#include "console_run.h"
+#include "session_store.h"
+#include "temporary_folder.h"
+
+#include <arpa/inet.h>
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sstream>
+#include <sys/socket.h>
+#include <unistd.h>
+
+using namespace scalebench;
+
+namespace {
+// A loopback TCP port that listens but never answers: a client that connects is seen, and gets no banner.
+struct SilentPort {
+    int fd = -1;
+    int port = 0;
+    SilentPort() {
+        fd = socket(AF_INET, SOCK_STREAM, 0);
+        REQUIRE(fd >= 0);
+        sockaddr_in address{};
+        address.sin_family = AF_INET;
+        address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+        REQUIRE(listen(fd, 4) == 0);
+        socklen_t size = sizeof address;
+        REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+        port = ntohs(address.sin_port);
+    }
+    ~SilentPort() { close(fd); }
+    bool connectedTo() const {
+        pollfd p{fd, POLLIN, 0};
+        return poll(&p, 1, 0) > 0;
+    }
+};
+
+std::string lineStartingWith(const std::string& text, const std::string& prefix) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind(prefix, 0) == 0) return line;
+    return "";
+}
+
+void writeClusters(const std::filesystem::path& file, int port) {
+    std::ofstream(file) << "[[cluster]]\n"
+                        << "name = \"prod\"\n"
+                        << "host = \"127.0.0.1\"\n"
+                        << "port = " << port << "\n"
+                        << "user = \"alice\"\n"
+                        << "remote_root = \"/scratch/alice/sb\"\n"
+                        << "partition = \"gpu\"\n"
+                        << "tasks_per_node = 2\n"
+                        << "time_limit = \"00:20:00\"\n"
+                        << "setup = [\"module load cuda/12.4\"]\n"
+                        << "[[cluster]]\n"
+                        << "name = \"backup\"\n"
+                        << "host = \"backup.example.org\"\n";
+}
+} // namespace
+
+TEST_CASE(
+    "--dry-run --cluster prints each run's sbatch script and the engine's deployment, connecting to nothing",
+    "[cli][dry-run]") {
+    TemporaryFolder folder;
+    SilentPort head;
+    writeClusters(folder.path / "clusters.toml", head.port);
+    const std::string db = (folder.path / "sessions.db").string();
+    REQUIRE(runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db})
+                .exit_status == 0);
+    const std::string store_id = SessionStore(db).storeId();
+
+    const ConsoleRun dry = runConsole(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml",
+                                               "--dry-run", "--cluster", "prod", "--db", db});
+    INFO(dry.printed());
+    CHECK(dry.exit_status == 0);
+    CHECK_FALSE(head.connectedTo()); // not even a TCP connection to the head node
+    const std::string& out = dry.out;
+    CHECK_THAT(out, Catch::Contains("plan 'two-ranks': 4 runs on cluster 'prod'"));
+    // The deployment: the sources' hash names the engine's folder; the build job's command.
+    CHECK_THAT(out, Catch::Contains("/scratch/alice/sb/engine/") &&
+                        Catch::Contains(
+                            "cmake -S src -B build -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_ENGINE_ONLY=ON") &&
+                        Catch::Contains("#SBATCH --job-name=scalebench-build-"));
+    // Every run's script, in the folder runFolder() gives a session not yet created.
+    const std::string session = "/scratch/alice/sb/sessions/" + store_id + "/session-N-UUID/";
+    CHECK_THAT(out, Catch::Contains(session + "resnet20-synthetic-cifar-n1-r1/job.sbatch") &&
+                        Catch::Contains(session + "resnet20-synthetic-cifar-n2-r2/job.sbatch"));
+    CHECK_THAT(out, Catch::Contains("#SBATCH --partition=gpu") &&
+                        Catch::Contains("#SBATCH --time=00:20:00") && Catch::Contains("#SBATCH --nodes=1") &&
+                        Catch::Contains("#SBATCH --ntasks=2") && Catch::Contains("module load cuda/12.4"));
+    const std::string launch =
+        lineStartingWith(out, "srun --mpi=pmix /scratch"); // a run's (the build's: bash)
+    CHECK_THAT(launch, Catch::Matches("srun --mpi=pmix /scratch/alice/sb/engine/[0-9a-f]{16}/build/trainers/"
+                                      "scalebench-engine .*--metrics metrics.jsonl.*"));
+    CHECK_THAT(out, !Catch::Contains("mpirun -np")); // not the local command lines
+    CHECK(SessionStore(db).sessions().empty());
+
+    SECTION("a cluster the store does not know is refused, naming the ones it knows") {
+        const ConsoleRun unknown =
+            runConsole(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml", "--dry-run",
+                                "--cluster", "nosuch", "--db", db});
+        CHECK(unknown.exit_status == 2);
+        CHECK_THAT(unknown.err,
+                   Catch::Contains("no cluster 'nosuch'") && Catch::Contains("(known: backup, prod)"));
+    }
+    SECTION("--check is only for a dry run on a cluster") {
+        const ConsoleRun check = runConsole(
+            folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml", "--check", "--db", db});
+        CHECK(check.exit_status == 2);
+        CHECK_THAT(check.err, Catch::Contains("--check: only with --dry-run --cluster NAME"));
+    }
+}
+
+TEST_CASE("--dry-run --cluster on a store that does not exist names the cluster and creates no store",
+          "[cli][dry-run]") {
+    TemporaryFolder folder;
+    const auto db = folder.path / "none.db";
+    const ConsoleRun dry = runConsole(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml",
+                                               "--dry-run", "--cluster", "prod", "--db", db.string()});
+    CHECK(dry.exit_status == 2);
+    CHECK_THAT(dry.err, Catch::Contains("no cluster 'prod'") && Catch::Contains("--add-clusters"));
+    CHECK_FALSE(std::filesystem::exists(db));
+}
+
+namespace {
+// Configures the engine alone as the deployment job does on a cluster, with these extra cache entries;
+// CMake's output.
+std::string configureEngineOnly(const TemporaryFolder& folder, const std::vector<std::string>& definitions) {
+    std::vector<std::string> argv = {"cmake",
+                                     "-S",
+                                     SCALEBENCH_SOURCE_DIR,
+                                     "-B",
+                                     (folder.path / "build").string(),
+                                     "-DSCALEBENCH_ENGINE_ONLY=ON",
+                                     "-DSCALEBENCH_NCCL=OFF"};
+    argv.insert(argv.end(), definitions.begin(), definitions.end());
+    ChildProcess cmake(argv, (folder.path / "out.log").string(), (folder.path / "err.log").string());
+    const int status = cmake.wait().status;
+    const std::string printed = fileText(folder.path / "out.log") + fileText(folder.path / "err.log");
+    INFO(printed);
+    CHECK(status != 0);
+    return printed;
+}
+} // namespace
+
+TEST_CASE("the engine configured for a cluster says what to install there when torch or gloo is missing",
+          "[integration][engine-advice]") {
+    TemporaryFolder folder;
+    SECTION("a torch_python without torch") {
+        const std::string printed = configureEngineOnly(folder, {"-DSCALEBENCH_PYTHON=/usr/bin/python3"});
+        CHECK_THAT(printed, Catch::Contains("/usr/bin/python3 has no torch package") &&
+                                Catch::Contains("/usr/bin/python3 -m pip install torch") &&
+                                Catch::Contains("torch_python"));
+        CHECK_THAT(printed, !Catch::Contains("scripts/setup.sh"));
+    }
+    SECTION("no gloo headers where the build looks") {
+        const std::string printed = configureEngineOnly(
+            folder, {"-DSCALEBENCH_PYTHON=" SCALEBENCH_SOURCE_DIR "/.venv/bin/python",
+                     "-DSCALEBENCH_GLOO_INCLUDE_DIR=" + (folder.path / "nogloo").string()});
+        CHECK_THAT(printed, Catch::Contains("gloo headers") && Catch::Contains("gloo/rendezvous/store.h") &&
+                                Catch::Contains("setup") && Catch::Contains("CPATH"));
+        CHECK_THAT(printed,
+                   !Catch::Contains("scripts/setup.sh") && !Catch::Contains("install libgloo-dev ("));
+    }
+}
