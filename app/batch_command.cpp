@@ -6,6 +6,7 @@
 #include "engine_invocation.h"
 #include "interrupts.h"
 #include "local_scheduler.h"
+#include "orphan_sessions.h"
 #include "run_folder.h"
 #include "session_comparison.h"
 #include "session_results.h"
@@ -118,6 +119,8 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         }
         if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
         SessionStore store(options.db);
+        for (const auto& line : resolveOrphans(store))
+            out << line << std::endl;
         std::mutex runner_mutex;
         SessionRunner* running = nullptr;
         InterruptWatch interrupts([&](int signal) {
@@ -133,6 +136,10 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
             options.cluster.empty()
                 ? localSite(options)
                 : clusterSite(options, store, [&](const std::string& line) { out << line << std::endl; });
+        if (!options.cluster.empty())
+            for (const auto& line :
+                 resolveOrphansOnCluster(store, site.settings.cluster, *site.transport, *site.scheduler))
+                out << line << std::endl;
         if (const int signal = interrupts.signal()) {
             err << "scalebench: interrupted before any run was submitted\n";
             batch.exit_code = 128 + signal;

@@ -2,6 +2,7 @@
 #include "batch_command.h"
 #include "console_options.h"
 #include "main_window.h"
+#include "orphan_sessions.h"
 #include "scaling_chart_png.h"
 #include "session_controller.h"
 #include "session_results.h"
@@ -61,6 +62,9 @@ int guiMain(int argc, char** argv, const ConsoleOptions& options) {
     try {
         if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
         SessionStore store(options.db);
+        // Sessions a crashed console left running are resolved before the window lists them.
+        for (const auto& line : resolveOrphans(store))
+            std::cerr << "scalebench: " << line << "\n";
         SessionController controller(options); // runs plans on a worker thread, like --batch
         MainWindow window(store, &controller); // lists the stored sessions and shows the newest
         controller.setPassphrasePrompt([&window](const QString& prompt) {

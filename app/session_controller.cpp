@@ -3,6 +3,7 @@
 #include "session_controller.h"
 
 #include "local_transport.h"
+#include "orphan_sessions.h"
 #include "session_site.h"
 #include "session_store.h"
 #include "shell_words.h"
@@ -168,6 +169,10 @@ void SessionController::work(RunPlan plan, std::vector<RunSpec> runs, std::strin
         Site site = cluster.empty() ? localSite(options)
                                     : clusterSite(options, store, log,
                                                   [this](const std::string& p) { return askPassphrase(p); });
+        if (!cluster.empty())
+            for (const auto& line :
+                 resolveOrphansOnCluster(store, site.settings.cluster, *site.transport, *site.scheduler))
+                log(line);
         SessionRunner runner(store, *site.scheduler, *site.transport, site.settings, log);
         runner.setEvents(&relay);
         {

@@ -2,6 +2,7 @@
 #include "session_store.h"
 
 #include <ctime>
+#include <functional>
 #include <type_traits>
 #include <unistd.h>
 
@@ -247,6 +248,12 @@ void SessionStore::migrate() {
     for (int v = version; v < kLatest; ++v) {
         execute("BEGIN IMMEDIATE");
         try {
+            // Another process (a second console, a test reading the store) may have migrated it meanwhile:
+            // the version is read again under the write lock.
+            if (schemaVersion() > v) {
+                execute("COMMIT");
+                continue;
+            }
             execute(kMigrations[v]);
             execute("PRAGMA user_version = " + std::to_string(v + 1));
             execute("COMMIT");
@@ -321,6 +328,33 @@ void SessionStore::startRun(std::int64_t run_id, const std::string& job_id, cons
 
 void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records) {
     if (records.empty()) return;
+    transaction([&] { insertRecords(run_id, records); });
+}
+
+void SessionStore::replaceRecords(std::int64_t run_id, const std::vector<MetricRecord>& records) {
+    transaction([&] {
+        deleteRecords(run_id);
+        insertRecords(run_id, records);
+    });
+}
+
+void SessionStore::deleteRecords(std::int64_t run_id) {
+    for (const char* table : {"steps", "evals", "rank_times", "collectives", "run_errors"})
+        execute(std::string("DELETE FROM ") + table + " WHERE run_id = " + std::to_string(run_id));
+}
+
+void SessionStore::transaction(const std::function<void()>& work) {
+    execute("BEGIN IMMEDIATE");
+    try {
+        work();
+        execute("COMMIT");
+    } catch (...) {
+        sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
+        throw;
+    }
+}
+
+void SessionStore::insertRecords(std::int64_t run_id, const std::vector<MetricRecord>& records) {
     auto step = prepare(
         "INSERT OR REPLACE INTO steps VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
         "?14, ?15)");
@@ -331,50 +365,42 @@ void SessionStore::appendRecords(std::int64_t run_id, const std::vector<MetricRe
     auto error = prepare("INSERT INTO run_errors VALUES (?1, ?2, ?3)");
     auto collective = prepare("INSERT OR REPLACE INTO collectives VALUES "
                               "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
-    execute("BEGIN IMMEDIATE");
-    try {
-        for (const auto& record : records) {
-            sqlite3_stmt* s = nullptr;
-            if (auto* r = std::get_if<StepRecord>(&record)) {
-                s = step.get();
-                bindAll(s, run_id, r->step, r->loss, r->samples_per_s, r->step_s, r->data_s, r->forward_s,
-                        r->backward_s, r->allreduce_s, r->optimizer_s, r->elapsed_s, r->comm_hidden_s,
-                        r->tokens_per_s, r->model_flops_per_s, r->mfu);
-            } else if (auto* e = std::get_if<EvalRecord>(&record)) {
-                s = eval.get();
-                bindAll(s, run_id, e->step, e->metric, e->value, e->loss, e->elapsed_s);
-            } else if (auto* h = std::get_if<HeaderRecord>(&record)) {
-                s = header.get();
-                bindAll(s, h->json, run_id);
-            } else if (auto* m = std::get_if<SummaryRecord>(&record)) {
-                s = summary.get();
-                bindAll(s, m->json, run_id);
-            } else if (auto* c = std::get_if<CollectiveRecord>(&record)) {
-                s = collective.get();
-                bindAll(s, run_id, c->backend, c->collective, c->op, c->dtype, c->in_place ? 1 : 0, c->bytes,
-                        c->elements, c->ranks, c->repetitions, c->time_s, c->algbw_gbps, c->busbw_gbps,
-                        c->correct ? 1 : 0);
-            } else if (auto* t = std::get_if<RankTimesRecord>(&record)) {
-                s = rank_times.get();
-                for (std::size_t rank = 0; rank < t->step_s.size(); ++rank) {
-                    bindAll(s, run_id, t->step, static_cast<int>(rank), t->step_s[rank], t->compute_s[rank]);
-                    if (sqlite3_step(s) != SQLITE_DONE)
-                        fail("cannot store rank times of run " + std::to_string(run_id));
-                    sqlite3_reset(s);
-                }
-                continue;
-            } else if (auto* x = std::get_if<ErrorRecord>(&record)) {
-                s = error.get();
-                bindAll(s, run_id, x->rank, x->message);
+    for (const auto& record : records) {
+        sqlite3_stmt* s = nullptr;
+        if (auto* r = std::get_if<StepRecord>(&record)) {
+            s = step.get();
+            bindAll(s, run_id, r->step, r->loss, r->samples_per_s, r->step_s, r->data_s, r->forward_s,
+                    r->backward_s, r->allreduce_s, r->optimizer_s, r->elapsed_s, r->comm_hidden_s,
+                    r->tokens_per_s, r->model_flops_per_s, r->mfu);
+        } else if (auto* e = std::get_if<EvalRecord>(&record)) {
+            s = eval.get();
+            bindAll(s, run_id, e->step, e->metric, e->value, e->loss, e->elapsed_s);
+        } else if (auto* h = std::get_if<HeaderRecord>(&record)) {
+            s = header.get();
+            bindAll(s, h->json, run_id);
+        } else if (auto* m = std::get_if<SummaryRecord>(&record)) {
+            s = summary.get();
+            bindAll(s, m->json, run_id);
+        } else if (auto* c = std::get_if<CollectiveRecord>(&record)) {
+            s = collective.get();
+            bindAll(s, run_id, c->backend, c->collective, c->op, c->dtype, c->in_place ? 1 : 0, c->bytes,
+                    c->elements, c->ranks, c->repetitions, c->time_s, c->algbw_gbps, c->busbw_gbps,
+                    c->correct ? 1 : 0);
+        } else if (auto* t = std::get_if<RankTimesRecord>(&record)) {
+            s = rank_times.get();
+            for (std::size_t rank = 0; rank < t->step_s.size(); ++rank) {
+                bindAll(s, run_id, t->step, static_cast<int>(rank), t->step_s[rank], t->compute_s[rank]);
+                if (sqlite3_step(s) != SQLITE_DONE)
+                    fail("cannot store rank times of run " + std::to_string(run_id));
+                sqlite3_reset(s);
             }
-            if (sqlite3_step(s) != SQLITE_DONE)
-                fail("cannot store a record of run " + std::to_string(run_id));
-            sqlite3_reset(s);
+            continue;
+        } else if (auto* x = std::get_if<ErrorRecord>(&record)) {
+            s = error.get();
+            bindAll(s, run_id, x->rank, x->message);
         }
-        execute("COMMIT");
-    } catch (...) {
-        sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
-        throw;
+        if (sqlite3_step(s) != SQLITE_DONE) fail("cannot store a record of run " + std::to_string(run_id));
+        sqlite3_reset(s);
     }
 }
 
@@ -389,24 +415,18 @@ void SessionStore::finishRun(std::int64_t run_id, const RunEnd& end) {
 void SessionStore::restartRun(std::int64_t run_id, int attempt, const std::string& ended,
                               const std::string& nodes) {
     const std::string id = std::to_string(run_id);
-    execute("BEGIN IMMEDIATE");
-    try {
+    transaction([&] {
         auto kept = prepare("INSERT OR REPLACE INTO run_attempts SELECT id, attempt, ?1, ?2, "
                             "(SELECT COALESCE(MAX(step), 0) FROM steps WHERE run_id = runs.id), ?3 "
                             "FROM runs WHERE id = ?4");
         bindAll(kept.get(), ended, nodes, utcNow(), run_id);
         if (sqlite3_step(kept.get()) != SQLITE_DONE) fail("cannot keep the attempt of run " + id);
-        for (const char* table : {"steps", "evals", "rank_times", "collectives", "run_errors"})
-            execute(std::string("DELETE FROM ") + table + " WHERE run_id = " + id);
+        deleteRecords(run_id);
         auto next = prepare("UPDATE runs SET attempt = ?1, header_json = '', summary_json = '', "
                             "broken_lines = 0 WHERE id = ?2");
         bindAll(next.get(), attempt, run_id);
         if (sqlite3_step(next.get()) != SQLITE_DONE) fail("cannot restart run " + id);
-        execute("COMMIT");
-    } catch (...) {
-        sqlite3_exec(db_.get(), "ROLLBACK", nullptr, nullptr, nullptr);
-        throw;
-    }
+    });
 }
 
 std::vector<AttemptRow> SessionStore::attempts(std::int64_t run_id) const {

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,6 +90,8 @@ class SessionStore {
     void startRun(std::int64_t run_id, const std::string& job_id, const std::string& run_dir = "");
     // Stores a batch of records of one run in one transaction.
     void appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
+    // The run's records, all of them, are these (its metric file read again from the start): one transaction.
+    void replaceRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
     struct RunEnd {
         std::string status; // ok, failed
         std::string error;
@@ -123,6 +126,9 @@ class SessionStore {
     SqliteStatement prepare(const std::string& sql) const;
     [[noreturn]] void fail(const std::string& what) const;
     void migrate();
+    void transaction(const std::function<void()>& work);
+    void insertRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
+    void deleteRecords(std::int64_t run_id);
 
     std::filesystem::path file_;
     SqliteDatabase db_;

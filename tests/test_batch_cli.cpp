@@ -186,6 +186,46 @@ TEST_CASE(
     }
 }
 
+TEST_CASE("a session whose console was killed is resolved at the next start: job stopped, records collected",
+          "[integration][cli][interrupt]") {
+    TemporaryFolder folder;
+    LongBatch batch(folder, 3);
+    batch.cli->kill(); // kill -9: no chance to clean up; mpirun, in its own process group, runs on
+    batch.cli->wait();
+    const pid_t mpirun = std::stoi(batch.job_id);
+    REQUIRE(processRuns(mpirun));
+    {
+        SessionStore store(batch.db);
+        REQUIRE(store.sessions().at(0).status == "running");
+    }
+    SECTION("by the next --batch") {
+        std::ofstream(folder.path / "tiny.toml") << "name = \"tiny\"\n[[run]]\nworkload = \"resnet20\"\n"
+                                                    "dataset = \"synthetic-cifar\"\nranks = 1\nsteps = 2\n";
+        const auto next = runConsole(folder, {"--batch", (folder.path / "tiny.toml").string(), "--db",
+                                              batch.db.string(), "--out", (folder.path / "out2").string()});
+        INFO(next.printed());
+        CHECK(next.exit_status == 0);
+        CHECK_THAT(next.out, Catch::Contains("session 1 was left running by a console that ended") &&
+                                 Catch::Contains("stored as abandoned"));
+    }
+    SECTION("by the window, when it opens") {
+        ChildProcess gui({SCALEBENCH_CLI_PATH, "--db", batch.db.string(), "--screenshot",
+                          (folder.path / "shot.png").string()},
+                         (folder.path / "gui.log").string(), (folder.path / "gui.log").string(),
+                         {"QT_QPA_PLATFORM=offscreen"});
+        CHECK(gui.wait().status == 0);
+        CHECK_THAT(fileText(folder.path / "gui.log"), Catch::Contains("session 1 was left running"));
+    }
+    CHECK_FALSE(processRuns(mpirun));
+    SessionStore store(batch.db);
+    CHECK(store.sessions().at(0).status == "abandoned");
+    const RunRow run = store.runs(1).at(0);
+    CHECK(run.status == "abandoned");
+    CHECK_THAT(run.error, Catch::Contains("ended first") && Catch::Contains("still running: stopped"));
+    CHECK(run.step_count == stepsInStream(metricFile(run.run_dir, 0)));
+    CHECK(run.step_count >= batch.stored);
+}
+
 TEST_CASE("two stores writing into one folder keep their runs apart: each run's records are its own",
           "[integration][cli]") {
     // Both stores number their first session 1; each run must still get a folder of its own, and neither
