@@ -47,6 +47,15 @@ Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const
                                  " (known: " + (known.empty() ? "none" : known) +
                                  "); add it with --add-clusters FILE");
     }
+    // A store from before settings were checked may keep what ssh or Slurm would refuse: refused unconnected.
+    if (const auto problems = clusterProblems(*cluster); !problems.empty()) {
+        std::string listed;
+        for (const auto& p : problems)
+            listed += (listed.empty() ? "" : "; ") + p.problem;
+        throw std::runtime_error("cluster '" + cluster->name + "' in " + store.file().string() +
+                                 " cannot be used: " + listed +
+                                 " (correct it in the Clusters tab, or again with --add-clusters FILE)");
+    }
     SshSettings ssh = sshSettings(*cluster);
     ssh.passphrase = std::move(passphrase);
     ssh.notice =

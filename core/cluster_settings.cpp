@@ -3,13 +3,69 @@
 
 #include "toml_table_reader.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 namespace scalebench {
 namespace {
 
 const char* launcherName(ClusterSettings::Launcher l) {
     return l == ClusterSettings::Launcher::Mpirun ? "mpirun" : "srun-pmix";
+}
+
+bool isControl(char c) {
+    return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+}
+bool hasControl(const std::string& s, bool tab_allowed = false) {
+    return std::any_of(s.begin(), s.end(),
+                       [&](char c) { return isControl(c) && !(tab_allowed && c == '\t'); });
+}
+bool hasSpaceOrControl(const std::string& s) {
+    return std::any_of(s.begin(), s.end(), [](char c) { return c == ' ' || isControl(c); });
+}
+bool isDigits(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+bool isAlnum(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+// As Slurm names partitions, accounts and clusters: letters, digits, '_', '.' and '-'.
+bool isSlurmName(const std::string& s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(),
+                                     [](char c) { return isAlnum(c) || c == '_' || c == '.' || c == '-'; });
+}
+std::vector<std::string> split(const std::string& s, char separator) {
+    std::vector<std::string> parts;
+    std::size_t start = 0;
+    for (std::size_t at; (at = s.find(separator, start)) != std::string::npos; start = at + 1)
+        parts.push_back(s.substr(start, at - start));
+    parts.push_back(s.substr(start));
+    return parts;
+}
+// sbatch --time: "minutes", "minutes:seconds", "hours:minutes:seconds", "days-hours", "days-hours:minutes",
+// "days-hours:minutes:seconds", or UNLIMITED / INFINITE (any case).
+bool isSlurmTime(const std::string& s) {
+    std::string upper;
+    for (char c : s)
+        upper += (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c;
+    if (upper == "UNLIMITED" || upper == "INFINITE") return true;
+    const std::size_t dash = s.find('-');
+    if (dash != std::string::npos && !isDigits(s.substr(0, dash))) return false;
+    const auto parts = split(dash == std::string::npos ? s : s.substr(dash + 1), ':');
+    return parts.size() <= 3 && std::all_of(parts.begin(), parts.end(), isDigits);
+}
+// A Slurm feature expression: names, counts and the operators & | , [ ] * : ! ( ).
+bool isConstraint(const std::string& s) {
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return isAlnum(c) || std::string_view("_.-&|,[]*:!()").find(c) != std::string_view::npos;
+    });
+}
+bool isUpperEnvironmentName(const std::string& s) {
+    return !s.empty() && !(s[0] >= '0' && s[0] <= '9') && std::all_of(s.begin(), s.end(), [](char c) {
+        return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    });
 }
 
 ClusterSettings readCluster(const toml::table& table, const std::string& file, int index) {
@@ -73,6 +129,18 @@ ClusterSettings readCluster(const toml::table& table, const std::string& file, i
         r.fail(*table.get("launcher"), "launcher", "'launcher' must be \"srun-pmix\" or \"mpirun\"");
     c.poll_seconds = r.integer("poll_seconds", c.poll_seconds, 1);
     c.jobcomp_log = r.text("jobcomp_log", "");
+    const auto problems = clusterProblems(c);
+    if (!problems.empty()) {
+        // Reported where the value is written: its key's line, or its entry's in a list or in nccl_env.
+        const ClusterProblem& p = problems.front();
+        const toml::node* node = table.get(p.key);
+        if (node && p.item >= 0 && node->as_array() && p.item < static_cast<int>(node->as_array()->size()))
+            node = node->as_array()->get(static_cast<std::size_t>(p.item));
+        else if (node && !p.variable.empty() && node->as_table() && node->as_table()->get(p.variable))
+            node = node->as_table()->get(p.variable);
+        if (node) r.fail(*node, p.key, p.problem);
+        r.fail(r.line(), p.key, p.problem);
+    }
     return c;
 }
 
@@ -99,6 +167,98 @@ std::vector<ClusterSettings> parseClusterText(const std::string& text, const std
 
 std::vector<ClusterSettings> parseClusterFile(const std::filesystem::path& path) {
     return parseClusterText(readTomlFile(path, "cluster file"), path.string());
+}
+
+std::string quotedSetting(const std::string& value) {
+    std::string out = "'";
+    for (char c : value) {
+        if (c == '\n')
+            out += "\\n";
+        else if (c == '\r')
+            out += "\\r";
+        else if (c == '\t')
+            out += "\\t";
+        else if (isControl(c)) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+            out += hex;
+        } else
+            out += c;
+    }
+    return out + "'";
+}
+
+std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
+    std::vector<ClusterProblem> out;
+    const auto add = [&](const std::string& key, const std::string& value, const std::string& accepted,
+                         int item = -1, const std::string& variable = "") {
+        out.push_back({key, "'" + key + "' is " + quotedSetting(value) + ": " + accepted, item, variable});
+    };
+    const auto atLeast = [&](const std::string& key, int value, int least) {
+        if (value < least)
+            out.push_back(
+                {key,
+                 "'" + key + "' must be at least " + std::to_string(least) + ", not " + std::to_string(value),
+                 -1, ""});
+    };
+    const std::string one_line = "a path on one line, without control characters";
+    if (!isSlurmName(c.name))
+        add("name", c.name,
+            "a cluster's name is letters, digits, '.', '_' and '-' (it is what --cluster takes)");
+    const std::string login =
+        "no spaces or control characters, not starting with '-' (ssh would read an option)";
+    if (c.host.empty() || hasSpaceOrControl(c.host) || c.host[0] == '-')
+        add("host", c.host, "give the head node's host name, address or ~/.ssh/config Host alias: " + login);
+    if (hasSpaceOrControl(c.user) || (!c.user.empty() && c.user[0] == '-'))
+        add("user", c.user, "a login name (or none, for the ssh config's): " + login);
+    if (c.port < 0 || c.port > 65535)
+        out.push_back({"port",
+                       "'port' is " + std::to_string(c.port) +
+                           ": a TCP port is 1 to 65535 (0: the ssh config's Port, else 22)",
+                       -1, ""});
+    for (std::size_t i = 0; i < c.identity_files.size(); ++i)
+        if (c.identity_files[i].empty() || hasControl(c.identity_files[i]))
+            add("identity_files", c.identity_files[i], "each key file is " + one_line, static_cast<int>(i));
+    if (hasControl(c.known_hosts)) add("known_hosts", c.known_hosts, one_line);
+    if (c.remote_root.empty() || hasControl(c.remote_root))
+        add("remote_root", c.remote_root, "scalebench's folder on the cluster: " + one_line + ", not empty");
+    if (c.torch_python.empty() || hasControl(c.torch_python))
+        add("torch_python", c.torch_python, "a Python command or " + one_line);
+    bool partitions = true;
+    for (const auto& name : split(c.partition, ','))
+        partitions = partitions && isSlurmName(name);
+    if (!c.partition.empty() && !partitions)
+        add("partition", c.partition,
+            "Slurm partition names are letters, digits, '_', '.' and '-'; several are separated by commas");
+    if (!c.account.empty() && !isSlurmName(c.account))
+        add("account", c.account, "a Slurm account name is letters, digits, '_', '.' and '-'");
+    if (!isConstraint(c.constraint))
+        add("constraint", c.constraint,
+            "a Slurm feature expression is feature names (letters, digits, '_', '.', '-') joined by & | , "
+            "with [ ] ( ) * : ! and no spaces");
+    if (!c.time_limit.empty() && !isSlurmTime(c.time_limit))
+        add("time_limit", c.time_limit,
+            "Slurm takes minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes or "
+            "days-hours:minutes:seconds (digits only), or UNLIMITED");
+    atLeast("tasks_per_node", c.tasks_per_node, 1);
+    atLeast("gpus_per_node", c.gpus_per_node, 0);
+    for (std::size_t i = 0; i < c.setup_lines.size(); ++i)
+        if (hasControl(c.setup_lines[i], true))
+            add("setup", c.setup_lines[i], "each setup entry is one shell line, without control characters",
+                static_cast<int>(i));
+    for (const auto& [name, value] : c.nccl_env) {
+        if (!isUpperEnvironmentName(name))
+            add("nccl_env", name,
+                "a variable's name is upper-case letters, digits and '_', not starting with a digit", -1,
+                name);
+        else if (value.find_first_of(std::string("\n\r\0", 3)) != std::string::npos)
+            add("nccl_env", value, name + "'s value must be on one line, without NUL", -1, name);
+    }
+    if (hasSpaceOrControl(c.container_image))
+        add("container_image", c.container_image, "an image name without spaces or control characters");
+    atLeast("poll_seconds", c.poll_seconds, 1);
+    if (hasControl(c.jobcomp_log)) add("jobcomp_log", c.jobcomp_log, one_line);
+    return out;
 }
 
 std::string clusterToJson(const ClusterSettings& c) {

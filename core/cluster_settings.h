@@ -47,8 +47,24 @@ bool isLocalMachine(const ClusterSettings& cluster);
 // (PlanError).
 std::vector<ClusterSettings> parseClusterText(const std::string& text, const std::string& file_name);
 std::vector<ClusterSettings> parseClusterFile(const std::filesystem::path& path);
-// As the session store keeps them (no secrets: keys stay in files or the agent).
+// As the session store keeps them (no secrets: keys stay in files or the agent). Reading does not check the
+// settings: a store written before they were checked still loads; clusterProblems() says what is wrong.
 std::string clusterToJson(const ClusterSettings& cluster);
 ClusterSettings clusterFromJson(const std::string& json);
+
+// A setting that ssh, Slurm or a job script would refuse or misread.
+struct ClusterProblem {
+    std::string key; // the [[cluster]] key, e.g. "time_limit"
+    std::string
+        problem;   // names the key, quotes the value (control characters escaped), says what is accepted
+    int item = -1; // setup, identity_files: the entry at fault (0-based)
+    std::string variable; // nccl_env: the variable at fault
+};
+// Every problem of a cluster's settings, in the order of its keys; none for one that can be used. Checked
+// wherever a cluster is kept (cluster files, the Clusters tab) and before one is used.
+std::vector<ClusterProblem> clusterProblems(const ClusterSettings& cluster);
+// A value as a problem quotes it: in single quotes, a line break shown as \n, other control characters as
+// \xNN.
+std::string quotedSetting(const std::string& value);
 
 } // namespace scalebench

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 namespace scalebench {
@@ -100,7 +101,12 @@ int TableReader::integer(const std::string& key, int fallback, int minimum) cons
     if (!node) return fallback;
     auto v = node->as_integer();
     if (!v) fail(*node, key, "'" + key + "' must be an integer");
-    if (v->get() < minimum) fail(*node, key, "'" + key + "' must be at least " + std::to_string(minimum));
+    if (v->get() < minimum)
+        fail(*node, key,
+             "'" + key + "' must be at least " + std::to_string(minimum) + ", not " +
+                 std::to_string(v->get()));
+    if (v->get() > std::numeric_limits<int>::max())
+        fail(*node, key, "'" + key + "' is " + std::to_string(v->get()) + ": far too large");
     return static_cast<int>(v->get());
 }
 

@@ -70,3 +70,101 @@ TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record
         CHECK_THAT(unknown.err, Catch::Contains("no cluster 'prod'") && Catch::Contains("(known: test)"));
     }
 }
+
+TEST_CASE(
+    "--add-clusters refuses a bad setting at its file, line and key, and keeps none of the file's clusters",
+    "[integration][cli][cluster-validation]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "sessions.db").string();
+    const auto added = [&](const std::string& second_cluster) {
+        std::ofstream(folder.path / "clusters.toml") << "[[cluster]]\nname = \"good\"\nhost = \"h\"\n"
+                                                     << "[[cluster]]\nname = \"bad\"\nhost = \"h\"\n"
+                                                     << second_cluster;
+        return runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db});
+    };
+    // The issue's two, as a user writes them.
+    const ConsoleRun partition = added("partition = \"\"\"gpu\nbatch\"\"\"\n");
+    CHECK(partition.exit_status == 2);
+    CHECK_THAT(partition.err, Catch::Contains((folder.path / "clusters.toml").string() + ":7:") &&
+                                  Catch::Contains("'partition' is 'gpu\\nbatch'"));
+    const ConsoleRun time_limit = added("time_limit = \"$(reboot)\"\n");
+    CHECK(time_limit.exit_status == 2);
+    CHECK_THAT(time_limit.err, Catch::Contains((folder.path / "clusters.toml").string() + ":7:") &&
+                                   Catch::Contains("'time_limit' is '$(reboot)'"));
+    CHECK_FALSE(std::filesystem::exists(db)); // nothing kept, not even the good one
+    REQUIRE(added("time_limit = \"2-00:00:00\"\n").exit_status == 0);
+    CHECK(SessionStore(db).clusterNames() == std::vector<std::string>{"bad", "good"});
+}
+
+TEST_CASE(
+    "a stored cluster with a bad setting (an older store's) is refused before connecting, storing no session",
+    "[integration][cli][cluster-validation]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "sessions.db").string();
+    {
+        SessionStore store(db);
+        ClusterSettings c;
+        c.name = "old";
+        c.host = "127.0.0.1";
+        c.port = 1; // nothing listens: reaching it would say "cannot connect"
+        c.partition = "gpu\nbatch";
+        store.saveCluster(c); // as a store written before settings were checked keeps it
+        REQUIRE(store.cluster("old"));
+        CHECK(store.cluster("old")->partition == "gpu\nbatch"); // it still loads
+    }
+    std::ofstream(folder.path / "plan.toml") << "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\n"
+                                             << "dataset = \"synthetic-cifar\"\nranks = [1]\nsteps = 2\n";
+    const ConsoleRun batch =
+        runConsole(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "old", "--db", db});
+    INFO(batch.printed());
+    CHECK(batch.exit_status == 2);
+    CHECK_THAT(batch.err, Catch::Contains("cluster 'old'") &&
+                              Catch::Contains("'partition' is 'gpu\\nbatch'") &&
+                              !Catch::Contains("cannot connect"));
+    CHECK(SessionStore(db).sessions().empty());
+}
+
+TEST_CASE(
+    "a run sbatch refuses is stored failed with sbatch's reason, the session failed, nothing left pending",
+    "[integration][slurm][ssh][cli][deployed-engine][slow][cluster-validation]") {
+    auto env = clusterEnvironment();
+    TemporaryFolder folder;
+    // A partition named as Slurm names them, which this cluster does not have: only sbatch can say so.
+    std::ofstream(folder.path / "clusters.toml")
+        << "[[cluster]]\n"
+        << "name = \"test\"\n"
+        << "host = \"127.0.0.1\"\n"
+        << "port = " << env["SSH_PORT"] << "\n"
+        << "user = \"" << env["SSH_USER"] << "\"\n"
+        << "identity_files = [\"" << env["SSH_KEY"] << "\"]\n"
+        << "known_hosts = \"" << env["SSH_KNOWN_HOSTS"] << "\"\n"
+        << "remote_root = \"" << env["SCALEBENCH_ROOT"] << "\"\n"
+        << "torch_python = \"" SCALEBENCH_SOURCE_DIR "/.venv/bin/python\"\n"
+        << "partition = \"nosuch\"\n"
+        << "tasks_per_node = 1\nexclusive = false\npoll_seconds = 1\n";
+    std::ofstream(folder.path / "plan.toml") << "name = \"refused\"\n[[run]]\nworkload = \"resnet20\"\n"
+                                             << "dataset = \"synthetic-cifar\"\nranks = [1, 2]\nsteps = 2\n"
+                                             << "batch_per_rank = 16\nthreads_per_rank = 1\n";
+    const std::string db = (folder.path / "sessions.db").string();
+    REQUIRE(runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db})
+                .exit_status == 0);
+    const ConsoleRun batch =
+        runConsole(folder, {"--batch", (folder.path / "plan.toml").string(), "--cluster", "test", "--db", db,
+                            "--out", (folder.path / "out").string()});
+    INFO(batch.printed());
+    CHECK(batch.exit_status == 1);
+    CHECK_THAT(batch.err, Catch::Contains("2 of 2 runs failed"));
+    SessionStore store(db);
+    const auto sessions = store.sessions();
+    REQUIRE(sessions.size() == 1);
+    CHECK(sessions[0].status == "failed");
+    CHECK_FALSE(sessions[0].finished_at.empty());
+    const auto runs = store.runs(sessions[0].id);
+    REQUIRE(runs.size() == 2);
+    for (const auto& run : runs) {
+        INFO(run.name);
+        CHECK(run.status == "failed");
+        CHECK_THAT(run.error, Catch::Contains("not started") && Catch::Contains("sbatch") &&
+                                  Catch::Contains("Invalid partition name"));
+    }
+}

@@ -251,3 +251,59 @@ TEST_CASE("the clusters view renders at 1100 x 700", "[ui][clusters]") {
     const QString folder = qEnvironmentVariable("SCALEBENCH_SCREENSHOTS");
     if (!folder.isEmpty()) CHECK(image.save(QDir(folder).filePath("clusters.png")));
 }
+
+TEST_CASE("the form refuses to save a setting Slurm or ssh would refuse, and says which field and why",
+          "[ui][clusters]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    SessionStore store(dir.filePath("s.sqlite").toStdString());
+    store.saveCluster(cluster("alpha", "a.example.org"));
+    ClustersWidget widget(store);
+    showOffscreen(widget);
+    QSignalSpy changed(&widget, &ClustersWidget::clustersChanged);
+    clickRow(*child<QTableView>(widget, "clusterTable"), 1);
+    auto* save = child<QPushButton>(widget, "saveCluster");
+    auto* time_limit = child<QLineEdit>(widget, "timeLimit");
+    auto* partition = child<QLineEdit>(widget, "partition");
+
+    // The time limit: sbatch alone caught it, after the session had started.
+    typeInto(time_limit, "$(reboot)");
+    click(save);
+    CHECK(store.cluster("alpha")->time_limit == "01:00:00");
+    CHECK(changed.count() == 0);
+    CHECK_THAT(widget.connectionText().toStdString(),
+               Contains("Time limit") && Contains("'$(reboot)'") && Contains("days-hours:minutes:seconds"));
+    // The field itself says so, and has the focus.
+    CHECK_THAT(time_limit->toolTip().toStdString(), Contains("'$(reboot)'"));
+    CHECK(time_limit->hasFocus());
+    CHECK_FALSE(time_limit->styleSheet().isEmpty());
+
+    typeInto(time_limit, "2-00:00:00");
+    typeInto(partition, "gpu long");
+    click(save);
+    CHECK(store.cluster("alpha")->partition == "gpu");
+    CHECK_THAT(widget.connectionText().toStdString(), Contains("Partition") && Contains("'gpu long'"));
+    CHECK(time_limit->toolTip().isEmpty()); // no longer wrong
+    CHECK(time_limit->styleSheet().isEmpty());
+    CHECK_THAT(partition->toolTip().toStdString(), Contains("'gpu long'"));
+
+    auto* setup = child<QPlainTextEdit>(widget, "setupLines");
+    setup->setFocus();
+    QTest::keyClicks(setup, "module load cuda");
+    typeInto(partition, "gpu,gpu-long");
+    typeInto(child<QLineEdit>(widget, "host"), "-oProxyCommand=sh");
+    click(save);
+    CHECK(store.cluster("alpha")->host == "a.example.org");
+    CHECK_THAT(widget.connectionText().toStdString(), Contains("Host") && Contains("'-oProxyCommand=sh'"));
+
+    typeInto(child<QLineEdit>(widget, "host"), "a2.example.org");
+    click(save);
+    REQUIRE(store.cluster("alpha"));
+    CHECK(store.cluster("alpha")->host == "a2.example.org");
+    CHECK(store.cluster("alpha")->partition == "gpu,gpu-long");
+    CHECK(store.cluster("alpha")->time_limit == "2-00:00:00");
+    CHECK(store.cluster("alpha")->setup_lines == std::vector<std::string>{"module load cuda"});
+    CHECK(changed.count() == 1);
+    CHECK_THAT(widget.connectionText().toStdString(), Contains("Saved 'alpha'"));
+    CHECK(partition->toolTip().isEmpty());
+}

@@ -3,7 +3,6 @@
 #include "clusters_widget.h"
 
 #include "cluster_list_model.h"
-#include "run_plan.h"
 #include "session_store.h"
 
 #include <QCheckBox>
@@ -20,6 +19,7 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <map>
 
 namespace scalebench {
 namespace {
@@ -264,6 +264,7 @@ void ClustersWidget::setFormSettings(const ClusterSettings& c) {
     const bool local = isLocalMachine(c);
     setFormEditable(!local);
     remove_->setEnabled(!local && model_->rowOf(qs(c.name)) > 0);
+    markFields({});
     report_.reset();
     trust_->hide();
     setStatus(local ? tr("This machine: runs start with <tt>mpirun</tt> here. It needs no settings.")
@@ -313,18 +314,24 @@ ClusterSettings ClustersWidget::formSettings() const {
 
 bool ClustersWidget::saveForm() {
     const ClusterSettings c = formSettings();
+    markFields({});
     QString problem;
     if (isLocalMachine(form_base_))
         problem = tr("'local' is this machine: it has no settings to save.");
-    else if (c.name.empty() || c.name == kLocalClusterName)
+    else if (c.name == kLocalClusterName)
         problem = tr("Give the cluster a name other than 'local'.");
-    else if (c.host.empty())
-        problem = tr("Give the head node's host name or address.");
-    for (const auto& [key, value] : c.nccl_env)
-        if (!isEnvironmentVariableName(key))
-            problem = tr("NCCL variables: '%1' is not an environment variable name.").arg(qs(key));
     if (!problem.isEmpty()) {
         setStatus(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(problem.toHtmlEscaped()));
+        return false;
+    }
+    // What ssh or Slurm would refuse is not kept: each field at fault is marked and named.
+    const auto problems = clusterProblems(c);
+    if (!problems.empty()) {
+        markFields(problems);
+        QString text = QStringLiteral("<span style='color:#b00020'><b>%1</b></span>").arg(tr("Not saved."));
+        for (const auto& p : problems)
+            text += QStringLiteral("<br>%1: %2").arg(fieldLabel(p.key).toHtmlEscaped(), html(p.problem));
+        setStatus(text);
         return false;
     }
     // A renamed cluster replaces the one it was.
@@ -410,6 +417,54 @@ void ClustersWidget::showReport(const ConnectionReport& r) {
 
 void ClustersWidget::setStatus(const QString& text) {
     status_->setText(text);
+}
+
+std::map<std::string, QWidget*> ClustersWidget::fields() const {
+    return {{"name", name_},
+            {"host", host_},
+            {"user", user_},
+            {"port", port_},
+            {"identity_files", identity_files_},
+            {"known_hosts", known_hosts_},
+            {"remote_root", remote_root_},
+            {"torch_python", torch_python_},
+            {"partition", partition_},
+            {"account", account_},
+            {"constraint", constraint_},
+            {"time_limit", time_limit_},
+            {"tasks_per_node", tasks_per_node_},
+            {"gpus_per_node", gpus_per_node_},
+            {"container_image", container_image_},
+            {"poll_seconds", poll_seconds_},
+            {"setup", setup_},
+            {"nccl_env", nccl_env_}};
+}
+
+QString ClustersWidget::fieldLabel(const std::string& key) const {
+    const auto all = fields();
+    if (const auto it = all.find(key); it != all.end())
+        for (auto* layout : form_->findChildren<QFormLayout*>())
+            if (auto* label = qobject_cast<QLabel*>(layout->labelForField(it->second))) return label->text();
+    return qs(key) + tr(" (not in this form)"); // jobcomp_log: from a cluster file
+}
+
+void ClustersWidget::markFields(const std::vector<ClusterProblem>& problems) {
+    const auto all = fields();
+    for (const auto& [key, widget] : all) {
+        widget->setToolTip(QString());
+        widget->setStyleSheet(QString());
+    }
+    QWidget* first = nullptr;
+    for (const auto& p : problems) {
+        const auto it = all.find(p.key);
+        if (it == all.end()) continue;
+        QWidget* widget = it->second;
+        const QString shown = widget->toolTip();
+        widget->setToolTip(shown.isEmpty() ? qs(p.problem) : shown + QLatin1Char('\n') + qs(p.problem));
+        widget->setStyleSheet(QStringLiteral("border: 2px solid #b00020;"));
+        if (!first) first = widget;
+    }
+    if (first) first->setFocus();
 }
 
 QString ClustersWidget::connectionText() const {

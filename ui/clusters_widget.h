@@ -6,6 +6,7 @@
 #include "connection_check.h"
 
 #include <QWidget>
+#include <map>
 #include <optional>
 
 class QCheckBox;
@@ -51,6 +52,12 @@ class ClustersWidget : public QWidget {
     void showReport(const ConnectionReport& report);
     void setFormEditable(bool editable);
     void setStatus(const QString& html);
+    // The form's field of each [[cluster]] key (jobcomp_log has none), and its label.
+    std::map<std::string, QWidget*> fields() const;
+    QString fieldLabel(const std::string& key) const;
+    // Each field at fault gets its problems as tool tip and a red frame, the first the focus; others are
+    // cleared.
+    void markFields(const std::vector<ClusterProblem>& problems);
 
     SessionStore& store_;
     ClusterListModel* model_;
