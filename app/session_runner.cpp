@@ -154,10 +154,11 @@ std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolder
 
 void SessionRunner::restart(ActiveRun& run, const JobStatus& status) {
     const std::string cause = status.requeue_cause.empty() ? "a requeue" : status.requeue_cause;
-    progress_(fmt::format("{}: job {} started again as attempt {} after {}; attempt {} stopped at step {} "
-                          "(its records stay in {})",
-                          run.tag, run.job_id, status.attempt, cause, run.attempt, run.last_step,
-                          metricFile(run.run_dir, run.attempt)));
+    progress_(
+        fmt::format("{}: job {} requeued by Slurm after {}: attempt {} stopped at step {} (its records stay "
+                    "in {}); attempt {} starts again from step 1",
+                    run.tag, run.job_id, cause, run.attempt, run.last_step,
+                    metricFile(run.run_dir, run.attempt), status.attempt));
     store_.restartRun(run.run_id, status.attempt, cause, run.last_status.nodes);
     run.attempt = status.attempt;
     run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, run.attempt));

@@ -58,16 +58,17 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
         } else if (r.figures.steady_steps == 0) {
             out += fmt::format("{:<34} {:>5} {:>6}   (no steady-state steps)\n", r.name, r.ranks, r.status);
         } else {
-            out += fmt::format("{:<34} {:>5} {:>6} {:>10.1f} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} "
-                               "{:>7.4f} {:>12}\n",
-                               r.name, r.ranks, r.status, r.figures.samples_per_s, milliseconds(b.step_s),
-                               milliseconds(b.data_s), milliseconds(b.forward_s), milliseconds(b.backward_s),
-                               milliseconds(b.allreduce_s), milliseconds(b.optimizer_s),
-                               scaling[i].speedup > 0 ? fmt::format("{:.2f}x", scaling[i].speedup) : "-",
-                               scaling[i].speedup > 0 ? fmt::format("{:.0f}%", scaling[i].efficiency * 100)
-                                                      : "-",
-                               r.figures.final_loss, formatEvalValue(r.figures.eval_metric, r.figures.final_eval));
+            out += fmt::format(
+                "{:<34} {:>5} {:>6} {:>10.1f} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} "
+                "{:>7.4f} {:>12}\n",
+                r.name, r.ranks, r.status, r.figures.samples_per_s, milliseconds(b.step_s),
+                milliseconds(b.data_s), milliseconds(b.forward_s), milliseconds(b.backward_s),
+                milliseconds(b.allreduce_s), milliseconds(b.optimizer_s),
+                scaling[i].speedup > 0 ? fmt::format("{:.2f}x", scaling[i].speedup) : "-",
+                scaling[i].speedup > 0 ? fmt::format("{:.0f}%", scaling[i].efficiency * 100) : "-",
+                r.figures.final_loss, formatEvalValue(r.figures.eval_metric, r.figures.final_eval));
         }
+        if (!r.requeues.empty()) out += "    " + r.requeues + "\n";
         if (!r.error.empty()) out += "    error: " + r.error + "\n";
     }
     out += "samples/s: median over steady-state steps; step and its parts: mean ms per step (data, forward, "
@@ -102,11 +103,11 @@ std::string resultsCsv(const std::vector<RunResult>& results) {
         const RunResult& r = results[i];
         const StepBreakdown& b = r.figures.breakdown;
         out += fmt::format(
-            "{},{},{},{},{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.6f},{},{},{:.1f},{}\n",
+            "{},{},{},{},{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.6f},{},{},{:"
+            ".1f},{}\n",
             r.name, r.workload, r.dataset, r.ranks, r.repeat, r.status, r.figures.samples_per_s, b.step_s,
             b.data_s, b.forward_s, b.backward_s, b.allreduce_s, b.optimizer_s, scaling[i].speedup,
-            scaling[i].efficiency, r.figures.final_loss,
-            r.figures.final_eval ? r.figures.eval_metric : "",
+            scaling[i].efficiency, r.figures.final_loss, r.figures.final_eval ? r.figures.eval_metric : "",
             r.figures.final_eval ? fmt::format("{:.6f}", *r.figures.final_eval) : "", r.figures.tokens_per_s,
             r.figures.mfu ? fmt::format("{:.4f}", *r.figures.mfu) : "");
     }

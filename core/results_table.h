@@ -18,6 +18,7 @@ struct RunResult {
     std::string error;
     RunFigures figures;
     std::vector<CollectiveRecord> collectives{}; // a collective sweep's sizes, in order
+    std::string requeues{}; // "requeued once after NODE_FAIL on node2 (...)": empty when it ran once
 };
 
 // Throughput scaling over the successful runs (mean and two sigma over repeats).

@@ -94,14 +94,43 @@ std::string parseSbatchJobId(const std::string& output) {
 // Sample (squeue --noheader --states=all --format=%i|%T|%r|%N):
 //   17|RUNNING|None|node[1-2]
 //   18|PENDING|Resources|
+//   or (-O JobID:|,State:|,Reason:|,NodeList:|,RestartCnt:|): a requeued job, waiting out its BeginTime:
+//   1|PENDING|BeginTime||1|
+std::string squeueCommand(const std::string& job_ids) {
+    return "squeue --noheader --states=all -O 'JobID:|,State:|,Reason:|,NodeList:|,RestartCnt:|' --jobs=" +
+           job_ids;
+}
+
 std::vector<SlurmJobInfo> parseSqueue(const std::string& output) {
     std::vector<SlurmJobInfo> jobs;
     for (const auto& line : lines(output)) {
         const auto f = fields(line, '|');
         if (f.size() < 4) continue;
-        jobs.push_back(info(f[0], f[1], f[2], f[3]));
+        SlurmJobInfo job = info(f[0], f[1], f[2], f[3]);
+        if (f.size() >= 5 && !f[4].empty() && f[4].find_first_not_of("0123456789") == std::string::npos)
+            job.restarts = std::stoi(f[4]);
+        jobs.push_back(job);
     }
     return jobs;
+}
+
+// Sample (sinfo --noheader --Node --format=%N|%T|%E):
+//   node1|down*|Not responding
+//   node2|idle|none
+std::vector<SlurmNodeInfo> parseSinfoNodes(const std::string& output) {
+    std::vector<SlurmNodeInfo> nodes;
+    for (const auto& line : lines(output)) {
+        const auto f = fields(line, '|');
+        if (f.size() < 3) continue;
+        nodes.push_back({f[0], f[1], f[2] == "none" ? "" : f[2]});
+    }
+    return nodes;
+}
+
+bool isFailedNodeState(const std::string& state) {
+    for (const char* word : {"down", "drain", "fail", "no_respond"})
+        if (state.find(word) != std::string::npos) return true;
+    return !state.empty() && state.back() == '*'; // not responding
 }
 
 // Sample (sacct --noheader --parsable2 --allocations --format=JobIDRaw,State,ExitCode,NodeList):

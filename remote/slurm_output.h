@@ -16,6 +16,14 @@ struct SlurmJobInfo {
     std::string reason;      // pending reason, e.g. "Resources", "Priority"
     std::string nodes;       // e.g. "node[1-2]"
     int exit_status = 0;     // from ExitCode N:S: N, or 128 + S when signal S ended it
+    int restarts = 0;        // times Slurm started the job again (squeue's RestartCnt)
+};
+
+// A node as sinfo reports it: why it is down or drained.
+struct SlurmNodeInfo {
+    std::string name;
+    std::string state;  // e.g. "idle", "down*", "drained"
+    std::string reason; // e.g. "Not responding"
 };
 
 JobState slurmState(const std::string& state);
@@ -24,8 +32,15 @@ JobState slurmState(const std::string& state);
 bool isUnsatisfiableReason(const std::string& reason);
 // "1234" or "1234;cluster" from `sbatch --parsable`; throws std::runtime_error on anything else.
 std::string parseSbatchJobId(const std::string& output);
-// `squeue --noheader --states=all --format=%i|%T|%r|%N`
+// The squeue command whose output parseSqueue reads, for the given job ids (comma-separated).
+std::string squeueCommand(const std::string& job_ids);
+// `squeue --noheader --states=all -O JobID:|,State:|,Reason:|,NodeList:|,RestartCnt:|`, and the older
+// `--format=%i|%T|%r|%N` (no restart count).
 std::vector<SlurmJobInfo> parseSqueue(const std::string& output);
+// `sinfo --noheader --Node --format=%N|%T|%E`
+std::vector<SlurmNodeInfo> parseSinfoNodes(const std::string& output);
+// Down, drained or failing: the states of a node that ended its jobs.
+bool isFailedNodeState(const std::string& state);
 // `sacct --noheader --parsable2 --allocations --format=JobIDRaw,State,ExitCode,NodeList`
 std::vector<SlurmJobInfo> parseSacct(const std::string& output);
 // `scontrol --oneliner show job` (one job a line), and the lines of JobCompType=jobcomp/filetxt

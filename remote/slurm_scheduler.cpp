@@ -74,6 +74,19 @@ std::vector<SlurmJobInfo> SlurmScheduler::finishedJobs(const std::vector<std::st
     return jobs;
 }
 
+std::string SlurmScheduler::requeueCause(const std::string& nodes) {
+    if (nodes.empty()) return "a requeue";
+    const CommandResult r =
+        run("sinfo --noheader --Node --nodes=" + shellQuote(nodes) + " --format='%N|%T|%E'");
+    std::string failed;
+    for (const auto& node : parseSinfoNodes(r.out))
+        if (isFailedNodeState(node.state))
+            failed += (failed.empty() ? "" : ", ") + node.name +
+                      (node.reason.empty() ? "" : " (" + node.state + ": " + node.reason + ")");
+    return failed.empty() ? "a requeue on " + nodes + " (preemption or scontrol requeue; no node failed)"
+                          : "NODE_FAIL on " + failed;
+}
+
 std::string SlurmScheduler::errorTail(const std::string& job_id) {
     auto it = run_dirs_.find(job_id);
     if (it == run_dirs_.end()) return "";
@@ -83,8 +96,7 @@ std::string SlurmScheduler::errorTail(const std::string& job_id) {
 std::map<std::string, JobStatus> SlurmScheduler::poll(const std::vector<std::string>& job_ids) {
     std::map<std::string, JobStatus> states;
     if (job_ids.empty()) return states;
-    const CommandResult q =
-        run("squeue --noheader --states=all --format='%i|%T|%r|%N' --jobs=" + joinIds(job_ids));
+    const CommandResult q = run(squeueCommand(joinIds(job_ids)));
     std::set<std::string> wanted(job_ids.begin(), job_ids.end());
     std::vector<SlurmJobInfo> seen = q.exit_status == 0 ? parseSqueue(q.out) : std::vector<SlurmJobInfo>{};
     std::vector<std::string> missing;
@@ -107,6 +119,15 @@ std::map<std::string, JobStatus> SlurmScheduler::poll(const std::vector<std::str
     for (const auto& j : seen) {
         if (!wanted.contains(j.id)) continue;
         JobStatus s{j.state, j.exit_status, "", j.reason, j.nodes};
+        Attempts& attempts = attempts_[j.id];
+        if (j.restarts > attempts.count) {
+            // Slurm started the job again: say why the last attempt ended (its nodes' state), once.
+            attempts.count = j.restarts;
+            attempts.cause = requeueCause(attempts.nodes);
+        }
+        if (j.state == JobState::Running && !j.nodes.empty()) attempts.nodes = j.nodes;
+        s.attempt = attempts.count;
+        s.requeue_cause = attempts.cause;
         states[j.id] = s;
     }
     for (const auto& id : job_ids) {

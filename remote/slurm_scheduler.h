@@ -28,6 +28,15 @@ class SlurmScheduler final : public Scheduler {
     CommandResult run(const std::string& command);
     std::vector<SlurmJobInfo> finishedJobs(const std::vector<std::string>& ids);
     std::string errorTail(const std::string& job_id);
+    // Why a job's last attempt on `nodes` ended: NODE_FAIL on the nodes Slurm marks down, or a requeue.
+    std::string requeueCause(const std::string& nodes);
+
+    struct Attempts {
+        int count = 0;     // restarts seen
+        std::string cause; // why the last attempt ended
+        std::string nodes; // where the current attempt runs (or ran)
+    };
+    std::map<std::string, Attempts> attempts_; // by job id
 
     Transport& transport_;
     ClusterSettings cluster_;

@@ -78,6 +78,13 @@ batch_per_rank = 16
             }
         }
     }
+    // A test that fails half-way leaves no job behind: the console is asked to cancel it (one SIGTERM).
+    ~LongBatch() {
+        if (cli && !cli->poll().exited) {
+            ::kill(cli->pid(), SIGTERM);
+            cli->wait();
+        }
+    }
     std::string printed() const { return fileText(out_log) + fileText(err_log); }
 
     std::filesystem::path db;
@@ -193,6 +200,12 @@ TEST_CASE("a session whose console was killed is resolved at the next start: job
     batch.cli->kill(); // kill -9: no chance to clean up; mpirun, in its own process group, runs on
     batch.cli->wait();
     const pid_t mpirun = std::stoi(batch.job_id);
+    struct StopLeftover { // the test's own cleanup, should it fail before scalebench stops mpirun
+        pid_t pid;
+        ~StopLeftover() {
+            if (processRuns(pid)) ::kill(-pid, SIGKILL);
+        }
+    } leftover{mpirun};
     REQUIRE(processRuns(mpirun));
     {
         SessionStore store(batch.db);

@@ -1,6 +1,7 @@
 // Specification of the session store: sessions, runs and records survive reopening; foreign files are
 // refused.
 #include "run_folder.h"
+#include "session_results.h"
 #include "session_store.h"
 #include "temporary_folder.h"
 
@@ -213,10 +214,10 @@ TEST_CASE("clusters are kept by name and replaced when saved again", "[core][sto
     "ALTER TABLE sessions DROP COLUMN owner; ALTER TABLE runs DROP COLUMN attempt; "
 #define UNDO_SCHEMA_6                                                                                        \
     UNDO_SCHEMA_7                                                                                            \
-        "ALTER TABLE steps DROP COLUMN tokens_per_s; ALTER TABLE steps DROP COLUMN model_flops_per_s; "      \
-        "ALTER TABLE steps DROP COLUMN mfu; DROP TABLE evals; "                                              \
-        "CREATE TABLE evals (run_id INTEGER NOT NULL, step INTEGER NOT NULL, accuracy REAL NOT NULL, "       \
-        "loss REAL NOT NULL, elapsed_s REAL NOT NULL, PRIMARY KEY (run_id, step)) WITHOUT ROWID; "
+    "ALTER TABLE steps DROP COLUMN tokens_per_s; ALTER TABLE steps DROP COLUMN model_flops_per_s; "          \
+    "ALTER TABLE steps DROP COLUMN mfu; DROP TABLE evals; "                                                  \
+    "CREATE TABLE evals (run_id INTEGER NOT NULL, step INTEGER NOT NULL, accuracy REAL NOT NULL, "           \
+    "loss REAL NOT NULL, elapsed_s REAL NOT NULL, PRIMARY KEY (run_id, step)) WITHOUT ROWID; "
 
 TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[core][store]") {
     TemporaryFolder folder;
@@ -396,4 +397,25 @@ TEST_CASE("a session remembers the console that started it", "[core][store]") {
     SessionStore store(folder.path / "owner.db");
     const auto id = store.createSession("s", "", "local");
     CHECK_THAT(store.session(id)->owner, Catch::EndsWith(":" + std::to_string(getpid())));
+}
+
+TEST_CASE("a requeued run's results say how often and why it was started again", "[core][store]") {
+    CHECK(requeueNote({}).empty());
+    CHECK(
+        requeueNote({{0, "NODE_FAIL on node2 (down*: Not responding)", "node2", 12, ""}}) ==
+        "requeued once after NODE_FAIL on node2 (down*: Not responding) (attempt 0 stopped at step 12); the "
+        "figures are the last attempt's");
+    CHECK_THAT(requeueNote({{0, "NODE_FAIL on n1", "n1", 3, ""}, {1, "a requeue", "n2", 5, ""}}),
+               Catch::StartsWith("requeued twice after NODE_FAIL on n1 (attempt 0 stopped at step 3) and a "
+                                 "requeue (attempt 1 stopped at step 5)"));
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "requeued.db");
+    const auto session = store.createSession("s", "", "c");
+    const auto run = store.createRun(session, {"r", "resnet20", "x", 1, 1, ""});
+    store.appendRecords(run, {step(1), step(2)});
+    store.restartRun(run, 1, "NODE_FAIL on node1", "node1");
+    store.appendRecords(run, {step(1), step(2), step(3)});
+    const auto results = loadSessionResults(store, session);
+    CHECK_THAT(formatResultsTable(results),
+               Catch::Contains("    requeued once after NODE_FAIL on node1 (attempt 0 stopped at step 2)"));
 }

@@ -199,3 +199,43 @@ TEST_CASE(
             CHECK_THAT(command, !Catch::StartsWith("sacct"));
     }
 }
+
+TEST_CASE("squeue's restart count and sinfo's down nodes tell a requeue after a node failure",
+          "[remote][slurm]") {
+    // Real output of the test cluster: job 1 requeued after its node died, waiting out Slurm's BeginTime.
+    const auto jobs = parseSqueue(fixture("squeue-restarts.txt"));
+    REQUIRE(jobs.size() == 2);
+    CHECK(jobs[0].state == JobState::Pending);
+    CHECK(jobs[0].reason == "BeginTime");
+    CHECK(jobs[0].restarts == 1);
+    CHECK(jobs[1].restarts == 0);
+    CHECK(jobs[1].nodes == "node1");
+    CHECK(parseSqueue(fixture("squeue.txt")).at(3).restarts == 0); // the older format has no count
+
+    const auto nodes = parseSinfoNodes("node1|down*|Not responding\nnode2|idle|none\n");
+    REQUIRE(nodes.size() == 2);
+    CHECK(isFailedNodeState(nodes[0].state));
+    CHECK(nodes[0].reason == "Not responding");
+    CHECK_FALSE(isFailedNodeState(nodes[1].state));
+    CHECK(nodes[1].reason.empty());
+    CHECK(isFailedNodeState("drained"));
+}
+
+TEST_CASE("a job Slurm starts again is reported as its next attempt, with the node that failed",
+          "[remote][slurm]") {
+    ScriptedTransport cluster;
+    SlurmScheduler slurm(cluster, ClusterSettings{});
+    cluster.answers["squeue"] = {0, "7|RUNNING|None|node[1-2]|0|\n", ""};
+    CHECK(slurm.poll({"7"}).at("7").attempt == 0);
+    cluster.answers["squeue"] = {0, "7|PENDING|BeginTime||1|\n", ""};
+    cluster.answers["sinfo"] = {0, "node1|idle|none\nnode2|down*|Not responding\n", ""};
+    const JobStatus requeued = slurm.poll({"7"}).at("7");
+    CHECK(requeued.attempt == 1);
+    CHECK(requeued.requeue_cause == "NODE_FAIL on node2 (down*: Not responding)");
+    CHECK_THAT(cluster.commands.back(), Catch::Contains("sinfo") && Catch::Contains("'node[1-2]'"));
+    // Asked once: the next polls keep the attempt and its cause without asking sinfo again.
+    const auto asked = cluster.commands.size();
+    cluster.answers["squeue"] = {0, "7|RUNNING|None|node1|1|\n", ""};
+    CHECK(slurm.poll({"7"}).at("7").requeue_cause == requeued.requeue_cause);
+    CHECK(cluster.commands.size() == asked + 1);
+}

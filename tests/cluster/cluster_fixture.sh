@@ -8,6 +8,7 @@
 #   cluster_fixture.sh start DIR [NODES]    NODES defaults to 2; writes DIR/cluster.env when all is ready
 #   cluster_fixture.sh stop DIR [--clean]   stops what start started (by recorded PID), removes its namespaces
 #   cluster_fixture.sh status DIR           prints sinfo and whether sshd answers
+#   cluster_fixture.sh fail-node DIR I      node I dies (every process in it killed); revive-node DIR I restarts it
 #
 # Needs root and Debian's slurmctld slurmd slurm-client munge openssh-server openssh-client iproute2 util-linux.
 # Facts and pitfalls behind the choices made here: shared/notes/test-cluster.md.
@@ -19,7 +20,7 @@ ready_timeout_s=30                          # seconds to wait for each part to c
 
 say() { printf '[cluster] %s\n' "$*"; }
 die() { printf '[cluster] error: %s\n' "$*" >&2; exit 1; }
-usage() { sed -n '6,8p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '8,11p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 # Milliseconds since the epoch.
 now_ms() { date +%s%3N; }
@@ -109,6 +110,15 @@ launch() {
 }
 
 # --- start ----------------------------------------------------------------------------------------------------
+
+# Starts node I's slurmd in that node's namespaces (see cmd_start), recorded as slurmd-nodeI; sets $started_pid.
+launch_slurmd() {
+  local i=$1
+  launch "slurmd-node$i" "$dir/log/slurmd-node$i.out" \
+    nsenter --net="/run/netns/${netns_prefix}node$i" -- unshare --uts --mount -- /bin/sh -c \
+    'hostname "$1" && mount --bind "$2/nodes/$1/hosts" /etc/hosts && mount --bind "$2/nodes/$1/tmp" "$2/nodetmp" &&
+     exec slurmd -D -N "$1" -f "$2/slurm.conf"' sh "node$i" "$dir"
+}
 
 # Prints a free TCP port on 127.0.0.1.
 free_port() {
@@ -245,7 +255,8 @@ $subnet.$((10 + i)) node$i"
     echo "SlurmUser=root"
     echo "SlurmdUser=root"
     echo "AuthType=auth/munge"
-    echo "AuthInfo=socket=$msock"
+    # cred_expire: also how long Slurm holds a requeued job (BeginTime) before it may start again; 120 s by default.
+    echo "AuthInfo=socket=$msock,cred_expire=10"
     echo "CredType=cred/munge"
     echo "StateSaveLocation=$dir/state"
     echo "SlurmdSpoolDir=$dir/spool/%n"
@@ -269,6 +280,8 @@ $subnet.$((10 + i)) node$i"
     echo "ReturnToService=2"
     echo "MinJobAge=300"
     echo "KillWait=5"
+    # A node that stops answering is DOWN after 5 s, not Slurm's default 300 s (tests of node failures).
+    echo "SlurmdTimeout=5"
     echo "InactiveLimit=0"
     for i in $(seq 1 "$nodes"); do
       echo "NodeName=node$i NodeAddr=$subnet.$((10 + i)) CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 State=UNKNOWN"
@@ -291,10 +304,7 @@ $subnet.$((10 + i)) node$i"
   # 'ip netns exec': the latter remounts /sys and slurmd then misses /sys/fs/cgroup.
   local slurmd_pids=()
   for i in $(seq 1 "$nodes"); do
-    launch "slurmd-node$i" "$dir/log/slurmd-node$i.out" \
-      nsenter --net="/run/netns/${netns_prefix}node$i" -- unshare --uts --mount -- /bin/sh -c \
-      'hostname "$1" && mount --bind "$2/nodes/$1/hosts" /etc/hosts && mount --bind "$2/nodes/$1/tmp" "$2/nodetmp" &&
-       exec slurmd -D -N "$1" -f "$2/slurm.conf"' sh "node$i" "$dir"
+    launch_slurmd "$i"
     slurmd_pids+=("$started_pid")
   done
 
@@ -485,6 +495,28 @@ cmd_stop() {
   return 0
 }
 
+# --- node failures --------------------------------------------------------------------------------------------
+
+# Node I dies: every process in its network namespace (slurmd, slurmstepd, the job's processes) is killed at once,
+# as a machine losing power would end them. Slurm marks it DOWN after SlurmdTimeout and requeues its jobs.
+cmd_fail_node() {
+  local i=$1 pids
+  net_names
+  pids=$(ip netns pids "${netns_prefix}node$i" 2>/dev/null || true)
+  [ -n "$pids" ] || die "node$i has no processes (not started, or failed already)"
+  kill -KILL $pids 2>/dev/null || true
+  say "node$i failed: killed $(echo $pids | wc -w) process(es)"
+}
+
+# Node I comes back: its slurmd starts again (ReturnToService=2 returns it to service when it registers).
+cmd_revive_node() {
+  local i=$1
+  net_names
+  [ -f "$dir/slurm.conf" ] || die "no cluster in $dir"
+  launch_slurmd "$i"
+  say "node$i: slurmd started again (pid $started_pid)"
+}
+
 # --- status ---------------------------------------------------------------------------------------------------
 
 # shellcheck disable=SC2153 # cluster.env sets SLURM_CONF and SSH_*
@@ -514,5 +546,7 @@ case "$command" in
   start) [ $# -le 1 ] || usage; cmd_start "$@" ;;
   stop) [ $# -le 1 ] || usage; [ $# -eq 0 ] || [ "$1" = --clean ] || usage; cmd_stop "$@" ;;
   status) [ $# -eq 0 ] || usage; cmd_status ;;
+  fail-node) [ $# -eq 1 ] || usage; cmd_fail_node "$1" ;;
+  revive-node) [ $# -eq 1 ] || usage; cmd_revive_node "$1" ;;
   *) usage ;;
 esac
