@@ -71,6 +71,20 @@ std::string ownerText(const SessionRow& session) {
     return session.owner.empty() ? "an older scalebench" : session.owner;
 }
 
+// The run's records collected again from its metric file, and the run stored as abandoned, saying what became
+// of its job; returns the steps collected.
+std::int64_t abandon(SessionStore& store, const SessionRow& session, const RunRow& run, Transport& transport,
+                     const std::string& job) {
+    const std::int64_t collected = collect(store, run, transport);
+    store.finishRun(run.id,
+                    {"abandoned",
+                     fmt::format("the console following it ({}) ended first; {}; {} step(s) collected "
+                                 "afterwards from its metric file",
+                                 ownerText(session), job, collected),
+                     0, run.nodes});
+    return collected;
+}
+
 } // namespace
 
 std::vector<SessionRow> orphanedSessions(const SessionStore& store) {
@@ -97,14 +111,7 @@ std::vector<std::string> resolveOrphans(SessionStore& store) {
         std::int64_t steps = 0;
         for (const auto& run : store.runs(session.id)) {
             if (!unfinished(run)) continue;
-            const std::string job = stopLocalJob(run.job_id);
-            const std::int64_t collected = collect(store, run, local);
-            steps += collected;
-            store.finishRun(run.id, {"abandoned",
-                                     fmt::format("the console following it ({}) ended first; {}; {} step(s) "
-                                                 "collected afterwards from its metric file",
-                                                 ownerText(session), job, collected),
-                                     0, run.nodes});
+            steps += abandon(store, session, run, local, stopLocalJob(run.job_id));
         }
         store.finishSession(session.id, "abandoned");
         lines.push_back(fmt::format("session {} was left running by a console that ended ({}): its jobs are "
@@ -139,13 +146,7 @@ std::vector<std::string> resolveOrphansOnCluster(SessionStore& store, const std:
                     job = fmt::format("job {} was still {}: cancelled", run.job_id, toString(status.state));
                 }
             }
-            const std::int64_t collected = collect(store, run, transport);
-            steps += collected;
-            store.finishRun(run.id, {"abandoned",
-                                     fmt::format("the console following it ({}) ended first; {}; {} step(s) "
-                                                 "collected afterwards from its metric file",
-                                                 ownerText(session), job, collected),
-                                     0, run.nodes});
+            steps += abandon(store, session, run, transport, job);
         }
         store.finishSession(session.id, "abandoned");
         lines.push_back(

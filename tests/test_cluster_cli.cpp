@@ -1,6 +1,6 @@
 // scalebench --batch PLAN --cluster NAME as a user runs it: over SSH to the test cluster's head node, the
-// engine deployed there (built by a Slurm job in the [engine-build] test, the CTest fixture this test requires, and
-// found by its sources' hash), one job per run, every record streamed into the local store.
+// engine deployed there (built by a Slurm job in the [engine-build] test, the CTest fixture this test
+// requires, and found by its sources' hash), one job per run, every record streamed into the local store.
 #include "cluster_environment.h"
 #include "console_run.h"
 #include "session_store.h"
@@ -17,22 +17,16 @@ using namespace scalebench;
 TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record lands in the local store",
           "[integration][slurm][ssh][cli][deployed-engine][slow]") {
     auto env = clusterEnvironment();
-    // Jobs run as the cluster's user: it must reach this checkout's Python with torch (every folder above it o+x).
-    INFO("the test cluster's user " << env["SSH_USER"] << " cannot run " SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
-    REQUIRE(std::system(("runuser -u " + env["SSH_USER"] + " -- test -x " SCALEBENCH_SOURCE_DIR "/.venv/bin/python")
-                            .c_str()) == 0);
+    // Jobs run as the cluster's user: it must reach this checkout's Python with torch (every folder above it
+    // o+x).
+    INFO("the test cluster's user " << env["SSH_USER"]
+                                    << " cannot run " SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
+    REQUIRE(std::system(
+                ("runuser -u " + env["SSH_USER"] + " -- test -x " SCALEBENCH_SOURCE_DIR "/.venv/bin/python")
+                    .c_str()) == 0);
     TemporaryFolder folder;
     std::ofstream(folder.path / "clusters.toml")
-        << "[[cluster]]\n"
-        << "name = \"test\"\n"
-        << "host = \"127.0.0.1\"\n"
-        << "port = " << env["SSH_PORT"] << "\n"
-        << "user = \"" << env["SSH_USER"] << "\"\n"
-        << "identity_files = [\"" << env["SSH_KEY"] << "\"]\n"
-        << "known_hosts = \"" << env["SSH_KNOWN_HOSTS"] << "\"\n"
-        << "remote_root = \"" << env["SCALEBENCH_ROOT"] << "\"\n"
-        << "torch_python = \"" SCALEBENCH_SOURCE_DIR "/.venv/bin/python\"\n"
-        << "tasks_per_node = 1\nexclusive = false\npoll_seconds = 1\n";
+        << testClusterToml(env, "test", SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
     std::ofstream(folder.path / "plan.toml") << "name = \"over-ssh\"\n[[run]]\nworkload = \"resnet20\"\n"
                                              << "dataset = \"synthetic-cifar\"\nranks = [1, 2]\nsteps = 12\n"
                                              << "batch_per_rank = 16\nthreads_per_rank = 1\n";
@@ -130,18 +124,8 @@ TEST_CASE(
     auto env = clusterEnvironment();
     TemporaryFolder folder;
     // A partition named as Slurm names them, which this cluster does not have: only sbatch can say so.
-    std::ofstream(folder.path / "clusters.toml")
-        << "[[cluster]]\n"
-        << "name = \"test\"\n"
-        << "host = \"127.0.0.1\"\n"
-        << "port = " << env["SSH_PORT"] << "\n"
-        << "user = \"" << env["SSH_USER"] << "\"\n"
-        << "identity_files = [\"" << env["SSH_KEY"] << "\"]\n"
-        << "known_hosts = \"" << env["SSH_KNOWN_HOSTS"] << "\"\n"
-        << "remote_root = \"" << env["SCALEBENCH_ROOT"] << "\"\n"
-        << "torch_python = \"" SCALEBENCH_SOURCE_DIR "/.venv/bin/python\"\n"
-        << "partition = \"nosuch\"\n"
-        << "tasks_per_node = 1\nexclusive = false\npoll_seconds = 1\n";
+    std::ofstream(folder.path / "clusters.toml") << testClusterToml(
+        env, "test", SCALEBENCH_SOURCE_DIR "/.venv/bin/python", "partition = \"nosuch\"\n");
     std::ofstream(folder.path / "plan.toml") << "name = \"refused\"\n[[run]]\nworkload = \"resnet20\"\n"
                                              << "dataset = \"synthetic-cifar\"\nranks = [1, 2]\nsteps = 2\n"
                                              << "batch_per_rank = 16\nthreads_per_rank = 1\n";
