@@ -4,19 +4,12 @@
 // bastion's key is checked by the same rules as the head's.
 #include "cluster_environment.h"
 #include "file_text.h"
-#include "local_transport.h"
-#include "shell_words.h"
+#include "ssh_test_support.h"
 #include "ssh_transport.h"
 #include "temporary_folder.h"
 
-#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
-#include <csignal>
-#include <fstream>
-#include <functional>
-#include <sstream>
-#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
@@ -30,45 +23,6 @@ std::map<std::string, std::string> testCluster() {
     REQUIRE(env.contains("BASTION_PORT"));
     unsetenv("SSH_AUTH_SOCK"); // the tests choose their keys: no agent of whoever runs them
     return env;
-}
-
-void spit(const std::filesystem::path& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
-std::string runHere(const std::string& command) {
-    const CommandResult result = LocalTransport().run(command);
-    INFO(command << "\n" << result.err);
-    REQUIRE(result.exit_status == 0);
-    return result.out;
-}
-
-// A fresh ed25519 key pair at folder/name (and name.pub).
-std::filesystem::path newKey(const std::filesystem::path& folder, const std::string& name,
-                             const std::string& passphrase = "") {
-    const std::filesystem::path key = folder / name;
-    runHere("ssh-keygen -q -t ed25519 -C test -N " + shellQuote(passphrase) + " -f " +
-            shellQuote(key.string()));
-    return key;
-}
-
-// "type base64" of a public key file.
-std::string keyFieldsOf(const std::filesystem::path& public_key) {
-    std::istringstream words(fileText(public_key));
-    std::string type, base64;
-    words >> type >> base64;
-    return type + " " + base64;
-}
-
-// The message of the TransportError that action throws.
-std::string errorOf(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const TransportError& error) {
-        return error.what();
-    }
-    FAIL("no TransportError");
-    return "";
 }
 
 // known_hosts lines as the fixture writes them: "[127.0.0.1]:PORT type base64".
@@ -119,66 +73,12 @@ SshSettings jumpSettings(const std::map<std::string, std::string>& env, const st
     return settings;
 }
 
-// --- processes of the fixture's sshds and of this test
-// ------------------------------------------------------------
-
-// Fields of /proc/PID/stat from field 3 (state) on; empty when the process is gone.
-std::vector<std::string> statFields(pid_t pid) {
-    const std::string stat = fileText(std::filesystem::path("/proc") / std::to_string(pid) / "stat");
-    const auto end_of_name = stat.rfind(") ");
-    if (end_of_name == std::string::npos) return {};
-    std::istringstream rest(stat.substr(end_of_name + 2));
-    std::vector<std::string> fields;
-    for (std::string field; rest >> field;)
-        fields.push_back(field);
-    return fields;
-}
-
-bool alive(pid_t pid) { // a zombie is gone
-    const auto fields = statFields(pid);
-    return !fields.empty() && fields[0] != "Z" && fields[0] != "X";
-}
-
-std::vector<pid_t> descendants(pid_t root) {
-    std::vector<std::pair<pid_t, pid_t>> parents; // (pid, ppid)
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        const auto fields = statFields(std::stoi(name));
-        if (fields.size() > 1 && alive(std::stoi(name)))
-            parents.emplace_back(std::stoi(name), std::stoi(fields[1]));
-    }
-    std::vector<pid_t> found{root};
-    for (std::size_t i = 0; i < found.size(); ++i)
-        for (const auto& [pid, ppid] : parents)
-            if (ppid == found[i] && std::find(found.begin(), found.end(), pid) == found.end())
-                found.push_back(pid);
-    found.erase(found.begin());
-    return found;
-}
-
-// The PID of the fixture's daemon `name` ("sshd", "bastion-sshd") from DIR/pids.
-pid_t fixturePid(const std::string& name) {
-    std::ifstream pids(std::filesystem::path(std::getenv("SCALEBENCH_TEST_CLUSTER")) / "pids");
-    pid_t found = 0;
-    std::string recorded, pid, start;
-    while (pids >> recorded >> pid >> start)
-        if (recorded == name && alive(std::stoi(pid))) found = std::stoi(pid);
-    REQUIRE(found > 0);
-    return found;
-}
-
 // Kills the per-connection processes of a fixture sshd (not the listener): every session through it drops,
 // and new ones are taken at once.
 void dropSessionsOf(const std::string& daemon) {
     const std::vector<pid_t> sessions = descendants(fixturePid(daemon));
     REQUIRE_FALSE(sessions.empty());
-    for (pid_t pid : sessions)
-        kill(pid, SIGKILL);
-    const auto deadline = std::chrono::steady_clock::now() + 5s;
-    while (std::any_of(sessions.begin(), sessions.end(), alive) &&
-           std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(10ms);
+    killAndWait(sessions);
 }
 
 // Waits until the jump's `ssh -W` child of this process has ended (it does once its hop dropped).
@@ -188,31 +88,6 @@ void waitForJumpToEnd() {
         std::this_thread::sleep_for(10ms);
     CHECK(descendants(getpid()).empty());
 }
-
-// The fixture's authorized_keys (the head's and the bastion's) with one more key for the length of a test.
-class ExtraAuthorizedKey {
-  public:
-    explicit ExtraAuthorizedKey(const std::filesystem::path& public_key)
-        : path_(std::filesystem::path(std::getenv("SCALEBENCH_TEST_CLUSTER")) / "ssh" / "authorized_keys"),
-          original_(fileText(path_)) {
-        replace(original_ + fileText(public_key));
-    }
-    ~ExtraAuthorizedKey() { replace(original_); }
-    ExtraAuthorizedKey(const ExtraAuthorizedKey&) = delete;
-    ExtraAuthorizedKey& operator=(const ExtraAuthorizedKey&) = delete;
-
-  private:
-    void replace(const std::string& content) {
-        const std::filesystem::path next = path_.string() + ".next";
-        spit(next, content);
-        std::filesystem::permissions(
-            next, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
-                      std::filesystem::perms::group_read | std::filesystem::perms::others_read);
-        std::filesystem::rename(next, path_);
-    }
-    std::filesystem::path path_;
-    std::string original_;
-};
 } // namespace
 
 TEST_CASE("through the ssh config's ProxyJump, commands run on the head and files come back",

@@ -8,6 +8,7 @@
 #include "session_runner.h"
 #include "shell_words.h"
 #include "slurm_scheduler.h"
+#include "ssh_test_support.h"
 #include "ssh_transport.h"
 #include "temporary_folder.h"
 
@@ -15,7 +16,6 @@
 #include <arpa/inet.h>
 #include <catch2/catch.hpp>
 #include <chrono>
-#include <csignal>
 #include <fcntl.h>
 #include <fstream>
 #include <map>
@@ -24,7 +24,6 @@
 #include <spawn.h>
 #include <sstream>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <thread>
 
 using namespace scalebench;
@@ -73,41 +72,6 @@ SshSettings settingsFor(const TestCluster& cluster) {
     return settings;
 }
 
-void spit(const std::filesystem::path& path, const std::string& bytes) {
-    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
-}
-
-// The message of the TransportError that action throws.
-std::string errorOf(const std::function<void()>& action) {
-    try {
-        action();
-    } catch (const TransportError& error) {
-        return error.what();
-    }
-    FAIL("no TransportError");
-    return "";
-}
-
-// Runs a command here; it must succeed.
-std::string runHere(const std::string& command) {
-    LocalTransport local;
-    const CommandResult result = local.run(command);
-    INFO(command << "\n" << result.err);
-    REQUIRE(result.exit_status == 0);
-    return result.out;
-}
-
-// A fresh ed25519 key pair at folder/name (and name.pub).
-std::filesystem::path newKey(const std::filesystem::path& folder, const std::string& name,
-                             const std::string& passphrase = "") {
-    const std::filesystem::path key = folder / name;
-    runHere(std::string("ssh-keygen -q -t ed25519 -C test -N ")
-                .append(shellQuote(passphrase))
-                .append(" -f ")
-                .append(shellQuote(key.string())));
-    return key;
-}
-
 // "SHA256:..." of a public key file, as ssh-keygen prints it ("256 SHA256:... comment (ED25519)").
 std::string fingerprintOf(const std::filesystem::path& public_key) {
     std::istringstream words(runHere(std::string("ssh-keygen -lf ").append(shellQuote(public_key.string()))));
@@ -115,14 +79,6 @@ std::string fingerprintOf(const std::filesystem::path& public_key) {
     words >> bits >> fingerprint;
     REQUIRE_THAT(fingerprint, Catch::StartsWith("SHA256:"));
     return fingerprint;
-}
-
-// "type base64" of a public key file.
-std::string keyFieldsOf(const std::filesystem::path& public_key) {
-    std::istringstream words(fileText(public_key));
-    std::string type, base64;
-    words >> type >> base64;
-    return type + " " + base64;
 }
 
 // Removes a file the test made in the sshd's folder.
@@ -136,46 +92,6 @@ struct RemovedAtEnd {
 
 // --- the fixture's sshd, stopped and started again
 // ------------------------------------------------------------
-
-// Fields of /proc/PID/stat from field 3 (state) on; empty when the process is gone.
-std::vector<std::string> statFields(pid_t pid) {
-    const std::string stat = fileText(std::filesystem::path("/proc") / std::to_string(pid) / "stat");
-    const auto end_of_name = stat.rfind(") "); // the command name may hold spaces and parentheses
-    if (end_of_name == std::string::npos) return {};
-    std::istringstream rest(stat.substr(end_of_name + 2));
-    std::vector<std::string> fields;
-    for (std::string field; rest >> field;)
-        fields.push_back(field);
-    return fields;
-}
-
-bool alive(pid_t pid) {             // as the fixture sees it: a zombie is gone
-    waitpid(pid, nullptr, WNOHANG); // reaps it when it is a child of ours
-    const auto fields = statFields(pid);
-    return !fields.empty() && fields[0] != "Z" && fields[0] != "X";
-}
-
-std::string startTime(pid_t pid) { // field 22, as the fixture records it
-    const auto fields = statFields(pid);
-    return fields.size() > 19 ? fields[19] : "";
-}
-
-std::vector<pid_t> descendants(pid_t root) {
-    std::vector<std::pair<pid_t, pid_t>> parents; // (pid, ppid)
-    for (const auto& entry : std::filesystem::directory_iterator("/proc")) {
-        const std::string name = entry.path().filename().string();
-        if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-        const auto fields = statFields(std::stoi(name));
-        if (fields.size() > 1) parents.emplace_back(std::stoi(name), std::stoi(fields[1]));
-    }
-    std::vector<pid_t> found{root};
-    for (std::size_t i = 0; i < found.size(); ++i)
-        for (const auto& [pid, ppid] : parents)
-            if (ppid == found[i] && std::find(found.begin(), found.end(), pid) == found.end())
-                found.push_back(pid);
-    found.erase(found.begin());
-    return found;
-}
 
 bool accepts(int port) {
     const int fd = socket(AF_INET, SOCK_STREAM, 0);
@@ -195,13 +111,7 @@ bool accepts(int port) {
 class FixtureSshd {
   public:
     explicit FixtureSshd(const TestCluster& cluster)
-        : dir_(cluster.dir), port_(std::stoi(cluster["SSH_PORT"])) {
-        std::ifstream pids(dir_ / "pids");
-        std::string name, pid, start;
-        while (pids >> name >> pid >> start)
-            if (name == "sshd" && alive(std::stoi(pid)) && startTime(std::stoi(pid)) == start)
-                pid_ = std::stoi(pid);
-        REQUIRE(pid_ > 0);
+        : dir_(cluster.dir), port_(std::stoi(cluster["SSH_PORT"])), pid_(fixturePid("sshd")) {
         // NUL-separated arguments; but sshd overwrites them with its process title, one string:
         // "sshd: /usr/sbin/sshd -D -f DIR/ssh/sshd_config -E DIR/log/sshd.log [listener] 0 of 10-100
         // startups". The fixture's DIR holds no spaces, so splitting the title at spaces gives the arguments
@@ -228,12 +138,7 @@ class FixtureSshd {
     void stop() {
         std::vector<pid_t> doomed = descendants(pid_);
         doomed.push_back(pid_);
-        for (pid_t pid : doomed)
-            kill(pid, SIGKILL);
-        const auto deadline = std::chrono::steady_clock::now() + 5s;
-        while (std::any_of(doomed.begin(), doomed.end(), alive) &&
-               std::chrono::steady_clock::now() < deadline)
-            std::this_thread::sleep_for(10ms);
+        killAndWait(doomed);
         stopped_ = true;
     }
 
@@ -273,30 +178,6 @@ class FixtureSshd {
     bool stopped_ = false;
 };
 
-// The fixture's authorized_keys with one more key for the length of a test (replaced whole, never
-// half-written).
-class ExtraAuthorizedKey {
-  public:
-    ExtraAuthorizedKey(const TestCluster& cluster, const std::filesystem::path& public_key)
-        : path_(cluster.dir / "ssh" / "authorized_keys"), original_(fileText(path_)) {
-        replace(original_ + fileText(public_key));
-    }
-    ~ExtraAuthorizedKey() { replace(original_); }
-    ExtraAuthorizedKey(const ExtraAuthorizedKey&) = delete;
-    ExtraAuthorizedKey& operator=(const ExtraAuthorizedKey&) = delete;
-
-  private:
-    void replace(const std::string& content) {
-        const std::filesystem::path next = path_.string() + ".next";
-        spit(next, content);
-        std::filesystem::permissions(
-            next, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
-                      std::filesystem::perms::group_read | std::filesystem::perms::others_read);
-        std::filesystem::rename(next, path_);
-    }
-    std::filesystem::path path_;
-    std::string original_;
-};
 } // namespace
 
 TEST_CASE(
@@ -484,7 +365,7 @@ TEST_CASE("an encrypted key is unlocked with the passphrase callback", "[integra
     const TestCluster cluster = testCluster();
     TemporaryFolder folder;
     const auto key = newKey(folder.path, "encrypted", "correct horse");
-    const ExtraAuthorizedKey authorized(cluster, key.string() + ".pub");
+    const ExtraAuthorizedKey authorized(key.string() + ".pub");
     SshSettings settings = settingsFor(cluster);
     settings.identity_files = {key.string()};
 
@@ -652,8 +533,7 @@ TEST_CASE(
     REQUIRE(runs.size() == 1);
     MetricStreamParser parser;
     std::vector<StepRecord> remote;
-    for (const auto& record :
-         parser.feed(fileText(metricFile(runs[0].run_dir, 0))))
+    for (const auto& record : parser.feed(fileText(metricFile(runs[0].run_dir, 0))))
         if (auto* step = std::get_if<StepRecord>(&record)) remote.push_back(*step);
     const auto stored = store.steps(runs[0].id);
     REQUIRE(remote.size() == 120);
