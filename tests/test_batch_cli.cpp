@@ -168,7 +168,7 @@ TEST_CASE("Ctrl-C on a batch cancels its job, collects what it wrote, stores it 
 }
 
 TEST_CASE(
-    "SIGTERM on a batch does the same and exits 143; a second signal leaves at once, saying what it left",
+    "SIGTERM on a batch does the same and exits 143, and a second signal leaves at once saying what it left",
     "[integration][cli][interrupt]") {
     TemporaryFolder folder;
     LongBatch batch(folder, 3);

@@ -65,9 +65,9 @@ TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record
     }
 }
 
-TEST_CASE(
-    "--add-clusters refuses a bad setting at its file, line and key, and keeps none of the file's clusters",
-    "[integration][cli][cluster-validation]") {
+TEST_CASE("adding clusters (--add-clusters) refuses a bad setting at its file, line and key, and keeps none "
+          "of the file's clusters",
+          "[integration][cli][cluster-validation]") {
     TemporaryFolder folder;
     const std::string db = (folder.path / "sessions.db").string();
     const auto added = [&](const std::string& second_cluster) {

@@ -43,9 +43,8 @@ std::string joined(const std::vector<std::string>& lines) {
 }
 } // namespace
 
-TEST_CASE(
-    "--dry-run --cluster NAME --check connects and checks Slurm, the partition and the engine's build needs",
-    "[integration][slurm][ssh][cli][dry-run-check]") {
+TEST_CASE("a dry run with --check connects and checks Slurm, the partition and the engine's build needs",
+          "[integration][slurm][ssh][cli][dry-run-check]") {
     auto env = clusterEnvironment();
     TemporaryFolder folder;
     SECTION("a cluster with everything") {

@@ -66,9 +66,9 @@ void writeClusters(const std::filesystem::path& file, int port) {
 }
 } // namespace
 
-TEST_CASE(
-    "--dry-run --cluster prints each run's sbatch script and the engine's deployment, connecting to nothing",
-    "[cli][dry-run]") {
+TEST_CASE("a dry run on a cluster prints each run's sbatch script and the engine's deployment, connecting to "
+          "nothing",
+          "[cli][dry-run]") {
     TemporaryFolder folder;
     SilentPort head;
     writeClusters(folder.path / "clusters.toml", head.port);
@@ -119,7 +119,7 @@ TEST_CASE(
     }
 }
 
-TEST_CASE("--dry-run --cluster on a store that does not exist names the cluster and creates no store",
+TEST_CASE("a dry run on a cluster, with a store that does not exist names the cluster and creates no store",
           "[cli][dry-run]") {
     TemporaryFolder folder;
     const auto db = folder.path / "none.db";

@@ -135,8 +135,10 @@ TEST_CASE("a job name with shell metacharacters runs as plain text and nothing e
     CHECK(s.state == JobState::Completed);
     CHECK_FALSE(std::filesystem::exists(marker));
     std::ifstream out(job.run_dir + "/stdout.log");
-    std::string echoed;
+    std::string banner, echoed;
+    std::getline(out, banner); // "scalebench: attempt-0 of job N on NODE"
     std::getline(out, echoed);
+    CHECK_THAT(banner, Catch::StartsWith("scalebench: attempt-0 of job"));
     CHECK(echoed == evil);
 }
 
@@ -161,8 +163,9 @@ TEST_CASE("following 200 jobs costs one scheduler command per poll", "[integrati
         slurm.cancel(id);
 }
 
-// The CTest fixture "cluster_engine" (tag [engine-build]): it deploys into the cluster user's scalebench root,
-// empty at each start of the cluster, where the tests that run plans on the cluster ([deployed-engine]) find it.
+// The CTest fixture "cluster_engine" (tag [engine-build]): it deploys into the cluster user's scalebench
+// root, empty at each start of the cluster, where the tests that run plans on the cluster ([deployed-engine])
+// find it.
 TEST_CASE("the engine is built on the cluster by a Slurm job once, and reused while its sources are the same",
           "[integration][slurm][deploy][engine-build][slow]") {
     clusterFolder();
