@@ -8,6 +8,7 @@
 #include "local_scheduler.h"
 #include "run_folder.h"
 #include "scratch_folder.h"
+#include "session_site.h"
 #include "session_store.h"
 #include "slurm_scheduler.h"
 
@@ -53,23 +54,14 @@ void printLocal(const RunPlan& plan, const ConsoleOptions& options, std::ostream
     }
 }
 
-// The cluster named by --cluster and the store's id; throws naming the clusters the store knows.
+// The cluster named by --cluster, its settings checked, and the store's id; throws naming the clusters the
+// store knows, or the cluster's problems.
 std::pair<ClusterSettings, std::string> storedCluster(const ConsoleOptions& options) {
-    auto unknown = [&](const std::string& known) {
-        return std::runtime_error("no cluster '" + options.cluster + "' in " + options.db.string() +
-                                  " (known: " + (known.empty() ? "none" : known) +
-                                  "); add it with --add-clusters FILE");
-    };
-    if (!std::filesystem::exists(options.db)) throw unknown(""); // and no store is created for a dry run
+    if (!std::filesystem::exists(options.db)) // and no store is created for a dry run
+        throw std::runtime_error("no cluster '" + options.cluster + "' in " + options.db.string() +
+                                 " (known: none); add it with --add-clusters FILE");
     const SessionStore store(options.db);
-    const std::optional<ClusterSettings> cluster = store.cluster(options.cluster);
-    if (!cluster) {
-        std::string known;
-        for (const auto& name : store.clusterNames())
-            known += (known.empty() ? "" : ", ") + name;
-        throw unknown(known);
-    }
-    return {*cluster, store.storeId()};
+    return {usableCluster(store, options.cluster), store.storeId()};
 }
 
 std::string whereOf(const ClusterSettings& c) {

@@ -34,18 +34,16 @@ SshSettings sshSettings(const ClusterSettings& cluster) {
     return ssh;
 }
 
-Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const SiteLog& log,
-                 std::function<std::string(const std::string& prompt)> passphrase) {
-    std::optional<ClusterSettings> cluster = store.cluster(options.cluster);
+ClusterSettings usableCluster(const SessionStore& store, const std::string& name) {
+    std::optional<ClusterSettings> cluster = store.cluster(name);
     if (!cluster) {
         std::string known;
-        for (const auto& name : store.clusterNames()) {
+        for (const auto& n : store.clusterNames()) {
             if (!known.empty()) known += ", ";
-            known += name;
+            known += n;
         }
-        throw std::runtime_error("no cluster '" + options.cluster + "' in " + store.file().string() +
-                                 " (known: " + (known.empty() ? "none" : known) +
-                                 "); add it with --add-clusters FILE");
+        throw std::runtime_error("no cluster '" + name + "' in " + store.file().string() + " (known: " +
+                                 (known.empty() ? "none" : known) + "); add it with --add-clusters FILE");
     }
     // A store from before settings were checked may keep what ssh or Slurm would refuse: refused unconnected.
     if (const auto problems = clusterProblems(*cluster); !problems.empty()) {
@@ -56,6 +54,12 @@ Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const
                                  " cannot be used: " + listed +
                                  " (correct it in the Clusters tab, or again with --add-clusters FILE)");
     }
+    return *cluster;
+}
+
+Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const SiteLog& log,
+                 std::function<std::string(const std::string& prompt)> passphrase) {
+    auto cluster = std::optional<ClusterSettings>(usableCluster(store, options.cluster));
     SshSettings ssh = sshSettings(*cluster);
     ssh.passphrase = std::move(passphrase);
     ssh.notice =

@@ -33,6 +33,10 @@ Site localSite(const ConsoleOptions& options);
 Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const SiteLog& log,
                  std::function<std::string(const std::string& prompt)> passphrase = {});
 
+// The store's cluster of that name, its settings checked (clusterProblems); throws naming the clusters the
+// store knows, or every problem of a cluster kept before settings were checked.
+ClusterSettings usableCluster(const SessionStore& store, const std::string& name);
+
 // The SSH settings a cluster's settings give.
 SshSettings sshSettings(const ClusterSettings& cluster);
 

@@ -45,6 +45,14 @@ TEST_CASE("a store written by a newer scalebench stops the batch with a clear me
 
 namespace {
 
+// True while a process with this PID exists and has not ended (a zombie has ended).
+bool processRuns(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const auto close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
+}
+
 // A batch of one endless 2-rank run, started as a user would, followed until `steps` of its steps are stored.
 struct LongBatch {
     explicit LongBatch(const TemporaryFolder& folder, std::int64_t steps)
@@ -79,11 +87,14 @@ batch_per_rank = 16
         }
     }
     // A test that fails half-way leaves no job behind: the console is asked to cancel it (one SIGTERM).
+    // A job the console left (a second signal leaves at once, kill -9 leaves everything) is stopped too.
     ~LongBatch() {
         if (cli && !cli->poll().exited) {
             ::kill(cli->pid(), SIGTERM);
             cli->wait();
         }
+        // SIGTERM: mpirun passes it on to its ranks (they run in process groups of their own) and exits.
+        if (!job_id.empty() && processRuns(std::stoi(job_id))) ::kill(-std::stoi(job_id), SIGTERM);
     }
     std::string printed() const { return fileText(out_log) + fileText(err_log); }
 
@@ -93,14 +104,6 @@ batch_per_rank = 16
     std::int64_t stored = 0;
     std::string run_dir, job_id;
 };
-
-// True while a process with this PID exists and has not ended (a zombie has ended).
-bool processRuns(pid_t pid) {
-    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-    const auto close = text.rfind(')');
-    return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
-}
 
 std::int64_t stepsInStream(const std::string& path) {
     MetricStreamParser parser;
@@ -200,12 +203,6 @@ TEST_CASE("a session whose console was killed is resolved at the next start: job
     batch.cli->kill(); // kill -9: no chance to clean up; mpirun, in its own process group, runs on
     batch.cli->wait();
     const pid_t mpirun = std::stoi(batch.job_id);
-    struct StopLeftover { // the test's own cleanup, should it fail before scalebench stops mpirun
-        pid_t pid;
-        ~StopLeftover() {
-            if (processRuns(pid)) ::kill(-pid, SIGKILL);
-        }
-    } leftover{mpirun};
     REQUIRE(processRuns(mpirun));
     {
         SessionStore store(batch.db);

@@ -130,6 +130,25 @@ TEST_CASE("a dry run on a cluster, with a store that does not exist names the cl
     CHECK_FALSE(std::filesystem::exists(db));
 }
 
+TEST_CASE("a dry run on a cluster kept with a bad setting (an older store's) names the problem, not a script",
+          "[cli][dry-run]") {
+    TemporaryFolder folder;
+    const auto db = folder.path / "old.db";
+    {
+        SessionStore store(db);
+        ClusterSettings c;
+        c.name = "old";
+        c.host = "head";
+        c.time_limit = "$(reboot)"; // what a store written before settings were checked may keep
+        store.saveCluster(c);
+    }
+    const ConsoleRun dry = runConsole(folder, {"--batch", SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml",
+                                               "--dry-run", "--cluster", "old", "--db", db.string()});
+    CHECK(dry.exit_status == 2);
+    CHECK_THAT(dry.err, Catch::Contains("cluster 'old'") && Catch::Contains("$(reboot)"));
+    CHECK_THAT(dry.out, !Catch::Contains("#SBATCH"));
+}
+
 namespace {
 // Configures the engine alone as the deployment job does on a cluster, with these extra cache entries;
 // CMake's output.
