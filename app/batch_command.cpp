@@ -3,11 +3,8 @@
 #include "batch_command.h"
 
 #include "dry_run.h"
-#include "engine_invocation.h"
 #include "interrupts.h"
-#include "local_scheduler.h"
 #include "orphan_sessions.h"
-#include "run_folder.h"
 #include "session_comparison.h"
 #include "session_results.h"
 #include "session_runner.h"

@@ -50,7 +50,8 @@ bool unfinished(const RunRow& run) {
 std::string stopLocalJob(const std::string& job_id) {
     if (job_id.empty()) return "never started";
     const pid_t pid = std::stoi(job_id);
-    if (liveCommand(pid).rfind("mpirun", 0) != 0 && liveCommand(pid).find("/mpirun") == std::string::npos)
+    const std::string command = liveCommand(pid);
+    if (command.rfind("mpirun", 0) != 0 && command.find("/mpirun") == std::string::npos)
         return "mpirun " + job_id + " had ended";
     ::kill(-pid, SIGTERM);
     for (int i = 0; i < 50 && !liveCommand(pid).empty(); ++i)
@@ -89,9 +90,8 @@ std::int64_t abandon(SessionStore& store, const SessionRow& session, const RunRo
 
 std::vector<SessionRow> orphanedSessions(const SessionStore& store) {
     std::vector<SessionRow> orphans;
-    for (const auto& session : store.sessions())
-        if ((session.status == "running" || session.status == "orphaned") && ownerIsGone(session))
-            orphans.push_back(session);
+    for (const auto& session : store.unfinishedSessions())
+        if (ownerIsGone(session)) orphans.push_back(session);
     return orphans;
 }
 

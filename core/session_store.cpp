@@ -305,12 +305,6 @@ void SessionStore::finishSession(std::int64_t session_id, const std::string& sta
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot finish session " + std::to_string(session_id));
 }
 
-std::optional<SessionRow> SessionStore::session(std::int64_t session_id) const {
-    for (auto& row : sessions())
-        if (row.id == session_id) return row;
-    return std::nullopt;
-}
-
 std::int64_t SessionStore::createRun(std::int64_t session_id, const NewRun& run) {
     auto s = prepare("INSERT INTO runs (session_id, name, workload, dataset, ranks, repeat, command) "
                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
@@ -464,9 +458,25 @@ std::vector<std::string> SessionStore::clusterNames() const {
 }
 
 std::vector<SessionRow> SessionStore::sessions() const {
+    return selectSessions("", 0);
+}
+
+std::vector<SessionRow> SessionStore::unfinishedSessions() const {
+    return selectSessions("WHERE s.status IN ('running', 'orphaned')", 0);
+}
+
+std::optional<SessionRow> SessionStore::session(std::int64_t session_id) const {
+    auto rows = selectSessions("WHERE s.id = ?1", session_id);
+    if (rows.empty()) return std::nullopt;
+    return rows.front();
+}
+
+std::vector<SessionRow> SessionStore::selectSessions(const std::string& where, std::int64_t id) const {
     auto s = prepare("SELECT s.id, s.name, s.started_at, s.finished_at, s.status, s.cluster, "
                      "(SELECT COUNT(*) FROM runs r WHERE r.session_id = s.id), s.plan_text, s.cluster_json, "
-                     "s.uuid, s.owner FROM sessions s ORDER BY s.id");
+                     "s.uuid, s.owner FROM sessions s " +
+                     where + " ORDER BY s.id");
+    if (where.find("?1") != std::string::npos) bindAll(s.get(), id);
     std::vector<SessionRow> rows;
     while (sqlite3_step(s.get()) == SQLITE_ROW) {
         sqlite3_stmt* q = s.get();

@@ -113,6 +113,8 @@ class SessionStore {
     bool removeCluster(const std::string& name);
 
     std::vector<SessionRow> sessions() const;
+    // Sessions still `running` or `orphaned` (app/orphan_sessions.h asks at every start).
+    std::vector<SessionRow> unfinishedSessions() const;
     std::vector<RunRow> runs(std::int64_t session_id) const;
     std::vector<StepRecord> steps(std::int64_t run_id) const;
     std::vector<EvalRecord> evals(std::int64_t run_id) const;
@@ -129,6 +131,8 @@ class SessionStore {
     void transaction(const std::function<void()>& work);
     void insertRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
     void deleteRecords(std::int64_t run_id);
+    // Sessions matching `where` (on sessions s; ?1 is bound to id), in id order.
+    std::vector<SessionRow> selectSessions(const std::string& where, std::int64_t id) const;
 
     std::filesystem::path file_;
     SqliteDatabase db_;

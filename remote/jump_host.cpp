@@ -2,6 +2,7 @@
 // that its host key is checked by scalebench's rules and what its ssh says is kept for the error messages.
 #include "jump_host.h"
 
+#include "scratch_folder.h"
 #include "shell_words.h"
 #include "ssh_handles.h"
 #include "transport.h"
@@ -96,10 +97,9 @@ std::unique_ptr<JumpHost> JumpHost::configure(ssh_session session, const std::st
         throw TransportError("ssh " + where + ": the ssh config sends the connection through " + jump->name_ +
                              ", which needs OpenSSH's ssh command, but there is no ssh command in PATH");
 
-    std::string log = (std::filesystem::temp_directory_path() / "scalebench-jump-XXXXXX").string();
-    const int fd = mkstemp(log.data());
-    if (fd < 0) throw TransportError("ssh " + where + ": cannot create a log file for " + jump->name_);
-    close(fd);
+    // The jump's ssh writes its messages here (-E), read back when a hop fails; removed with the JumpHost.
+    jump->log_folder_ = std::make_unique<ScratchFolder>("scalebench-jump");
+    const std::string log = (jump->log_folder_->path() / "ssh.log").string();
     jump->log_file_ = log;
 
     std::vector<std::string> words{"ssh",
@@ -136,11 +136,7 @@ std::unique_ptr<JumpHost> JumpHost::configure(ssh_session session, const std::st
     return jump;
 }
 
-JumpHost::~JumpHost() {
-    if (log_file_.empty()) return;
-    std::error_code ignored;
-    std::filesystem::remove(log_file_, ignored);
-}
+JumpHost::~JumpHost() = default;
 
 std::vector<std::string> JumpHost::loggedLines() const {
     std::vector<std::string> lines;

@@ -2,6 +2,7 @@
 // that its host key is checked by scalebench's rules and what its ssh says is kept for the error messages.
 #pragma once
 
+#include "scratch_folder.h"
 #include "ssh_transport.h"
 
 #include <libssh/libssh.h>
@@ -52,7 +53,8 @@ class JumpHost {
     std::vector<std::string> loggedLines() const;
 
     std::string name_;
-    std::string log_file_; // "": a ProxyCommand of the user's, whose output is not kept
+    std::unique_ptr<ScratchFolder> log_folder_; // holds log_file_ while the jump may run
+    std::string log_file_;                      // "": a ProxyCommand of the user's, whose output is not kept
     std::string known_hosts_file_;
     bool trust_on_first_use_ = false;
 };

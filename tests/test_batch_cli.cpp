@@ -53,11 +53,20 @@ bool processRuns(pid_t pid) {
     return close != std::string::npos && close + 2 < text.size() && text[close + 2] != 'Z';
 }
 
-// A batch of one endless 2-rank run, started as a user would, followed until `steps` of its steps are stored.
-struct LongBatch {
-    explicit LongBatch(const TemporaryFolder& folder, std::int64_t steps)
-        : db(folder.path / "s.db"), out_log((folder.path / "out.log").string()),
-          err_log((folder.path / "err.log").string()) {
+// A batch of one endless 2-rank run on this machine, followed until `steps` of its steps are stored.
+struct LongBatch : RunningBatch {
+    LongBatch(const TemporaryFolder& folder, std::int64_t steps)
+        : RunningBatch(folder, arguments(folder), folder.path / "s.db", steps, std::chrono::seconds(90)) {}
+    // A job the console left (a second signal leaves at once, kill -9 leaves everything) is stopped too,
+    // after the console: SIGTERM, which mpirun passes on to its ranks (process groups of their own) before it
+    // exits.
+    ~LongBatch() {
+        stop();
+        if (!job_id.empty() && processRuns(std::stoi(job_id))) ::kill(-std::stoi(job_id), SIGTERM);
+    }
+
+  private:
+    static std::vector<std::string> arguments(const TemporaryFolder& folder) {
         std::ofstream(folder.path / "long.toml") << R"(
 name = "long"
 [[run]]
@@ -67,42 +76,9 @@ ranks = 2
 steps = 100000
 batch_per_rank = 16
 )";
-        cli = std::make_unique<ChildProcess>(
-            std::vector<std::string>{SCALEBENCH_CLI_PATH, "--batch", (folder.path / "long.toml").string(),
-                                     "--db", db.string(), "--out", (folder.path / "out").string(),
-                                     "--poll-ms", "50"},
-            out_log, err_log);
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
-        while (stored < steps) {
-            REQUIRE(std::chrono::steady_clock::now() < deadline);
-            REQUIRE_FALSE(cli->poll().exited);
-            std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            if (!std::filesystem::exists(db)) continue;
-            SessionStore store(db);
-            for (const auto& run : store.runs(1)) {
-                stored = run.step_count;
-                run_dir = run.run_dir;
-                job_id = run.job_id;
-            }
-        }
+        return {"--batch", (folder.path / "long.toml").string(), "--db",      (folder.path / "s.db").string(),
+                "--out",   (folder.path / "out").string(),       "--poll-ms", "50"};
     }
-    // A test that fails half-way leaves no job behind: the console is asked to cancel it (one SIGTERM).
-    // A job the console left (a second signal leaves at once, kill -9 leaves everything) is stopped too.
-    ~LongBatch() {
-        if (cli && !cli->poll().exited) {
-            ::kill(cli->pid(), SIGTERM);
-            cli->wait();
-        }
-        // SIGTERM: mpirun passes it on to its ranks (they run in process groups of their own) and exits.
-        if (!job_id.empty() && processRuns(std::stoi(job_id))) ::kill(-std::stoi(job_id), SIGTERM);
-    }
-    std::string printed() const { return fileText(out_log) + fileText(err_log); }
-
-    std::filesystem::path db;
-    std::string out_log, err_log;
-    std::unique_ptr<ChildProcess> cli;
-    std::int64_t stored = 0;
-    std::string run_dir, job_id;
 };
 
 std::int64_t stepsInStream(const std::string& path) {

@@ -48,55 +48,24 @@ std::int64_t stepsInStream(const std::string& text) {
 
 // A --batch of `steps` steps on the test cluster, started as a user would, followed until `wait_for` of
 // them are stored.
-struct ClusterBatch {
+struct ClusterBatch : RunningBatch {
     ClusterBatch(const TemporaryFolder& folder, int steps, std::int64_t wait_for)
-        : db(folder.path / "sessions.db"), out_log((folder.path / "out.log").string()),
-          err_log((folder.path / "err.log").string()) {
-        const auto env = clusterEnvironment();
-        std::ofstream(folder.path / "clusters.toml")
-            << testClusterToml(env, "test", SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
-        std::ofstream(folder.path / "plan.toml")
-            << "name = \"survivor\"\n[[run]]\nworkload = \"resnet20\"\ndataset = \"synthetic-cifar\"\nranks "
-               "= 1\n"
-            << "steps = " << steps << "\nbatch_per_rank = 16\nthreads_per_rank = 1\n";
-        REQUIRE(runConsole(folder,
-                           {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db.string()})
-                    .exit_status == 0);
-        cli = std::make_unique<ChildProcess>(
-            std::vector<std::string>{SCALEBENCH_CLI_PATH, "--batch", (folder.path / "plan.toml").string(),
-                                     "--cluster", "test", "--db", db.string(), "--out",
-                                     (folder.path / "out").string()},
-            out_log, err_log);
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(180);
-        while (stored < wait_for) {
-            INFO(printed());
-            REQUIRE(std::chrono::steady_clock::now() < deadline);
-            REQUIRE_FALSE(cli->poll().exited);
-            std::this_thread::sleep_for(std::chrono::milliseconds(200));
-            if (!std::filesystem::exists(db)) continue;
-            SessionStore store(db);
-            for (const auto& session : store.sessions())
-                for (const auto& run : store.runs(session.id)) {
-                    stored = run.step_count;
-                    job_id = run.job_id;
-                    run_dir = run.run_dir;
-                }
-        }
-    }
-    // A test that fails half-way leaves no job behind: the console is asked to cancel it (one SIGTERM).
-    ~ClusterBatch() {
-        if (cli && !cli->poll().exited) {
-            ::kill(cli->pid(), SIGTERM);
-            cli->wait();
-        }
-    }
-    std::string printed() const { return fileText(out_log) + fileText(err_log); }
+        : RunningBatch(folder, arguments(folder, steps), folder.path / "sessions.db", wait_for,
+                       std::chrono::seconds(180)) {}
 
-    std::filesystem::path db;
-    std::string out_log, err_log;
-    std::unique_ptr<ChildProcess> cli;
-    std::int64_t stored = 0;
-    std::string job_id, run_dir;
+  private:
+    static std::vector<std::string> arguments(const TemporaryFolder& folder, int steps) {
+        const std::string db = (folder.path / "sessions.db").string();
+        std::ofstream(folder.path / "clusters.toml")
+            << testClusterToml(clusterEnvironment(), "test", SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
+        std::ofstream(folder.path / "plan.toml")
+            << "name = \"survivor\"\n[[run]]\nworkload = \"resnet20\"\ndataset = \"synthetic-cifar\"\n"
+            << "ranks = 1\nsteps = " << steps << "\nbatch_per_rank = 16\nthreads_per_rank = 1\n";
+        REQUIRE(runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db})
+                    .exit_status == 0);
+        return {"--batch", (folder.path / "plan.toml").string(), "--cluster", "test", "--db", db,
+                "--out",   (folder.path / "out").string()};
+    }
 };
 
 // Brings a failed node back when the test ends, whatever happened, and waits until Slurm has it again.

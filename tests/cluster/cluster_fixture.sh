@@ -111,6 +111,29 @@ launch() {
 
 # --- start ----------------------------------------------------------------------------------------------------
 
+# Prints the sshd_config lines the head's sshd and the bastion's share: on loopback PORT with host key KEY (in
+# DIR/ssh) and pid file NAME.pid, key-only login for $user and nothing else.
+sshd_settings() {
+  local port=$1 key=$2 name=$3
+  cat <<EOF
+ListenAddress 127.0.0.1
+Port $port
+HostKey $dir/ssh/$key
+PidFile $dir/run/$name.pid
+AuthorizedKeysFile $dir/ssh/authorized_keys
+AllowUsers $user
+PubkeyAuthentication yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+PermitRootLogin no
+UsePAM no
+StrictModes no
+X11Forwarding no
+PrintMotd no
+LogLevel VERBOSE
+EOF
+}
+
 # Starts node I's slurmd in that node's namespaces (see cmd_start), recorded as slurmd-nodeI; sets $started_pid.
 launch_slurmd() {
   local i=$1
@@ -324,26 +347,12 @@ $subnet.$((10 + i)) node$i"
     printf '[127.0.0.1]:%s %s\n' "$ssh_port" "$(cut -d' ' -f1,2 "$dir/ssh/ssh_host_ed25519_key.pub")"
     printf '[127.0.0.1]:%s %s\n' "$bastion_port" "$(cut -d' ' -f1,2 "$dir/ssh/bastion_host_ed25519_key.pub")"
   } >"$dir/ssh/known_hosts"
-  cat >"$dir/ssh/sshd_config" <<EOF
-# Written by tests/cluster/cluster_fixture.sh: key-only login for $user on loopback.
-ListenAddress 127.0.0.1
-Port $ssh_port
-HostKey $dir/ssh/ssh_host_ed25519_key
-PidFile $dir/run/sshd.pid
-AuthorizedKeysFile $dir/ssh/authorized_keys
-AllowUsers $user
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin no
-UsePAM no
-StrictModes no
-X11Forwarding no
-PrintMotd no
-LogLevel VERBOSE
-Subsystem sftp internal-sftp
-SetEnv SLURM_CONF=$dir/slurm.conf
-EOF
+  {
+    echo "# Written by tests/cluster/cluster_fixture.sh: key-only login for $user on loopback."
+    sshd_settings "$ssh_port" ssh_host_ed25519_key sshd
+    echo "Subsystem sftp internal-sftp"
+    echo "SetEnv SLURM_CONF=$dir/slurm.conf"
+  } >"$dir/ssh/sshd_config"
   mkdir -p /run/sshd
   chmod 755 /run/sshd
   /usr/sbin/sshd -t -f "$dir/ssh/sshd_config" 2>>"$dir/log/sshd.log" || not_up "sshd (configuration test)" "$dir/log/sshd.log"
@@ -352,27 +361,13 @@ EOF
 
   # The bastion: logs the same user in with the same key, runs no sftp, and forwards TCP to the head's sshd only
   # (ssh -W, which ProxyJump uses).
-  cat >"$dir/ssh/bastion_sshd_config" <<EOF
-# Written by tests/cluster/cluster_fixture.sh: a jump host in front of the test cluster's sshd.
-ListenAddress 127.0.0.1
-Port $bastion_port
-HostKey $dir/ssh/bastion_host_ed25519_key
-PidFile $dir/run/bastion-sshd.pid
-AuthorizedKeysFile $dir/ssh/authorized_keys
-AllowUsers $user
-PubkeyAuthentication yes
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-PermitRootLogin no
-UsePAM no
-StrictModes no
-X11Forwarding no
-PermitTTY no
-AllowTcpForwarding yes
-PermitOpen 127.0.0.1:$ssh_port
-PrintMotd no
-LogLevel VERBOSE
-EOF
+  {
+    echo "# Written by tests/cluster/cluster_fixture.sh: a jump host in front of the test cluster's sshd."
+    sshd_settings "$bastion_port" bastion_host_ed25519_key bastion-sshd
+    echo "PermitTTY no"
+    echo "AllowTcpForwarding yes"
+    echo "PermitOpen 127.0.0.1:$ssh_port"
+  } >"$dir/ssh/bastion_sshd_config"
   /usr/sbin/sshd -t -f "$dir/ssh/bastion_sshd_config" 2>>"$dir/log/bastion-sshd.log" ||
     not_up "the bastion's sshd (configuration test)" "$dir/log/bastion-sshd.log"
   launch bastion-sshd "$dir/log/bastion-sshd.log" /usr/sbin/sshd -D -f "$dir/ssh/bastion_sshd_config" \
