@@ -4,8 +4,8 @@
 
 #include "cluster_readiness.h"
 #include "engine_deployment.h"
-#include "engine_invocation.h"
-#include "local_scheduler.h"
+#include "job_request.h"
+#include "no_connection.h"
 #include "run_folder.h"
 #include "scratch_folder.h"
 #include "session_site.h"
@@ -17,41 +17,13 @@
 namespace scalebench {
 namespace {
 
-// Stands in for the cluster's connection: a dry run renders scripts and packs sources here, and anything that
-// would reach the cluster is a bug.
-class NoConnection final : public Transport {
-  public:
-    explicit NoConnection(std::string where) : where_(std::move(where)) {}
-    CommandResult run(const std::string& command) override { refuse(command); }
-    void upload(const std::filesystem::path& local, const std::string&) override {
-        refuse("upload " + local.string());
-    }
-    void download(const std::string& remote, const std::filesystem::path&) override {
-        refuse("download " + remote);
-    }
-    std::optional<std::string> readFrom(const std::string& path, std::int64_t, std::size_t) override {
-        refuse("read " + path);
-    }
-    std::string describe() const override { return where_; }
-
-  private:
-    [[noreturn]] void refuse(const std::string& what) const {
-        throw std::logic_error("a dry run does not connect to " + where_ + " (it was about to: " + what +
-                               ")");
-    }
-    std::string where_;
-};
-
 void printLocal(const RunPlan& plan, const ConsoleOptions& options, std::ostream& out) {
-    LocalScheduler scheduler;
+    const Site site = localSite(options);
     const auto runs = expandPlan(plan);
     out << "plan '" << plan.name << "': " << runs.size() << " runs (dry run: nothing is started)\n";
-    for (const auto& run : runs) {
+    for (const auto& run : runs)
         out << run.name << ": "
-            << scheduler.commandLine(
-                   {run.name, run.ranks, engineArguments(run, options.engine, kMetricFileName), ""})
-            << "\n";
-    }
+            << site.scheduler->commandLine(jobRequestFor(run, site.settings.launchSite({}))) << "\n";
 }
 
 // The cluster named by --cluster, its settings checked, and the store's id; throws naming the clusters the
@@ -103,7 +75,7 @@ int printCluster(const RunPlan& plan, const ConsoleOptions& options, std::ostrea
     const EngineBuildPlan build =
         EngineDeployment(none, slurm, cluster, options.engine_sources).plan(scratch.path());
     out << "\nengine: the sources in " << options.engine_sources.string()
-        << " (CMakeLists.txt, cmake/, trainers/) "
+        << " (CMakeLists.txt, cmake/, protocol/, trainers/) "
         << "packed: " << std::filesystem::file_size(build.archive) / 1024 << " KiB, hash "
         << build.target.hash << "\n  used as it is if " << build.target.engine
         << " exists on the cluster; else uploaded to " << build.target.folder
@@ -119,13 +91,7 @@ int printCluster(const RunPlan& plan, const ConsoleOptions& options, std::ostrea
         << " (N and UUID: the session's, once it starts), each attempt of its job in RUN/attempt-K\n";
     int index = 0;
     for (const auto& run : runs) {
-        const JobRequest job{run.name,
-                             run.ranks,
-                             engineArguments(run, build.target.engine, kMetricFileName),
-                             runFolder(sessions_root, session, run.name),
-                             run.ranks_per_node,
-                             run.environment,
-                             run.group.threads_per_rank};
+        const JobRequest job = jobRequestFor(run, {cluster, build.target.engine, sessions_root, session});
         out << "\n--- [run " << ++index << "/" << runs.size() << "] " << job.run_dir << "/job.sbatch\n"
             << slurm.commandLine(job);
     }

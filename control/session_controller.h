@@ -24,6 +24,8 @@ class SessionController : public QObject {
     // options: the store (db), run folders (out_dir), the engine, its sources for clusters, the poll
     // interval.
     explicit SessionController(ConsoleOptions options, QObject* parent = nullptr);
+    // Where its sessions run on this machine and what they launch (the engine, the sessions' folder).
+    const ConsoleOptions& options() const { return options_; }
     // Cancels a running session and waits for its runs to end (their records stay stored).
     ~SessionController() override;
 

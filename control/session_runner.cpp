@@ -3,7 +3,6 @@
 #include "session_runner.h"
 
 #include "analysis.h"
-#include "engine_invocation.h"
 #include "metric_file_tail.h"
 #include "shell_words.h"
 
@@ -117,15 +116,9 @@ std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolder
     ActiveRun run;
     run.spec = spec;
     run.tag = fmt::format("[run {}/{}] {}", index, total, spec.name);
-    run.run_dir = runFolder(settings_.out_dir.string(), session, spec.name);
-    // The engine writes into its attempt's folder (the scheduler makes it): the path is relative to it.
-    const JobRequest job{spec.name,
-                         spec.ranks,
-                         engineArguments(spec, settings_.engine, kMetricFileName),
-                         run.run_dir,
-                         spec.ranks_per_node,
-                         spec.environment,
-                         spec.group.threads_per_rank};
+    const JobRequest job = jobRequestFor(spec, settings_.launchSite(session));
+    run.run_dir = job.run_dir;
+    run.output = job.output;
     run.run_id = store_.createRun(session.session_id, {spec.name, spec.group.workload, spec.group.dataset,
                                                        spec.ranks, spec.repeat, scheduler_.commandLine(job)});
     progress_(run.tag + ": starting " + std::to_string(spec.ranks) + " rank(s)");
@@ -147,7 +140,7 @@ std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolder
         return std::nullopt;
     }
     store_.startRun(run.run_id, run.job_id, run.run_dir);
-    run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, 0));
+    run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, 0, run.output));
     events_->runSubmitted({run.run_id, spec, run.job_id, run.run_dir});
     return run;
 }
@@ -158,10 +151,10 @@ void SessionRunner::restart(ActiveRun& run, const JobStatus& status) {
         fmt::format("{}: job {} requeued by Slurm after {}: attempt {} stopped at step {} (its records stay "
                     "in {}); attempt {} starts again from step 1",
                     run.tag, run.job_id, cause, run.attempt, run.last_step,
-                    metricFile(run.run_dir, run.attempt), status.attempt));
+                    metricFile(run.run_dir, run.attempt, run.output), status.attempt));
     store_.restartRun(run.run_id, status.attempt, cause, run.last_status.nodes);
     run.attempt = status.attempt;
-    run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, run.attempt));
+    run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, run.attempt, run.output));
     run.rank_errors.clear();
     run.last_step = 0;
     events_->runRestarted(run.run_id, run.attempt, cause);

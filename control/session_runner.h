@@ -2,6 +2,8 @@
 // grows.
 #pragma once
 
+#include "cluster_settings.h"
+#include "job_request.h"
 #include "metric_file_tail.h"
 #include "run_folder.h"
 #include "run_plan.h"
@@ -29,7 +31,13 @@ struct SessionRunnerSettings {
     std::string cluster = "local";
     int max_concurrent_runs =
         1; // 1 on this machine (runs would disturb each other's timings); many on a cluster
-    std::string cluster_json{}; // the cluster's settings, recorded with the session
+    std::string cluster_json{};               // the cluster's settings, recorded with the session
+    ClusterSettings machine = localMachine(); // where the runs go (its remote_root absolute on a cluster)
+
+    // Where the runs of this session go (core/job_request.h).
+    LaunchSite launchSite(const SessionFolderKey& session) const {
+        return {machine, engine, out_dir.string(), session};
+    }
 };
 
 // What a window follows while a session runs. Called on the thread that runs the session; every call has a
@@ -90,6 +98,7 @@ class SessionRunner {
         std::int64_t run_id = 0;
         std::string job_id;
         std::string run_dir;
+        std::string output;         // the file the job writes in each attempt's folder (JobRequest::output)
         int attempt = 0;            // the scheduler's attempt whose metric file `tail` follows
         std::int64_t last_step = 0; // of that attempt, as stored
         std::unique_ptr<MetricFileTail> tail;

@@ -3,6 +3,7 @@
 #include "session_site.h"
 
 #include "engine_deployment.h"
+#include "job_preview.h"
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "shell_words.h"
@@ -13,13 +14,10 @@
 namespace scalebench {
 
 Site localSite(const ConsoleOptions& options) {
-    // Jobs run in their attempt's folder: paths given relative to this one must not move with them.
-    std::string engine = options.engine;
-    if (engine.find('/') != std::string::npos) engine = std::filesystem::absolute(engine).string();
     Site site{std::make_unique<LocalTransport>(),
               std::make_unique<LocalScheduler>(),
-              {engine, std::filesystem::absolute(options.out_dir), std::chrono::milliseconds(options.poll_ms),
-               "local"}};
+              {localEnginePath(options.engine), std::filesystem::absolute(options.out_dir),
+               std::chrono::milliseconds(options.poll_ms), "local"}};
     return site;
 }
 
@@ -81,7 +79,8 @@ Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const
                      std::chrono::milliseconds(cluster->poll_seconds * 1000),
                      cluster->name,
                      INT_MAX,
-                     clusterToJson(*cluster)};
+                     clusterToJson(*cluster),
+                     *cluster};
     return site;
 }
 

@@ -20,8 +20,8 @@ std::string attemptFolder(const std::string& run_folder, int attempt) {
     return run_folder + "/attempt-" + std::to_string(attempt);
 }
 
-std::string metricFile(const std::string& run_folder, int attempt) {
-    return attemptFolder(run_folder, attempt) + "/" + kMetricFileName;
+std::string metricFile(const std::string& run_folder, int attempt, const std::string& file) {
+    return attemptFolder(run_folder, attempt) + "/" + file;
 }
 
 } // namespace scalebench

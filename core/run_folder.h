@@ -27,7 +27,7 @@ std::string runFolder(const std::string& sessions_root, const SessionFolderKey& 
 // RUN/attempt-K: where attempt K of the job runs and writes its metric stream. K is Slurm's
 // SLURM_RESTART_COUNT (0 for the first start; a requeued job runs again as attempt 1, 2, ...).
 std::string attemptFolder(const std::string& run_folder, int attempt);
-// RUN/attempt-K/metrics.jsonl
-std::string metricFile(const std::string& run_folder, int attempt);
+// RUN/attempt-K/FILE: what the job's program writes there (JobRequest::output; the engine's metrics.jsonl).
+std::string metricFile(const std::string& run_folder, int attempt, const std::string& file = kMetricFileName);
 
 } // namespace scalebench

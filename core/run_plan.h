@@ -1,6 +1,8 @@
 // A benchmark plan (TOML) and its expansion into runs: workload x ranks x repeat.
 #pragma once
 
+#include "engine_option_table.h"
+
 #include <filesystem>
 #include <map>
 #include <stdexcept>
@@ -23,40 +25,46 @@ class PlanError : public std::runtime_error {
     std::string key_;
 };
 
-// One [[run]] table: a workload at several rank counts.
+// One [[run]] table: a workload at several rank counts. Its engine settings are the engine's options of the
+// same name (protocol/engine_option_table.h), with the engine's defaults but where a plan means otherwise.
 struct RunGroup {
     std::string workload;
     std::string dataset;
     std::vector<int> ranks;
-    int steps = 100;
-    int batch_per_rank = 0;   // 0: the workload's reference value
-    double lr = 0;            // base learning rate before scaling by ranks; 0: the workload's reference value
-    int warmup_steps = -1;    // linear warm-up to lr x ranks; -1: log2(ranks) epochs as in MLBench
-    int eval_every = 0;       // steps between evaluations; 0: only at the end
-    int eval_samples = 2000;  // held-out samples per evaluation
-    int threads_per_rank = 0; // 0: cores of the node / ranks on it
-    int seed = 1;
+    int steps = engine_cli::defaults::steps;
+    int batch_per_rank = 0; // 0: the workload's reference value
+    double lr = 0;          // base learning rate before scaling by ranks; 0: the workload's reference value
+    int warmup_steps = engine_cli::defaults::warmup_steps; // linear warm-up to lr x ranks; -1: log2(ranks)
+                                                           // epochs as in MLBench
+    int eval_every = engine_cli::defaults::eval_every;     // steps between evaluations; 0: only at the end
+    int eval_samples = engine_cli::defaults::eval_samples; // held-out samples per evaluation
+    int threads_per_rank = engine_cli::defaults::threads_per_rank; // 0: cores of the node / ranks on it
+    int seed = engine_cli::defaults::seed;
     // Collective sweeps (MLBench task 0): message sizes logspace(0, sweep_max_log10, sweep_points) elements.
-    int sweep_points = 80;
-    double sweep_max_log10 = 8;
-    int repetitions = 100;     // timed calls per size
-    int warmup_iterations = 5; // untimed calls per size before them
+    int sweep_points = engine_cli::defaults::sweep_points;
+    double sweep_max_log10 = engine_cli::defaults::sweep_max_log10;
+    int repetitions = engine_cli::defaults::repetitions;             // timed calls per size
+    int warmup_iterations = engine_cli::defaults::warmup_iterations; // untimed calls per size before them
     // How gradients (and a sweep's collectives) travel: one of kBackends.
-    std::string backend = "mpi";
-    double bucket_mb = 25;                    // gradient bucket size, MiB
-    bool overlap = true;                      // all-reduce buckets while backward still runs
-    std::string precision = "fp32";           // one of the workload's precisions (workload catalog)
-    double target_accuracy = 0;               // stop when the evaluation reaches it (0..1]; 0: run all steps
-    double target = 0;       // stop when the workload's eval metric reaches it (catalog eval_metric); 0: never
-    std::string preset;      // model size, one of the workload's presets ("" where it has none)
-    int seq_len = 0;         // tokens per sequence; 0: the workload's default
+    std::string backend = engine_cli::defaults::backend;
+    double bucket_mb = engine_cli::defaults::bucket_mb; // gradient bucket size, MiB
+    bool overlap = engine_cli::defaults::overlap;       // all-reduce buckets while backward still runs
+    std::string precision =
+        engine_cli::defaults::precision; // one of the workload's precisions (workload catalog)
+    double target_accuracy =
+        engine_cli::defaults::target_accuracy; // stop when the evaluation reaches it (0..1]; 0: run all steps
+    double target = engine_cli::defaults::target; // stop when the workload's eval metric reaches it (catalog
+                                                  // eval_metric); 0: never
+    std::string preset =
+        engine_cli::defaults::preset; // model size, one of the workload's presets ("" where it has none)
+    int seq_len = engine_cli::defaults::seq_len; // tokens per sequence; 0: the workload's default
     int gpus_per_node = 0;                    // ranks (one per GPU) per node; 0: the cluster's tasks_per_node
     std::map<std::string, std::string> env{}; // exported to every rank of the job
     // Collective sweeps only: which collectives, element types and buffer placements to time.
-    std::vector<std::string> collectives = {"allreduce"};
-    std::vector<std::string> dtypes = {"float32"};
-    std::vector<std::string> ops = {"sum"}; // reductions: sum, avg
-    std::string in_place = "no"; // "yes", "no" or "both"
+    std::vector<std::string> collectives = engine_cli::defaults::collectives;
+    std::vector<std::string> dtypes = engine_cli::defaults::dtypes;
+    std::vector<std::string> ops = engine_cli::defaults::ops; // reductions: sum, avg
+    std::string in_place = engine_cli::defaults::in_place;    // "yes", "no" or "both"
 
     friend bool operator==(const RunGroup&, const RunGroup&) = default;
 };

@@ -25,19 +25,23 @@ EngineDeployment::pack(const std::filesystem::path& work_dir) const {
     const auto archive = work_dir / "engine-sources.tar.gz";
     LocalTransport local;
     // Sorted names, zero times and owners, gzip without a time stamp: the same sources give the same bytes.
-    const CommandResult tar =
-        local.run("tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --exclude='*.o' -C " +
-                  shellQuote(source_dir_.string()) + " -cf - CMakeLists.txt cmake trainers | gzip -n > " +
-                  shellQuote(archive.string()) + " && sha256sum " + shellQuote(archive.string()));
+    const CommandResult tar = local.run(
+        "tar --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --exclude='*.o' -C " +
+        shellQuote(source_dir_.string()) + " -cf - CMakeLists.txt cmake protocol trainers | gzip -n > " +
+        shellQuote(archive.string()) + " && sha256sum " + shellQuote(archive.string()));
     if (tar.exit_status != 0) throw TransportError("cannot pack the engine's sources: " + tar.err);
     return {tar.out.substr(0, 16), archive};
+}
+
+std::string deployedEngine(const std::string& remote_root, const std::string& hash) {
+    return remote_root + "/engine/" + hash + "/build/trainers/scalebench-engine";
 }
 
 EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) const {
     EngineBuildPlan plan;
     std::tie(plan.target.hash, plan.archive) = pack(work_dir);
     plan.target.folder = settings_.remote_root + "/engine/" + plan.target.hash;
-    plan.target.engine = plan.target.folder + "/build/trainers/scalebench-engine";
+    plan.target.engine = deployedEngine(settings_.remote_root, plan.target.hash);
     const std::string folder = shellQuote(plan.target.folder);
     // The build runs as a job: compute nodes have the cluster's compilers, MPI and LibTorch (login nodes may
     // not).
@@ -52,7 +56,10 @@ EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) co
                               shellQuote(settings_.torch_python) +
                               ")\"; "
                               "cmake --build build --parallel \"$(nproc)\"";
-    plan.job = {"scalebench-build-" + plan.target.hash, 1, {"/bin/bash", "-c", build}, plan.target.folder};
+    plan.job.name = "scalebench-build-" + plan.target.hash;
+    plan.job.program = {"/bin/bash", "-c", build};
+    plan.job.run_dir = plan.target.folder;
+    plan.job.gpus_per_node = settings_.gpus_per_node; // on the nodes and with the GPUs the runs will have
     return plan;
 }
 

@@ -21,6 +21,9 @@ struct DeployedEngine {
     bool built_now = false;
 };
 
+// The engine's executable on a cluster for sources of this hash (the one place its path is spelt).
+std::string deployedEngine(const std::string& remote_root, const std::string& hash);
+
 // What ensure() does where the engine is not built yet, worked out on this machine alone (a dry run prints
 // it).
 struct EngineBuildPlan {
@@ -31,7 +34,7 @@ struct EngineBuildPlan {
 
 class EngineDeployment {
   public:
-    // source_dir: this repository (CMakeLists.txt, cmake/, trainers/ are packed).
+    // source_dir: this repository (CMakeLists.txt, cmake/, protocol/, trainers/ are packed).
     EngineDeployment(Transport& cluster, Scheduler& scheduler, ClusterSettings settings,
                      std::filesystem::path source_dir);
 

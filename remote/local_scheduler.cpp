@@ -30,7 +30,7 @@ std::string errorTail(const std::string& path) {
 } // namespace
 
 std::vector<std::string> LocalScheduler::mpirunArguments(const JobRequest& job) const {
-    return localMpirunArguments(job.ranks, job.program, job.environment, job.threads_per_rank);
+    return localMpirunArguments(job);
 }
 
 std::string LocalScheduler::commandLine(const JobRequest& job) const {

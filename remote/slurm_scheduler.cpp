@@ -31,8 +31,7 @@ CommandResult SlurmScheduler::run(const std::string& command) {
 }
 
 std::string SlurmScheduler::commandLine(const JobRequest& job) const {
-    return renderSbatchScript(
-        cluster_, {job.name, job.ranks, job.program, job.run_dir, job.ranks_per_node, job.environment});
+    return renderSbatchScript(cluster_, job);
 }
 
 std::string SlurmScheduler::submit(const JobRequest& job) {

@@ -13,7 +13,7 @@ say() { printf '[setup] %s\n' "$*"; }
 fail() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 
 packages=(
-  build-essential cmake ninja-build pkg-config git python3 python3-venv
+  build-essential cmake ninja-build pkg-config git python3 python3-venv clang-format
   libgloo-dev qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core xvfb xauth
   libssh-dev openmpi-bin libopenmpi-dev libsqlite3-dev sqlite3 zlib1g-dev
   libfmt-dev catch2 nlohmann-json3-dev libtomlplusplus-dev dataset-fashion-mnist

@@ -20,8 +20,13 @@ TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[r
     c.setup_lines = {"module load cuda/12.4"};
     c.nccl_env = {{"NCCL_IB_HCA", "mlx5"}, {"NCCL_DEBUG", "WARN"}};
     c.container_image = "nvcr.io#nvidia/pytorch:24.04-py3";
-    const std::string script = renderSbatchScript(
-        c, {"resnet20-n16", 16, {"/opt/sb/engine", "--steps", "100"}, "/scratch/sb/run 1"});
+    const std::string script = renderSbatchScript(c, {.name = "resnet20-n16",
+                                                      .program = {"/opt/sb/engine", "--steps", "100"},
+                                                      .ranks = 16,
+                                                      .nodes = 2,
+                                                      .ranks_per_node = 8,
+                                                      .gpus_per_node = 8,
+                                                      .run_dir = "/scratch/sb/run 1"});
     CHECK_THAT(script, Catch::StartsWith(
                            "#!/bin/bash\n#SBATCH --job-name=resnet20-n16\n#SBATCH --nodes=2\n"
                            "#SBATCH --ntasks=16\n#SBATCH --ntasks-per-node=8\n"
@@ -40,7 +45,8 @@ TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[r
     SECTION("older clusters take --gres, and mpirun can launch instead of srun") {
         c.gres_syntax = true;
         c.launcher = ClusterSettings::Launcher::Mpirun;
-        const std::string s = renderSbatchScript(c, {"r", 4, {"engine"}, "/d"});
+        const std::string s = renderSbatchScript(
+            c, {.name = "r", .program = {"engine"}, .ranks = 4, .ranks_per_node = 4, .gpus_per_node = 8, .run_dir = "/d"});
         CHECK_THAT(s, Catch::Contains("#SBATCH --gres=gpu:8\n") && Catch::Contains("#SBATCH --nodes=1\n") &&
                           Catch::Contains("#SBATCH --ntasks-per-node=4\n") &&
                           Catch::EndsWith("mpirun -np 4 --bind-to none engine\n"));
@@ -50,16 +56,16 @@ TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[r
 TEST_CASE("shell metacharacters from a plan reach Slurm and the shell as plain text", "[remote][slurm]") {
     ClusterSettings c;
     const std::string script = renderSbatchScript(
-        c, {"x; touch /tmp/pwned\n#SBATCH --uid=0", 1, {"engine", "$(reboot)"}, "/d/`id`"});
+        c, {.name = "x; touch /tmp/pwned\n#SBATCH --uid=0", .program = {"engine", "$(reboot)"}, .run_dir = "/d/`id`"});
     CHECK_THAT(script, Catch::Contains("#SBATCH --job-name=x__touch__tmp_pwned__SBATCH_--uid_0\n"));
     CHECK_THAT(script,
                Catch::Contains("cd '/d/`id`'\n") && Catch::EndsWith("srun --mpi=pmix engine '$(reboot)'\n"));
     c.nccl_env = {{"NCCL_X; rm -rf ~", "1"}};
-    CHECK_THROWS_WITH(renderSbatchScript(c, {"r", 1, {"e"}, "/d"}),
+    CHECK_THROWS_WITH(renderSbatchScript(c, {.name = "r", .program = {"e"}, .run_dir = "/d"}),
                       Catch::Contains("not an environment variable"));
     c.nccl_env.clear();
     c.partition = "gpu\n#SBATCH --uid=0";
-    CHECK_THROWS_WITH(renderSbatchScript(c, {"r", 1, {"e"}, "/d"}), Catch::Contains("partition"));
+    CHECK_THROWS_WITH(renderSbatchScript(c, {.name = "r", .program = {"e"}, .run_dir = "/d"}), Catch::Contains("partition"));
 }
 
 TEST_CASE("sbatch --parsable gives the job id, with or without a cluster name", "[remote][slurm]") {

@@ -94,16 +94,15 @@ TEST_CASE("a failing job and a cancelled job end in their own states, the failur
     TemporaryFolder folder;
     LocalTransport transport;
     SlurmScheduler slurm(transport, testCluster());
-    JobRequest failing{"fails",
-                       1,
-                       {"/bin/sh", "-c", "echo 'rank 0: out of cheese' >&2; exit 3"},
-                       (folder.path / "fails").string()};
+    JobRequest failing{.name = "fails",
+                       .program = {"/bin/sh", "-c", "echo 'rank 0: out of cheese' >&2; exit 3"},
+                       .run_dir = (folder.path / "fails").string()};
     const JobStatus failed = waitForEnd(slurm, slurm.submit(failing));
     CHECK(failed.state == JobState::Failed);
     CHECK(failed.exit_status == 3);
     CHECK_THAT(failed.detail, Catch::Contains("out of cheese"));
 
-    JobRequest sleeping{"sleeps", 1, {"/bin/sleep", "120"}, (folder.path / "sleeps").string()};
+    JobRequest sleeping{.name = "sleeps", .program = {"/bin/sleep", "120"}, .run_dir = (folder.path / "sleeps").string()};
     const std::string id = slurm.submit(sleeping);
     slurm.cancel(id);
     CHECK(waitForEnd(slurm, id).state == JobState::Cancelled);
@@ -130,7 +129,7 @@ TEST_CASE("a job name with shell metacharacters runs as plain text and nothing e
     SlurmScheduler slurm(transport, testCluster());
     const std::string touch = "touch " + marker.string();
     const std::string evil = "x; " + touch + "; $(" + touch + ")";
-    JobRequest job{evil, 1, {"/bin/echo", evil}, (folder.path / "run `").string() + touch + "`"};
+    JobRequest job{.name = evil, .program = {"/bin/echo", evil}, .run_dir = (folder.path / "run `").string() + touch + "`"};
     const JobStatus s = waitForEnd(slurm, slurm.submit(job));
     CHECK(s.state == JobState::Completed);
     CHECK_FALSE(std::filesystem::exists(marker));

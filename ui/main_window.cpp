@@ -119,6 +119,9 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
 
     // Plan: build a plan (the TOML batch mode reads), preview its job scripts, launch it.
     plan_builder_ = new PlanBuilderWidget(this);
+    if (controller_)
+        plan_builder_->setLaunchSettings(controller_->options().engine, controller_->options().out_dir,
+                                         store_.storeId());
     addTab(plan_builder_, QStringLiteral("planTab"), tr("Pla&n"));
     connect(plan_builder_, &PlanBuilderWidget::launchRequested, this,
             [this](const RunPlan& plan, const QString& cluster) {

@@ -3,12 +3,8 @@
 #include "plan_builder_widget.h"
 
 #include "analysis.h"
-#include "engine_invocation.h"
-#include "local_mpirun_arguments.h"
+#include "job_preview.h"
 #include "plan_writer.h"
-#include "run_folder.h"
-#include "shell_words.h"
-#include "slurm_job_script.h"
 #include "workload_catalog.h"
 #include "workload_catalog_model.h"
 
@@ -606,6 +602,14 @@ void PlanBuilderWidget::refresh() {
     refreshJobScript();
 }
 
+void PlanBuilderWidget::setLaunchSettings(const std::string& engine, const std::filesystem::path& out_dir,
+                                          const std::string& store_id) {
+    engine_ = engine;
+    out_dir_ = out_dir;
+    store_id_ = store_id;
+    refreshJobScript();
+}
+
 void PlanBuilderWidget::refreshJobScript() {
     if (!error_.isEmpty()) {
         job_script_->setPlainText(tr("# No job scripts while the plan has an error:\n# %1").arg(error_));
@@ -624,23 +628,9 @@ void PlanBuilderWidget::refreshJobScript() {
     if (run.nodes > 0) text += tr(", %1 node(s) x %2").arg(run.nodes).arg(run.ranks_per_node);
     text += tr("; the session folder is numbered at launch\n");
     try {
-        if (isLocalMachine(cluster)) {
-            // Launched in the run's folder, attemptFolder(runFolder("out", ...), 0), which the console makes.
-            text += qs(shellJoin(localMpirunArguments(
-                        run.ranks, engineArguments(run, "scalebench-engine", kMetricFileName),
-                        run.environment, run.group.threads_per_rank))) +
-                    "\n";
-        } else {
-            const std::string dir = runFolder(cluster.remote_root + "/sessions", {"", 0, ""}, run.name);
-            SlurmJob job{
-                run.name, run.ranks,
-                engineArguments(run, cluster.remote_root + "/engine/HASH/build/trainers/scalebench-engine",
-                                kMetricFileName),
-                dir};
-            job.ranks_per_node = run.ranks_per_node;
-            job.environment = run.environment;
-            text += qs(renderSbatchScript(cluster, job));
-        }
+        const std::string command = submittedCommand(run, previewSite(cluster, engine_, out_dir_, store_id_));
+        text += qs(command);
+        if (!command.ends_with('\n')) text += '\n';
     } catch (const std::exception& e) {
         text += tr("# This run cannot become a job on %1: %2").arg(qs(cluster.name), qs(e.what()));
     }

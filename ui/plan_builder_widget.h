@@ -3,9 +3,11 @@
 #pragma once
 
 #include "cluster_settings.h"
+#include "console_options.h"
 #include "run_plan.h"
 
 #include <QWidget>
+#include <filesystem>
 #include <vector>
 
 class QCheckBox;
@@ -34,6 +36,10 @@ class PlanBuilderWidget : public QWidget {
 
     // The clusters the job-script preview and the launch offer; "local" (this machine) is always first.
     void setClusters(const std::vector<ClusterSettings>& clusters);
+    // What the job script preview shows for this machine (the engine the runner would launch, the sessions'
+    // folder) and which store's folder runs go in (run_folder.h).
+    void setLaunchSettings(const std::string& engine, const std::filesystem::path& out_dir,
+                           const std::string& store_id);
     void setPlan(const RunPlan& plan);
     // Adds a run group for a catalog workload with its reference values, and selects it.
     void addWorkload(const std::string& workload);
@@ -70,6 +76,9 @@ class PlanBuilderWidget : public QWidget {
     QString error_;
     QString form_error_; // a field that cannot become a plan value (the GPU counts)
     std::vector<ClusterSettings> clusters_;
+    std::string engine_ = defaultEnginePath();
+    std::filesystem::path out_dir_ = "scalebench-out";
+    std::string store_id_;
 
     WorkloadCatalogModel* catalog_;
     QTreeView* catalog_view_;

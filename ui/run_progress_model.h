@@ -4,7 +4,7 @@
 
 #include "metric_record.h"
 #include "run_plan.h"
-#include "scheduler.h"
+#include "job_status.h"
 #include "series_decimation.h"
 
 #include <QAbstractTableModel>

@@ -1,5 +1,5 @@
 // Names of job states, for messages and the store.
-#include "scheduler.h"
+#include "job_status.h"
 
 namespace scalebench {
 

@@ -1,5 +1,4 @@
-// Renders the sbatch script of one run from the cluster's settings: one job per run, reproducible from the
-// store.
+// Renders a job as the sbatch script of one run from the cluster's settings.
 #include "slurm_job_script.h"
 
 #include "run_plan.h"
@@ -18,16 +17,6 @@ std::string slurmJobName(const std::string& name) {
     return out.empty() ? "scalebench" : out.substr(0, 128);
 }
 
-int nodesFor(const ClusterSettings& cluster, int ranks) {
-    const int per_node = std::max(1, cluster.tasks_per_node);
-    return (ranks + per_node - 1) / per_node;
-}
-
-int nodesFor(const ClusterSettings& cluster, const SlurmJob& job) {
-    if (job.ranks_per_node <= 0) return nodesFor(cluster, job.ranks);
-    return (job.ranks + job.ranks_per_node - 1) / job.ranks_per_node;
-}
-
 namespace {
 // #SBATCH lines are read by sbatch, not by a shell: a value must stay on its line.
 std::string directiveValue(const std::string& key, const std::string& value) {
@@ -37,9 +26,7 @@ std::string directiveValue(const std::string& key, const std::string& value) {
 }
 } // namespace
 
-std::string renderSbatchScript(const ClusterSettings& c, const SlurmJob& job) {
-    const int nodes = nodesFor(c, job);
-    const int per_node = job.ranks_per_node > 0 ? job.ranks_per_node : std::max(1, c.tasks_per_node);
+std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) {
     std::string s = "#!/bin/bash\n";
     auto directive = [&](const std::string& key, const std::string& value) {
         s.append("#SBATCH --").append(key);
@@ -47,17 +34,14 @@ std::string renderSbatchScript(const ClusterSettings& c, const SlurmJob& job) {
         s.append("\n");
     };
     directive("job-name", slurmJobName(job.name));
-    directive("nodes", std::to_string(nodes));
+    directive("nodes", std::to_string(job.nodes));
     directive("ntasks", std::to_string(job.ranks));
-    directive("ntasks-per-node", std::to_string(std::min(job.ranks, per_node)));
-    if (c.gpus_per_node > 0) {
-        // One GPU per rank when the plan says how many ranks share a node; the cluster's count otherwise.
-        const int gpus = job.ranks_per_node > 0 ? std::min({job.ranks, job.ranks_per_node, c.gpus_per_node})
-                                                : c.gpus_per_node;
+    directive("ntasks-per-node", std::to_string(job.ranks_per_node));
+    if (job.gpus_per_node > 0) {
         if (c.gres_syntax)
-            directive("gres", "gpu:" + std::to_string(gpus));
+            directive("gres", "gpu:" + std::to_string(job.gpus_per_node));
         else
-            directive("gpus-per-node", std::to_string(gpus));
+            directive("gpus-per-node", std::to_string(job.gpus_per_node));
     }
     if (!c.partition.empty()) directive("partition", c.partition);
     if (!c.account.empty()) directive("account", c.account);

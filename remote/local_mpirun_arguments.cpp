@@ -1,5 +1,4 @@
-// The mpirun command line of one run on this machine: what LocalScheduler launches, and what the plan builder
-// previews.
+// Renders a job as the mpirun command line of one run on this machine.
 #include "local_mpirun_arguments.h"
 
 #include "run_plan.h"
@@ -17,9 +16,9 @@ int usableCpus() {
     return std::max(1, CPU_COUNT(&mask));
 }
 
-std::vector<std::string> localMpirunArguments(int ranks, const std::vector<std::string>& program,
-                                              const std::map<std::string, std::string>& environment,
-                                              int threads_per_rank, int cpus) {
+std::vector<std::string> localMpirunArguments(const JobRequest& job, int cpus) {
+    const int ranks = job.ranks;
+    const int threads_per_rank = job.threads_per_rank;
     const int threads = threads_per_rank > 0 ? threads_per_rank : std::max(1, cpus / std::max(1, ranks));
     std::vector<std::string> argv = {"mpirun", "-np", std::to_string(ranks)};
     if (static_cast<long>(ranks) * threads <= cpus)
@@ -27,13 +26,13 @@ std::vector<std::string> localMpirunArguments(int ranks, const std::vector<std::
                                  "--bind-to", "hwthread"});
     else
         argv.insert(argv.end(), {"--oversubscribe", "--bind-to", "none"});
-    for (const auto& [name, value] : environment) {
+    for (const auto& [name, value] : job.environment) {
         if (!isEnvironmentVariableName(name))
             throw std::invalid_argument("'" + name + "' is not an environment variable name");
         argv.emplace_back("-x");
         argv.push_back(name + "=" + value);
     }
-    argv.insert(argv.end(), program.begin(), program.end());
+    argv.insert(argv.end(), job.program.begin(), job.program.end());
     return argv;
 }
 

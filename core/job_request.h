@@ -1,0 +1,47 @@
+// What one run needs launched, and the one place a run becomes it: jobRequestFor() maps a run of a plan and
+// the site it runs on to a JobRequest. The runner, --dry-run and the plan builder's preview all call it; the
+// schedulers only render the request (an sbatch script, an mpirun command line).
+#pragma once
+
+#include "cluster_settings.h"
+#include "run_folder.h"
+#include "run_plan.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace scalebench {
+
+// Launcher-neutral: what runs (any program, not only the engine), how many ranks where, and its folder.
+struct JobRequest {
+    std::string name; // from the plan: any text (Slurm's job name is sanitised from it)
+    // What every rank runs, one word each, started in the attempt's folder attemptFolder(run_dir, K):
+    // relative paths in it (the metric file) are relative to that folder.
+    std::vector<std::string> program;
+    // The file the program writes for the console in the attempt's folder (docs/metric-stream.md).
+    std::string output = kMetricFileName;
+    int ranks = 1;
+    int nodes = 1;
+    int ranks_per_node = 1;
+    int gpus_per_node = 0;                            // GPUs asked for on each node; 0: none
+    int threads_per_rank = 0;                         // intra-op threads per rank; 0: the node's CPUs / ranks
+    std::map<std::string, std::string> environment{}; // exported to every rank (after a cluster's nccl_env)
+    std::string run_dir;                              // the launcher's stdout.log and stderr.log go here
+};
+
+// Where a session's runs go: the machine (a cluster's settings, or localMachine()), the engine as that
+// machine sees it, the sessions' root there (run_folder.h) and the session.
+struct LaunchSite {
+    ClusterSettings cluster;
+    std::string engine;
+    std::string sessions_root;
+    SessionFolderKey session;
+};
+
+// The engine's run of `run` at `site`: every setting of the run on its command line, ranks packed as the plan
+// asks (gpus_per_node) or as the cluster does (tasks_per_node), one GPU per rank where the cluster has GPUs,
+// in runFolder(sessions_root, session, run.name). On this machine: one node, every rank on it.
+JobRequest jobRequestFor(const RunSpec& run, const LaunchSite& site);
+
+} // namespace scalebench

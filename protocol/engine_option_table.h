@@ -1,0 +1,137 @@
+// The engine's command line, written once: every option with its kind, what it accepts, its default and its
+// meaning. The engine parses and prints its --help from it (trainers/engine_options.cpp); the console renders
+// every plan key from it (core/engine_invocation.cpp); a new option is one line here.
+#pragma once
+
+#include <charconv>
+#include <string>
+#include <system_error>
+#include <vector>
+
+// Each row: X(name, Kind, accepts, help, default...). The option is --name with '_' as '-'.
+//   Kind: Text (a string), Int, Real, Switch (yes or no), List (comma-separated, each item accepted).
+//   accepts: for Text and List the accepted values separated by '|' ("" for any text); for numbers the least
+//   value, or "LEAST..MOST".
+//   default: the engine's default, as a C++ initialiser of the kind's type.
+
+// The settings a plan's [[run]] table holds: RunGroup (core/run_plan.h) has a member of the same name and
+// type, the plan key is the same word, and the console passes every one of them for every run.
+#define SCALEBENCH_PLAN_OPTIONS(X)                                                                           \
+    X(workload, Text, "", "what to train, or allreduce-sweep (docs/workloads.md)", "resnet20")               \
+    X(dataset, Text, "", "the workload's data set (docs/workloads.md)", "fashion-mnist")                     \
+    X(steps, Int, "1", "training steps", 100)                                                                \
+    X(batch_per_rank, Int, "1", "samples per step on each rank", 128)                                        \
+    X(lr, Real, "0", "base learning rate, scaled linearly to lr x ranks after the warm-up", 0.02)            \
+    X(warmup_steps, Int, "-1", "steps of linear warm-up to lr x ranks; -1: log2(ranks) epochs (MLBench)",    \
+      -1)                                                                                                    \
+    X(eval_every, Int, "0", "steps between evaluations; 0: only at the end", 0)                              \
+    X(eval_samples, Int, "1", "held-out samples per evaluation", 2000)                                       \
+    X(threads_per_rank, Int, "0",                                                                            \
+      "intra-op threads per rank; 0: cores of the node / ranks on it (the header "                           \
+      "records what it became)",                                                                             \
+      0)                                                                                                     \
+    X(seed, Int, "0", "seed of initialisation, shuffling and synthetic data", 1)                             \
+    X(sweep_points, Int, "1", "allreduce-sweep: sizes logspace(0, sweep_max_log10, sweep_points) elements",  \
+      80)                                                                                                    \
+    X(sweep_max_log10, Real, "0", "allreduce-sweep: log10 of the largest size in elements", 8)               \
+    X(repetitions, Int, "1", "allreduce-sweep: timed calls per size", 100)                                   \
+    X(warmup_iterations, Int, "0", "allreduce-sweep: untimed calls per size before them", 5)                 \
+    X(backend, Text, "mpi|gloo|nccl", "how gradients and a sweep's collectives travel", "mpi")               \
+    X(bucket_mb, Real, "0", "gradient bucket size in MiB (PyTorch DDP's bucket_cap_mb)", 25)                 \
+    X(overlap, Switch, "", "all-reduce buckets while backward still runs (no: all after backward)", true)    \
+    X(precision, Text, "fp32|bf16|fp16", "compute precision; fp32 master weights always, fp16 loss scaling", \
+      "fp32")                                                                                                \
+    X(target_accuracy, Real, "0..1",                                                                         \
+      "stop at the first evaluation whose accuracy reaches it; 0: run all steps", 0)                         \
+    X(target, Real, "0", "stop when the workload's eval metric reaches it; 0: never", 0)                     \
+    X(preset, Text, "", "model size where a workload has several (llama: tiny ... 70b); empty: its default", \
+      "")                                                                                                    \
+    X(seq_len, Int, "0", "tokens per sequence; 0: the workload's default", 0)                                \
+    X(collectives, List, "allreduce|allgather|reducescatter|broadcast|alltoall",                             \
+      "allreduce-sweep: which to time", "allreduce")                                                         \
+    X(dtypes, List, "float32|float16|bfloat16", "allreduce-sweep: element types", "float32")                 \
+    X(ops, List, "sum|avg", "allreduce-sweep: reductions", "sum")                                            \
+    X(in_place, Text, "no|yes|both", "allreduce-sweep: buffers out of place, in place or both", "no")
+
+// How the engine measures, not a plan key: the console passes the default written here with every run, so a
+// stored command line says how its figures were taken even after a default changes.
+#define SCALEBENCH_METHOD_OPTIONS(X)                                                                         \
+    X(first_bucket_mb, Real, "0",                                                                            \
+      "the first gradient bucket at most this (DDP's _DEFAULT_FIRST_BUCKET_BYTES)", 1)                       \
+    X(augmentation, Text, "standard|none",                                                                   \
+      "the dataset's own augmentation (CIFAR-10: crop and flip), or none", "standard")                       \
+    X(timing, Text, "back-to-back|per-call",                                                                 \
+      "allreduce-sweep: timed calls in one loop (nccl-tests), or each alone after a barrier (OSU)",          \
+      "back-to-back")
+
+// Where files go and uses of the engine outside a plan (tests, benchmarks, checkpoints): passed when used.
+#define SCALEBENCH_INVOCATION_OPTIONS(X)                                                                     \
+    X(metrics, Text, "", "the JSON-lines metric stream rank 0 writes (required; must not exist)", "")        \
+    X(data_dir, Text, "", "where the dataset's files are", "/usr/share/datasets/fashion-mnist")              \
+    X(rendezvous_file, Text, "", "gloo, nccl: meet through this file instead of MPI", "")                    \
+    X(dump_parameters, Text, "", "rank 0 writes the trained parameters here (float32, registration order)",  \
+      "")                                                                                                    \
+    X(checkpoint_dir, Text, "", "save a checkpoint here every checkpoint_every steps and at the end", "")    \
+    X(checkpoint_every, Int, "0", "steps between checkpoints; 0: only at the end", 0)                        \
+    X(resume, Switch, "", "start from the newest checkpoint in checkpoint_dir", false)                       \
+    X(mllog, Text, "", "MLPerf's :::MLLOG lines go to this file (rank 0)", "")                               \
+    X(peak_tflops, Real, "0",                                                                                \
+      "dense peak TFLOP/s of one rank's accelerator at the run's precision: MFU in step "                    \
+      "records; 0: unknown",                                                                                 \
+      0)
+
+#define SCALEBENCH_ENGINE_OPTIONS(X)                                                                         \
+    SCALEBENCH_PLAN_OPTIONS(X) SCALEBENCH_METHOD_OPTIONS(X) SCALEBENCH_INVOCATION_OPTIONS(X)
+
+namespace scalebench::engine_cli {
+
+enum class Kind { Text, Int, Real, Switch, List };
+
+template <Kind> struct ValueOf;
+template <> struct ValueOf<Kind::Text> { using type = std::string; };
+template <> struct ValueOf<Kind::Int> { using type = int; };
+template <> struct ValueOf<Kind::Real> { using type = double; };
+template <> struct ValueOf<Kind::Switch> { using type = bool; };
+template <> struct ValueOf<Kind::List> { using type = std::vector<std::string>; };
+template <Kind K> using Value = typename ValueOf<K>::type;
+
+// The engine's defaults by name (engine_cli::defaults::steps); the plan's own defaults start from them where
+// a plan means the same.
+namespace defaults {
+#define SCALEBENCH_DEFAULT(name, kind, accepts, help, ...) inline const Value<Kind::kind> name{__VA_ARGS__};
+SCALEBENCH_ENGINE_OPTIONS(SCALEBENCH_DEFAULT)
+#undef SCALEBENCH_DEFAULT
+} // namespace defaults
+
+// --batch-per-rank for batch_per_rank.
+inline std::string optionName(const std::string& name) {
+    std::string option = "--" + name;
+    for (char& c : option)
+        if (c == '_') c = '-';
+    return option;
+}
+
+// A value as it stands on the command line: numbers in their shortest exact form, switches yes or no, lists
+// comma-separated.
+inline std::string formatValue(const std::string& value) {
+    return value;
+}
+inline std::string formatValue(int value) {
+    return std::to_string(value);
+}
+inline std::string formatValue(double value) {
+    char text[32];
+    const auto end = std::to_chars(text, text + sizeof text, value).ptr;
+    return std::string(text, end);
+}
+inline std::string formatValue(bool value) {
+    return value ? "yes" : "no";
+}
+inline std::string formatValue(const std::vector<std::string>& values) {
+    std::string text;
+    for (const auto& v : values)
+        text += (text.empty() ? "" : ",") + v;
+    return text;
+}
+
+} // namespace scalebench::engine_cli
