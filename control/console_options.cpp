@@ -154,7 +154,9 @@ const std::vector<OldForm> old_forms = {
     {"batch", "run"}, {"compare", "compare"}, {"add-clusters", "add-clusters"}};
 
 const Option& option(const std::string& name) {
-    return *std::find_if(options().begin(), options().end(), [&](const Option& o) { return o.name == name; });
+    for (const Option& o : options())
+        if (o.name == name) return o;
+    throw std::logic_error("commands() names an option options() lacks: " + name);
 }
 
 const Command* command(const std::string& name) {
@@ -205,15 +207,11 @@ std::string nearest(const std::string& name, const std::vector<std::string>& kno
     return "";
 }
 
-// The words one writes an option as, as given: "--bacth" for the name "bacth".
+// The unknown option as it was written ("-x", "--bacth"), without a value after '='.
 std::string asGiven(const std::string& name, const Arguments& arguments) {
-    for (const auto& a : arguments) {
-        const auto dashes = a.find_first_not_of('-');
-        if (dashes == 0 || dashes == std::string::npos || dashes > 2) continue;
-        if (a.substr(dashes, a.find('=') == std::string::npos ? std::string::npos : a.find('=') - dashes) ==
-            name)
-            return a.substr(0, a.find('='));
-    }
+    for (const auto& a : arguments)
+        if (const std::string flag = a.substr(0, a.find('=')); flag == "-" + name || flag == "--" + name)
+            return flag;
     return "--" + name;
 }
 
