@@ -7,7 +7,7 @@ DB     ?= out/scalebench.db
 
 quickstart: build
 	@echo "[quickstart] running resources/plans/quickstart.toml on this machine (store: $(DB))"
-	$(BUILD)/app/scalebench --batch resources/plans/quickstart.toml --db $(DB) --out out/quickstart
+	$(BUILD)/app/scalebench run resources/plans/quickstart.toml --db $(DB) --out out/quickstart
 
 test: build
 	@echo "[test] running every test (unit, integration, GUI offscreen)"

@@ -1,4 +1,5 @@
-// scalebench: the console. Headless (--batch) or windowed is decided before any widget exists.
+// scalebench: the console. Headless (run, compare, add-clusters) or windowed is decided before any widget
+// exists.
 #include "batch_command.h"
 #include "console_options.h"
 #include "main_window.h"
@@ -93,8 +94,11 @@ int main(int argc, char** argv) {
     ConsoleOptions options;
     try {
         options = parseConsoleOptions(std::vector<std::string>(argv + 1, argv + argc));
+    } catch (const ConsoleUsageError& e) {
+        std::cerr << "scalebench: " << e.what() << "\ntry '" << e.help_command << "'\n";
+        return 2;
     } catch (const std::exception& e) {
-        std::cerr << "scalebench: " << e.what() << "\n" << consoleUsage();
+        std::cerr << "scalebench: " << e.what() << "\n";
         return 2;
     }
     switch (options.mode) {
@@ -102,7 +106,7 @@ int main(int argc, char** argv) {
         std::cout << "scalebench " << SCALEBENCH_VERSION << "\n";
         return 0;
     case ConsoleOptions::Mode::Help:
-        std::cout << consoleUsage();
+        std::cout << consoleUsage(options.help_command);
         return 0;
     case ConsoleOptions::Mode::Batch:
         return batchMain(argc, argv, options);

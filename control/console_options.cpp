@@ -1,39 +1,332 @@
-// The scalebench command line: the GUI by default, or --batch PLAN for headless runs.
+// The scalebench command line: the window by default, or a command (run PLAN, compare A B, add-clusters
+// FILE). One table of options and one of commands give the parser, the checks and the help text.
 #include "console_options.h"
 
+#include <QCommandLineParser>
+#include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cstdlib>
-#include <stdexcept>
+#include <sstream>
 #include <unistd.h>
 
 namespace scalebench {
+namespace {
 
-std::string consoleUsage() {
-    return "usage: scalebench [--db FILE]                       open the console on the session store\n"
-           "       scalebench --batch PLAN [--cluster NAME] [--db FILE] [--out DIR] [--engine PATH] "
-           "[--dry-run [--check]]\n"
-           "                  [--poll-ms MS] [--engine-sources DIR]\n"
-           "       scalebench --add-clusters FILE [--db FILE]     keep the [[cluster]] tables of FILE in the "
-           "store\n"
-           "       scalebench --compare A B [--db FILE]          every figure of session A against session "
-           "B, "
-           "and the\n"
-           "                                                      settings that differ (what the Compare tab "
-           "shows)\n"
-           "       scalebench [--db FILE] --tab TAB [--screenshot PNG]   open on a tab: plan, runs, live, "
-           "scaling, "
-           "breakdown,\n"
-           "                                                      collectives, compare, clusters\n"
-           "       scalebench --version\n"
-           "--batch runs every run of the plan on this machine with mpirun (or, with --cluster, as Slurm "
-           "jobs over\n"
-           "SSH after deploying the engine there), stores the session as records arrive, prints the results "
-           "table,\n"
-           "writes DIR/results.csv and DIR/scaling.png, and exits 1 if a run failed, 2 if the plan, the "
-           "cluster or\n"
-           "the store cannot be used.\n"
-           "--dry-run prints what --batch would run: each run's mpirun line, or with --cluster each run's\n"
-           "sbatch script and the engine's deployment, connecting to nothing; --check then connects and\n"
-           "checks what the runs and the engine's build need there (exit 2 naming what is missing).\n";
+using Arguments = std::vector<std::string>;
+
+// An option: how the help shows it, its default there, and what it sets (throwing std::invalid_argument on a
+// bad value).
+struct Option {
+    std::string name;       // without dashes: "poll-ms"
+    std::string value_name; // "MS"; empty for a switch
+    std::string description;
+    std::string (*shown_default)(const ConsoleOptions& defaults); // nullptr: none worth showing
+    void (*take)(ConsoleOptions& o, const std::string& value);
+};
+
+// A command: the word that names it, its arguments, what it does, the options that apply to it and what it
+// sets from its arguments (throwing std::invalid_argument on a bad one). The window is the command without a
+// word. A new command is one entry here (with its Mode) and its handler in app/main.cpp.
+struct Command {
+    std::string name; // "" for the window
+    ConsoleOptions::Mode mode;
+    std::vector<std::string> arguments; // "PLAN": shown in the help, and exactly this many are taken
+    std::string summary;
+    std::vector<std::string> options; // names in options()
+    void (*take)(ConsoleOptions& o, const Arguments& arguments);
+};
+
+// The flag forms scheduled jobs still use: the flag's value is the command's first argument
+// (--compare A B is compare A B).
+struct OldForm {
+    std::string flag;
+    std::string command;
+};
+
+const std::vector<std::string> tab_names = {"plan",      "runs",        "live",    "scaling",
+                                            "breakdown", "collectives", "compare", "clusters"};
+
+std::string joined(const std::vector<std::string>& words, const std::string& separator) {
+    std::string text;
+    for (const auto& w : words)
+        text += (text.empty() ? "" : separator) + w;
+    return text;
+}
+
+int wholeNumber(const std::string& text, const std::string& what) {
+    int value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+        throw std::invalid_argument("'" + text + "' is not " + what);
+    return value;
+}
+
+std::int64_t sessionId(const std::string& text) {
+    std::int64_t id = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), id);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() || id < 1)
+        throw std::invalid_argument("'" + text +
+                                    "' is not a session id (a number: run prints it, the window lists it)");
+    return id;
+}
+
+const std::vector<Option>& options() {
+    using O = ConsoleOptions;
+    static const std::vector<Option> table = {
+        {"db", "FILE", "the session store", [](const O& d) { return d.db.string(); },
+         [](O& o, const std::string& v) { o.db = v; }},
+        {"cluster", "NAME",
+         "run the plan there (a cluster kept by add-clusters) as Slurm jobs over SSH, after "
+         "deploying the engine",
+         [](const O&) { return std::string("this machine, with mpirun"); },
+         [](O& o, const std::string& v) { o.cluster = v; }},
+        {"dry-run", "",
+         "print each run's mpirun line (with --cluster its sbatch script and the engine's deployment), "
+         "connect to nothing and run nothing",
+         nullptr, [](O& o, const std::string&) { o.dry_run = true; }},
+        {"check", "",
+         "with --dry-run --cluster: connect and check what the runs and the engine's build need there "
+         "(exit 2 naming what is missing)",
+         nullptr, [](O& o, const std::string&) { o.check = true; }},
+        {"out", "DIR", "run folders, results.csv and scaling.png",
+         [](const O& d) { return d.out_dir.string(); }, [](O& o, const std::string& v) { o.out_dir = v; }},
+        {"engine", "PATH", "the scalebench-engine executable on this machine",
+         [](const O& d) { return d.engine; }, [](O& o, const std::string& v) { o.engine = v; }},
+        {"engine-sources", "DIR", "what is deployed to a cluster and built there",
+         [](const O& d) { return d.engine_sources.string(); },
+         [](O& o, const std::string& v) { o.engine_sources = v; }},
+        {"poll-ms", "MS", "how often the runs' jobs and records are read, in milliseconds, at least 10",
+         [](const O& d) { return std::to_string(d.poll_ms); },
+         [](O& o, const std::string& v) {
+             o.poll_ms = wholeNumber(v, "a number of milliseconds");
+             if (o.poll_ms < 10) throw std::invalid_argument("at least 10, not " + v);
+         }},
+        {"tab", "TAB", "open on this tab: " + joined(tab_names, ", "),
+         [](const O&) { return std::string("runs"); },
+         [](O& o, const std::string& v) {
+             if (std::find(tab_names.begin(), tab_names.end(), v) == tab_names.end())
+                 throw std::invalid_argument("no tab '" + v + "' (tabs: " + joined(tab_names, ", ") + ")");
+             o.tab = v;
+         }},
+        {"screenshot", "PNG", "save the window to this PNG and quit", nullptr,
+         [](O& o, const std::string& v) { o.screenshot = v; }},
+    };
+    return table;
+}
+
+const std::vector<Command>& commands() {
+    using O = ConsoleOptions;
+    static const std::vector<Command> table = {
+        {"",
+         O::Mode::Gui,
+         {},
+         "open the console's window on the session store",
+         {"db", "tab", "screenshot"},
+         nullptr},
+        {"run",
+         O::Mode::Batch,
+         {"PLAN"},
+         "run every run of the plan on this machine with mpirun (or with --cluster as Slurm jobs), store the "
+         "session as records arrive, print the results table, write OUT/results.csv and OUT/scaling.png",
+         {"cluster", "dry-run", "check", "db", "out", "engine", "engine-sources", "poll-ms"},
+         [](O& o, const Arguments& a) { o.plan = a[0]; }},
+        {"compare",
+         O::Mode::Compare,
+         {"A", "B"},
+         "every figure of session A (the reference) against session B, and the settings that differ",
+         {"db"},
+         [](O& o, const Arguments& a) {
+             o.compare_a = sessionId(a[0]);
+             o.compare_b = sessionId(a[1]);
+         }},
+        {"add-clusters",
+         O::Mode::AddClusters,
+         {"FILE"},
+         "keep the [[cluster]] tables of FILE in the store, for run --cluster NAME",
+         {"db"},
+         [](O& o, const Arguments& a) { o.cluster_file = a[0]; }},
+    };
+    return table;
+}
+
+const std::vector<OldForm> old_forms = {
+    {"batch", "run"}, {"compare", "compare"}, {"add-clusters", "add-clusters"}};
+
+const Option& option(const std::string& name) {
+    for (const Option& o : options())
+        if (o.name == name) return o;
+    throw std::logic_error("commands() names an option options() lacks: " + name);
+}
+
+const Command* command(const std::string& name) {
+    for (const Command& c : commands())
+        if (c.name == name) return &c;
+    return nullptr;
+}
+
+bool applies(const Command& c, const std::string& option_name) {
+    return std::find(c.options.begin(), c.options.end(), option_name) != c.options.end();
+}
+
+// "the window" or "run", for the commands an option applies to.
+std::string commandsTaking(const std::string& option_name) {
+    std::vector<std::string> names;
+    for (const Command& c : commands())
+        if (applies(c, option_name)) names.push_back(c.name.empty() ? "the window" : c.name);
+    return names.size() == commands().size() ? "all" : joined(names, ", ");
+}
+
+std::string helpFor(const std::string& command_name) {
+    return command_name.empty() ? "scalebench --help" : "scalebench " + command_name + " --help";
+}
+
+// Edits (insert, delete, replace, swap two neighbours) from a to b: "bacth" is one from "batch".
+std::size_t editDistance(const std::string& a, const std::string& b) {
+    std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+    for (std::size_t i = 0; i <= a.size(); ++i)
+        d[i][0] = i;
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        d[0][j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i)
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min(
+                {d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+                d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+// "; did you mean --batch?" for a name a typo or two away from a known one (not for short names: "-x").
+std::string nearest(const std::string& name, const std::vector<std::string>& known,
+                    const std::string& prefix) {
+    for (const auto& k : known)
+        if (const std::size_t d = editDistance(name, k); d <= 2 && 3 * d <= name.size())
+            return "; did you mean " + prefix + k + "?";
+    return "";
+}
+
+// The unknown option as it was written ("-x", "--bacth"), without a value after '='.
+std::string asGiven(const std::string& name, const Arguments& arguments) {
+    for (const auto& a : arguments)
+        if (const std::string flag = a.substr(0, a.find('=')); flag == "-" + name || flag == "--" + name)
+            return flag;
+    return "--" + name;
+}
+
+ConsoleOptions defaults() {
+    ConsoleOptions o;
+    o.db = defaultStorePath();
+    o.out_dir = "scalebench-out";
+    o.engine = defaultEnginePath();
+    o.engine_sources = SCALEBENCH_SOURCE_DIR;
+    return o;
+}
+
+// Words filled into lines of `width`, the lines after the first indented by `indent`.
+std::string wrapped(const std::string& text, std::size_t indent, std::size_t first_column,
+                    std::size_t width = 110) {
+    std::istringstream words(text);
+    std::string word, out;
+    std::size_t column = first_column;
+    bool line_start = true;
+    while (words >> word) {
+        if (!line_start && column + 1 + word.size() > width) {
+            out += "\n" + std::string(indent, ' ');
+            column = indent;
+            line_start = true;
+        }
+        if (!line_start) {
+            out += ' ';
+            ++column;
+        }
+        out += word;
+        column += word.size();
+        line_start = false;
+    }
+    return out;
+}
+
+std::string usageLine(const Command& c) {
+    std::string line = "scalebench";
+    if (!c.name.empty()) line += " " + c.name;
+    for (const auto& a : c.arguments)
+        line += " " + a;
+    for (const auto& name : c.options) {
+        const Option& o = option(name);
+        line += " [--" + name + (o.value_name.empty() ? "" : " " + o.value_name) + "]";
+    }
+    return line;
+}
+
+std::string optionLines(const std::vector<std::string>& names, bool show_commands) {
+    const ConsoleOptions d = defaults();
+    std::string text;
+    for (const auto& name : names) {
+        const Option& o = option(name);
+        std::string left = "  --" + name + (o.value_name.empty() ? "" : " " + o.value_name);
+        left.resize(std::max<std::size_t>(left.size() + 2, 24), ' ');
+        std::string description = show_commands ? commandsTaking(name) + ": " + o.description : o.description;
+        if (o.shown_default) description += " (default: " + o.shown_default(d) + ")";
+        text += left + wrapped(description, 24, left.size()) + "\n";
+    }
+    return text;
+}
+
+std::string exitCodes() {
+    return "Exit codes:\n"
+           "  0    done (run: every run succeeded)\n"
+           "  1    run: a run failed\n"
+           "  2    the command line, the plan, the store or the cluster cannot be used\n"
+           "  130  run: interrupted by SIGINT (Ctrl-C): the session's jobs cancelled and what they wrote "
+           "stored;\n"
+           "       a second interrupt leaves at once\n"
+           "  143  run: interrupted by SIGTERM, likewise\n";
+}
+
+} // namespace
+
+std::string consoleUsage(const std::string& command_name) {
+    const Command* one = command_name.empty() ? nullptr : command(command_name);
+    std::string text;
+    if (one) {
+        const auto old = std::find_if(old_forms.begin(), old_forms.end(),
+                                      [&](const OldForm& f) { return f.command == one->name; });
+        text += "usage: " + wrapped(usageLine(*one), 18, 7) + "\n";
+        if (old != old_forms.end())
+            text += "       (the older form --" + old->flag + " " + joined(one->arguments, " ") +
+                    " still works)\n";
+        std::string summary = one->summary;
+        summary[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(summary[0])));
+        text += "\n" + wrapped(summary, 0, 0) + ".\n\nOptions:\n" + optionLines(one->options, false) +
+                "  -h, --help            this help\n\n" + exitCodes() +
+                "\nscalebench --help lists every command.\n";
+        return text;
+    }
+    std::string prefix = "usage: ";
+    for (const Command& c : commands()) {
+        text += prefix + wrapped(usageLine(c), 18, 7) + "\n";
+        prefix = "       ";
+    }
+    text += prefix + "scalebench --version\n" + prefix + "scalebench [COMMAND] --help\n\nCommands:\n";
+    for (const Command& c : commands()) {
+        std::string left =
+            "  " + (c.name.empty() ? std::string("(none)") : c.name + " " + joined(c.arguments, " "));
+        left.resize(std::max<std::size_t>(left.size() + 2, 22), ' ');
+        text += left + wrapped(c.summary, 22, left.size()) + "\n";
+    }
+    std::vector<std::string> names;
+    for (const Option& o : options())
+        names.push_back(o.name);
+    text += "\nOptions (the commands they apply to):\n" + optionLines(names, true) +
+            "  --version             print the version and exit\n"
+            "  -h, --help            this help; after a command, that command's help\n\n" +
+            exitCodes() + "\nThe older forms still work:";
+    for (const OldForm& f : old_forms)
+        text += std::string(&f == &old_forms.front() ? " " : ", ") + "--" + f.flag + " " +
+                joined(command(f.command)->arguments, " ") + " (" + f.command + ")";
+    return text + ".\n";
 }
 
 std::string defaultEnginePath() {
@@ -58,75 +351,116 @@ std::filesystem::path defaultStorePath() {
 }
 
 ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
-    ConsoleOptions o;
-    o.db = defaultStorePath();
-    o.out_dir = "scalebench-out";
-    o.engine = defaultEnginePath();
-    o.engine_sources = SCALEBENCH_SOURCE_DIR;
-    for (std::size_t i = 0; i < arguments.size(); ++i) {
-        const std::string& a = arguments[i];
-        auto value = [&]() -> std::string {
-            if (i + 1 >= arguments.size()) throw std::invalid_argument(a + ": needs a value");
-            return arguments[++i];
-        };
-        if (a == "--batch") {
-            o.mode = ConsoleOptions::Mode::Batch;
-            o.plan = value();
-        } else if (a == "--cluster") {
-            o.cluster = value();
-        } else if (a == "--add-clusters") {
-            o.mode = ConsoleOptions::Mode::AddClusters;
-            o.cluster_file = value();
-        } else if (a == "--engine-sources") {
-            o.engine_sources = value();
-        } else if (a == "--db") {
-            o.db = value();
-        } else if (a == "--out") {
-            o.out_dir = value();
-        } else if (a == "--engine") {
-            o.engine = value();
-        } else if (a == "--screenshot") {
-            o.screenshot = value();
-        } else if (a == "--compare") {
-            o.mode = ConsoleOptions::Mode::Compare;
-            for (std::int64_t* id : {&o.compare_a, &o.compare_b}) {
-                const std::string v = value();
-                try {
-                    *id = std::stoll(v);
-                } catch (const std::exception&) {
-                    throw std::invalid_argument("--compare: '" + v + "' is not a session id");
-                }
-            }
-        } else if (a == "--tab") {
-            o.tab = value();
-        } else if (a == "--dry-run") {
-            o.dry_run = true;
-        } else if (a == "--check") {
-            o.check = true;
-        } else if (a == "--poll-ms") {
-            const std::string v = value();
-            try {
-                o.poll_ms = std::stoi(v);
-            } catch (const std::exception&) {
-                throw std::invalid_argument("--poll-ms: '" + v + "' is not a number");
-            }
-            if (o.poll_ms < 10) throw std::invalid_argument("--poll-ms: at least 10");
-        } else if (a == "--version") {
-            o.mode = ConsoleOptions::Mode::Version;
-        } else if (a == "--help" || a == "-h") {
-            o.mode = ConsoleOptions::Mode::Help;
-        } else {
-            throw std::invalid_argument("unknown option '" + a + "'");
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    for (const Option& o : options())
+        parser.addOption(o.value_name.empty() ? QCommandLineOption(QString::fromStdString(o.name))
+                                              : QCommandLineOption(QString::fromStdString(o.name), QString(),
+                                                                   QString::fromStdString(o.value_name)));
+    for (const OldForm& f : old_forms)
+        parser.addOption(
+            QCommandLineOption(QString::fromStdString(f.flag), QString(), QStringLiteral("VALUE")));
+    parser.addOption(QCommandLineOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}));
+    parser.addOption(QCommandLineOption(QStringLiteral("version")));
+
+    QStringList words{QStringLiteral("scalebench")}; // parse() skips the program's name
+    for (const auto& a : arguments)
+        words << QString::fromStdString(a);
+    if (!parser.parse(words)) {
+        if (!parser.unknownOptionNames().isEmpty()) {
+            const std::string name = parser.unknownOptionNames().front().toStdString();
+            std::vector<std::string> known{"help", "version"};
+            for (const Option& o : options())
+                known.push_back(o.name);
+            for (const OldForm& f : old_forms)
+                known.push_back(f.flag);
+            throw ConsoleUsageError("unknown option '" + asGiven(name, arguments) + "'" +
+                                        nearest(name, known, "--"),
+                                    helpFor(""));
+        }
+        std::string error = parser.errorText().toStdString(); // "Missing value after '--db'."
+        if (!error.empty() && error.back() == '.') error.pop_back();
+        if (!error.empty()) error[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(error[0])));
+        throw ConsoleUsageError(error, helpFor(""));
+    }
+
+    // Which command: an old flag form, else the first word, else the window.
+    Arguments rest;
+    for (const QString& p : parser.positionalArguments())
+        rest.push_back(p.toStdString());
+    const Command* chosen = command("");
+    std::string shown; // the command as the user wrote it, for errors: "run" or "--batch"
+    for (const OldForm& f : old_forms) {
+        if (!parser.isSet(QString::fromStdString(f.flag))) continue;
+        if (!shown.empty())
+            throw ConsoleUsageError(shown + " and --" + f.flag + ": one command at a time", helpFor(""));
+        chosen = command(f.command);
+        shown = "--" + f.flag;
+        rest.insert(rest.begin(), parser.value(QString::fromStdString(f.flag)).toStdString());
+    }
+    if (shown.empty() && !rest.empty()) {
+        chosen = command(rest.front());
+        if (!chosen || rest.front().empty()) {
+            std::vector<std::string> names;
+            for (const Command& c : commands())
+                if (!c.name.empty()) names.push_back(c.name);
+            const std::string& word = rest.front();
+            const bool plan_file = word.size() > 5 && word.substr(word.size() - 5) == ".toml";
+            throw ConsoleUsageError(
+                "unknown command '" + word + "' (commands: " + joined(names, ", ") + ")" +
+                    (plan_file ? "; to run a plan: scalebench run " + word : nearest(word, names, "")),
+                helpFor(""));
+        }
+        shown = chosen->name;
+        rest.erase(rest.begin());
+    }
+    const std::string help = helpFor(chosen->name);
+
+    ConsoleOptions o = defaults();
+    if (parser.isSet(QStringLiteral("help"))) {
+        o.mode = ConsoleOptions::Mode::Help;
+        o.help_command = chosen->name;
+        return o;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        o.mode = ConsoleOptions::Mode::Version;
+        return o;
+    }
+    o.mode = chosen->mode;
+    for (const Option& option : options()) {
+        const QString name = QString::fromStdString(option.name);
+        if (!parser.isSet(name)) continue;
+        if (!applies(*chosen, option.name)) {
+            const std::string where = commandsTaking(option.name);
+            throw ConsoleUsageError(
+                "--" + option.name + ": only " +
+                    (where == "the window" ? "for the window (no command)" : "with " + where) +
+                    (shown.empty() ? "" : ", not with " + shown),
+                help);
+        }
+        try {
+            option.take(o, parser.value(name).toStdString());
+        } catch (const std::invalid_argument& e) {
+            throw ConsoleUsageError("--" + option.name + ": " + e.what(), help);
         }
     }
-    if (o.dry_run && o.mode != ConsoleOptions::Mode::Batch)
-        throw std::invalid_argument("--dry-run: only with --batch PLAN");
+    if (rest.size() < chosen->arguments.size())
+        throw ConsoleUsageError(shown + ": missing " + chosen->arguments[rest.size()] + " (" + shown + " " +
+                                    joined(chosen->arguments, " ") + ")",
+                                help);
+    if (rest.size() > chosen->arguments.size())
+        throw ConsoleUsageError((shown.empty() ? "" : shown + ": ") + "unexpected argument '" +
+                                    rest[chosen->arguments.size()] + "'",
+                                help);
+    if (chosen->take) {
+        try {
+            chosen->take(o, rest);
+        } catch (const std::invalid_argument& e) {
+            throw ConsoleUsageError(shown + ": " + e.what(), help);
+        }
+    }
     if (o.check && (!o.dry_run || o.cluster.empty()))
-        throw std::invalid_argument("--check: only with --dry-run --cluster NAME");
-    if (!o.tab.empty() && o.mode != ConsoleOptions::Mode::Gui)
-        throw std::invalid_argument("--tab: only for the window");
-    if (!o.cluster.empty() && o.mode != ConsoleOptions::Mode::Batch)
-        throw std::invalid_argument("--cluster: only with --batch PLAN");
+        throw ConsoleUsageError("--check: only with --dry-run --cluster NAME", help);
     return o;
 }
 

@@ -1,8 +1,10 @@
-// The scalebench command line: the GUI by default, or --batch PLAN for headless runs.
+// The scalebench command line: the window by default, or a command (run PLAN, compare A B, add-clusters
+// FILE).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -11,24 +13,36 @@ namespace scalebench {
 struct ConsoleOptions {
     enum class Mode { Gui, Batch, AddClusters, Compare, Version, Help } mode = Mode::Gui;
     std::filesystem::path plan;
-    std::filesystem::path cluster_file;        // --add-clusters: [[cluster]] tables to keep in the store
+    std::filesystem::path cluster_file;        // add-clusters: [[cluster]] tables to keep in the store
     std::string cluster;                       // --cluster NAME: run the plan there over SSH and Slurm
     std::filesystem::path db;                  // the session store
     std::filesystem::path out_dir;             // run folders, results.csv, scaling.png
     std::string engine;                        // the scalebench-engine executable (this machine)
     std::filesystem::path engine_sources;      // what is deployed to a cluster: this repository
     std::filesystem::path screenshot;          // GUI: save the main window to this PNG and quit
-    std::int64_t compare_a = 0, compare_b = 0; // --compare A B: two stored sessions, A the reference
+    std::int64_t compare_a = 0, compare_b = 0; // compare A B: two stored sessions, A the reference
     std::string tab;                           // GUI: open on this tab (runs, live, scaling, ...)
-    bool dry_run = false;                      // batch: print the runs and their commands, run nothing
+    bool dry_run = false;                      // run: print the runs and their commands, run nothing
     // Dry run on a cluster: connect and check what the runs and the engine's build need there.
     bool check = false;
     int poll_ms = 250;
+    std::string help_command; // Help: the command whose help was asked for ("run"), empty for all of it
+
+    bool operator==(const ConsoleOptions&) const = default;
 };
 
-// Throws std::invalid_argument naming the option and the problem.
+// A command line that cannot be used; help_command is the help to point the user at ("scalebench run
+// --help").
+struct ConsoleUsageError : std::invalid_argument {
+    ConsoleUsageError(const std::string& what, std::string help)
+        : std::invalid_argument(what), help_command(help) {}
+    std::string help_command;
+};
+
+// Throws ConsoleUsageError (a std::invalid_argument) naming the option, command or argument and the problem.
 ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments);
-std::string consoleUsage();
+// The help of one command ("run"), or with none every command, option (with its default) and exit code.
+std::string consoleUsage(const std::string& command = {});
 // The engine beside this executable in the build tree, else "scalebench-engine" from PATH.
 std::string defaultEnginePath();
 std::filesystem::path defaultStorePath();

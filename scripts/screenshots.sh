@@ -13,7 +13,7 @@ if [ ! -f "$db" ] || [ "${FRESH:-0}" = 1 ]; then
   rm -f "$db" "$db"-wal "$db"-shm
   for plan in baseline overlap; do
     say "running resources/plans/screenshots/$plan.toml into $db"
-    "$build/app/scalebench" --batch "$here/resources/plans/screenshots/$plan.toml" --db "$db" --out "$out/$plan" >/dev/null
+    "$build/app/scalebench" run "$here/resources/plans/screenshots/$plan.toml" --db "$db" --out "$out/$plan" >/dev/null
   done
 else
   say "reusing the sessions in $db (FRESH=1 runs them again)"
