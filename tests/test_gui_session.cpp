@@ -11,6 +11,7 @@
 #include "scaling_model.h"
 #include "session_controller.h"
 #include "session_store.h"
+#include "stored_session_loader.h"
 #include "temporary_folder.h"
 
 #include <QComboBox>
@@ -65,6 +66,8 @@ TEST_CASE("a plan built and launched in the window streams into the live view, t
     MainWindow window(store, &controller);
     window.resize(1280, 820);
     window.show();
+    QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    QSignalSpy compared(window.storedSessions(), &StoredSessionLoader::sessionsCompared);
 
     QSignalSpy records(&controller, &SessionController::recordsArrived);
     QSignalSpy finished(&controller, &SessionController::sessionFinished);
@@ -87,6 +90,9 @@ TEST_CASE("a plan built and launched in the window streams into the live view, t
 
     const std::int64_t session = outcome.at(0).toLongLong();
     CHECK(window.shownSessionId() == session);
+    // The finished runs' figures are read by the loader after each run ends.
+    while (window.scalingModel()->rowCount() < 2)
+        REQUIRE(loaded.wait(10'000));
     RunProgressModel* runs = window.shownRuns();
     REQUIRE(runs->rowCount() == 2);
     for (int row = 0; row < 2; ++row) {
@@ -123,8 +129,11 @@ TEST_CASE("a plan built and launched in the window streams into the live view, t
     // In the Compare tab the user picks the sessions with the two combos (keys, as a user would): A = the
     // resubmitted run, B = the first session. The 1-rank run is then only in B; the 2-rank run's figures in both.
     window.showTab(QStringLiteral("compareTab"));
+    compared.clear();
     chooseWithKeys(window.findChild<QComboBox*>(QStringLiteral("compareA")), second);
     chooseWithKeys(window.findChild<QComboBox*>(QStringLiteral("compareB")), session);
+    while (compared.isEmpty() || compared.last().at(0).value<StoredComparison>().b != session)
+        REQUIRE(compared.wait(10'000));
     ComparisonModel* figures = window.comparisonView()->figuresModel();
     const auto inColumns = [&](int ranks) { // rows of that rank count: (has A, has B)
         std::set<std::pair<bool, bool>> seen;
@@ -137,8 +146,11 @@ TEST_CASE("a plan built and launched in the window streams into the live view, t
     CHECK(inColumns(1) == std::set<std::pair<bool, bool>>{{false, true}});
     CHECK(inColumns(2).count({true, true}) == 1);
     // And back: the first session as the reference, the resubmission as B.
+    compared.clear();
     chooseWithKeys(window.findChild<QComboBox*>(QStringLiteral("compareA")), session);
     chooseWithKeys(window.findChild<QComboBox*>(QStringLiteral("compareB")), second);
+    while (compared.isEmpty() || compared.last().at(0).value<StoredComparison>().b != second)
+        REQUIRE(compared.wait(10'000));
     CHECK(inColumns(1) == std::set<std::pair<bool, bool>>{{true, false}});
 }
 

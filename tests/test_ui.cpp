@@ -5,11 +5,13 @@
 #include "scaling_model.h"
 #include "session_list_model.h"
 #include "session_store.h"
+#include "stored_session_loader.h"
 
 #include <QAbstractItemModelTester>
 #include <QFileInfo>
 #include <QImage>
 #include <QItemSelectionModel>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
@@ -149,6 +151,9 @@ TEST_CASE("MainWindow lists stored sessions and shows the selected session's run
     storeRun(store, second, 4, 3800);
 
     MainWindow window(store);
+    // The sessions and the newest one's figures are read on the loader's thread and arrive as whole values.
+    QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    REQUIRE(loaded.wait(10'000));
     auto* sessions = window.findChild<QTableView*>("sessionTable");
     auto* runs = window.findChild<QTableView*>("runTable");
     REQUIRE(sessions);
@@ -160,11 +165,13 @@ TEST_CASE("MainWindow lists stored sessions and shows the selected session's run
     CHECK(runs->model()->rowCount() == 3);
 
     sessions->selectRow(0);
+    REQUIRE(loaded.wait(10'000));
     REQUIRE(runs->model()->rowCount() == 2);
     CHECK(runs->model()->index(1, RunTableModel::Speedup).data(Qt::UserRole).toDouble() == Approx(1.9));
 
     store.createSession("third", "[plan]", "local");
     window.reload();
+    REQUIRE(loaded.wait(10'000));
     CHECK(sessions->model()->rowCount() == 3);
     CHECK(runs->model()->rowCount() == 0);
 

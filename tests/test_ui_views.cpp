@@ -19,6 +19,7 @@
 #include "session_store.h"
 #include "settings_diff_model.h"
 #include "speedup_chart_view.h"
+#include "stored_session_loader.h"
 
 #include <QAbstractItemModelTester>
 #include <QAreaSeries>
@@ -38,6 +39,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QScatterSeries>
+#include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -512,6 +514,8 @@ TEST_CASE("typing in the main window's search box narrows the session list to th
     store.finishSession(store.createSession("nightly bert", "[plan]", "jean-zay"), "failed");
     store.finishSession(store.createSession("laptop check", "[plan]", "local"), "ok");
     MainWindow window(store);
+    QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    REQUIRE(loaded.wait(10'000));
     showOffscreen(window);
     auto* search = window.findChild<QLineEdit*>("sessionSearch");
     auto* table = window.findChild<QTableView*>("sessionTable");

@@ -68,6 +68,11 @@ QString groupTitle(const RunGroup& g) {
     return QObject::tr("%1 on %2\nGPUs %3").arg(qs(g.workload), qs(g.dataset), ranksText(g.ranks));
 }
 
+template <typename Widget> Widget* named(Widget* widget, const char* name) {
+    widget->setObjectName(QString::fromLatin1(name));
+    return widget;
+}
+
 QPlainTextEdit* codeView(const QString& name, QWidget* parent) {
     auto* view = new QPlainTextEdit(parent);
     view->setObjectName(name);
@@ -164,6 +169,12 @@ void PlanBuilderWidget::buildLayout() {
     layout->addWidget(split, 1);
     layout->addLayout(bottom);
 
+    connectPlanControls(add, remove, open, save);
+}
+
+// The plan's name, description and repeats; the catalog and run groups; Open, Save and Launch.
+void PlanBuilderWidget::connectPlanControls(QPushButton* add, QPushButton* remove, QPushButton* open,
+                                            QPushButton* save) {
     connect(name_, &QLineEdit::textEdited, this, [this](const QString& t) {
         plan_.name = t.toStdString();
         refresh();
@@ -216,16 +227,21 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     form_ = box;
     auto* form = new QFormLayout(box);
     form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    const auto named = [](auto* widget, const char* name) {
-        widget->setObjectName(QString::fromLatin1(name));
-        return widget;
-    };
-
     workload_ = named(new QLabel(box), "workload");
     dataset_ = named(new QComboBox(box), "dataset");
     form->addRow(tr("Workload"), workload_);
     form->addRow(tr("Dataset"), dataset_);
 
+    addGpuCountRows(box, form);
+    addTrainingRows(box, form);
+    addCommunicationRows(box, form);
+    addEnvironmentRows(box, form);
+    connectGroupForm();
+    return box;
+}
+
+// GPU counts (one run per count, or the powers of two up to a maximum) and GPUs per node.
+void PlanBuilderWidget::addGpuCountRows(QWidget* box, QFormLayout* form) {
     ranks_ = named(new QLineEdit(box), "gpuCounts");
     ranks_->setToolTip(tr("One run per GPU count (one rank per GPU), e.g. 1, 2, 4, 8"));
     max_gpus_ = named(new QSpinBox(box), "maxGpus");
@@ -246,6 +262,16 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     gpus_per_node_->setToolTip(tr("Ranks per node: 8 GPUs at 4 per node run on 2 nodes x 4"));
     form->addRow(tr("GPUs per node"), gpus_per_node_);
 
+    connect(powers, &QPushButton::clicked, this, [this] {
+        QStringList counts;
+        for (int n = 1; n <= max_gpus_->value(); n *= 2)
+            counts << QString::number(n);
+        ranks_->setText(counts.join(QStringLiteral(", ")));
+    });
+}
+
+// Precision, model preset, sequence length, batch per GPU, and when to stop (steps or a target).
+void PlanBuilderWidget::addTrainingRows(QWidget* box, QFormLayout* form) {
     precision_ = named(new QComboBox(box), "precision");
     form->addRow(tr("Precision"), precision_);
     preset_ = named(new QComboBox(box), "preset");
@@ -274,7 +300,10 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     stop_row->addWidget(target_label_);
     stop_row->addWidget(target_, 1);
     form->addRow(tr("Steps (at most)"), stop_row);
+}
 
+// The backend, gradient buckets and overlap; the collectives, types and in-place choice of a sweep.
+void PlanBuilderWidget::addCommunicationRows(QWidget* box, QFormLayout* form) {
     backend_ = named(new QComboBox(box), "backend");
     for (const auto& b : kBackends)
         backend_->addItem(qs(b));
@@ -316,7 +345,10 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     sweep->addRow(tr("Collectives"), collectives_row);
     sweep->addRow(tr("Types"), dtypes_row);
     form->addRow(sweep_box_);
+}
 
+// The runs' environment variables, edited in a table.
+void PlanBuilderWidget::addEnvironmentRows(QWidget* box, QFormLayout* form) {
     env_ = named(new QTableWidget(0, 2, box), "environment");
     env_->setHorizontalHeaderLabels({tr("Variable"), tr("Value")});
     env_->horizontalHeader()->setStretchLastSection(true);
@@ -334,6 +366,20 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     env_column->addLayout(env_buttons);
     form->addRow(tr("Environment"), env_column);
 
+    connect(add_env, &QPushButton::clicked, this, [this] {
+        const int row = env_->rowCount();
+        env_->insertRow(row);
+        env_->setCurrentCell(row, 0);
+        env_->editItem(env_->item(row, 0));
+    });
+    connect(remove_env, &QPushButton::clicked, this, [this] {
+        if (env_->currentRow() < 0) return;
+        env_->removeRow(env_->currentRow());
+        formToGroup();
+    });
+}
+
+void PlanBuilderWidget::connectGroupForm() {
     const auto changed = [this] { formToGroup(); };
     connect(dataset_, &QComboBox::currentIndexChanged, this, changed);
     connect(ranks_, &QLineEdit::textChanged, this, changed);
@@ -353,24 +399,6 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
         connect(check, &QCheckBox::toggled, this, changed);
     connect(in_place_, &QComboBox::currentIndexChanged, this, changed);
     connect(env_, &QTableWidget::itemChanged, this, changed);
-    connect(powers, &QPushButton::clicked, this, [this] {
-        QStringList counts;
-        for (int n = 1; n <= max_gpus_->value(); n *= 2)
-            counts << QString::number(n);
-        ranks_->setText(counts.join(QStringLiteral(", ")));
-    });
-    connect(add_env, &QPushButton::clicked, this, [this] {
-        const int row = env_->rowCount();
-        env_->insertRow(row);
-        env_->setCurrentCell(row, 0);
-        env_->editItem(env_->item(row, 0));
-    });
-    connect(remove_env, &QPushButton::clicked, this, [this] {
-        if (env_->currentRow() < 0) return;
-        env_->removeRow(env_->currentRow());
-        formToGroup();
-    });
-    return box;
 }
 
 QWidget* PlanBuilderWidget::buildPreviews() {

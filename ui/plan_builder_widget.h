@@ -13,6 +13,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -60,7 +61,13 @@ class PlanBuilderWidget : public QWidget {
 
   private:
     void buildLayout();
+    void connectPlanControls(QPushButton* add, QPushButton* remove, QPushButton* open, QPushButton* save);
     QWidget* buildGroupForm();
+    void addGpuCountRows(QWidget* box, QFormLayout* form);
+    void addTrainingRows(QWidget* box, QFormLayout* form);
+    void addCommunicationRows(QWidget* box, QFormLayout* form);
+    void addEnvironmentRows(QWidget* box, QFormLayout* form);
+    void connectGroupForm();
     QWidget* buildPreviews();
     void selectGroup(int index);
     void groupToForm(); // plan_.groups[current_] -> the fields

@@ -2,7 +2,7 @@
 // and each run's full step trace for the live charts.
 #include "run_progress_model.h"
 
-#include "session_store.h"
+#include "stored_session_loader.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -51,10 +51,11 @@ void RunProgressModel::startSession(std::int64_t session_id, const std::vector<R
     emit tracesChanged();
 }
 
-void RunProgressModel::loadStoredSession(const SessionStore& store, std::int64_t session_id) {
+void RunProgressModel::setStoredSession(const StoredSession& session) {
     std::vector<Row> rows;
     std::size_t records = 0;
-    for (const RunRow& run : store.runs(session_id)) {
+    for (const StoredRun& stored : session.runs) {
+        const RunRow& run = stored.run;
         Row row;
         row.name = run.name;
         row.ranks = run.ranks;
@@ -69,17 +70,12 @@ void RunProgressModel::loadStoredSession(const SessionStore& store, std::int64_t
         row.where = run.status == "failed" || run.status == "cancelled"
                         ? QString::fromStdString(run.error).section(QLatin1Char('\n'), 0, 0)
                         : QString::fromStdString(run.nodes);
-        std::vector<MetricRecord> stored;
-        for (const auto& step : store.steps(run.id))
-            stored.emplace_back(step);
-        for (const auto& eval : store.evals(run.id))
-            stored.emplace_back(eval);
-        records += stored.size();
+        records += stored.records.size();
         rows.push_back(std::move(row));
-        appendTo(rows.back().trace, stored);
+        appendTo(rows.back().trace, stored.records);
     }
     beginResetModel();
-    session_id_ = session_id;
+    session_id_ = session.session_id;
     rows_ = std::move(rows);
     record_count_ = records;
     endResetModel();

@@ -14,7 +14,7 @@
 
 namespace scalebench {
 
-class SessionStore;
+struct StoredSession;
 
 // Everything a run has streamed so far, one entry per step (full data; charts decimate for display).
 struct RunTrace {
@@ -32,21 +32,12 @@ class RunProgressModel : public QAbstractTableModel {
   public:
     enum Column { Run, Ranks, State, Where, Progress, Eta, SamplesPerS, Loss, ColumnCount };
     // What a live chart can draw against step or elapsed time.
-    enum class Metric {
-        Loss,
-        SamplesPerS,
-        StepMs,
-        ForwardMs,
-        BackwardMs,
-        ExposedCommMs,
-        HiddenCommMs,
-        Eval
-    };
+    enum class Metric { Loss, SamplesPerS, StepMs, ForwardMs, BackwardMs, ExposedCommMs, HiddenCommMs, Eval };
 
     explicit RunProgressModel(QObject* parent = nullptr);
 
-    // A stored session as the store has it (finished or still running elsewhere), with every step.
-    void loadStoredSession(const SessionStore& store, std::int64_t session_id);
+    // A stored session as the loader read it (finished or still running elsewhere), with every step.
+    void setStoredSession(const StoredSession& session);
     // A new session: one row per run, all pending.
     void startSession(std::int64_t session_id, const std::vector<RunSpec>& runs);
     // The n-th run of the session (in plan order) was submitted as run_id.

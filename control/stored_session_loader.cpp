@@ -1,0 +1,153 @@
+// Reads stored sessions for the window on a worker thread with its own store connection and hands each answer
+// over whole, on the window's thread; the answer to a request that a newer one of its kind superseded is
+// dropped.
+#include "stored_session_loader.h"
+
+#include "session_results.h"
+
+#include <QMetaObject>
+#include <exception>
+#include <memory>
+#include <optional>
+
+namespace scalebench {
+
+namespace {
+
+QString noSession(std::int64_t id) {
+    return QStringLiteral("no session %1 in the store").arg(id);
+}
+
+} // namespace
+
+StoredSessionLoader::StoredSessionLoader(std::filesystem::path db, QObject* parent)
+    : QObject(parent), db_(std::move(db)), worker_([this] { work(); }) {}
+
+StoredSessionLoader::~StoredSessionLoader() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+        jobs_.clear();
+    }
+    wake_.notify_all();
+    worker_.join(); // an answer it posted after this is discarded with the object's posted events
+}
+
+template <typename Result, typename Read>
+void StoredSessionLoader::request(Kind kind, Result initial, Read read,
+                                  void (StoredSessionLoader::*answer)(const Result&)) {
+    const std::uint64_t id = ++latest_[kind];
+    Job job{kind, id,
+            [this, kind, id, initial, read, answer](SessionStore* store, const QString& open_error) {
+                Result result = initial;
+                if (!store) {
+                    result.error = open_error;
+                } else {
+                    try {
+                        read(*store, result);
+                    } catch (const std::exception& error) {
+                        result = initial; // nothing half read
+                        result.error = QString::fromLocal8Bit(error.what());
+                    }
+                }
+                QMetaObject::invokeMethod(
+                    this,
+                    [this, kind, id, answer, result = std::move(result)] {
+                        if (latest_[kind] == id) emit(this->*answer)(result);
+                    },
+                    Qt::QueuedConnection);
+            }};
+    {
+        std::lock_guard lock(mutex_);
+        jobs_.push_back(std::move(job));
+    }
+    wake_.notify_one();
+}
+
+void StoredSessionLoader::work() {
+    std::unique_ptr<SessionStore> store;
+    for (;;) {
+        Job job;
+        {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, [this] { return stop_ || !jobs_.empty(); });
+            if (stop_) return;
+            job = std::move(jobs_.front());
+            jobs_.pop_front();
+        }
+        if (latest_[job.kind] != job.request) continue; // superseded before it was read
+        QString open_error;
+        if (!store) {
+            try {
+                store = std::make_unique<SessionStore>(db_);
+            } catch (const std::exception& error) {
+                open_error =
+                    QStringLiteral("cannot open %1: %2")
+                        .arg(QString::fromStdString(db_.string()), QString::fromLocal8Bit(error.what()));
+            }
+        }
+        job.read(store.get(), open_error);
+    }
+}
+
+void StoredSessionLoader::listSessions() {
+    request(
+        List, StoredSessionList{},
+        [](const SessionStore& store, StoredSessionList& list) { list.sessions = store.sessions(); },
+        &StoredSessionLoader::sessionsListed);
+}
+
+void StoredSessionLoader::loadSession(std::int64_t session_id) {
+    StoredSession initial;
+    initial.session_id = session_id;
+    request(
+        Session, std::move(initial),
+        [](const SessionStore& store, StoredSession& session) {
+            if (!store.session(session.session_id)) {
+                session.error = noSession(session.session_id);
+                return;
+            }
+            for (RunRow& run : store.runs(session.session_id)) {
+                StoredRun stored{std::move(run), {}, {}};
+                for (const auto& step : store.steps(stored.run.id))
+                    stored.records.emplace_back(step);
+                for (const auto& eval : store.evals(stored.run.id))
+                    stored.records.emplace_back(eval);
+                stored.rank_times = store.rankTimes(stored.run.id);
+                session.runs.push_back(std::move(stored));
+            }
+            session.results = loadSessionResults(store, session.session_id);
+        },
+        &StoredSessionLoader::sessionLoaded);
+}
+
+void StoredSessionLoader::compareSessions(std::int64_t a, std::int64_t b) {
+    StoredComparison initial;
+    initial.a = a;
+    initial.b = b;
+    request(
+        Comparison, std::move(initial),
+        [](const SessionStore& store, StoredComparison& comparison) {
+            const std::optional<SessionRow> row_a = store.session(comparison.a);
+            const std::optional<SessionRow> row_b = store.session(comparison.b);
+            if (!row_a || !row_b) {
+                comparison.error = noSession(row_a ? comparison.b : comparison.a);
+                return;
+            }
+            comparison.session_a = loadComparedSession(store, *row_a);
+            comparison.session_b = loadComparedSession(store, *row_b);
+        },
+        &StoredSessionLoader::sessionsCompared);
+}
+
+void StoredSessionLoader::listClusters() {
+    request(
+        Clusters, StoredClusterList{},
+        [](const SessionStore& store, StoredClusterList& list) {
+            for (const auto& name : store.clusterNames())
+                if (auto cluster = store.cluster(name)) list.clusters.push_back(*cluster);
+        },
+        &StoredSessionLoader::clustersListed);
+}
+
+} // namespace scalebench

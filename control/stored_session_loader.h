@@ -1,0 +1,107 @@
+// Reads stored sessions for the window on a worker thread with its own store connection and hands each answer
+// over whole, on the window's thread; the answer to a request that a newer one of its kind superseded is
+// dropped.
+#pragma once
+
+#include "cluster_settings.h"
+#include "metric_record.h"
+#include "results_table.h"
+#include "session_comparison.h"
+#include "session_store.h"
+
+#include <QObject>
+#include <QString>
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace scalebench {
+
+// The store's sessions, oldest first (the store's order).
+struct StoredSessionList {
+    std::vector<SessionRow> sessions;
+    QString error; // empty when read
+};
+
+// One stored run with what the views draw of it.
+struct StoredRun {
+    RunRow run;
+    std::vector<MetricRecord> records;       // its steps, then its evaluations
+    std::vector<RankTimesRecord> rank_times; // by step, ranks in order
+};
+
+// A stored session as the window shows it: its runs with their records, and its figures.
+struct StoredSession {
+    std::int64_t session_id = 0;
+    std::vector<StoredRun> runs;
+    std::vector<RunResult> results;
+    QString error; // empty when read; otherwise runs and results are empty
+};
+
+// Two stored sessions side by side; a is the reference.
+struct StoredComparison {
+    std::int64_t a = 0, b = 0;
+    ComparedSession session_a, session_b;
+    QString error; // empty when read
+};
+
+// The clusters stored by name ("local", this machine, is not stored).
+struct StoredClusterList {
+    std::vector<ClusterSettings> clusters;
+    QString error; // empty when read
+};
+
+class StoredSessionLoader : public QObject {
+    Q_OBJECT
+
+  public:
+    // db: the store's file; it is opened again on the worker thread when the first request comes.
+    explicit StoredSessionLoader(std::filesystem::path db, QObject* parent = nullptr);
+    // Drops the requests not yet read and waits for the one being read.
+    ~StoredSessionLoader() override;
+
+    // Each answers with its signal, later, on this object's thread.
+    void listSessions();
+    void loadSession(std::int64_t session_id);
+    void compareSessions(std::int64_t a, std::int64_t b);
+    void listClusters();
+
+  signals:
+    void sessionsListed(const scalebench::StoredSessionList& list);
+    void sessionLoaded(const scalebench::StoredSession& session);
+    void sessionsCompared(const scalebench::StoredComparison& comparison);
+    void clustersListed(const scalebench::StoredClusterList& clusters);
+
+  private:
+    enum Kind { List, Session, Comparison, Clusters, KindCount };
+    struct Job {
+        Kind kind = List;
+        std::uint64_t request = 0;
+        std::function<void(SessionStore* store, const QString& open_error)> read;
+    };
+    template <typename Result, typename Read>
+    void request(Kind kind, Result initial, Read read, void (StoredSessionLoader::*answer)(const Result&));
+    void work();
+
+    const std::filesystem::path db_;
+    std::array<std::atomic<std::uint64_t>, KindCount> latest_{}; // the newest request of each kind
+    std::mutex mutex_;
+    std::condition_variable wake_;
+    std::deque<Job> jobs_; // guarded by mutex_
+    bool stop_ = false;    // guarded by mutex_
+    std::thread worker_;
+};
+
+} // namespace scalebench
+
+Q_DECLARE_METATYPE(scalebench::StoredSessionList)
+Q_DECLARE_METATYPE(scalebench::StoredSession)
+Q_DECLARE_METATYPE(scalebench::StoredComparison)
+Q_DECLARE_METATYPE(scalebench::StoredClusterList)

@@ -1,0 +1,129 @@
+// StoredSessionLoader: stored sessions read on its worker thread, handed over whole on the caller's thread;
+// superseded answers dropped; a missing session answered with an error value.
+#include "session_store.h"
+#include "stored_session_loader.h"
+
+#include <QCoreApplication>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QThread>
+#include <catch2/catch.hpp>
+
+using namespace scalebench;
+
+namespace {
+
+// A session of `runs` finished runs of 1, 2, 4, ... ranks with `steps` steps and one evaluation each.
+std::int64_t storeSession(SessionStore& store, const std::string& name, int runs, int steps = 20) {
+    const auto session = store.createSession(name, "[plan]", "local");
+    for (int i = 0; i < runs; ++i) {
+        const int ranks = 1 << i;
+        const auto run = store.createRun(session, {"resnet18-n" + std::to_string(ranks), "resnet18",
+                                                   "synthetic", ranks, 0, "torchrun ..."});
+        store.startRun(run, "1");
+        std::vector<MetricRecord> records;
+        for (int step = 1; step <= steps; ++step)
+            records.push_back(StepRecord{step, 2.0 / step, 1000.0 * ranks, 0.25, 0.02, 0.08, 0.1, 0.04, 0.01,
+                                         step * 0.25, 0.0, 0.0, 0.0, std::nullopt});
+        records.push_back(EvalRecord{steps, "accuracy", 0.85, 0.4, steps * 0.25});
+        store.appendRecords(run, records);
+        store.finishRun(run, {"ok", "", 0, ""});
+    }
+    store.finishSession(session, "ok");
+    return session;
+}
+
+} // namespace
+
+TEST_CASE("the stored session loader hands a whole session over on the caller's thread", "[ui][loader]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    const auto session = storeSession(store, "three runs", 3);
+
+    StoredSessionLoader loader(store.file());
+    QThread* delivered_on = nullptr;
+    QObject::connect(&loader, &StoredSessionLoader::sessionLoaded, &loader,
+                     [&] { delivered_on = QThread::currentThread(); });
+    QSignalSpy loaded(&loader, &StoredSessionLoader::sessionLoaded);
+    loader.loadSession(session);
+    CHECK(loaded.isEmpty()); // never answered inside the call
+    REQUIRE(loaded.wait(10'000));
+    CHECK(delivered_on == QCoreApplication::instance()->thread());
+    const auto answer = loaded.takeFirst().at(0).value<StoredSession>();
+    CHECK(answer.error.isEmpty());
+    CHECK(answer.session_id == session);
+    REQUIRE(answer.runs.size() == 3);
+    for (const StoredRun& run : answer.runs)
+        CHECK(run.records.size() == 21); // every step and the evaluation
+    CHECK(answer.results.size() == 3);
+
+    QSignalSpy listed(&loader, &StoredSessionLoader::sessionsListed);
+    loader.listSessions();
+    REQUIRE(listed.wait(10'000));
+    const auto list = listed.takeFirst().at(0).value<StoredSessionList>();
+    REQUIRE(list.sessions.size() == 1);
+    CHECK(list.sessions[0].name == "three runs");
+}
+
+TEST_CASE("the stored session loader drops the answer to a superseded request", "[ui][loader]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    const auto big = storeSession(store, "big", 4, 2000);
+    const auto small = storeSession(store, "small", 1);
+
+    StoredSessionLoader loader(store.file());
+    QSignalSpy loaded(&loader, &StoredSessionLoader::sessionLoaded);
+    loader.loadSession(big);
+    loader.loadSession(small); // the user chose again before the first answer came
+    REQUIRE(loaded.wait(10'000));
+    CHECK_FALSE(loaded.wait(500)); // and nothing after it
+    REQUIRE(loaded.size() == 1);
+    CHECK(loaded.takeFirst().at(0).value<StoredSession>().session_id == small);
+
+    // Even when the first was already being read: only the newest request of a kind is answered.
+    QSignalSpy compared(&loader, &StoredSessionLoader::sessionsCompared);
+    loader.compareSessions(big, small);
+    QThread::msleep(5);
+    loader.compareSessions(small, big);
+    REQUIRE(compared.wait(10'000));
+    CHECK_FALSE(compared.wait(500));
+    REQUIRE(compared.size() == 1);
+    const auto comparison = compared.takeFirst().at(0).value<StoredComparison>();
+    CHECK(comparison.error.isEmpty());
+    CHECK(comparison.a == small);
+    CHECK(comparison.session_a.name == "small");
+    CHECK(comparison.session_b.name == "big");
+}
+
+TEST_CASE("the stored session loader answers a missing session with an error value", "[ui][loader]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    const auto session = storeSession(store, "one", 1);
+
+    StoredSessionLoader loader(store.file());
+    QSignalSpy loaded(&loader, &StoredSessionLoader::sessionLoaded);
+    loader.loadSession(session + 41);
+    REQUIRE(loaded.wait(10'000));
+    const auto answer = loaded.takeFirst().at(0).value<StoredSession>();
+    CHECK(answer.session_id == session + 41);
+    CHECK(answer.error.contains(QString::number(session + 41)));
+    CHECK(answer.runs.empty());
+    CHECK(answer.results.empty());
+
+    QSignalSpy compared(&loader, &StoredSessionLoader::sessionsCompared);
+    loader.compareSessions(session, session + 41);
+    REQUIRE(compared.wait(10'000));
+    CHECK_FALSE(compared.takeFirst().at(0).value<StoredComparison>().error.isEmpty());
+
+    // A store that cannot be opened: every answer carries why.
+    StoredSessionLoader broken(dir.filePath("no/such/folder/sessions.sqlite").toStdString());
+    QSignalSpy listed(&broken, &StoredSessionLoader::sessionsListed);
+    broken.listSessions();
+    REQUIRE(listed.wait(10'000));
+    const auto list = listed.takeFirst().at(0).value<StoredSessionList>();
+    CHECK(list.sessions.empty());
+    CHECK_FALSE(list.error.isEmpty());
+}

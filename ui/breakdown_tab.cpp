@@ -1,0 +1,84 @@
+// The Breakdown tab: where a step's time goes per rank count, and the per-rank step times of one run (which
+// rank the others wait for), over the shown session as the loader read it.
+#include "breakdown_tab.h"
+
+#include "breakdown_chart_view.h"
+#include "breakdown_model.h"
+#include "decimal_delegate.h"
+#include "rank_times_chart_view.h"
+#include "rank_times_model.h"
+#include "record_table.h"
+#include "stored_session_loader.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QStyledItemDelegate>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace scalebench {
+
+BreakdownTab::BreakdownTab(QWidget* parent)
+    : QSplitter(Qt::Vertical, parent), breakdown_(new BreakdownModel(this)),
+      rank_times_(new RankTimesModel(this)) {
+    auto* chart = new BreakdownChartView(breakdown_, this);
+    chart->setObjectName(QStringLiteral("breakdownChart"));
+    auto* bottom = new QSplitter(Qt::Horizontal, this);
+    auto* table = makeRecordTable(breakdown_, QStringLiteral("breakdownTable"), bottom);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->setItemDelegate(new DecimalDelegate(2, table));
+    table->setItemDelegateForColumn(0, new QStyledItemDelegate(table)); // ranks
+    buildStragglers(bottom);
+    bottom->setSizes({450, 600});
+    setSizes({480, 300});
+}
+
+QWidget* BreakdownTab::buildStragglers(QWidget* parent) {
+    auto* stragglers = new QWidget(parent);
+    auto* layout = new QVBoxLayout(stragglers);
+    layout->setContentsMargins(0, 0, 0, 0);
+    heading_ = new QLabel(stragglers);
+    heading_->setWordWrap(true);
+    layout->addWidget(heading_);
+    auto* split = new QSplitter(Qt::Horizontal, stragglers);
+    new RankTimesChartView(rank_times_, split);
+    auto* table = makeRecordTable(rank_times_, QStringLiteral("rankTimesTable"), split);
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table->setItemDelegate(new DecimalDelegate(2, table));
+    table->setItemDelegateForColumn(0, new QStyledItemDelegate(table)); // rank
+    split->setSizes({420, 400});
+    layout->addWidget(split, 1);
+    return stragglers;
+}
+
+void BreakdownTab::setResults(const std::vector<RunResult>& results) {
+    breakdown_->setResults(results);
+}
+
+void BreakdownTab::setRuns(const StoredSession& session) {
+    runs_.clear();
+    for (const StoredRun& run : session.runs)
+        runs_.push_back({run.run.id, run.run.name, run.run.ranks, run.rank_times});
+}
+
+void BreakdownTab::showStragglers(std::int64_t run_id) {
+    // Without a chosen run: the session's first run with per-rank times, the one with the most ranks.
+    const RunTimes* shown = nullptr;
+    for (const RunTimes& run : runs_) {
+        if (run_id != 0 ? run.id == run_id : !run.times.empty() && (!shown || run.ranks > shown->ranks))
+            shown = &run;
+    }
+    rank_times_->setRankTimes(shown ? shown->times : std::vector<RankTimesRecord>{});
+    heading_->setText(
+        !shown || shown->times.empty()
+            ? tr("Per-rank step times: none recorded for this run")
+            : tr("Per-rank step times of %1 (steady-state means)").arg(QString::fromStdString(shown->name)));
+}
+
+void BreakdownTab::clear() {
+    runs_.clear();
+    breakdown_->setResults({});
+    rank_times_->setRankTimes({});
+}
+
+} // namespace scalebench

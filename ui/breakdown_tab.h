@@ -1,0 +1,52 @@
+// The Breakdown tab: where a step's time goes per rank count, and the per-rank step times of one run (which
+// rank the others wait for), over the shown session as the loader read it.
+#pragma once
+
+#include "metric_record.h"
+#include "results_table.h"
+
+#include <QSplitter>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+class QLabel;
+
+namespace scalebench {
+
+class BreakdownModel;
+class RankTimesModel;
+struct StoredSession;
+
+class BreakdownTab : public QSplitter {
+    Q_OBJECT
+
+  public:
+    explicit BreakdownTab(QWidget* parent = nullptr);
+
+    void setResults(const std::vector<RunResult>& results);
+    // The session's runs and their per-rank times, for showStragglers.
+    void setRuns(const StoredSession& session);
+    // The run's per-rank times; run 0: the session's run with the most ranks that has any.
+    void showStragglers(std::int64_t run_id);
+    void clear();
+
+    BreakdownModel* breakdownModel() const { return breakdown_; }
+    RankTimesModel* rankTimesModel() const { return rank_times_; }
+
+  private:
+    struct RunTimes {
+        std::int64_t id = 0;
+        std::string name;
+        int ranks = 0;
+        std::vector<RankTimesRecord> times;
+    };
+    QWidget* buildStragglers(QWidget* parent);
+
+    std::vector<RunTimes> runs_;
+    BreakdownModel* breakdown_;
+    RankTimesModel* rank_times_;
+    QLabel* heading_ = nullptr;
+};
+
+} // namespace scalebench

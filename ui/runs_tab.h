@@ -1,0 +1,56 @@
+// The Runs tab: the shown session's runs with state and progress, their finished figures, and the actions on
+// selected runs (cancel, resubmit as a new session, open the logs) through the SessionController.
+#pragma once
+
+#include "results_table.h"
+#include "session_store.h"
+
+#include <QWidget>
+#include <optional>
+#include <vector>
+
+class QTableView;
+
+namespace scalebench {
+
+class RunProgressModel;
+class RunTableModel;
+class SessionController;
+
+class RunsTab : public QWidget {
+    Q_OBJECT
+
+  public:
+    // Without a controller the actions do nothing. `runs` is shown first; not owned.
+    RunsTab(SessionController* controller, RunProgressModel* runs, QWidget* parent = nullptr);
+
+    // Follows another runs model (the running session's or a stored one's); live: its runs can be cancelled.
+    void showRuns(RunProgressModel* runs, bool live);
+    // The session the runs belong to (its plan and cluster, for resubmitting and reading logs).
+    void setSession(std::optional<SessionRow> session);
+    void setResults(std::vector<RunResult> results);
+    RunTableModel* resultsModel() const { return results_; }
+    std::vector<int> selectedRows() const; // in the runs model, ascending
+
+  signals:
+    void runsSelected(const std::vector<int>& rows);
+    void statusMessage(const QString& text);
+
+  private:
+    void connectRunSelection(); // again for each model: a new model comes with a new selection model
+    void fitColumns();
+    void cancelSelectedRuns();
+    void resubmitSelectedRuns();
+    void openSelectedRunLog();
+    void showLog(const QString& path, const QString& text, const QString& error);
+
+    SessionController* controller_;
+    RunProgressModel* runs_;
+    bool live_ = false;
+    std::optional<SessionRow> session_;
+    RunTableModel* results_;
+    QTableView* progress_view_;
+    QTableView* results_view_;
+};
+
+} // namespace scalebench
