@@ -71,7 +71,8 @@ TEST_CASE("the metric tail hands over each record once, however the writer split
 TEST_CASE("an mpirun job that succeeds, fails or is cancelled ends in that state", "[remote][mpi]") {
     TemporaryFolder folder;
     LocalScheduler scheduler;
-    JobRequest job{.name = "ok", .program = {"/bin/true"}, .ranks = 2, .run_dir = (folder.path / "ok").string()};
+    JobRequest job{
+        .name = "ok", .program = {"/bin/true"}, .ranks = 2, .run_dir = (folder.path / "ok").string()};
     CHECK(scheduler.commandLine(job) == shellJoin(localMpirunArguments(job)));
     std::filesystem::create_directories(job.run_dir);
     CHECK(waitForEnd(scheduler, scheduler.submit(job)).state == JobState::Completed);
@@ -99,7 +100,8 @@ TEST_CASE("a job runs in its attempt's new folder, and never in one that exists"
     LocalScheduler scheduler;
     const auto run_dir = folder.path / "run";
     std::filesystem::create_directories(run_dir);
-    const JobRequest job{.name = "here", .program = {"/bin/sh", "-c", "pwd > where.txt"}, .run_dir = run_dir.string()};
+    const JobRequest job{
+        .name = "here", .program = {"/bin/sh", "-c", "pwd > where.txt"}, .run_dir = run_dir.string()};
     CHECK(waitForEnd(scheduler, scheduler.submit(job)).state == JobState::Completed);
     CHECK(fileText(attemptFolder(run_dir.string(), 0) + "/where.txt") ==
           std::filesystem::canonical(attemptFolder(run_dir.string(), 0)).string() + "\n");

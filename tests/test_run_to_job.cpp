@@ -5,6 +5,7 @@
 #include "job_preview.h"
 #include "job_request.h"
 #include "local_mpirun_arguments.h"
+#include "local_scheduler.h"
 #include "local_transport.h"
 #include "no_connection.h"
 #include "run_plan.h"

@@ -45,8 +45,12 @@ TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[r
     SECTION("older clusters take --gres, and mpirun can launch instead of srun") {
         c.gres_syntax = true;
         c.launcher = ClusterSettings::Launcher::Mpirun;
-        const std::string s = renderSbatchScript(
-            c, {.name = "r", .program = {"engine"}, .ranks = 4, .ranks_per_node = 4, .gpus_per_node = 8, .run_dir = "/d"});
+        const std::string s = renderSbatchScript(c, {.name = "r",
+                                                     .program = {"engine"},
+                                                     .ranks = 4,
+                                                     .ranks_per_node = 4,
+                                                     .gpus_per_node = 8,
+                                                     .run_dir = "/d"});
         CHECK_THAT(s, Catch::Contains("#SBATCH --gres=gpu:8\n") && Catch::Contains("#SBATCH --nodes=1\n") &&
                           Catch::Contains("#SBATCH --ntasks-per-node=4\n") &&
                           Catch::EndsWith("mpirun -np 4 --bind-to none engine\n"));
@@ -55,8 +59,9 @@ TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[r
 
 TEST_CASE("shell metacharacters from a plan reach Slurm and the shell as plain text", "[remote][slurm]") {
     ClusterSettings c;
-    const std::string script = renderSbatchScript(
-        c, {.name = "x; touch /tmp/pwned\n#SBATCH --uid=0", .program = {"engine", "$(reboot)"}, .run_dir = "/d/`id`"});
+    const std::string script = renderSbatchScript(c, {.name = "x; touch /tmp/pwned\n#SBATCH --uid=0",
+                                                      .program = {"engine", "$(reboot)"},
+                                                      .run_dir = "/d/`id`"});
     CHECK_THAT(script, Catch::Contains("#SBATCH --job-name=x__touch__tmp_pwned__SBATCH_--uid_0\n"));
     CHECK_THAT(script,
                Catch::Contains("cd '/d/`id`'\n") && Catch::EndsWith("srun --mpi=pmix engine '$(reboot)'\n"));
@@ -65,7 +70,8 @@ TEST_CASE("shell metacharacters from a plan reach Slurm and the shell as plain t
                       Catch::Contains("not an environment variable"));
     c.nccl_env.clear();
     c.partition = "gpu\n#SBATCH --uid=0";
-    CHECK_THROWS_WITH(renderSbatchScript(c, {.name = "r", .program = {"e"}, .run_dir = "/d"}), Catch::Contains("partition"));
+    CHECK_THROWS_WITH(renderSbatchScript(c, {.name = "r", .program = {"e"}, .run_dir = "/d"}),
+                      Catch::Contains("partition"));
 }
 
 TEST_CASE("sbatch --parsable gives the job id, with or without a cluster name", "[remote][slurm]") {

@@ -102,7 +102,8 @@ TEST_CASE("a failing job and a cancelled job end in their own states, the failur
     CHECK(failed.exit_status == 3);
     CHECK_THAT(failed.detail, Catch::Contains("out of cheese"));
 
-    JobRequest sleeping{.name = "sleeps", .program = {"/bin/sleep", "120"}, .run_dir = (folder.path / "sleeps").string()};
+    JobRequest sleeping{
+        .name = "sleeps", .program = {"/bin/sleep", "120"}, .run_dir = (folder.path / "sleeps").string()};
     const std::string id = slurm.submit(sleeping);
     slurm.cancel(id);
     CHECK(waitForEnd(slurm, id).state == JobState::Cancelled);
@@ -114,8 +115,11 @@ TEST_CASE("a job that asks for more nodes than the cluster has fails at once, wi
     TemporaryFolder folder;
     LocalTransport transport;
     SlurmScheduler slurm(transport, testCluster());
-    const JobStatus s =
-        waitForEnd(slurm, slurm.submit({"too-big", 5, {"/bin/true"}, (folder.path / "big").string()}));
+    const JobStatus s = waitForEnd(slurm, slurm.submit({.name = "too-big",
+                                                        .program = {"/bin/true"},
+                                                        .ranks = 5,
+                                                        .nodes = 5, // one rank a node, on a cluster of two
+                                                        .run_dir = (folder.path / "big").string()}));
     CHECK(s.state == JobState::Failed);
     CHECK_THAT(s.detail, Catch::Contains("can never start") && Catch::Contains("Slurm's reason: Partition"));
 }
@@ -129,7 +133,9 @@ TEST_CASE("a job name with shell metacharacters runs as plain text and nothing e
     SlurmScheduler slurm(transport, testCluster());
     const std::string touch = "touch " + marker.string();
     const std::string evil = "x; " + touch + "; $(" + touch + ")";
-    JobRequest job{.name = evil, .program = {"/bin/echo", evil}, .run_dir = (folder.path / "run `").string() + touch + "`"};
+    JobRequest job{.name = evil,
+                   .program = {"/bin/echo", evil},
+                   .run_dir = (folder.path / "run `").string() + touch + "`"};
     const JobStatus s = waitForEnd(slurm, slurm.submit(job));
     CHECK(s.state == JobState::Completed);
     CHECK_FALSE(std::filesystem::exists(marker));
@@ -148,8 +154,9 @@ TEST_CASE("following 200 jobs costs one scheduler command per poll", "[integrati
     SlurmScheduler slurm(transport, testCluster());
     std::vector<std::string> ids;
     for (int i = 0; i < 200; ++i)
-        ids.push_back(
-            slurm.submit({"wait", 1, {"/bin/sleep", "60"}, (folder.path / std::to_string(i)).string()}));
+        ids.push_back(slurm.submit({.name = "wait",
+                                    .program = {"/bin/sleep", "60"},
+                                    .run_dir = (folder.path / std::to_string(i)).string()}));
     const int before = slurm.commandsRun();
     const auto start = std::chrono::steady_clock::now();
     const auto states = slurm.poll(ids);
