@@ -200,6 +200,282 @@ json cpuKernels() {
             {"cpu_model", model}};
 }
 
+// --threads, else this node's cores shared among its ranks.
+int trainingThreads(const EngineOptions& o, const World& w) {
+    return o.threads > 0 ? o.threads
+                         : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / w.local_ranks);
+}
+
+// glibc hands freed blocks above its (dynamic) mmap threshold back to the kernel, and every step then
+// page-faults its activations (8 MB each at batch 128) back in: ~3,000 minor faults per step. Keep them
+// in the heap: 10% less CPU per ResNet-20 step here (bench/results/2026-11-22-peers.md).
+void keepFreedBlocksInHeap() {
+    if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TRIM_THRESHOLD, 1 << 30) != 1)
+        throw std::runtime_error("mallopt refused the mmap and trim thresholds");
+}
+
+// MLPerf's compliance log (--mllog, rank 0), opened with init_start; nullptr elsewhere.
+std::unique_ptr<MllogWriter> openMllog(const EngineOptions& o, const World& w) {
+    if (w.rank != 0 || o.mllog_path.empty()) return nullptr;
+    auto log = std::make_unique<MllogWriter>(o.mllog_path);
+    log->start("init_start");
+    return log;
+}
+
+// Where the run starts: step 1, or with --resume the step after the newest checkpoint's.
+struct StartPoint {
+    int64_t first_step = 1;
+    std::string resumed_from; // the checkpoint's rank-0 file; empty without --resume
+};
+
+// Resume: the parameters, optimizer, loss scale, data position and random state of the newest checkpoint.
+StartPoint resumeFromCheckpoint(const EngineOptions& o, const TrainingState& state, const World& w) {
+    StartPoint start;
+    if (!o.resume) return start;
+    start.first_step = loadNewestCheckpoint(o.checkpoint_dir, state, w) + 1;
+    start.resumed_from = checkpointPath(o.checkpoint_dir, start.first_step - 1).string();
+    if (start.first_step > o.steps)
+        throw std::invalid_argument("--resume: " + start.resumed_from + " is at step " +
+                                    std::to_string(start.first_step - 1) + ", not before --steps " +
+                                    std::to_string(o.steps));
+    return start;
+}
+
+// The header's fields of a training run beyond headerRecord's: threads, parameters, how the gradients are
+// averaged, the precision and where a resumed run started.
+json trainingHeaderFields(const EngineOptions& o, int threads, const TrainingState& state,
+                          const EvalMetric& metric, const GradientBuckets& gradients,
+                          const Communicator& comm, const StartPoint& start) {
+    json header;
+    // The first bucket's size as GradientBuckets closes it: never above the others'.
+    const double first_bucket_mb = std::min(o.first_bucket_mb, o.bucket_mb);
+    header["threads_per_rank"] = threads;
+    header["parameters"] = gradients.elements();
+    header["hyperparameters"] = state.workload.hyperparameters();
+    header["eval_metric"] = metric.name;
+    header["allreduce"] =
+        "fp32 gradients averaged in " + std::to_string(gradients.bucketCount()) + " buckets of up to " +
+        json(o.bucket_mb).dump() + " MiB, the first up to " + json(first_bucket_mb).dump() +
+        " MiB (reverse registration order), " +
+        (o.overlap ? "each started as soon as backward has filled it; " : "all after backward; ") +
+        comm.description();
+    header["backend"] = comm.backend();
+    header["bucket_mb"] = o.bucket_mb;
+    header["first_bucket_mb"] = first_bucket_mb;
+    header["overlap"] = o.overlap;
+    header["bucket_elements"] = gradients.bucketElements();
+    header["precision"] = o.precision;
+    if (state.scaler) {
+        const auto& s = state.scaler->options();
+        header["loss_scaling"] = {
+            {"initial_scale", s.initial_scale},
+            {"factor", s.factor},
+            {"window", s.window},
+            {"max_scale", std::isfinite(s.max_scale) ? json(s.max_scale) : json(nullptr)},
+            {"min_scale", s.min_scale}};
+    }
+    if (o.resume) {
+        header["resumed_from"] = start.resumed_from;
+        header["first_step"] = start.first_step;
+    }
+    return header;
+}
+
+// The forward pass's autocast (docs: --precision): the low-precision type (none for fp32) and the parameters'
+// device.
+struct Autocast {
+    std::optional<at::ScalarType> type;
+    at::DeviceType device;
+};
+
+// MLPerf's epoch_start and epoch_stop events around every data pass (epochs counted from 1); nothing without
+// a log.
+class MllogEpochs {
+  public:
+    explicit MllogEpochs(MllogWriter* log) : log_(log) {}
+    // Before the forward pass: closes the previous epoch and opens the workload's current one when it
+    // changed.
+    void enter(const Workload& workload) {
+        if (!log_ || workload.epoch() == epoch_) return;
+        if (epoch_ >= 0) log_->end("epoch_stop", nullptr, {{"epoch_num", epoch_ + 1}});
+        epoch_ = workload.epoch();
+        log_->start("epoch_start", nullptr, {{"epoch_num", epoch_ + 1}});
+    }
+    // After the last step: closes the open epoch.
+    void close() {
+        if (log_ && epoch_ >= 0) log_->end("epoch_stop", nullptr, {{"epoch_num", epoch_ + 1}});
+    }
+
+  private:
+    MllogWriter* log_;
+    int64_t epoch_ = -1; // the epoch whose epoch_start the log holds
+};
+
+// One training step as the records see it: the clock at each phase boundary, its loss and learning rate.
+struct StepOutcome {
+    // The start, then the end of data, forward, backward, all-reduce, optimizer.
+    Clock::time_point t0, t1, t2, t3, t4, t5;
+    double lr = 0;
+    double loss = 0;          // the batch's mean loss, averaged across ranks
+    double loss_scale = 1;    // fp16: this step's
+    bool stepped = true;      // false: fp16 found an inf or a NaN and skipped the optimizer
+    double comm_hidden_s = 0; // all-reduce time hidden behind backward, seconds
+    int64_t samples = 0;      // this rank's batch
+    int64_t tokens = 0;
+
+    // data + forward + backward + exposed all-reduce + optimizer, seconds
+    double stepSeconds() const { return seconds(t0, t5); }
+};
+
+// data, forward, backward (buckets averaged meanwhile), the rest of the all-reduce, the optimizer.
+StepOutcome trainStep(int64_t step, const TrainingState& state, GradientBuckets& gradients,
+                      const Autocast& autocast, MllogEpochs& epochs) {
+    StepOutcome out;
+    out.lr = state.workload.learningRate(step);
+    out.t0 = Clock::now();
+    const Batch batch = state.workload.nextBatch();
+    out.t1 = Clock::now();
+    epochs.enter(state.workload);
+    torch::Tensor local_loss; // () fp32
+    {
+        AutocastGuard guard(autocast.type, autocast.device);
+        local_loss = state.workload.forwardLoss(batch);
+    }
+    gradients.beginStep(local_loss.item<double>());
+    out.t2 = Clock::now();
+    state.optimizer.zero_grad();
+    out.loss_scale = state.scaler ? state.scaler->scale() : 1.0; // this step's
+    (state.scaler ? local_loss * out.loss_scale : local_loss)
+        .backward(); // full buckets are averaged meanwhile
+    out.t3 = Clock::now();
+    const auto communication = gradients.finishStep(out.t3);
+    out.loss = communication.mean_loss;
+    out.comm_hidden_s = communication.hidden_s;
+    out.t4 = Clock::now();
+    // fp16: an inf or a NaN in the averaged gradients skips the step (and shrinks the scale).
+    out.stepped = !state.scaler || state.scaler->update(unscaleGradients(state.model, out.loss_scale));
+    if (out.stepped) {
+        state.workload.beforeOptimizerStep();
+        setLearningRate(state.optimizer, out.lr);
+        state.optimizer.step();
+    }
+    out.t5 = Clock::now();
+    out.samples = batch.samples;
+    out.tokens = batch.tokens;
+    return out;
+}
+
+// The step record (rank 0): global throughput, the time of each phase, and with model FLOPs the MFU.
+json stepRecord(int64_t step, const StepOutcome& s, const Workload& workload, const EngineOptions& o,
+                const World& w, bool loss_scaling, Clock::time_point run_start) {
+    const double step_s = s.stepSeconds();
+    // Every rank's batch is the same size, so the global counts are the local ones times the ranks.
+    const int64_t step_samples = s.samples * w.ranks, step_tokens = s.tokens * w.ranks;
+    const double step_flops = workload.trainingFlopsPerStep() * w.ranks; // model FLOPs, all ranks
+    json record = {{"type", "step"},
+                   {"step", step},
+                   {"epoch", workload.epoch()},
+                   {"loss", s.loss},
+                   {"lr", s.lr},
+                   {"samples_per_s", static_cast<double>(step_samples) / step_s},
+                   {"step_s", step_s},
+                   {"data_s", seconds(s.t0, s.t1)},
+                   {"forward_s", seconds(s.t1, s.t2)},
+                   {"backward_s", seconds(s.t2, s.t3)},
+                   {"allreduce_s", seconds(s.t3, s.t4)},
+                   {"optimizer_s", seconds(s.t4, s.t5)},
+                   {"comm_hidden_s", s.comm_hidden_s},
+                   {"elapsed_s", seconds(run_start, s.t5)}};
+    if (step_tokens > 0) record["tokens_per_s"] = static_cast<double>(step_tokens) / step_s;
+    if (loss_scaling) record["loss_scale"] = s.loss_scale;
+    if (!s.stepped) record["skipped"] = true;
+    if (step_flops > 0) { // seed 003: MFU = global model FLOPs / step time / GPUs / peak
+        record["model_flops_per_s"] = step_flops / step_s;
+        if (o.peak_tflops > 0) record["mfu"] = step_flops / step_s / (w.ranks * o.peak_tflops * 1e12);
+    }
+    return record;
+}
+
+// An evaluation after step: MLPerf's eval events, the workload told of it, and the eval record (rank 0).
+// Collective.
+Evaluation evaluateAfterStep(int64_t step, Workload& workload, const EvalMetric& metric, MllogWriter* mllog,
+                             MetricWriter* metrics, Clock::time_point run_start) {
+    if (mllog) mllog->start("eval_start", nullptr, {{"epoch_num", workload.epoch() + 1}});
+    const Evaluation eval = workload.evaluate();
+    if (mllog) {
+        mllog->event("eval_accuracy", eval.value, {{"epoch_num", workload.epoch() + 1}});
+        mllog->end("eval_stop", nullptr, {{"epoch_num", workload.epoch() + 1}});
+    }
+    workload.afterEvaluation(eval);
+    if (metrics) {
+        json record = {{"type", "eval"},        {"step", step},
+                       {"metric", metric.name}, {"value", eval.value},
+                       {"loss", eval.loss},     {"elapsed_s", seconds(run_start, Clock::now())}};
+        if (metric.name == "accuracy") record["accuracy"] = eval.value;
+        record.update(eval.evidence);
+        metrics->write(record);
+    }
+    return eval;
+}
+
+// A checkpoint of step and its record (rank 0). Collective.
+void writeCheckpoint(const EngineOptions& o, int64_t step, const TrainingState& state, const World& w,
+                     MetricWriter* metrics) {
+    const auto start = Clock::now();
+    const auto path = saveCheckpoint(o.checkpoint_dir, step, state, w);
+    if (metrics)
+        metrics->write({{"type", "checkpoint"},
+                        {"step", step},
+                        {"path", path.string()},
+                        {"seconds", seconds(start, Clock::now())}});
+}
+
+// What the summary adds up over the training section.
+struct RunTotals {
+    int64_t steps = 0;   // the last step taken
+    int64_t samples = 0; // all ranks
+    int64_t tokens = 0;  // all ranks
+    double train_s = 0;  // the steps' own time, seconds
+    double final_loss = 0;
+    std::optional<Evaluation> last_eval;
+    std::optional<double> time_to_target_s; // MLBench: wall time until the eval metric reaches the target
+
+    // A step's time, samples and tokens (every rank's batch is the same size: the local counts times the
+    // ranks).
+    void add(const StepOutcome& step, int ranks) {
+        train_s += step.stepSeconds();
+        samples += step.samples * ranks;
+        tokens += step.tokens * ranks;
+        final_loss = step.loss;
+    }
+};
+
+// The summary record (rank 0): throughput over the steps' own time, the target and the final values.
+json summaryRecord(const EngineOptions& o, const World& w, const Workload& workload, const EvalMetric& metric,
+                   std::optional<double> target, const RunTotals& t, const LossScaler* scaler,
+                   double wall_s) {
+    const bool accuracy = metric.name == "accuracy";
+    json summary = {{"type", "summary"},
+                    {"steps", t.steps},
+                    {"wall_s", wall_s},
+                    {"train_s", t.train_s},
+                    {"samples_per_s", static_cast<double>(t.samples) / t.train_s},
+                    {"eval_metric", metric.name},
+                    {"target", target ? json(*target) : json(nullptr)},
+                    {"target_accuracy", target && accuracy ? json(*target) : json(nullptr)},
+                    {"time_to_accuracy_s", t.time_to_target_s ? json(*t.time_to_target_s) : json(nullptr)},
+                    {"final_loss", t.final_loss},
+                    {"skipped_steps", scaler ? scaler->skippedSteps() : 0},
+                    {"final_value", t.last_eval ? json(t.last_eval->value) : json(nullptr)},
+                    {"final_accuracy", t.last_eval && accuracy ? json(t.last_eval->value) : json(nullptr)}};
+    if (t.tokens > 0) summary["tokens_per_s"] = static_cast<double>(t.tokens) / t.train_s;
+    if (const double flops = workload.trainingFlopsPerStep() * w.ranks * t.steps; flops > 0) {
+        summary["model_flops_per_s"] = flops / t.train_s;
+        if (o.peak_tflops > 0) summary["mfu"] = flops / t.train_s / (w.ranks * o.peak_tflops * 1e12);
+    }
+    return summary;
+}
+
 } // namespace
 
 json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
@@ -219,20 +495,10 @@ json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
 
 void trainWorkload(const EngineOptions& o, const World& w) {
     // ---------------------------------------------------------------- setup
-    const int threads =
-        o.threads > 0 ? o.threads
-                      : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / w.local_ranks);
+    const int threads = trainingThreads(o, w);
     torch::set_num_threads(threads);
-    // glibc hands freed blocks above its (dynamic) mmap threshold back to the kernel, and every step then
-    // page-faults its activations (8 MB each at batch 128) back in: ~3,000 minor faults per step. Keep them
-    // in the heap: 10% less CPU per ResNet-20 step here (bench/results/2026-11-22-peers.md).
-    if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TRIM_THRESHOLD, 1 << 30) != 1)
-        throw std::runtime_error("mallopt refused the mmap and trim thresholds");
-    std::optional<MllogWriter> mllog; // MLPerf's compliance log, rank 0
-    if (w.rank == 0 && !o.mllog_path.empty()) {
-        mllog.emplace(o.mllog_path);
-        mllog->start("init_start");
-    }
+    keepFreedBlocksInHeap();
+    const std::unique_ptr<MllogWriter> mllog = openMllog(o, w);
     // Same initial weights everywhere (rank 0's are broadcast too); the data order differs by rank.
     torch::manual_seed(static_cast<uint64_t>(o.seed));
 
@@ -248,60 +514,18 @@ void trainWorkload(const EngineOptions& o, const World& w) {
 
     // Precision: fp32 master weights always; bf16 and fp16 cast the forward pass (autocast); fp16 scales the
     // loss (MLBench's FP16Optimizer, seed 004).
-    const std::optional<at::ScalarType> autocast_type = autocastType(o.precision);
-    const at::DeviceType device = model.parameters().front().device().type();
+    const Autocast autocast{autocastType(o.precision), model.parameters().front().device().type()};
     std::optional<LossScaler> scaler;
     if (o.precision == "fp16") scaler.emplace(workload->lossScaling());
 
-    // Resume: the parameters, optimizer, loss scale, data position and random state of the newest checkpoint.
-    const TrainingState training_state{model, *optimizer, *workload, scaler ? &*scaler : nullptr,
-                                       o.precision};
-    int64_t first_step = 1;
-    std::string resumed_from;
-    if (o.resume) {
-        first_step = loadNewestCheckpoint(o.checkpoint_dir, training_state, w) + 1;
-        resumed_from = checkpointPath(o.checkpoint_dir, first_step - 1).string();
-        if (first_step > o.steps)
-            throw std::invalid_argument("--resume: " + resumed_from + " is at step " +
-                                        std::to_string(first_step - 1) + ", not before --steps " +
-                                        std::to_string(o.steps));
-    }
+    const TrainingState state{model, *optimizer, *workload, scaler ? &*scaler : nullptr, o.precision};
+    const StartPoint start = resumeFromCheckpoint(o, state, w);
 
-    std::optional<MetricWriter> metrics; // only rank 0 talks
+    std::unique_ptr<MetricWriter> metrics; // only rank 0 talks
     if (w.rank == 0) {
-        metrics.emplace(o.metrics_path);
+        metrics = std::make_unique<MetricWriter>(o.metrics_path);
         json header = headerRecord(o, w, hosts);
-        // The first bucket's size as GradientBuckets closes it: never above the others'.
-        const double first_bucket_mb = std::min(o.first_bucket_mb, o.bucket_mb);
-        header["threads_per_rank"] = threads;
-        header["parameters"] = gradients.elements();
-        header["hyperparameters"] = workload->hyperparameters();
-        header["eval_metric"] = metric.name;
-        header["allreduce"] =
-            "fp32 gradients averaged in " + std::to_string(gradients.bucketCount()) + " buckets of up to " +
-            json(o.bucket_mb).dump() + " MiB, the first up to " + json(first_bucket_mb).dump() +
-            " MiB (reverse registration order), " +
-            (o.overlap ? "each started as soon as backward has filled it; " : "all after backward; ") +
-            comm->description();
-        header["backend"] = comm->backend();
-        header["bucket_mb"] = o.bucket_mb;
-        header["first_bucket_mb"] = first_bucket_mb;
-        header["overlap"] = o.overlap;
-        header["bucket_elements"] = gradients.bucketElements();
-        header["precision"] = o.precision;
-        if (scaler) {
-            const auto& s = scaler->options();
-            header["loss_scaling"] = {
-                {"initial_scale", s.initial_scale},
-                {"factor", s.factor},
-                {"window", s.window},
-                {"max_scale", std::isfinite(s.max_scale) ? json(s.max_scale) : json(nullptr)},
-                {"min_scale", s.min_scale}};
-        }
-        if (o.resume) {
-            header["resumed_from"] = resumed_from;
-            header["first_step"] = first_step;
-        }
+        header.update(trainingHeaderFields(o, threads, state, metric, gradients, *comm, start));
         header.update(workload->headerFields());
         metrics->write(header);
     }
@@ -314,147 +538,48 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     // ---------------------------------------------------------------- training
     MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
     if (mllog) mllog->start("run_start");
-    const RunStopOnError run_stop_on_error{mllog ? &*mllog : nullptr};
+    const RunStopOnError run_stop_on_error{mllog.get()};
     const auto run_start = Clock::now();
-    double train_seconds = 0, loss = 0;
-    int64_t samples_done = 0, tokens_done = 0, steps_done = 0;
-    std::optional<Evaluation> last_eval;
-    std::optional<double> time_to_target_s; // MLBench: wall time until the eval metric reaches the target
-    int64_t mllog_epoch = -1; // the epoch whose epoch_start the log holds (MLPerf counts from 1)
-    for (int64_t step = first_step; step <= o.steps && !time_to_target_s; ++step) {
-        steps_done = step;
-        const double lr = workload->learningRate(step);
-        const auto t0 = Clock::now();
-        const Batch batch = workload->nextBatch();
-        const auto t1 = Clock::now();
-        if (mllog && workload->epoch() != mllog_epoch) {
-            if (mllog_epoch >= 0) mllog->end("epoch_stop", nullptr, {{"epoch_num", mllog_epoch + 1}});
-            mllog_epoch = workload->epoch();
-            mllog->start("epoch_start", nullptr, {{"epoch_num", mllog_epoch + 1}});
-        }
-        torch::Tensor local_loss; // () fp32
-        {
-            AutocastGuard autocast(autocast_type, device);
-            local_loss = workload->forwardLoss(batch);
-        }
-        gradients.beginStep(local_loss.item<double>());
-        const auto t2 = Clock::now();
-        optimizer->zero_grad();
-        const double loss_scale = scaler ? scaler->scale() : 1.0;   // this step's
-        (scaler ? local_loss * loss_scale : local_loss).backward(); // full buckets are averaged meanwhile
-        const auto t3 = Clock::now();
-        const auto communication = gradients.finishStep(t3);
-        loss = communication.mean_loss;
-        const auto t4 = Clock::now();
-        // fp16: an inf or a NaN in the averaged gradients skips the step (and shrinks the scale).
-        const bool stepped = !scaler || scaler->update(unscaleGradients(model, loss_scale));
-        if (stepped) {
-            workload->beforeOptimizerStep();
-            setLearningRate(*optimizer, lr);
-            optimizer->step();
-        }
-        const auto t5 = Clock::now();
-
-        const double step_s = seconds(t0, t5); // data + forward + backward + exposed all-reduce + optimizer
-        train_seconds += step_s;
-        // Every rank's batch is the same size, so the global counts are the local ones times the ranks.
-        const int64_t step_samples = batch.samples * w.ranks, step_tokens = batch.tokens * w.ranks;
-        const double step_flops = workload->trainingFlopsPerStep() * w.ranks; // model FLOPs, all ranks
-        samples_done += step_samples;
-        tokens_done += step_tokens;
-        if (!std::isfinite(loss))
-            throw std::runtime_error("loss is " + std::to_string(loss) + " at step " + std::to_string(step));
-        if (metrics) {
-            json record = {{"type", "step"},
-                           {"step", step},
-                           {"epoch", workload->epoch()},
-                           {"loss", loss},
-                           {"lr", lr},
-                           {"samples_per_s", static_cast<double>(step_samples) / step_s},
-                           {"step_s", step_s},
-                           {"data_s", seconds(t0, t1)},
-                           {"forward_s", seconds(t1, t2)},
-                           {"backward_s", seconds(t2, t3)},
-                           {"allreduce_s", seconds(t3, t4)},
-                           {"optimizer_s", seconds(t4, t5)},
-                           {"comm_hidden_s", communication.hidden_s},
-                           {"elapsed_s", seconds(run_start, t5)}};
-            if (step_tokens > 0) record["tokens_per_s"] = static_cast<double>(step_tokens) / step_s;
-            if (scaler) record["loss_scale"] = loss_scale;
-            if (!stepped) record["skipped"] = true;
-            if (step_flops > 0) { // seed 003: MFU = global model FLOPs / step time / GPUs / peak
-                record["model_flops_per_s"] = step_flops / step_s;
-                if (o.peak_tflops > 0) record["mfu"] = step_flops / step_s / (w.ranks * o.peak_tflops * 1e12);
-            }
-            metrics->write(record);
-        }
-        writeRankTimes(metrics ? &*metrics : nullptr, w, step, step_s, step_s - seconds(t3, t4));
+    RunTotals totals;
+    MllogEpochs epochs(mllog.get());
+    for (int64_t step = start.first_step; step <= o.steps && !totals.time_to_target_s; ++step) {
+        totals.steps = step;
+        const StepOutcome outcome = trainStep(step, state, gradients, autocast, epochs);
+        totals.add(outcome, w.ranks);
+        if (!std::isfinite(outcome.loss))
+            throw std::runtime_error("loss is " + std::to_string(outcome.loss) + " at step " +
+                                     std::to_string(step));
+        if (metrics)
+            metrics->write(stepRecord(step, outcome, *workload, o, w, scaler.has_value(), run_start));
+        writeRankTimes(metrics.get(), w, step, outcome.stepSeconds(),
+                       outcome.stepSeconds() - seconds(outcome.t3, outcome.t4));
 
         if ((o.eval_every > 0 && step % o.eval_every == 0) || step == o.steps) {
-            if (mllog) mllog->start("eval_start", nullptr, {{"epoch_num", workload->epoch() + 1}});
-            last_eval = workload->evaluate();
-            if (mllog) {
-                mllog->event("eval_accuracy", last_eval->value, {{"epoch_num", workload->epoch() + 1}});
-                mllog->end("eval_stop", nullptr, {{"epoch_num", workload->epoch() + 1}});
-            }
-            workload->afterEvaluation(*last_eval);
-            if (metrics) {
-                json record = {{"type", "eval"},          {"step", step},
-                               {"metric", metric.name},   {"value", last_eval->value},
-                               {"loss", last_eval->loss}, {"elapsed_s", seconds(run_start, Clock::now())}};
-                if (metric.name == "accuracy") record["accuracy"] = last_eval->value;
-                record.update(last_eval->evidence);
-                metrics->write(record);
-            }
+            totals.last_eval =
+                evaluateAfterStep(step, *workload, metric, mllog.get(), metrics.get(), run_start);
             // Every rank sees the same global metric, so every rank stops at the same step.
-            if (target && reached(metric, last_eval->value, *target))
-                time_to_target_s = seconds(run_start, Clock::now());
+            if (target && reached(metric, totals.last_eval->value, *target))
+                totals.time_to_target_s = seconds(run_start, Clock::now());
         }
 
         // Checkpoints: every --checkpoint-every steps and at the end, outside the timed step.
-        const bool last = step == o.steps || time_to_target_s;
-        if (!o.checkpoint_dir.empty() &&
-            ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || last)) {
-            const auto start = Clock::now();
-            const auto path = saveCheckpoint(o.checkpoint_dir, step, training_state, w);
-            if (metrics)
-                metrics->write({{"type", "checkpoint"},
-                                {"step", step},
-                                {"path", path.string()},
-                                {"seconds", seconds(start, Clock::now())}});
-        }
+        const bool last = step == o.steps || totals.time_to_target_s;
+        if (!o.checkpoint_dir.empty() && ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || last))
+            writeCheckpoint(o, step, state, w, metrics.get());
     }
     if (mllog) {
-        if (mllog_epoch >= 0) mllog->end("epoch_stop", nullptr, {{"epoch_num", mllog_epoch + 1}});
+        epochs.close();
         // MLPerf: success when the quality target was reached; a run without a target succeeds by finishing.
-        mllog->end("run_stop", nullptr, {{"status", !target || time_to_target_s ? "success" : "aborted"}});
+        mllog->end("run_stop", nullptr,
+                   {{"status", !target || totals.time_to_target_s ? "success" : "aborted"}});
     }
 
     if (metrics && !o.dump_parameters.empty()) dumpParameters(o.dump_parameters, model);
 
     // ---------------------------------------------------------------- summary
-    if (metrics) {
-        const bool accuracy = metric.name == "accuracy";
-        json summary = {{"type", "summary"},
-                        {"steps", steps_done},
-                        {"wall_s", seconds(run_start, Clock::now())},
-                        {"train_s", train_seconds},
-                        {"samples_per_s", static_cast<double>(samples_done) / train_seconds},
-                        {"eval_metric", metric.name},
-                        {"target", target ? json(*target) : json(nullptr)},
-                        {"target_accuracy", target && accuracy ? json(*target) : json(nullptr)},
-                        {"time_to_accuracy_s", time_to_target_s ? json(*time_to_target_s) : json(nullptr)},
-                        {"final_loss", loss},
-                        {"skipped_steps", scaler ? scaler->skippedSteps() : 0},
-                        {"final_value", last_eval ? json(last_eval->value) : json(nullptr)},
-                        {"final_accuracy", last_eval && accuracy ? json(last_eval->value) : json(nullptr)}};
-        if (tokens_done > 0) summary["tokens_per_s"] = static_cast<double>(tokens_done) / train_seconds;
-        if (const double flops = workload->trainingFlopsPerStep() * w.ranks * steps_done; flops > 0) {
-            summary["model_flops_per_s"] = flops / train_seconds;
-            if (o.peak_tflops > 0) summary["mfu"] = flops / train_seconds / (w.ranks * o.peak_tflops * 1e12);
-        }
-        metrics->write(summary);
-    }
+    if (metrics)
+        metrics->write(summaryRecord(o, w, *workload, metric, target, totals, state.scaler,
+                                     seconds(run_start, Clock::now())));
 }
 
 } // namespace scalebench
