@@ -17,7 +17,7 @@ import torch.nn.functional as F
 
 
 class BasicBlock(nn.Module):
-    """As trainers/resnet.cpp's BasicBlockImpl: two 3x3 convolutions with BN, a 1x1 convolution + BN shortcut where
+    """As trainers/models/resnet.cpp's BasicBlockImpl: two 3x3 convolutions with BN, a 1x1 convolution + BN shortcut where
     the shape changes."""
 
     def __init__(self, in_channels, out_channels, stride):
@@ -39,7 +39,7 @@ class BasicBlock(nn.Module):
 
 
 class ResNet20(nn.Module):
-    """As trainers/resnet.cpp's ResNet20Impl: stem, 3 stages of 3 basic blocks (16/32/64 channels), pool, linear."""
+    """As trainers/models/resnet.cpp's ResNet20Impl: stem, 3 stages of 3 basic blocks (16/32/64 channels), pool, linear."""
 
     def __init__(self, in_channels=3, classes=10):
         super().__init__()

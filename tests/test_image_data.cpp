@@ -1,4 +1,4 @@
-// The image data readers and augmentation (trainers/image_data.h) on small files the tests write: CIFAR-10's
+// The image data readers and augmentation (trainers/data/image_data.h) on small files the tests write: CIFAR-10's
 // binary format, disjoint shards per rank, normalisation, plain errors for missing and corrupt files.
 #include "cifar10_files.h"
 #include "image_data.h"

@@ -220,7 +220,7 @@ TEST_CASE(
 
 namespace {
 
-// Two runs of a session as the engine writes their headers (trainers/training_loop.cpp headerRecord).
+// Two runs of a session as the engine writes their headers (trainers/loop/training_loop.cpp headerRecord).
 std::vector<std::string> sampleRunHeaders() {
     std::vector<std::string> headers;
     for (int ranks : {1, 2}) {

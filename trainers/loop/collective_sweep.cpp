@@ -190,11 +190,71 @@ std::vector<SweepCase> sweepCases(const EngineOptions& o, const Communicator& co
 
 namespace {
 // Fault injection, so that tests can show the check below says no (docs/testing.md):
-// SCALEBENCH_FAULT_CORRUPT_RESULT=R changes the last element of rank R's every result, as a bad link or kernel
-// would. -1 (unset): no fault.
+// SCALEBENCH_FAULT_CORRUPT_RESULT=R changes the last element of rank R's every result, as a bad link or
+// kernel would. -1 (unset): no fault.
 int corruptedRank() {
     const char* rank = std::getenv("SCALEBENCH_FAULT_CORRUPT_RESULT");
     return rank && *rank ? std::atoi(rank) : -1;
+}
+
+// Warm-up calls, then o.repetitions timed ones: seconds per call, averaged across ranks. Collective.
+double secondsPerCallAcrossRanks(const EngineOptions& o, Communicator& comm, const CollectiveCall& call,
+                                 MPI_Comm mpi) {
+    for (int i = 0; i < o.warmup_iterations; ++i)
+        comm.run(call);
+    double seconds = 0; // per call, this rank
+    if (o.timing == "per-call" && !comm.deviceMemory()) {
+        if (const auto* mpi_backend = dynamic_cast<const MpiCommunicator*>(&comm)) {
+            const MpiCall resolved = mpi_backend->resolve(call); // MPI called from the loop itself
+            seconds = secondsPerCall(o.repetitions, mpi, [&resolved] { resolved.run(); });
+        } else {
+            seconds = secondsPerCall(o.repetitions, mpi, [&] { comm.run(call); });
+        }
+    } else {
+        // nccl-tests' way: the calls back to back, each waiting for the slowest rank of the one
+        // before.
+        MPI_CHECK(MPI_Barrier(mpi));
+        const auto start = std::chrono::steady_clock::now();
+        std::unique_ptr<CommWork> last;
+        for (int i = 0; i < o.repetitions; ++i) {
+            if (comm.deviceMemory())
+                last = comm.start(call); // on a device the calls queue on one stream
+            else
+                comm.run(call); // on host memory each call completes before the next
+        }
+        if (last) last->wait();
+        seconds =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / o.repetitions;
+    }
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_SUM, mpi));
+    return seconds / comm.size(); // averaged across ranks, as nccl-tests
+}
+
+// One more call on fresh input, every element of the result checked (host holds the result afterwards); true
+// when every rank's result is right. Collective.
+bool resultCorrect(const SweepCase& s, const Layout& l, Communicator& comm, const CollectiveCall& call,
+                   std::vector<char>& host, bool corrupt, MPI_Comm mpi) {
+    const int rank = comm.rank();
+    const std::size_t width = dtypeBytes(s.dtype);
+    for (std::int64_t i = 0; i < l.send_elements; ++i)
+        store(host, s.dtype, i, inputValue(rank, i));
+    comm.upload(const_cast<void*>(call.send), host.data(), static_cast<std::size_t>(l.send_elements) * width);
+    comm.run(call);
+    comm.download(host.data(), call.receive, static_cast<std::size_t>(l.receive_elements) * width);
+    if (corrupt && l.receive_elements > 0) { // v + 1 + |v| differs from v in every dtype
+        const double v = load(host, s.dtype, l.receive_elements - 1);
+        store(host, s.dtype, l.receive_elements - 1, v + 1 + std::abs(v));
+    }
+    int correct = 1;
+    for (std::int64_t k = 0; k < l.receive_elements && correct; ++k) {
+        const double want = expected(s, l, rank, comm.size(), k);
+        const double got = load(host, s.dtype, k);
+        correct = s.op == ReduceOp::Sum || !isReduction(s.collective)
+                      ? got == want
+                      : std::abs(got - want) <= ulp(s.dtype) * std::abs(want);
+    }
+    MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &correct, 1, MPI_INT, MPI_LAND, mpi));
+    return correct != 0;
 }
 } // namespace
 
@@ -228,57 +288,11 @@ bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& ca
                                 s.dtype,
                                 s.op,
                                 0};
-            auto upload_input = [&] { comm.upload(const_cast<void*>(call.send), host.data(), send_bytes); };
-            upload_input();
+            comm.upload(const_cast<void*>(call.send), host.data(), send_bytes);
 
-            for (int i = 0; i < o.warmup_iterations; ++i)
-                comm.run(call);
-            double seconds = 0; // per call, this rank
-            if (o.timing == "per-call" && !comm.deviceMemory()) {
-                if (const auto* mpi_backend = dynamic_cast<const MpiCommunicator*>(&comm)) {
-                    const MpiCall resolved = mpi_backend->resolve(call); // MPI called from the loop itself
-                    seconds = secondsPerCall(o.repetitions, mpi, [&resolved] { resolved.run(); });
-                } else {
-                    seconds = secondsPerCall(o.repetitions, mpi, [&] { comm.run(call); });
-                }
-            } else {
-                // nccl-tests' way: the calls back to back, each waiting for the slowest rank of the one
-                // before.
-                MPI_CHECK(MPI_Barrier(mpi));
-                const auto start = std::chrono::steady_clock::now();
-                std::unique_ptr<CommWork> last;
-                for (int i = 0; i < o.repetitions; ++i) {
-                    if (comm.deviceMemory())
-                        last = comm.start(call); // on a device the calls queue on one stream
-                    else
-                        comm.run(call); // on host memory each call completes before the next
-                }
-                if (last) last->wait();
-                seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
-                          o.repetitions;
-            }
-            MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_SUM, mpi));
-            seconds /= n; // averaged across ranks, as nccl-tests
+            const double seconds = secondsPerCallAcrossRanks(o, comm, call, mpi);
 
-            // One more call on fresh input, every element of the result checked.
-            for (std::int64_t i = 0; i < l.send_elements; ++i)
-                store(host, s.dtype, i, inputValue(rank, i));
-            upload_input();
-            comm.run(call);
-            comm.download(host.data(), call.receive, receive_bytes);
-            if (corrupt && l.receive_elements > 0) { // v + 1 + |v| differs from v in every dtype
-                const double v = load(host, s.dtype, l.receive_elements - 1);
-                store(host, s.dtype, l.receive_elements - 1, v + 1 + std::abs(v));
-            }
-            int correct = 1;
-            for (std::int64_t k = 0; k < l.receive_elements && correct; ++k) {
-                const double want = expected(s, l, rank, n, k);
-                const double got = load(host, s.dtype, k);
-                correct = s.op == ReduceOp::Sum || !isReduction(s.collective)
-                              ? got == want
-                              : std::abs(got - want) <= ulp(s.dtype) * std::abs(want);
-            }
-            MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &correct, 1, MPI_INT, MPI_LAND, mpi));
+            const bool correct = resultCorrect(s, l, comm, call, host, corrupt, mpi);
             all_correct = all_correct && correct;
 
             const auto bytes = l.total * static_cast<std::int64_t>(width);
@@ -296,7 +310,7 @@ bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& ca
                                          {"time_s", seconds},
                                          {"algbw_gbps", algbw},
                                          {"busbw_gbps", algbw * busFactor(s.collective, n)},
-                                         {"correct", correct != 0}};
+                                         {"correct", correct}};
                 if (isReduction(s.collective)) record["op"] = reduceOpName(s.op);
                 writer->write(record);
             }

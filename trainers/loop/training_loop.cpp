@@ -1,0 +1,585 @@
+// Synchronous data-parallel training of any workload, writing the metric stream (rank 0).
+#include "training_loop.h"
+
+#include "checkpoint.h"
+#include "gradient_buckets.h"
+#include "loss_scaler.h"
+#include "metric_writer.h"
+#include "mllog_writer.h"
+#include "mpi_check.h"
+#include "open_communicator.h"
+
+#include <ATen/Version.h>
+#include <ATen/autocast_mode.h>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <exception>
+#include <fstream>
+#include <malloc.h>
+#include <optional>
+#include <thread>
+#include <torch/torch.h>
+#include <torch/version.h>
+
+namespace scalebench {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double>(to - from).count();
+}
+
+std::string mpiLibraryVersion() {
+    char text[MPI_MAX_LIBRARY_VERSION_STRING] = {};
+    int length = 0;
+    MPI_Get_library_version(text, &length);
+    std::string version(text, static_cast<std::size_t>(length));
+    return version.substr(0, version.find_first_of(",\n"));
+}
+
+// The thread support MPI gave this process: it changes small-message latency (Open MPI locks every call above
+// MPI_THREAD_SINGLE), so sweeps taken under different levels are not alike.
+std::string mpiThreadLevel() {
+    int provided = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&provided);
+    switch (provided) {
+    case MPI_THREAD_SINGLE:
+        return "single";
+    case MPI_THREAD_FUNNELED:
+        return "funneled";
+    case MPI_THREAD_SERIALIZED:
+        return "serialized";
+    case MPI_THREAD_MULTIPLE:
+        return "multiple";
+    }
+    return std::to_string(provided);
+}
+
+void setLearningRate(torch::optim::Optimizer& optimizer, double lr) {
+    for (auto& group : optimizer.param_groups())
+        group.options().set_lr(lr);
+}
+
+// The value the run stops at, if any: --target in the workload's metric, or --target-accuracy.
+std::optional<double> stopTarget(const EngineOptions& o, const EvalMetric& metric) {
+    if (o.target > 0) return o.target;
+    if (o.target_accuracy > 0) {
+        if (metric.name != "accuracy")
+            throw std::invalid_argument("--target-accuracy: " + o.workload + " is evaluated by " +
+                                        metric.name + ", not accuracy; use --target");
+        return o.target_accuracy;
+    }
+    return std::nullopt;
+}
+
+bool reached(const EvalMetric& metric, double value, double target) {
+    return metric.higher_is_better ? value >= target : value <= target;
+}
+
+// Every rank's step time and own compute time, gathered to rank 0 (stragglers). Collective.
+void writeRankTimes(MetricWriter* metrics, const World& w, int64_t step, double step_s, double compute_s) {
+    const double mine[2] = {step_s, compute_s};
+    std::vector<double> all(metrics ? 2 * static_cast<std::size_t>(w.ranks) : 0);
+    MPI_CHECK(MPI_Gather(mine, 2, MPI_DOUBLE, all.data(), 2, MPI_DOUBLE, 0, MPI_COMM_WORLD));
+    if (!metrics) return;
+    json step_times = json::array(), compute_times = json::array();
+    for (int r = 0; r < w.ranks; ++r) {
+        step_times.push_back(all[2 * r]);
+        compute_times.push_back(all[2 * r + 1]);
+    }
+    metrics->write(
+        {{"type", "rank_times"}, {"step", step}, {"step_s", step_times}, {"compute_s", compute_times}});
+}
+
+// --precision bf16|fp16: the forward pass under LibTorch's autocast (matrix products and convolutions in the
+// low precision, reductions and losses in fp32; the parameters stay fp32). What torch.autocast's __enter__
+// and __exit__ do; LibTorch has no C++ guard of its own. Thread-local: only this thread's forward is cast.
+class AutocastGuard {
+  public:
+    AutocastGuard(std::optional<at::ScalarType> dtype, at::DeviceType device)
+        : dtype_(dtype), device_(device) {
+        if (!dtype_) return;
+        was_enabled_ = at::autocast::is_autocast_enabled(device_);
+        was_dtype_ = at::autocast::get_autocast_dtype(device_);
+        at::autocast::set_autocast_enabled(device_, true);
+        at::autocast::set_autocast_dtype(device_, *dtype_);
+        at::autocast::increment_nesting();
+    }
+    ~AutocastGuard() {
+        if (!dtype_) return;
+        if (at::autocast::decrement_nesting() == 0) at::autocast::clear_cache(); // the cast weights
+        at::autocast::set_autocast_enabled(device_, was_enabled_);
+        at::autocast::set_autocast_dtype(device_, was_dtype_);
+    }
+    AutocastGuard(const AutocastGuard&) = delete;
+    AutocastGuard& operator=(const AutocastGuard&) = delete;
+
+  private:
+    std::optional<at::ScalarType> dtype_;
+    at::DeviceType device_;
+    bool was_enabled_ = false;
+    at::ScalarType was_dtype_ = at::kFloat;
+};
+
+std::optional<at::ScalarType> autocastType(const std::string& precision) {
+    if (precision == "bf16") return at::kBFloat16;
+    if (precision == "fp16") return at::kHalf;
+    return std::nullopt; // fp32
+}
+
+// fp16: divides the averaged gradients by the loss scale in place; true when one of them holds an inf or a
+// NaN (GradScaler's fused check). Every rank holds the same averaged gradients, so every rank decides alike.
+bool unscaleGradients(torch::nn::Module& model, double scale) {
+    std::vector<torch::Tensor> grads;
+    for (const auto& p : model.parameters())
+        if (p.grad().defined()) grads.push_back(p.grad());
+    if (grads.empty()) return false;
+    auto found_inf = torch::zeros({1}, grads.front().options());
+    const auto inv_scale = torch::full({1}, 1.0 / scale, grads.front().options());
+    at::_amp_foreach_non_finite_check_and_unscale_(grads, found_inf, inv_scale);
+    return found_inf.item<float>() > 0;
+}
+
+// The MLPerf compliance log's training-session keys (mlcommons/logging constants.py).
+void logRunInfo(MllogWriter& log, const EngineOptions& o, const World& w, const Workload& workload) {
+    const json hp = workload.hyperparameters();
+    log.event("submission_benchmark", o.workload);
+    log.event("submission_division", "open");
+    log.event("submission_status", "research");
+    log.event("submission_platform", std::to_string(w.ranks) + "x" + w.host);
+    log.event("seed", o.seed);
+    log.event("global_batch_size",
+              hp.value("global_batch", static_cast<int64_t>(o.batch_per_rank) * w.ranks));
+    log.event("gradient_accumulation_steps", 1);
+    log.event("opt_base_learning_rate", hp.value("base_lr", o.lr));
+    if (hp.contains("warmup_steps")) log.event("opt_learning_rate_warmup_steps", hp["warmup_steps"]);
+    const json fields = workload.mllogFields(); // items() refers to it
+    for (const auto& [key, value] : fields.items())
+        log.event(key, value);
+}
+
+// MLPerf: a run that ends in an error stops with status "aborted".
+struct RunStopOnError {
+    MllogWriter* log;
+    const int exceptions = std::uncaught_exceptions();
+    ~RunStopOnError() {
+        if (log && std::uncaught_exceptions() > exceptions) try {
+                log->end("run_stop", nullptr, {{"status", "aborted"}});
+            } catch (...) {
+            }
+    }
+};
+
+void dumpParameters(const std::string& path, torch::nn::Module& module) {
+    std::ofstream dump(path, std::ios::binary); // float32, registration order, logical (NCHW) layout
+    for (const auto& p : module.parameters()) {
+        const auto values = p.detach().to(torch::kFloat32).contiguous();
+        dump.write(reinterpret_cast<const char*>(values.data_ptr<float>()),
+                   static_cast<std::streamsize>(values.numel() * sizeof(float)));
+    }
+    if (!dump) throw std::runtime_error("--dump-parameters: cannot write " + path);
+}
+
+// The CPU kernels this rank's LibTorch dispatches to, which move every training figure from one CPU to the
+// next: ATen's vector width (AVX512, AVX2, DEFAULT; capped by ATEN_CPU_CAPABILITY), oneDNN's ISA cap
+// (ONEDNN_MAX_CPU_ISA, "ALL" when unset) and the CPU's model name (docs/testing.md).
+json cpuKernels() {
+    const char* onednn = std::getenv("ONEDNN_MAX_CPU_ISA");
+    std::string model = "unknown";
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    for (std::string line; std::getline(cpuinfo, line);)
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+            model = line.substr(line.find(':') + 2);
+            break;
+        }
+    return {{"aten_capability", at::get_cpu_capability()},
+            {"onednn_max_isa", onednn && *onednn ? onednn : "ALL"},
+            {"cpu_model", model}};
+}
+
+// --threads, else this node's cores shared among its ranks.
+int trainingThreads(const EngineOptions& o, const World& w) {
+    return o.threads > 0 ? o.threads
+                         : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / w.local_ranks);
+}
+
+// glibc hands freed blocks above its (dynamic) mmap threshold back to the kernel, and every step then
+// page-faults its activations (8 MB each at batch 128) back in: ~3,000 minor faults per step. Keep them
+// in the heap: 10% less CPU per ResNet-20 step here (bench/results/2026-11-22-peers.md).
+void keepFreedBlocksInHeap() {
+    if (mallopt(M_MMAP_THRESHOLD, 32 << 20) != 1 || mallopt(M_TRIM_THRESHOLD, 1 << 30) != 1)
+        throw std::runtime_error("mallopt refused the mmap and trim thresholds");
+}
+
+// MLPerf's compliance log (--mllog, rank 0), opened with init_start; nullptr elsewhere.
+std::unique_ptr<MllogWriter> openMllog(const EngineOptions& o, const World& w) {
+    if (w.rank != 0 || o.mllog_path.empty()) return nullptr;
+    auto log = std::make_unique<MllogWriter>(o.mllog_path);
+    log->start("init_start");
+    return log;
+}
+
+// Where the run starts: step 1, or with --resume the step after the newest checkpoint's.
+struct StartPoint {
+    int64_t first_step = 1;
+    std::string resumed_from; // the checkpoint's rank-0 file; empty without --resume
+};
+
+// Resume: the parameters, optimizer, loss scale, data position and random state of the newest checkpoint.
+StartPoint resumeFromCheckpoint(const EngineOptions& o, const TrainingState& state, const World& w) {
+    StartPoint start;
+    if (!o.resume) return start;
+    start.first_step = loadNewestCheckpoint(o.checkpoint_dir, state, w) + 1;
+    start.resumed_from = checkpointPath(o.checkpoint_dir, start.first_step - 1).string();
+    if (start.first_step > o.steps)
+        throw std::invalid_argument("--resume: " + start.resumed_from + " is at step " +
+                                    std::to_string(start.first_step - 1) + ", not before --steps " +
+                                    std::to_string(o.steps));
+    return start;
+}
+
+// The header's fields of a training run beyond headerRecord's: threads, parameters, how the gradients are
+// averaged, the precision and where a resumed run started.
+json trainingHeaderFields(const EngineOptions& o, int threads, const TrainingState& state,
+                          const EvalMetric& metric, const GradientBuckets& gradients,
+                          const Communicator& comm, const StartPoint& start) {
+    json header;
+    // The first bucket's size as GradientBuckets closes it: never above the others'.
+    const double first_bucket_mb = std::min(o.first_bucket_mb, o.bucket_mb);
+    header["threads_per_rank"] = threads;
+    header["parameters"] = gradients.elements();
+    header["hyperparameters"] = state.workload.hyperparameters();
+    header["eval_metric"] = metric.name;
+    header["allreduce"] =
+        "fp32 gradients averaged in " + std::to_string(gradients.bucketCount()) + " buckets of up to " +
+        json(o.bucket_mb).dump() + " MiB, the first up to " + json(first_bucket_mb).dump() +
+        " MiB (reverse registration order), " +
+        (o.overlap ? "each started as soon as backward has filled it; " : "all after backward; ") +
+        comm.description();
+    header["backend"] = comm.backend();
+    header["bucket_mb"] = o.bucket_mb;
+    header["first_bucket_mb"] = first_bucket_mb;
+    header["overlap"] = o.overlap;
+    header["bucket_elements"] = gradients.bucketElements();
+    header["precision"] = o.precision;
+    if (state.scaler) {
+        const auto& s = state.scaler->options();
+        header["loss_scaling"] = {
+            {"initial_scale", s.initial_scale},
+            {"factor", s.factor},
+            {"window", s.window},
+            {"max_scale", std::isfinite(s.max_scale) ? json(s.max_scale) : json(nullptr)},
+            {"min_scale", s.min_scale}};
+    }
+    if (o.resume) {
+        header["resumed_from"] = start.resumed_from;
+        header["first_step"] = start.first_step;
+    }
+    return header;
+}
+
+// The forward pass's autocast (docs: --precision): the low-precision type (none for fp32) and the parameters'
+// device.
+struct Autocast {
+    std::optional<at::ScalarType> type;
+    at::DeviceType device;
+};
+
+// MLPerf's epoch_start and epoch_stop events around every data pass (epochs counted from 1); nothing without
+// a log.
+class MllogEpochs {
+  public:
+    explicit MllogEpochs(MllogWriter* log) : log_(log) {}
+    // Before the forward pass: closes the previous epoch and opens the workload's current one when it
+    // changed.
+    void enter(const Workload& workload) {
+        if (!log_ || workload.epoch() == epoch_) return;
+        if (epoch_ >= 0) log_->end("epoch_stop", nullptr, {{"epoch_num", epoch_ + 1}});
+        epoch_ = workload.epoch();
+        log_->start("epoch_start", nullptr, {{"epoch_num", epoch_ + 1}});
+    }
+    // After the last step: closes the open epoch.
+    void close() {
+        if (log_ && epoch_ >= 0) log_->end("epoch_stop", nullptr, {{"epoch_num", epoch_ + 1}});
+    }
+
+  private:
+    MllogWriter* log_;
+    int64_t epoch_ = -1; // the epoch whose epoch_start the log holds
+};
+
+// One training step as the records see it: the clock at each phase boundary, its loss and learning rate.
+struct StepOutcome {
+    // The start, then the end of data, forward, backward, all-reduce, optimizer.
+    Clock::time_point t0, t1, t2, t3, t4, t5;
+    double lr = 0;
+    double loss = 0;          // the batch's mean loss, averaged across ranks
+    double loss_scale = 1;    // fp16: this step's
+    bool stepped = true;      // false: fp16 found an inf or a NaN and skipped the optimizer
+    double comm_hidden_s = 0; // all-reduce time hidden behind backward, seconds
+    int64_t samples = 0;      // this rank's batch
+    int64_t tokens = 0;
+
+    // data + forward + backward + exposed all-reduce + optimizer, seconds
+    double stepSeconds() const { return seconds(t0, t5); }
+};
+
+// data, forward, backward (buckets averaged meanwhile), the rest of the all-reduce, the optimizer.
+StepOutcome trainStep(int64_t step, const TrainingState& state, GradientBuckets& gradients,
+                      const Autocast& autocast, MllogEpochs& epochs) {
+    StepOutcome out;
+    out.lr = state.workload.learningRate(step);
+    out.t0 = Clock::now();
+    const Batch batch = state.workload.nextBatch();
+    out.t1 = Clock::now();
+    epochs.enter(state.workload);
+    torch::Tensor local_loss; // () fp32
+    {
+        AutocastGuard guard(autocast.type, autocast.device);
+        local_loss = state.workload.forwardLoss(batch);
+    }
+    gradients.beginStep(local_loss.item<double>());
+    out.t2 = Clock::now();
+    state.optimizer.zero_grad();
+    out.loss_scale = state.scaler ? state.scaler->scale() : 1.0; // this step's
+    (state.scaler ? local_loss * out.loss_scale : local_loss)
+        .backward(); // full buckets are averaged meanwhile
+    out.t3 = Clock::now();
+    const auto communication = gradients.finishStep(out.t3);
+    out.loss = communication.mean_loss;
+    out.comm_hidden_s = communication.hidden_s;
+    out.t4 = Clock::now();
+    // fp16: an inf or a NaN in the averaged gradients skips the step (and shrinks the scale).
+    out.stepped = !state.scaler || state.scaler->update(unscaleGradients(state.model, out.loss_scale));
+    if (out.stepped) {
+        state.workload.beforeOptimizerStep();
+        setLearningRate(state.optimizer, out.lr);
+        state.optimizer.step();
+    }
+    out.t5 = Clock::now();
+    out.samples = batch.samples;
+    out.tokens = batch.tokens;
+    return out;
+}
+
+// The step record (rank 0): global throughput, the time of each phase, and with model FLOPs the MFU.
+json stepRecord(int64_t step, const StepOutcome& s, const Workload& workload, const EngineOptions& o,
+                const World& w, bool loss_scaling, Clock::time_point run_start) {
+    const double step_s = s.stepSeconds();
+    // Every rank's batch is the same size, so the global counts are the local ones times the ranks.
+    const int64_t step_samples = s.samples * w.ranks, step_tokens = s.tokens * w.ranks;
+    const double step_flops = workload.trainingFlopsPerStep() * w.ranks; // model FLOPs, all ranks
+    json record = {{"type", "step"},
+                   {"step", step},
+                   {"epoch", workload.epoch()},
+                   {"loss", s.loss},
+                   {"lr", s.lr},
+                   {"samples_per_s", static_cast<double>(step_samples) / step_s},
+                   {"step_s", step_s},
+                   {"data_s", seconds(s.t0, s.t1)},
+                   {"forward_s", seconds(s.t1, s.t2)},
+                   {"backward_s", seconds(s.t2, s.t3)},
+                   {"allreduce_s", seconds(s.t3, s.t4)},
+                   {"optimizer_s", seconds(s.t4, s.t5)},
+                   {"comm_hidden_s", s.comm_hidden_s},
+                   {"elapsed_s", seconds(run_start, s.t5)}};
+    if (step_tokens > 0) record["tokens_per_s"] = static_cast<double>(step_tokens) / step_s;
+    if (loss_scaling) record["loss_scale"] = s.loss_scale;
+    if (!s.stepped) record["skipped"] = true;
+    if (step_flops > 0) { // seed 003: MFU = global model FLOPs / step time / GPUs / peak
+        record["model_flops_per_s"] = step_flops / step_s;
+        if (o.peak_tflops > 0) record["mfu"] = step_flops / step_s / (w.ranks * o.peak_tflops * 1e12);
+    }
+    return record;
+}
+
+// An evaluation after step: MLPerf's eval events, the workload told of it, and the eval record (rank 0).
+// Collective.
+Evaluation evaluateAfterStep(int64_t step, Workload& workload, const EvalMetric& metric, MllogWriter* mllog,
+                             MetricWriter* metrics, Clock::time_point run_start) {
+    if (mllog) mllog->start("eval_start", nullptr, {{"epoch_num", workload.epoch() + 1}});
+    const Evaluation eval = workload.evaluate();
+    if (mllog) {
+        mllog->event("eval_accuracy", eval.value, {{"epoch_num", workload.epoch() + 1}});
+        mllog->end("eval_stop", nullptr, {{"epoch_num", workload.epoch() + 1}});
+    }
+    workload.afterEvaluation(eval);
+    if (metrics) {
+        json record = {{"type", "eval"},        {"step", step},
+                       {"metric", metric.name}, {"value", eval.value},
+                       {"loss", eval.loss},     {"elapsed_s", seconds(run_start, Clock::now())}};
+        if (metric.name == "accuracy") record["accuracy"] = eval.value;
+        record.update(eval.evidence);
+        metrics->write(record);
+    }
+    return eval;
+}
+
+// A checkpoint of step and its record (rank 0). Collective.
+void writeCheckpoint(const EngineOptions& o, int64_t step, const TrainingState& state, const World& w,
+                     MetricWriter* metrics) {
+    const auto start = Clock::now();
+    const auto path = saveCheckpoint(o.checkpoint_dir, step, state, w);
+    if (metrics)
+        metrics->write({{"type", "checkpoint"},
+                        {"step", step},
+                        {"path", path.string()},
+                        {"seconds", seconds(start, Clock::now())}});
+}
+
+// What the summary adds up over the training section.
+struct RunTotals {
+    int64_t steps = 0;   // the last step taken
+    int64_t samples = 0; // all ranks
+    int64_t tokens = 0;  // all ranks
+    double train_s = 0;  // the steps' own time, seconds
+    double final_loss = 0;
+    std::optional<Evaluation> last_eval;
+    std::optional<double> time_to_target_s; // MLBench: wall time until the eval metric reaches the target
+
+    // A step's time, samples and tokens (every rank's batch is the same size: the local counts times the
+    // ranks).
+    void add(const StepOutcome& step, int ranks) {
+        train_s += step.stepSeconds();
+        samples += step.samples * ranks;
+        tokens += step.tokens * ranks;
+        final_loss = step.loss;
+    }
+};
+
+// The summary record (rank 0): throughput over the steps' own time, the target and the final values.
+json summaryRecord(const EngineOptions& o, const World& w, const Workload& workload, const EvalMetric& metric,
+                   std::optional<double> target, const RunTotals& t, const LossScaler* scaler,
+                   double wall_s) {
+    const bool accuracy = metric.name == "accuracy";
+    json summary = {{"type", "summary"},
+                    {"steps", t.steps},
+                    {"wall_s", wall_s},
+                    {"train_s", t.train_s},
+                    {"samples_per_s", static_cast<double>(t.samples) / t.train_s},
+                    {"eval_metric", metric.name},
+                    {"target", target ? json(*target) : json(nullptr)},
+                    {"target_accuracy", target && accuracy ? json(*target) : json(nullptr)},
+                    {"time_to_accuracy_s", t.time_to_target_s ? json(*t.time_to_target_s) : json(nullptr)},
+                    {"final_loss", t.final_loss},
+                    {"skipped_steps", scaler ? scaler->skippedSteps() : 0},
+                    {"final_value", t.last_eval ? json(t.last_eval->value) : json(nullptr)},
+                    {"final_accuracy", t.last_eval && accuracy ? json(t.last_eval->value) : json(nullptr)}};
+    if (t.tokens > 0) summary["tokens_per_s"] = static_cast<double>(t.tokens) / t.train_s;
+    if (const double flops = workload.trainingFlopsPerStep() * w.ranks * t.steps; flops > 0) {
+        summary["model_flops_per_s"] = flops / t.train_s;
+        if (o.peak_tflops > 0) summary["mfu"] = flops / t.train_s / (w.ranks * o.peak_tflops * 1e12);
+    }
+    return summary;
+}
+
+} // namespace
+
+json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
+    return {{"type", "header"},
+            {"version", 1},
+            {"workload", o.workload},
+            {"dataset", o.workload == "allreduce-sweep" ? "none" : o.dataset},
+            {"ranks", w.ranks},
+            {"hosts", hosts},
+            {"versions",
+             {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
+            {"mpi_thread", mpiThreadLevel()},
+            {"cpu_kernels", cpuKernels()},
+            {"unix_time",
+             std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
+}
+
+void trainWorkload(const EngineOptions& o, const World& w) {
+    // ---------------------------------------------------------------- setup
+    const int threads = trainingThreads(o, w);
+    torch::set_num_threads(threads);
+    keepFreedBlocksInHeap();
+    const std::unique_ptr<MllogWriter> mllog = openMllog(o, w);
+    // Same initial weights everywhere (rank 0's are broadcast too); the data order differs by rank.
+    torch::manual_seed(static_cast<uint64_t>(o.seed));
+
+    const auto workload = makeWorkload(o, w);
+    const EvalMetric metric = workload->evalMetric();
+    const std::optional<double> target = stopTarget(o, metric);
+    torch::nn::Module& model = workload->module();
+    const auto comm = openCommunicator(o, MPI_COMM_WORLD, w.local_rank);
+    GradientBuckets gradients(model.parameters(), *comm, o.first_bucket_mb, o.bucket_mb, o.overlap);
+    gradients.broadcastParameters();
+    const auto optimizer = workload->makeOptimizer();
+    const json hosts = gatherRanks(w);
+
+    // Precision: fp32 master weights always; bf16 and fp16 cast the forward pass (autocast); fp16 scales the
+    // loss (MLBench's FP16Optimizer, seed 004).
+    const Autocast autocast{autocastType(o.precision), model.parameters().front().device().type()};
+    std::optional<LossScaler> scaler;
+    if (o.precision == "fp16") scaler.emplace(workload->lossScaling());
+
+    const TrainingState state{model, *optimizer, *workload, scaler ? &*scaler : nullptr, o.precision};
+    const StartPoint start = resumeFromCheckpoint(o, state, w);
+
+    std::unique_ptr<MetricWriter> metrics; // only rank 0 talks
+    if (w.rank == 0) {
+        metrics = std::make_unique<MetricWriter>(o.metrics_path);
+        json header = headerRecord(o, w, hosts);
+        header.update(trainingHeaderFields(o, threads, state, metric, gradients, *comm, start));
+        header.update(workload->headerFields());
+        metrics->write(header);
+    }
+
+    if (mllog) {
+        logRunInfo(*mllog, o, w, *workload);
+        mllog->end("init_stop");
+    }
+
+    // ---------------------------------------------------------------- training
+    MPI_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    if (mllog) mllog->start("run_start");
+    const RunStopOnError run_stop_on_error{mllog.get()};
+    const auto run_start = Clock::now();
+    RunTotals totals;
+    MllogEpochs epochs(mllog.get());
+    for (int64_t step = start.first_step; step <= o.steps && !totals.time_to_target_s; ++step) {
+        totals.steps = step;
+        const StepOutcome outcome = trainStep(step, state, gradients, autocast, epochs);
+        totals.add(outcome, w.ranks);
+        if (!std::isfinite(outcome.loss))
+            throw std::runtime_error("loss is " + std::to_string(outcome.loss) + " at step " +
+                                     std::to_string(step));
+        if (metrics)
+            metrics->write(stepRecord(step, outcome, *workload, o, w, scaler.has_value(), run_start));
+        writeRankTimes(metrics.get(), w, step, outcome.stepSeconds(),
+                       outcome.stepSeconds() - seconds(outcome.t3, outcome.t4));
+
+        if ((o.eval_every > 0 && step % o.eval_every == 0) || step == o.steps) {
+            totals.last_eval =
+                evaluateAfterStep(step, *workload, metric, mllog.get(), metrics.get(), run_start);
+            // Every rank sees the same global metric, so every rank stops at the same step.
+            if (target && reached(metric, totals.last_eval->value, *target))
+                totals.time_to_target_s = seconds(run_start, Clock::now());
+        }
+
+        // Checkpoints: every --checkpoint-every steps and at the end, outside the timed step.
+        const bool last = step == o.steps || totals.time_to_target_s;
+        if (!o.checkpoint_dir.empty() && ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || last))
+            writeCheckpoint(o, step, state, w, metrics.get());
+    }
+    if (mllog) {
+        epochs.close();
+        // MLPerf: success when the quality target was reached; a run without a target succeeds by finishing.
+        mllog->end("run_stop", nullptr,
+                   {{"status", !target || totals.time_to_target_s ? "success" : "aborted"}});
+    }
+
+    if (metrics && !o.dump_parameters.empty()) dumpParameters(o.dump_parameters, model);
+
+    // ---------------------------------------------------------------- summary
+    if (metrics)
+        metrics->write(summaryRecord(o, w, *workload, metric, target, totals, state.scaler,
+                                     seconds(run_start, Clock::now())));
+}
+
+} // namespace scalebench
