@@ -2,10 +2,10 @@
 """Exposed communication of scalebench-engine's overlapped gradient buckets against its own no-overlap baseline.
 
 ResNet-20 on synthetic CIFAR-shaped batches at 2 ranks, run with overlap (gradient buckets all-reduced while
-backward still computes; --bucket-mb) and with --no-overlap (one all-reduce after backward), alternating within each
+backward still computes; --bucket-mb) and with --overlap no (one all-reduce after backward), alternating within each
 repeat. Per run, the median over steps after the warm-up of the step record's `allreduce_s` (communication the step
 waited for: exposed) and `comm_hidden_s` (communication that ran under backward); the table shows medians over
-repeats and the ratio exposed(overlap) / exposed(no overlap). Needs an engine with --bucket-mb and --no-overlap: with
+repeats and the ratio exposed(overlap) / exposed(no overlap). Needs an engine with --bucket-mb and --overlap: with
 an older one it says so and exits 0 without measuring.
 
   bench/exposed_comm.py [--engine PATH] [--ranks 2] [--bucket-mb MIB] [--repeats 3] [--steps 40] [--warmup 10]
@@ -25,7 +25,7 @@ def run_engine(engine, args, threads, extra, folder):
     metrics = Path(folder) / "exposed.jsonl"
     metrics.unlink(missing_ok=True)
     argv = [engine, "--workload", "resnet20", "--dataset", "synthetic-cifar", "--steps", str(args.steps)]
-    argv += ["--batch-per-rank", str(args.batch), "--threads", str(threads), "--eval-every", "0"]
+    argv += ["--batch-per-rank", str(args.batch), "--threads-per-rank", str(threads), "--eval-every", "0"]
     argv += ["--eval-samples", str(args.batch), "--metrics", str(metrics)] + extra + args.engine_arg
     pr.run(pr.mpirun(args.ranks, argv), env=pr.mpirun_environment())
     records = pr.read_records(metrics)
@@ -55,7 +55,7 @@ def main():
 
     engine = pr.find_engine(args.engine)
     usage = subprocess.run([engine, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True).stdout
-    missing = [option for option in ("--bucket-mb", "--no-overlap") if option not in usage]
+    missing = [option for option in ("--bucket-mb", "--overlap") if option not in usage]
     if missing:
         print(f"SKIPPED: {engine} has no {' or '.join(missing)} (the engine branch adds them with overlapped gradient "
               "buckets and comm_hidden_s); nothing measured.")
@@ -63,7 +63,7 @@ def main():
 
     threads = args.threads or max(1, (os.cpu_count() or 1) // args.ranks)
     overlap = ["--bucket-mb", repr(args.bucket_mb)] if args.bucket_mb is not None else []
-    modes = {"overlap": overlap, "no-overlap": ["--no-overlap"]}
+    modes = {"overlap": overlap, "no-overlap": ["--overlap", "no"]}
     print(f"engine: {engine}\nmachine: {pr.machine()}; load average at start: {pr.load_average()}")
     print(f"ResNet-20, synthetic CIFAR-shaped data, {args.ranks} ranks x {threads} thread(s), batch {args.batch}/rank, "
           f"median of steps {args.warmup + 1}..{args.steps}, {args.repeats} alternating repeats\n")

@@ -64,7 +64,7 @@ def kernels_seen(build, env):
         metrics = pathlib.Path(folder) / "m.jsonl"
         subprocess.run(["mpirun", "-np", "1", str(build / "trainers" / "scalebench-engine"), "--metrics", str(metrics),
                         "--workload", "resnet20", "--dataset", "synthetic-cifar", "--steps", "1",
-                        "--batch-per-rank", "2", "--eval-samples", "2", "--threads", "1"],
+                        "--batch-per-rank", "2", "--eval-samples", "2", "--threads-per-rank", "1"],
                        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
         header = json.loads(metrics.read_text().splitlines()[0])
         k = header["cpu_kernels"]

@@ -43,7 +43,7 @@ def run_engine(engine, ranks, threads, args, folder):
     metrics = Path(folder) / f"engine-{ranks}.jsonl"
     metrics.unlink(missing_ok=True)
     argv = [engine, "--workload", "resnet20", "--dataset", "synthetic-cifar", "--steps", str(args.steps)]
-    argv += ["--batch-per-rank", str(args.batch), "--threads", str(threads), "--eval-every", "0"]
+    argv += ["--batch-per-rank", str(args.batch), "--threads-per-rank", str(threads), "--eval-every", "0"]
     argv += ["--eval-samples", str(args.batch), "--metrics", str(metrics)] + args.engine_arg
     pr.run(pr.mpirun(ranks, argv, threads=threads, bind=args.bind), env=pr.mpirun_environment())
     records = pr.read_records(metrics)

@@ -45,7 +45,7 @@ TEST_CASE(
                                      "float32,float16,bfloat16",
                                      "--ops",
                                      "sum,avg",
-                                     "--placement",
+                                     "--in-place",
                                      "both"});
     INFO(run.output);
     REQUIRE(run.status == 0);
@@ -159,7 +159,7 @@ TEST_CASE(
         REQUIRE(run.status == 0);
         return run;
     };
-    const EngineRun baseline = train("baseline", {"--backend", "mpi", "--no-overlap"});
+    const EngineRun baseline = train("baseline", {"--backend", "mpi", "--overlap", "no"});
     const EngineRun mpi = train("mpi", {"--backend", "mpi", "--bucket-mb", "0.05"});
     const EngineRun gloo = train("gloo", {"--backend", "gloo", "--bucket-mb", "0.05"});
 

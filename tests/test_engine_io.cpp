@@ -1,11 +1,11 @@
-// Specification of the engine's parts without LibTorch: the IDX reader, the command line, fp16 loss scaling and
-// the MLPerf compliance log.
+// Specification of the engine's parts without LibTorch: the IDX reader, the command line, fp16 loss scaling
+// and the MLPerf compliance log.
 #include "engine_options.h"
 #include "file_text.h"
 #include "idx_file.h"
 #include "loss_scaler.h"
-#include "mllog_writer.h"
 #include "message_sizes.h"
+#include "mllog_writer.h"
 #include "temporary_folder.h"
 
 #include <algorithm>
@@ -71,9 +71,10 @@ TEST_CASE("the engine's command line names a wrong option and its problem", "[en
     CHECK(o.lr == 0.1);
     CHECK_THROWS_WITH(parseEngineOptions({"--steps", "50"}), Catch::Contains("--metrics"));
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--steps", "many"}),
-                      "--steps: 'many' is not a number");
+                      "--steps: 'many' is not a whole number");
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--steps", "0"}), Catch::Contains("at least 1"));
-    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--stpes", "5"}), "unknown option '--stpes'");
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--stpes", "5"}),
+                      Catch::StartsWith("unknown option '--stpes'"));
 }
 
 TEST_CASE("sweep sizes are numpy's logspace rounded, without repeats", "[engine]") {
@@ -96,14 +97,14 @@ TEST_CASE("the engine's communication options: backend, buckets, overlap and the
     CHECK(defaults.collectives == std::vector<std::string>{"allreduce"});
     CHECK(defaults.dtypes == std::vector<std::string>{"float32"});
     CHECK(defaults.ops == std::vector<std::string>{"sum"});
-    CHECK(defaults.placement == "out-of-place");
+    CHECK(defaults.in_place == "no");
     CHECK(defaults.timing == "back-to-back"); // nccl-tests' loop
     CHECK(defaults.target_accuracy == 0);
 
     const EngineOptions o =
-        parseEngineOptions({"--metrics", "m", "--backend", "gloo", "--bucket-mb", "0.5", "--first-bucket-mb", "0.25", "--no-overlap",
-                            "--collectives", "alltoall,allreduce,alltoall", "--dtypes", "bfloat16,float16",
-                            "--ops", "avg", "--placement", "both"});
+        parseEngineOptions({"--metrics", "m", "--backend", "gloo", "--bucket-mb", "0.5", "--first-bucket-mb",
+                            "0.25", "--overlap", "no", "--collectives", "alltoall,allreduce,alltoall",
+                            "--dtypes", "bfloat16,float16", "--ops", "avg", "--in-place", "both"});
     CHECK(o.backend == "gloo");
     CHECK(o.bucket_mb == 0.5);
     CHECK(o.first_bucket_mb == 0.25);
@@ -111,11 +112,11 @@ TEST_CASE("the engine's communication options: backend, buckets, overlap and the
     CHECK(o.collectives == std::vector<std::string>{"alltoall", "allreduce"}); // repeats dropped
     CHECK(o.dtypes == std::vector<std::string>{"bfloat16", "float16"});
     CHECK(o.ops == std::vector<std::string>{"avg"});
-    CHECK(o.placement == "both");
+    CHECK(o.in_place == "both");
     CHECK(parseEngineOptions({"--metrics", "m", "--timing", "per-call"}).timing == "per-call");
     CHECK(parseEngineOptions({"--metrics", "m", "--target-accuracy", "0.85"}).target_accuracy == 0.85);
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--target-accuracy", "85"}),
-                      Catch::Contains("a fraction, at most 1"));
+                      Catch::Contains("at most 1"));
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--timing", "osu"}),
                       Catch::Contains("unknown 'osu'"));
 
@@ -131,7 +132,8 @@ TEST_CASE("the engine's communication options: backend, buckets, overlap and the
                       Catch::Contains("at least 0"));
 }
 
-TEST_CASE("the loss scale grows by the factor after a window of clean steps, not before", "[engine][precision]") {
+TEST_CASE("the loss scale grows by the factor after a window of clean steps, not before",
+          "[engine][precision]") {
     LossScaler scaler({.initial_scale = 128, .factor = 2, .window = 3});
     CHECK(scaler.scale() == 128);
     CHECK(scaler.update(false));
@@ -254,5 +256,6 @@ TEST_CASE("the MLLOG writer appends one line an event with its kind, the call si
     CHECK(lines[2]["metadata"]["status"] == "aborted");
     CHECK(lines[3]["key"] == "seed");
     CHECK(lines[3]["value"] == 7.0);
-    CHECK_THROWS_WITH(MllogWriter((folder.path / "no" / "such.txt").string()), Catch::Contains("no/such.txt"));
+    CHECK_THROWS_WITH(MllogWriter((folder.path / "no" / "such.txt").string()),
+                      Catch::Contains("no/such.txt"));
 }

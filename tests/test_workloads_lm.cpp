@@ -34,7 +34,7 @@ struct RawRun {
 
 RawRun runEngineRaw(const TemporaryFolder& folder, int ranks, std::vector<std::string> arguments,
                     const std::string& metrics_name = "metrics.jsonl") {
-    arguments.insert(arguments.end(), {"--threads", "1", "--seed", scalebench::testSeed()});
+    arguments.insert(arguments.end(), {"--threads-per-rank", "1", "--seed", scalebench::testSeed()});
     const scalebench::EngineRun engine = scalebench::runEngine(folder, ranks, arguments, metrics_name);
     RawRun run{engine.status, engine.output, {}};
     std::istringstream lines(fileText(folder.path / metrics_name));

@@ -35,7 +35,7 @@ int sweep(const EngineOptions& o, const World& w) {
     const auto cases = sweepCases(o, *comm, skipped);
     std::optional<MetricWriter> metrics; // only rank 0 talks
     if (w.rank == 0) {
-        metrics.emplace(o.metrics_path);
+        metrics.emplace(o.metrics);
         json header = headerRecord(o, w, ranks);
         header["hyperparameters"] = {
             {"sizes",
@@ -48,7 +48,7 @@ int sweep(const EngineOptions& o, const World& w) {
             {"collectives", o.collectives},
             {"dtypes", o.dtypes},
             {"ops", o.ops},
-            {"placement", o.placement},
+            {"in_place", o.in_place},
             {"timing", o.timing}};
         header["backend"] = comm->backend();
         header["allreduce"] = comm->description();
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
     try {
         options = parseEngineOptions(std::vector<std::string>(argv + 1, argv + argc));
     } catch (const std::exception& e) {
-        std::cerr << "scalebench-engine: " << e.what() << "\n" << engineUsage();
+        std::cerr << "scalebench-engine: " << e.what() << " (scalebench-engine --help lists every option)\n";
         return 2;
     }
     if (options.show_help) {
@@ -111,9 +111,9 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
         std::cerr << "scalebench-engine: rank " << world.rank << " on " << world.host << ": " << e.what()
                   << std::endl;
-        if (world.rank == 0 && !options.metrics_path.empty()) {
+        if (world.rank == 0 && !options.metrics.empty()) {
             try {
-                if (auto own = MetricWriter::forLastWords(options.metrics_path))
+                if (auto own = MetricWriter::forLastWords(options.metrics))
                     own->write({{"type", "error"}, {"rank", 0}, {"message", e.what()}});
             } catch (...) {
             }

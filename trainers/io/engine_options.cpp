@@ -1,167 +1,177 @@
-// The engine's command line: what to train, for how long, with which hyper-parameters, and where to write
-// metrics.
+// The engine's command line, parsed by the option table both programs share (protocol/engine_option_table.h).
 #include "engine_options.h"
 
 #include <algorithm>
 #include <charconv>
 #include <functional>
-#include <map>
 #include <stdexcept>
 
 namespace scalebench {
 namespace {
 
-std::vector<std::string> parseList(const std::string& option, const std::string& text,
-                                   const std::vector<std::string>& known) {
+using engine_cli::Kind;
+
+std::vector<std::string> split(const std::string& text, char separator) {
     std::vector<std::string> items;
     std::size_t from = 0;
     while (from <= text.size()) {
-        const std::size_t comma = std::min(text.find(',', from), text.size());
-        const std::string item = text.substr(from, comma - from);
-        if (std::find(known.begin(), known.end(), item) == known.end()) {
-            std::string names;
-            for (const auto& k : known)
-                names += (names.empty() ? "" : ", ") + k;
-            throw std::invalid_argument(option + ": unknown '" + item + "' (known: " + names + ")");
-        }
-        if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
-        from = comma + 1;
+        const std::size_t end = std::min(text.find(separator, from), text.size());
+        items.push_back(text.substr(from, end - from));
+        from = end + 1;
     }
     return items;
 }
 
-std::string parseChoice(const std::string& option, const std::string& text,
-                        const std::vector<std::string>& known) {
-    if (text.find(',') != std::string::npos)
-        throw std::invalid_argument(option + ": takes one value, got '" + text + "'");
-    return parseList(option, text, known).front();
+// `accepts` of a Text or List row: "" takes anything, else one of the '|'-separated words.
+void checkAccepted(const std::string& option, const std::string& value, const std::string& accepts) {
+    if (accepts.empty()) return;
+    const auto known = split(accepts, '|');
+    if (std::find(known.begin(), known.end(), value) != known.end()) return;
+    std::string names;
+    for (const auto& k : known)
+        names += (names.empty() ? "" : ", ") + k;
+    throw std::invalid_argument(option + ": unknown '" + value + "' (known: " + names + ")");
 }
 
+// `accepts` of a number row: "LEAST" or "LEAST..MOST".
 template <typename Number>
-Number parseNumber(const std::string& option, const std::string& text, Number minimum) {
+Number parseNumber(const std::string& option, const std::string& text, const std::string& accepts) {
     Number value{};
     auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (error != std::errc() || end != text.data() + text.size())
-        throw std::invalid_argument(option + ": '" + text + "' is not a number");
-    if (value < minimum)
-        throw std::invalid_argument(option + ": must be at least " + std::to_string(minimum) + ", got " +
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+        throw std::invalid_argument(option + ": '" + text + "' is not " +
+                                    (std::is_integral_v<Number> ? "a whole number" : "a number"));
+    const auto range = accepts.find("..");
+    const double least = std::stod(accepts.substr(0, range));
+    if (value < least)
+        throw std::invalid_argument(option + ": must be at least " + accepts.substr(0, range) + ", got " +
+                                    text);
+    if (range != std::string::npos && value > std::stod(accepts.substr(range + 2)))
+        throw std::invalid_argument(option + ": must be at most " + accepts.substr(range + 2) + ", got " +
                                     text);
     return value;
+}
+
+template <Kind K>
+engine_cli::Value<K> parseValue(const std::string& option, const std::string& text,
+                                const std::string& accepts) {
+    if constexpr (K == Kind::Text) {
+        if (!accepts.empty() && text.find(',') != std::string::npos)
+            throw std::invalid_argument(option + ": takes one value, got '" + text + "'");
+        checkAccepted(option, text, accepts);
+        return text;
+    } else if constexpr (K == Kind::Int) {
+        return parseNumber<int>(option, text, accepts);
+    } else if constexpr (K == Kind::Real) {
+        return parseNumber<double>(option, text, accepts);
+    } else if constexpr (K == Kind::Switch) {
+        if (text == "yes") return true;
+        if (text == "no") return false;
+        throw std::invalid_argument(option + ": yes or no, got '" + text + "'");
+    } else {
+        std::vector<std::string> items;
+        for (const auto& item : split(text, ',')) {
+            checkAccepted(option, item, accepts);
+            if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
+        }
+        return items;
+    }
+}
+
+const char* valueWord(Kind kind) {
+    switch (kind) {
+    case Kind::Text:
+        return "TEXT";
+    case Kind::Int:
+        return "N";
+    case Kind::Real:
+        return "X";
+    case Kind::Switch:
+        return "yes|no";
+    case Kind::List:
+        return "LIST";
+    }
+    return "VALUE";
+}
+
+// One row of the table with what the parser and the help need of it.
+struct OptionEntry {
+    const char* name;
+    Kind kind;
+    const char* accepts;
+    const char* help;
+    std::function<void(EngineOptions&, const std::string&)> set;
+    std::function<std::string(const EngineOptions&)> show;
+};
+
+const std::vector<OptionEntry>& optionEntries() {
+    static const std::vector<OptionEntry> entries = {
+#define SCALEBENCH_OPTION_ENTRY(name, kind, accepts, help, ...)                                              \
+    {#name,                                                                                                  \
+     Kind::kind,                                                                                             \
+     accepts,                                                                                                \
+     help,                                                                                                   \
+     [](EngineOptions& o, const std::string& text) {                                                         \
+         o.name = parseValue<Kind::kind>(engine_cli::optionName(#name), text, accepts);                      \
+     },                                                                                                      \
+     [](const EngineOptions& o) { return engine_cli::formatValue(o.name); }},
+        SCALEBENCH_ENGINE_OPTIONS(SCALEBENCH_OPTION_ENTRY)
+#undef SCALEBENCH_OPTION_ENTRY
+    };
+    return entries;
 }
 
 } // namespace
 
 std::string engineUsage() {
-    return "usage: scalebench-engine --metrics FILE [--workload NAME (docs/workloads.md)|allreduce-sweep]\n"
-           "         [--dataset fashion-mnist|cifar10|synthetic-cifar|synthetic-imagenet] [--data-dir DIR] "
-           "[--steps N] "
-           "[--batch-per-rank B]\n"
-           "         [--lr LR] [--warmup-steps N] [--eval-every N] [--eval-samples N] [--threads T] [--seed "
-           "S]\n"
-           "         [--sweep-points P] [--sweep-max-log10 X] [--repetitions R] [--warmup-iterations W]\n"
-           "         [--backend mpi|gloo|nccl] [--rendezvous-file F] [--bucket-mb MIB]\n"
-           "         [--first-bucket-mb MIB] [--no-overlap]\n"
-           "         [--dump-parameters F] [--target-accuracy A] [--collectives LIST] [--dtypes LIST] [--ops "
-           "sum,avg]\n"
-           "         [--placement out-of-place|in-place|both] [--timing back-to-back|per-call] [--version]\n"
-           "         [--precision fp32|bf16|fp16] [--target VALUE] [--preset NAME] [--seq-len N]\n"
-           "         [--augmentation standard|none (CIFAR-10's crop and flip, or none)]\n"
-           "         [--checkpoint-dir DIR] [--checkpoint-every N] [--resume] [--mllog FILE]\n"
-           "         [--peak-tflops T (per rank, dense, at the run's precision: MFU in step records)]\n"
-           "Run under mpirun -np N: synchronous data-parallel SGD, gradients averaged in buckets over MPI, "
-           "Gloo\n"
-           "or NCCL while backward runs. LIST: comma-separated, e.g. --collectives allreduce,allgather,\n"
-           "reducescatter,broadcast,alltoall --dtypes float32,float16,bfloat16.\n";
+    std::string text =
+        "usage: mpirun -np N scalebench-engine --metrics FILE [--OPTION VALUE]...\n"
+        "Synchronous data-parallel training (gradients averaged in buckets over MPI, Gloo or NCCL "
+        "while\nbackward runs), or a collective sweep (--workload allreduce-sweep). Options, with "
+        "their defaults:\n";
+    const EngineOptions defaults;
+    for (const auto& e : optionEntries()) {
+        std::string accepts = e.accepts;
+        if (e.kind == Kind::Text || e.kind == Kind::List) {
+            std::replace(accepts.begin(), accepts.end(), '|', ',');
+            accepts = accepts.empty() ? "" : " (" + accepts + ")";
+        } else {
+            const bool range = accepts.find("..") != std::string::npos;
+            accepts = e.kind == Kind::Switch ? ""
+                      : range                ? " (" + accepts + ")"
+                                             : " (at least " + accepts + ")";
+        }
+        const std::string value = e.show(defaults);
+        text += "  " + engine_cli::optionName(e.name) + " " + valueWord(e.kind) + accepts + "\n      " +
+                e.help + "; default: " + (value.empty() ? "none" : value) + "\n";
+    }
+    text += "  --help, --version\nLIST: comma-separated, e.g. --collectives allreduce,allgather.\n";
+    return text;
 }
 
 EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
     EngineOptions o;
-    const std::map<std::string, std::function<void(const std::string&, const std::string&)>> valued = {
-        {"--workload", [&](auto&, auto& v) { o.workload = v; }},
-        {"--dataset", [&](auto&, auto& v) { o.dataset = v; }},
-        {"--data-dir", [&](auto&, auto& v) { o.data_dir = v; }},
-        {"--metrics", [&](auto&, auto& v) { o.metrics_path = v; }},
-        {"--steps", [&](auto& k, auto& v) { o.steps = parseNumber(k, v, 1); }},
-        {"--batch-per-rank", [&](auto& k, auto& v) { o.batch_per_rank = parseNumber(k, v, 1); }},
-        {"--lr", [&](auto& k, auto& v) { o.lr = parseNumber(k, v, 0.0); }},
-        {"--target-accuracy",
-         [&](auto& k, auto& v) {
-             o.target_accuracy = parseNumber(k, v, 0.0);
-             if (o.target_accuracy > 1) throw std::invalid_argument(k + ": a fraction, at most 1");
-         }},
-        {"--target", [&](auto& k, auto& v) { o.target = parseNumber(k, v, 0.0); }},
-        {"--precision",
-         [&](auto& k, auto& v) {
-             o.precision = parseChoice(k, v, {"fp32", "bf16", "fp16"});
-         }},
-        {"--preset", [&](auto&, auto& v) { o.preset = v; }},
-        {"--augmentation",
-         [&](auto& k, auto& v) {
-             o.augmentation = parseChoice(k, v, {"standard", "none"});
-         }},
-        {"--seq-len", [&](auto& k, auto& v) { o.seq_len = parseNumber(k, v, 1); }},
-        {"--checkpoint-dir", [&](auto&, auto& v) { o.checkpoint_dir = v; }},
-        {"--checkpoint-every", [&](auto& k, auto& v) { o.checkpoint_every = parseNumber(k, v, 0); }},
-        {"--mllog", [&](auto&, auto& v) { o.mllog_path = v; }},
-        {"--peak-tflops", [&](auto& k, auto& v) { o.peak_tflops = parseNumber(k, v, 0.0); }},
-        {"--warmup-steps", [&](auto& k, auto& v) { o.warmup_steps = parseNumber(k, v, -1); }},
-        {"--eval-every", [&](auto& k, auto& v) { o.eval_every = parseNumber(k, v, 0); }},
-        {"--eval-samples", [&](auto& k, auto& v) { o.eval_samples = parseNumber(k, v, 1); }},
-        {"--threads", [&](auto& k, auto& v) { o.threads = parseNumber(k, v, 0); }},
-        {"--seed", [&](auto& k, auto& v) { o.seed = parseNumber(k, v, 0); }},
-        {"--sweep-points", [&](auto& k, auto& v) { o.sweep_points = parseNumber(k, v, 1); }},
-        {"--sweep-max-log10", [&](auto& k, auto& v) { o.sweep_max_log10 = parseNumber(k, v, 0.0); }},
-        {"--repetitions", [&](auto& k, auto& v) { o.repetitions = parseNumber(k, v, 1); }},
-        {"--warmup-iterations", [&](auto& k, auto& v) { o.warmup_iterations = parseNumber(k, v, 0); }},
-        {"--backend",
-         [&](auto& k, auto& v) {
-             o.backend = parseChoice(k, v, {"mpi", "gloo", "nccl"});
-         }},
-        {"--rendezvous-file", [&](auto&, auto& v) { o.rendezvous_file = v; }},
-        {"--bucket-mb", [&](auto& k, auto& v) { o.bucket_mb = parseNumber(k, v, 0.0); }},
-        {"--first-bucket-mb", [&](auto& k, auto& v) { o.first_bucket_mb = parseNumber(k, v, 0.0); }},
-        {"--dump-parameters", [&](auto&, auto& v) { o.dump_parameters = v; }},
-        {"--collectives",
-         [&](auto& k, auto& v) {
-             o.collectives =
-                 parseList(k, v, {"allreduce", "allgather", "reducescatter", "broadcast", "alltoall"});
-         }},
-        {"--dtypes",
-         [&](auto& k, auto& v) {
-             o.dtypes = parseList(k, v, {"float32", "float16", "bfloat16"});
-         }},
-        {"--ops",
-         [&](auto& k, auto& v) {
-             o.ops = parseList(k, v, {"sum", "avg"});
-         }},
-        {"--timing",
-         [&](auto& k, auto& v) {
-             o.timing = parseChoice(k, v, {"back-to-back", "per-call"});
-         }},
-        {"--placement",
-         [&](auto& k, auto& v) {
-             o.placement = parseChoice(k, v, {"out-of-place", "in-place", "both"});
-         }},
-    };
+    const auto& entries = optionEntries();
     for (std::size_t i = 0; i < arguments.size(); ++i) {
         const std::string& a = arguments[i];
         if (a == "--version") {
             o.show_version = true;
-        } else if (a == "--resume") {
-            o.resume = true;
-        } else if (a == "--no-overlap") {
-            o.overlap = false;
-        } else if (a == "--help" || a == "-h") {
-            o.show_help = true;
-        } else if (auto it = valued.find(a); it != valued.end()) {
-            if (i + 1 >= arguments.size()) throw std::invalid_argument(a + ": needs a value");
-            it->second(a, arguments[++i]);
-        } else {
-            throw std::invalid_argument("unknown option '" + a + "'");
+            continue;
         }
+        if (a == "--help" || a == "-h") {
+            o.show_help = true;
+            continue;
+        }
+        const auto entry = std::find_if(entries.begin(), entries.end(), [&](const OptionEntry& e) {
+            return engine_cli::optionName(e.name) == a;
+        });
+        if (entry == entries.end())
+            throw std::invalid_argument("unknown option '" + a + "' (--help lists them)");
+        if (i + 1 >= arguments.size()) throw std::invalid_argument(a + ": needs a value");
+        entry->set(o, arguments[++i]);
     }
     if (o.show_version || o.show_help) return o;
-    if (o.metrics_path.empty()) throw std::invalid_argument("--metrics: the metric stream file is required");
+    if (o.metrics.empty()) throw std::invalid_argument("--metrics: the metric stream file is required");
     if (o.resume && o.checkpoint_dir.empty())
         throw std::invalid_argument("--resume: needs --checkpoint-dir, where the checkpoints are");
     // Workload and dataset names are checked where the workload is built (makeWorkload).

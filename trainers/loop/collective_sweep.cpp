@@ -164,8 +164,8 @@ template <typename Call> double secondsPerCall(int repetitions, MPI_Comm mpi, co
 std::vector<SweepCase> sweepCases(const EngineOptions& o, const Communicator& comm,
                                   std::vector<std::string>& skipped) {
     std::vector<bool> placements;
-    if (o.placement != "in-place") placements.push_back(false);
-    if (o.placement != "out-of-place") placements.push_back(true);
+    if (o.in_place != "yes") placements.push_back(false);
+    if (o.in_place != "no") placements.push_back(true);
     std::vector<SweepCase> cases;
     for (const auto& c : o.collectives)
         for (const auto& d : o.dtypes)
@@ -178,7 +178,7 @@ std::vector<SweepCase> sweepCases(const EngineOptions& o, const Communicator& co
                     try {
                         comm.checkSupported(s.collective, s.dtype, s.op, s.in_place);
                     } catch (const std::invalid_argument& e) {
-                        if (!(in_place && o.placement == "both")) throw;
+                        if (!(in_place && o.in_place == "both")) throw;
                         skipped.push_back(e.what());
                         continue;
                     }

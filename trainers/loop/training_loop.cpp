@@ -202,8 +202,9 @@ json cpuKernels() {
 
 // --threads, else this node's cores shared among its ranks.
 int trainingThreads(const EngineOptions& o, const World& w) {
-    return o.threads > 0 ? o.threads
-                         : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / w.local_ranks);
+    return o.threads_per_rank > 0
+               ? o.threads_per_rank
+               : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) / w.local_ranks);
 }
 
 // glibc hands freed blocks above its (dynamic) mmap threshold back to the kernel, and every step then
@@ -216,8 +217,8 @@ void keepFreedBlocksInHeap() {
 
 // MLPerf's compliance log (--mllog, rank 0), opened with init_start; nullptr elsewhere.
 std::unique_ptr<MllogWriter> openMllog(const EngineOptions& o, const World& w) {
-    if (w.rank != 0 || o.mllog_path.empty()) return nullptr;
-    auto log = std::make_unique<MllogWriter>(o.mllog_path);
+    if (w.rank != 0 || o.mllog.empty()) return nullptr;
+    auto log = std::make_unique<MllogWriter>(o.mllog);
     log->start("init_start");
     return log;
 }
@@ -523,7 +524,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
 
     std::unique_ptr<MetricWriter> metrics; // only rank 0 talks
     if (w.rank == 0) {
-        metrics = std::make_unique<MetricWriter>(o.metrics_path);
+        metrics = std::make_unique<MetricWriter>(o.metrics);
         json header = headerRecord(o, w, hosts);
         header.update(trainingHeaderFields(o, threads, state, metric, gradients, *comm, start));
         header.update(workload->headerFields());

@@ -1,0 +1,145 @@
+// Specification of the engine's command line as a contract between the two programs: what the console renders
+// for a run (core/engine_invocation.cpp) is what the engine parses (trainers/io/engine_options.cpp), option
+// by option, both read from one table (protocol/engine_option_table.h).
+#include "engine_invocation.h"
+#include "engine_options.h"
+#include "run_plan.h"
+
+#include <catch2/catch.hpp>
+
+using namespace scalebench;
+using engine_cli::Kind;
+
+namespace {
+std::vector<std::string> split(const std::string& text) {
+    std::vector<std::string> words;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t end = std::min(text.find('|', from), text.size());
+        words.push_back(text.substr(from, end - from));
+        from = end + 1;
+    }
+    return words;
+}
+
+// A value of the row's kind that the row accepts and that is not its default.
+template <Kind K>
+engine_cli::Value<K> otherThan(const engine_cli::Value<K>& value, const std::string& accepts) {
+    if constexpr (K == Kind::Text) {
+        if (accepts.empty()) return value + "-other";
+        for (const auto& word : split(accepts))
+            if (word != value) return word;
+        return value;
+    } else if constexpr (K == Kind::Int) {
+        return value + 3;
+    } else if constexpr (K == Kind::Real) {
+        return accepts.find("..") != std::string::npos ? value + 0.375 : value + 2.5;
+    } else if constexpr (K == Kind::Switch) {
+        return !value;
+    } else {
+        return split(accepts); // every item the row accepts
+    }
+}
+
+std::vector<std::string> withoutProgram(const std::vector<std::string>& words) {
+    return {words.begin() + 1, words.end()};
+}
+} // namespace
+
+TEST_CASE(
+    "every plan key the console renders reaches the engine's parser with its value, none at its default",
+    "[contract]") {
+    RunSpec run;
+#define SCALEBENCH_SET_OTHER(name, kind, accepts, help, ...)                                                 \
+    run.group.name = otherThan<Kind::kind>(engine_cli::defaults::name, accepts);
+    SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_SET_OTHER)
+#undef SCALEBENCH_SET_OTHER
+    const EngineOptions parsed =
+        parseEngineOptions(withoutProgram(engineArguments(run, "engine", "m.jsonl")));
+#define SCALEBENCH_CHECK_SAME(name, kind, accepts, help, ...)                                                \
+    INFO(#name);                                                                                             \
+    CHECK(parsed.name == run.group.name);                                                                    \
+    CHECK_FALSE(parsed.name == engine_cli::defaults::name);
+    SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_CHECK_SAME)
+#undef SCALEBENCH_CHECK_SAME
+    // How the engine measures: at the table's default, said on the command line.
+#define SCALEBENCH_CHECK_METHOD(name, kind, accepts, help, ...)                                              \
+    CHECK(parsed.name == engine_cli::defaults::name);
+    SCALEBENCH_METHOD_OPTIONS(SCALEBENCH_CHECK_METHOD)
+#undef SCALEBENCH_CHECK_METHOD
+    CHECK(parsed.metrics == "m.jsonl");
+}
+
+TEST_CASE("a plan with every key, read, expanded and rendered, is what the engine runs", "[contract]") {
+    const RunPlan plan = parsePlanText(R"(name = "every key"
+[[run]]
+workload = "allreduce-sweep"
+ranks = 2
+steps = 7
+threads_per_rank = 1
+seed = 9
+sweep_points = 12
+sweep_max_log10 = 5.5
+repetitions = 20
+warmup_iterations = 2
+backend = "gloo"
+collectives = ["allreduce", "broadcast"]
+dtypes = ["bfloat16"]
+ops = ["avg"]
+in_place = "both"
+
+[[run]]
+workload = "llama"
+ranks = 2
+batch_per_rank = 3
+lr = 0.125
+warmup_steps = 4
+eval_every = 5
+eval_samples = 6
+bucket_mb = 0.5
+overlap = false
+precision = "bf16"
+target = 3.5
+preset = "tiny"
+seq_len = 64
+)",
+                                       "every.toml");
+    for (const RunSpec& run : expandPlan(plan)) {
+        const EngineOptions parsed =
+            parseEngineOptions(withoutProgram(engineArguments(run, "engine", "m.jsonl")));
+#define SCALEBENCH_CHECK_SAME(name, kind, accepts, help, ...)                                                \
+    INFO(run.name << ": " #name);                                                                            \
+    CHECK(parsed.name == run.group.name);
+        SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_CHECK_SAME)
+#undef SCALEBENCH_CHECK_SAME
+    }
+}
+
+TEST_CASE("the engine names an unknown option, a value its option does not take, and a missing value",
+          "[contract]") {
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--stpes", "5"}), Catch::Contains("'--stpes'"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--steps", "0"}),
+                      Catch::Contains("--steps") && Catch::Contains("at least 1"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--steps", "5x"}), Catch::Contains("'5x'"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--target-accuracy", "1.5"}),
+                      Catch::Contains("at most 1"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--backend", "mpich"}),
+                      Catch::Contains("'mpich'") && Catch::Contains("mpi, gloo, nccl"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--collectives", "allreduce,gather"}),
+                      Catch::Contains("'gather'"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--overlap", "maybe"}),
+                      Catch::Contains("yes or no"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--seed"}),
+                      Catch::Contains("--seed: needs a value"));
+    CHECK_THROWS_WITH(parseEngineOptions({"--steps", "5"}), Catch::Contains("--metrics"));
+}
+
+TEST_CASE("the engine's help lists every option of the table with its default", "[contract]") {
+    const std::string usage = engineUsage();
+#define SCALEBENCH_CHECK_LISTED(name, kind, accepts, help, ...)                                              \
+    CHECK_THAT(usage, Catch::Contains(engine_cli::optionName(#name) + " ") && Catch::Contains(help));
+    SCALEBENCH_ENGINE_OPTIONS(SCALEBENCH_CHECK_LISTED)
+#undef SCALEBENCH_CHECK_LISTED
+    CHECK_THAT(usage, Catch::Contains("default: 100")); // --steps
+    CHECK_THAT(usage, Catch::Contains("default: back-to-back"));
+}
