@@ -104,7 +104,7 @@ void MainWindow::buildTabs(SessionStore& store) {
     compare_tab_ = new CompareTab(this);
     addTab(compare_tab_, QStringLiteral("compareTab"), tr("Com&pare"));
     // Clusters: add, edit, remove, test the connection (host key check); this machine is always there.
-    clusters_view_ = new ClustersWidget(store, this);
+    clusters_view_ = new ClustersWidget(*loader_, this);
     addTab(clusters_view_, QStringLiteral("clustersTab"), tr("Clus&ters"));
 
     // A selected run: overlaid in the live view, its per-rank times shown.
