@@ -1,6 +1,6 @@
-// Reads stored sessions for the window on a worker thread with its own store connection and hands each answer
-// over whole, on the window's thread; the answer to a request that a newer one of its kind superseded is
-// dropped.
+// Reads stored sessions and clusters for the window on a worker thread with its own store connection, and
+// saves and removes clusters there; hands each answer over whole, on the window's thread. The answer to a
+// read that a newer one of its kind superseded is dropped; a write is always done and answered.
 #include "stored_session_loader.h"
 
 #include "session_results.h"
@@ -16,6 +16,13 @@ namespace {
 
 QString noSession(std::int64_t id) {
     return QStringLiteral("no session %1 in the store").arg(id);
+}
+
+std::vector<ClusterSettings> storedClusters(const SessionStore& store) {
+    std::vector<ClusterSettings> clusters;
+    for (const auto& name : store.clusterNames())
+        if (auto cluster = store.cluster(name)) clusters.push_back(*cluster);
+    return clusters;
 }
 
 } // namespace
@@ -53,7 +60,7 @@ void StoredSessionLoader::request(Kind kind, Result initial, Read read,
                 QMetaObject::invokeMethod(
                     this,
                     [this, kind, id, answer, result = std::move(result)] {
-                        if (latest_[kind] == id) emit(this->*answer)(result);
+                        if (!supersedable(kind) || latest_[kind] == id) emit(this->*answer)(result);
                     },
                     Qt::QueuedConnection);
             }};
@@ -75,7 +82,7 @@ void StoredSessionLoader::work() {
             job = std::move(jobs_.front());
             jobs_.pop_front();
         }
-        if (latest_[job.kind] != job.request) continue; // superseded before it was read
+        if (supersedable(job.kind) && latest_[job.kind] != job.request) continue; // superseded: not read
         QString open_error;
         if (!store) {
             try {
@@ -143,11 +150,36 @@ void StoredSessionLoader::compareSessions(std::int64_t a, std::int64_t b) {
 void StoredSessionLoader::listClusters() {
     request(
         Clusters, StoredClusterList{},
-        [](const SessionStore& store, StoredClusterList& list) {
-            for (const auto& name : store.clusterNames())
-                if (auto cluster = store.cluster(name)) list.clusters.push_back(*cluster);
-        },
+        [](const SessionStore& store, StoredClusterList& list) { list.clusters = storedClusters(store); },
         &StoredSessionLoader::clustersListed);
+}
+
+void StoredSessionLoader::saveCluster(const ClusterSettings& cluster, const std::string& replaces) {
+    StoredClusterChange initial;
+    initial.cluster = cluster;
+    if (!replaces.empty() && replaces != cluster.name) initial.replaced = replaces;
+    request(
+        ClusterChange, std::move(initial),
+        [](SessionStore& store, StoredClusterChange& change) {
+            store.saveCluster(change.cluster); // first: a failed save leaves the old name in place
+            if (!change.replaced.empty()) store.removeCluster(change.replaced);
+            change.clusters = storedClusters(store);
+        },
+        &StoredSessionLoader::clusterSaved);
+}
+
+void StoredSessionLoader::removeCluster(const std::string& name) {
+    StoredClusterChange initial;
+    initial.cluster.name = name;
+    request(
+        ClusterChange, std::move(initial),
+        [](SessionStore& store, StoredClusterChange& change) {
+            if (!store.removeCluster(change.cluster.name))
+                change.error = QStringLiteral("no cluster '%1' in the store")
+                                   .arg(QString::fromStdString(change.cluster.name));
+            change.clusters = storedClusters(store);
+        },
+        &StoredSessionLoader::clusterRemoved);
 }
 
 } // namespace scalebench

@@ -1,6 +1,6 @@
-// Reads stored sessions for the window on a worker thread with its own store connection and hands each answer
-// over whole, on the window's thread; the answer to a request that a newer one of its kind superseded is
-// dropped.
+// Reads stored sessions and clusters for the window on a worker thread with its own store connection, and
+// saves and removes clusters there; hands each answer over whole, on the window's thread. The answer to a
+// read that a newer one of its kind superseded is dropped; a write is always done and answered.
 #pragma once
 
 #include "cluster_settings.h"
@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -58,6 +59,14 @@ struct StoredClusterList {
     QString error; // empty when read
 };
 
+// A cluster saved or removed on the worker thread, and the clusters stored after it.
+struct StoredClusterChange {
+    ClusterSettings cluster;               // the one saved; of a removal, only its name
+    std::string replaced;                  // saved under a new name: the stored cluster it replaced, removed
+    std::vector<ClusterSettings> clusters; // the store's clusters after the change
+    QString error;                         // empty when done
+};
+
 class StoredSessionLoader : public QObject {
     Q_OBJECT
 
@@ -72,15 +81,23 @@ class StoredSessionLoader : public QObject {
     void loadSession(std::int64_t session_id);
     void compareSessions(std::int64_t a, std::int64_t b);
     void listClusters();
+    // Saves the cluster (replacing one of its name); a non-empty `replaces` other than its name is then
+    // removed: the cluster was renamed. Answers with clusterSaved.
+    void saveCluster(const ClusterSettings& cluster, const std::string& replaces = {});
+    void removeCluster(const std::string& name); // answers with clusterRemoved
 
   signals:
     void sessionsListed(const scalebench::StoredSessionList& list);
     void sessionLoaded(const scalebench::StoredSession& session);
     void sessionsCompared(const scalebench::StoredComparison& comparison);
     void clustersListed(const scalebench::StoredClusterList& clusters);
+    void clusterSaved(const scalebench::StoredClusterChange& change);
+    void clusterRemoved(const scalebench::StoredClusterChange& change);
 
   private:
-    enum Kind { List, Session, Comparison, Clusters, KindCount };
+    enum Kind { List, Session, Comparison, Clusters, ClusterChange, KindCount };
+    // A read can be superseded; a write cannot.
+    static constexpr bool supersedable(Kind kind) { return kind != ClusterChange; }
     struct Job {
         Kind kind = List;
         std::uint64_t request = 0;
@@ -105,3 +122,4 @@ Q_DECLARE_METATYPE(scalebench::StoredSessionList)
 Q_DECLARE_METATYPE(scalebench::StoredSession)
 Q_DECLARE_METATYPE(scalebench::StoredComparison)
 Q_DECLARE_METATYPE(scalebench::StoredClusterList)
+Q_DECLARE_METATYPE(scalebench::StoredClusterChange)

@@ -1,9 +1,10 @@
-// The clusters view offscreen over a real session store: the list with "local" first, the form, add, save,
-// remove (driven by typing and clicking, as a user does), its rendering, and a connection test of this
-// machine.
+// The clusters view offscreen over a real session store, read and written through the store worker: the list
+// with "local" first, the form, add, save, remove (driven by typing and clicking, as a user does), its
+// rendering, and a connection test of this machine.
 #include "cluster_list_model.h"
 #include "clusters_widget.h"
 #include "session_store.h"
+#include "stored_session_loader.h"
 #include "widget_testing.h"
 
 #include <QAbstractItemModelTester>
@@ -49,6 +50,19 @@ void clickRow(QTableView& table, int row) {
     const QRect cell = table.visualRect(table.model()->index(row, 0));
     REQUIRE_FALSE(cell.isEmpty());
     QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, cell.center());
+}
+
+// The store worker's answers come later, on this thread: the list it was asked for at construction, and each
+// save or removal (clustersChanged).
+void waitForList(StoredSessionLoader& loader) {
+    QSignalSpy listed(&loader, &StoredSessionLoader::clustersListed);
+    REQUIRE(listed.wait(10000));
+}
+
+void waitForChanges(QSignalSpy& changed, int count) {
+    while (changed.count() < count)
+        REQUIRE(changed.wait(10000));
+    REQUIRE(changed.count() == count);
 }
 
 int rowNamed(QTableView& table, const QString& name) {
@@ -104,7 +118,9 @@ TEST_CASE("clusters are added, edited, renamed and removed through the form, and
     REQUIRE(dir.isValid());
     SessionStore store(dir.filePath("s.sqlite").toStdString());
     store.saveCluster(cluster("alpha", "a.example.org"));
-    ClustersWidget widget(store);
+    StoredSessionLoader loader(store.file());
+    ClustersWidget widget(loader);
+    waitForList(loader);
     showOffscreen(widget);
     QSignalSpy changed(&widget, &ClustersWidget::clustersChanged);
     auto* table = child<QTableView>(widget, "clusterTable");
@@ -133,6 +149,8 @@ TEST_CASE("clusters are added, edited, renamed and removed through the form, and
     QTest::keyClick(child<QComboBox>(widget, "launcher"), Qt::Key_Down);
     CHECK(child<QComboBox>(widget, "launcher")->currentText() == "mpirun");
     click(save);
+    waitForChanges(changed, 1);
+    CHECK_THAT(widget.connectionText().toStdString(), Contains("Saved 'alpha'"));
     REQUIRE(store.cluster("alpha"));
     CHECK(store.cluster("alpha")->partition == "h100");
     CHECK(store.cluster("alpha")->gpus_per_node == 8);
@@ -160,19 +178,25 @@ TEST_CASE("clusters are added, edited, renamed and removed through the form, and
     typeInto(name, "beta");
     typeInto(child<QLineEdit>(widget, "identityFiles"), "~/.ssh/a, ~/.ssh/b");
     click(save);
+    waitForChanges(changed, 2);
     CHECK(table->model()->rowCount() == 3);
+    CHECK(table->currentIndex().row() ==
+          rowNamed(*table, "beta")); // the list refreshed, the saved one chosen
+    CHECK(remove->isEnabled());
     REQUIRE(store.cluster("beta"));
     CHECK(store.cluster("beta")->host == "b.example.org");
     CHECK(store.cluster("beta")->identity_files == std::vector<std::string>{"~/.ssh/a", "~/.ssh/b"});
 
     typeInto(name, "gamma"); // a rename replaces it
     click(save);
+    waitForChanges(changed, 3);
     CHECK(store.clusterNames() == std::vector<std::string>{"alpha", "gamma"});
 
     clickRow(*table, rowNamed(*table, "gamma"));
     CHECK(name->text() == "gamma");
     CHECK(remove->isEnabled());
     click(remove);
+    waitForChanges(changed, 4);
     CHECK(store.clusterNames() == std::vector<std::string>{"alpha"});
     CHECK(table->model()->rowCount() == 2);
     CHECK(name->text() == "local");
@@ -184,7 +208,8 @@ TEST_CASE("testing this machine's connection reports mpirun on a worker thread",
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     SessionStore store(dir.filePath("s.sqlite").toStdString());
-    ClustersWidget widget(store);
+    StoredSessionLoader loader(store.file());
+    ClustersWidget widget(loader);
     QSignalSpy done(&widget.connectionCheck(), &ConnectionCheck::finished);
     child<QPushButton>(widget, "testConnection")->click();
     CHECK_FALSE(child<QPushButton>(widget, "testConnection")->isEnabled()); // while it runs
@@ -234,7 +259,9 @@ TEST_CASE("the clusters view renders at 1100 x 700", "[ui][clusters]") {
     c.setup_lines = {"module load cuda/12.4", "module load openmpi"};
     c.nccl_env = {{"NCCL_IB_HCA", "mlx5"}};
     store.saveCluster(c);
-    ClustersWidget widget(store);
+    StoredSessionLoader loader(store.file());
+    ClustersWidget widget(loader);
+    waitForList(loader);
     widget.selectCluster("jean-zay");
     showOffscreen(widget);
     const QImage image = widget.grab().toImage();
@@ -258,7 +285,9 @@ TEST_CASE("the form refuses to save a setting Slurm or ssh would refuse, and say
     REQUIRE(dir.isValid());
     SessionStore store(dir.filePath("s.sqlite").toStdString());
     store.saveCluster(cluster("alpha", "a.example.org"));
-    ClustersWidget widget(store);
+    StoredSessionLoader loader(store.file());
+    ClustersWidget widget(loader);
+    waitForList(loader);
     showOffscreen(widget);
     QSignalSpy changed(&widget, &ClustersWidget::clustersChanged);
     clickRow(*child<QTableView>(widget, "clusterTable"), 1);
@@ -298,6 +327,7 @@ TEST_CASE("the form refuses to save a setting Slurm or ssh would refuse, and say
 
     typeInto(child<QLineEdit>(widget, "host"), "a2.example.org");
     click(save);
+    waitForChanges(changed, 1);
     REQUIRE(store.cluster("alpha"));
     CHECK(store.cluster("alpha")->host == "a2.example.org");
     CHECK(store.cluster("alpha")->partition == "gpu,gpu-long");

@@ -6,6 +6,7 @@
 #include "local_transport.h"
 #include "session_store.h"
 #include "shell_words.h"
+#include "stored_session_loader.h"
 
 #include <QDir>
 #include <QImage>
@@ -185,7 +186,10 @@ TEST_CASE("test connection: a changed host key is refused with both fingerprints
     // The clusters view explains the refusal.
     SessionStore store(dir.filePath("s.sqlite").toStdString());
     store.saveCluster(cluster);
-    ClustersWidget widget(store);
+    StoredSessionLoader loader(store.file());
+    QSignalSpy listed(&loader, &StoredSessionLoader::clustersListed);
+    ClustersWidget widget(loader);
+    REQUIRE(listed.wait(10000)); // the store's clusters come from the loader's worker thread
     widget.selectCluster("test");
     QSignalSpy done(&widget.connectionCheck(), &ConnectionCheck::finished);
     widget.testConnection();
@@ -205,7 +209,10 @@ TEST_CASE("the clusters view asks to trust an unknown key, and trusted, connects
     REQUIRE(dir.isValid());
     SessionStore store(dir.filePath("s.sqlite").toStdString());
     store.saveCluster(testCluster(env, dir.filePath("known_hosts").toStdString()));
-    ClustersWidget widget(store);
+    StoredSessionLoader loader(store.file());
+    QSignalSpy listed(&loader, &StoredSessionLoader::clustersListed);
+    ClustersWidget widget(loader);
+    REQUIRE(listed.wait(10000)); // the store's clusters come from the loader's worker thread
     widget.selectCluster("test");
     QSignalSpy done(&widget.connectionCheck(), &ConnectionCheck::finished);
     widget.findChild<QPushButton*>("testConnection")->click();

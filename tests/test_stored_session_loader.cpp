@@ -1,5 +1,5 @@
 // StoredSessionLoader: stored sessions read on its worker thread, handed over whole on the caller's thread;
-// superseded answers dropped; a missing session answered with an error value.
+// superseded answers dropped; a missing session answered with an error value; clusters saved and removed.
 #include "session_store.h"
 #include "stored_session_loader.h"
 
@@ -126,4 +126,54 @@ TEST_CASE("the stored session loader answers a missing session with an error val
     const auto list = listed.takeFirst().at(0).value<StoredSessionList>();
     CHECK(list.sessions.empty());
     CHECK_FALSE(list.error.isEmpty());
+}
+
+TEST_CASE("the stored session loader saves, renames and removes clusters on its worker thread, each answered "
+          "with the clusters stored after it; no write is superseded",
+          "[ui][loader]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    ClusterSettings alpha;
+    alpha.name = "alpha";
+    alpha.host = "a.example.org";
+
+    StoredSessionLoader loader(store.file());
+    QSignalSpy saved(&loader, &StoredSessionLoader::clusterSaved);
+    QSignalSpy removed(&loader, &StoredSessionLoader::clusterRemoved);
+    ClusterSettings beta = alpha;
+    beta.name = "beta";
+    loader.saveCluster(alpha);
+    loader.saveCluster(beta); // a second write does not drop the first
+    while (saved.count() < 2)
+        REQUIRE(saved.wait(10'000));
+    const auto first = saved.at(0).at(0).value<StoredClusterChange>();
+    CHECK(first.error.isEmpty());
+    CHECK(first.cluster.name == "alpha");
+    REQUIRE(first.clusters.size() == 1);
+    const auto second = saved.at(1).at(0).value<StoredClusterChange>();
+    REQUIRE(second.clusters.size() == 2);
+    CHECK(second.clusters[1].host == "a.example.org");
+
+    ClusterSettings gamma = beta;
+    gamma.name = "gamma";
+    loader.saveCluster(gamma, "beta"); // renamed: beta is replaced
+    REQUIRE(saved.wait(10'000));
+    const auto renamed = saved.at(2).at(0).value<StoredClusterChange>();
+    CHECK(renamed.replaced == "beta");
+    CHECK(store.clusterNames() == std::vector<std::string>{"alpha", "gamma"});
+    REQUIRE(renamed.clusters.size() == 2);
+    CHECK(renamed.clusters[1].name == "gamma");
+
+    loader.removeCluster("alpha");
+    REQUIRE(removed.wait(10'000));
+    const auto gone = removed.takeFirst().at(0).value<StoredClusterChange>();
+    CHECK(gone.error.isEmpty());
+    CHECK(gone.cluster.name == "alpha");
+    REQUIRE(gone.clusters.size() == 1);
+    CHECK(gone.clusters[0].name == "gamma");
+    loader.removeCluster("alpha"); // no longer there: said so
+    REQUIRE(removed.wait(10'000));
+    CHECK(removed.takeFirst().at(0).value<StoredClusterChange>().error.contains("alpha"));
+    CHECK(store.clusterNames() == std::vector<std::string>{"gamma"});
 }

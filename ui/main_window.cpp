@@ -85,7 +85,7 @@ void MainWindow::buildTabs(SessionStore& store) {
     plan_builder_ = new PlanBuilderWidget(this);
     if (controller_)
         plan_builder_->setLaunchSettings(controller_->options().engine, controller_->options().out_dir,
-                                         store_.storeId());
+                                         store.storeId());
     addTab(plan_builder_, QStringLiteral("planTab"), tr("Pla&n"));
     connect(plan_builder_, &PlanBuilderWidget::launchRequested, this,
             [this](const RunPlan& plan, const QString& cluster) {
@@ -104,7 +104,7 @@ void MainWindow::buildTabs(SessionStore& store) {
     compare_tab_ = new CompareTab(this);
     addTab(compare_tab_, QStringLiteral("compareTab"), tr("Com&pare"));
     // Clusters: add, edit, remove, test the connection (host key check); this machine is always there.
-    clusters_view_ = new ClustersWidget(store, this);
+    clusters_view_ = new ClustersWidget(*loader_, this);
     addTab(clusters_view_, QStringLiteral("clustersTab"), tr("Clus&ters"));
 
     // A selected run: overlaid in the live view, its per-rank times shown.

@@ -1,19 +1,18 @@
-// Builds a plan: workloads from the catalog, GPU counts, precision, batch, stopping rule, communication,
-// environment; previews its TOML and the job script of each run for a chosen cluster; opens, saves, launches.
+// Builds a plan: workloads from the catalog into run groups, each edited in a form of sections (GPU counts,
+// training, communication, environment); previews its TOML and its job scripts; opens, saves, launches.
 #include "plan_builder_widget.h"
 
-#include "analysis.h"
-#include "job_preview.h"
+#include "communication_section.h"
+#include "environment_section.h"
+#include "form_widgets.h"
+#include "gpu_counts_section.h"
+#include "job_script_preview.h"
 #include "plan_writer.h"
+#include "training_section.h"
 #include "workload_catalog.h"
 #include "workload_catalog_model.h"
 
-#include <QCheckBox>
-#include <QComboBox>
-#include <QDoubleSpinBox>
-#include <QFile>
 #include <QFileDialog>
-#include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -23,15 +22,13 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTableWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
-#include <stdexcept>
+#include <algorithm>
 
 namespace scalebench {
 namespace {
@@ -40,46 +37,23 @@ QString qs(const std::string& text) {
     return QString::fromStdString(text);
 }
 
-QString ranksText(const std::vector<int>& ranks) {
-    QStringList words;
-    for (int n : ranks)
-        words << QString::number(n);
-    return words.join(QStringLiteral(", "));
-}
-
-// "1, 2, 4" or "1 2 4" -> {1, 2, 4}; a word that is not a positive integer is named in `error`.
-std::vector<int> parseRanks(const QString& text, QString& error) {
-    std::vector<int> ranks;
-    for (const QString& word :
-         text.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const int n = word.toInt(&ok);
-        if (!ok || n < 1) {
-            error = QObject::tr("GPU counts: '%1' is not a positive whole number").arg(word);
-            return {};
-        }
-        ranks.push_back(n);
-    }
-    if (ranks.empty()) error = QObject::tr("GPU counts: give at least one, e.g. 1, 2, 4, 8");
-    return ranks;
-}
-
 QString groupTitle(const RunGroup& g) {
-    return QObject::tr("%1 on %2\nGPUs %3").arg(qs(g.workload), qs(g.dataset), ranksText(g.ranks));
+    return QObject::tr("%1 on %2\nGPUs %3")
+        .arg(qs(g.workload), qs(g.dataset), GpuCountsSection::ranksText(g.ranks));
 }
 
-template <typename Widget> Widget* named(Widget* widget, const char* name) {
-    widget->setObjectName(QString::fromLatin1(name));
-    return widget;
-}
-
-QPlainTextEdit* codeView(const QString& name, QWidget* parent) {
-    auto* view = new QPlainTextEdit(parent);
-    view->setObjectName(name);
-    view->setReadOnly(true);
-    view->setLineWrapMode(QPlainTextEdit::NoWrap);
-    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    return view;
+// The sections' form labels in one column width, as if they were one form.
+void alignLabels(QWidget* form) {
+    std::vector<QWidget*> labels;
+    int width = 0;
+    for (auto* layout : form->findChildren<QFormLayout*>())
+        for (int row = 0; row < layout->rowCount(); ++row)
+            if (QLayoutItem* item = layout->itemAt(row, QFormLayout::LabelRole); item && item->widget()) {
+                labels.push_back(item->widget());
+                width = std::max(width, item->widget()->sizeHint().width());
+            }
+    for (auto* label : labels)
+        label->setMinimumWidth(width);
 }
 
 } // namespace
@@ -88,7 +62,6 @@ PlanBuilderWidget::PlanBuilderWidget(QWidget* parent)
     : QWidget(parent), catalog_(new WorkloadCatalogModel(this)) {
     qRegisterMetaType<RunPlan>();
     plan_.name = "new-plan";
-    clusters_ = {localMachine()};
     buildLayout();
     addWorkload(workloadCatalog().front().name);
 }
@@ -222,227 +195,37 @@ void PlanBuilderWidget::connectPlanControls(QPushButton* add, QPushButton* remov
 }
 
 QWidget* PlanBuilderWidget::buildGroupForm() {
-    auto* box = new QGroupBox(tr("Run group"), this);
-    box->setObjectName(QStringLiteral("runGroup"));
+    auto* box = named(new QGroupBox(tr("Run group"), this), "runGroup");
     form_ = box;
-    auto* form = new QFormLayout(box);
-    form->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
-    workload_ = named(new QLabel(box), "workload");
-    dataset_ = named(new QComboBox(box), "dataset");
-    form->addRow(tr("Workload"), workload_);
-    form->addRow(tr("Dataset"), dataset_);
+    gpu_counts_ = new GpuCountsSection(box);
+    training_ = new TrainingSection(box);
+    communication_ = new CommunicationSection(box);
+    environment_ = new EnvironmentSection(box);
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(training_);
+    layout->addWidget(gpu_counts_);
+    layout->addWidget(communication_);
+    layout->addWidget(environment_, 1);
+    alignLabels(box);
 
-    addGpuCountRows(box, form);
-    addTrainingRows(box, form);
-    addCommunicationRows(box, form);
-    addEnvironmentRows(box, form);
-    connectGroupForm();
+    connect(gpu_counts_, &GpuCountsSection::changed, this, &PlanBuilderWidget::formToGroup);
+    connect(training_, &TrainingSection::changed, this, &PlanBuilderWidget::formToGroup);
+    connect(communication_, &CommunicationSection::changed, this, &PlanBuilderWidget::formToGroup);
+    connect(environment_, &EnvironmentSection::changed, this, &PlanBuilderWidget::formToGroup);
     return box;
 }
 
-// GPU counts (one run per count, or the powers of two up to a maximum) and GPUs per node.
-void PlanBuilderWidget::addGpuCountRows(QWidget* box, QFormLayout* form) {
-    ranks_ = named(new QLineEdit(box), "gpuCounts");
-    ranks_->setToolTip(tr("One run per GPU count (one rank per GPU), e.g. 1, 2, 4, 8"));
-    max_gpus_ = named(new QSpinBox(box), "maxGpus");
-    max_gpus_->setRange(1, 65536);
-    max_gpus_->setValue(8);
-    max_gpus_->setPrefix(tr("up to "));
-    auto* powers = named(new QPushButton(tr("1, 2, 4, ..."), box), "powersOfTwo");
-    powers->setToolTip(tr("Fill in the powers of two up to the maximum"));
-    auto* ranks_row = new QHBoxLayout;
-    ranks_row->addWidget(ranks_, 1);
-    ranks_row->addWidget(max_gpus_);
-    ranks_row->addWidget(powers);
-    form->addRow(tr("GPU counts"), ranks_row);
-
-    gpus_per_node_ = named(new QSpinBox(box), "gpusPerNode");
-    gpus_per_node_->setRange(0, 1024);
-    gpus_per_node_->setSpecialValueText(tr("the cluster's"));
-    gpus_per_node_->setToolTip(tr("Ranks per node: 8 GPUs at 4 per node run on 2 nodes x 4"));
-    form->addRow(tr("GPUs per node"), gpus_per_node_);
-
-    connect(powers, &QPushButton::clicked, this, [this] {
-        QStringList counts;
-        for (int n = 1; n <= max_gpus_->value(); n *= 2)
-            counts << QString::number(n);
-        ranks_->setText(counts.join(QStringLiteral(", ")));
-    });
-}
-
-// Precision, model preset, sequence length, batch per GPU, and when to stop (steps or a target).
-void PlanBuilderWidget::addTrainingRows(QWidget* box, QFormLayout* form) {
-    precision_ = named(new QComboBox(box), "precision");
-    form->addRow(tr("Precision"), precision_);
-    preset_ = named(new QComboBox(box), "preset");
-    preset_->setToolTip(tr("Model size (Llama 7B, BERT large, ...), for workloads with presets"));
-    form->addRow(tr("Preset"), preset_);
-    seq_len_ = named(new QSpinBox(box), "seqLen");
-    seq_len_->setRange(0, 1 << 20);
-    seq_len_->setSpecialValueText(tr("the workload's"));
-    seq_len_->setToolTip(tr("Tokens per sequence, for workloads with sequences"));
-    form->addRow(tr("Sequence length"), seq_len_);
-    batch_ = named(new QSpinBox(box), "batchPerGpu");
-    batch_->setRange(1, 1 << 20);
-    form->addRow(tr("Batch per GPU"), batch_);
-    steps_ = named(new QSpinBox(box), "steps");
-    steps_->setRange(1, 100000000);
-    target_ = named(new QDoubleSpinBox(box), "targetAccuracy");
-    target_->setRange(0, 100);
-    target_->setDecimals(2);
-    target_->setSuffix(QStringLiteral(" %"));
-    target_->setSpecialValueText(tr("off"));
-    target_->setToolTip(
-        tr("Time to target: stop when the evaluation reaches this value of the workload's metric"));
-    target_label_ = named(new QLabel(tr("or at accuracy"), box), "targetLabel");
-    auto* stop_row = new QHBoxLayout;
-    stop_row->addWidget(steps_, 1);
-    stop_row->addWidget(target_label_);
-    stop_row->addWidget(target_, 1);
-    form->addRow(tr("Steps (at most)"), stop_row);
-}
-
-// The backend, gradient buckets and overlap; the collectives, types and in-place choice of a sweep.
-void PlanBuilderWidget::addCommunicationRows(QWidget* box, QFormLayout* form) {
-    backend_ = named(new QComboBox(box), "backend");
-    for (const auto& b : kBackends)
-        backend_->addItem(qs(b));
-    backend_->setToolTip(tr("nccl needs GPUs on every node"));
-    bucket_ = named(new QDoubleSpinBox(box), "bucketMb");
-    bucket_->setRange(0.001, 4096);
-    bucket_->setDecimals(2);
-    bucket_->setSuffix(QStringLiteral(" MB"));
-    overlap_ = named(new QCheckBox(tr("overlap with backward"), box), "overlap");
-    auto* comm_row = new QHBoxLayout;
-    comm_row->addWidget(backend_);
-    comm_row->addWidget(new QLabel(tr("buckets"), box));
-    comm_row->addWidget(bucket_, 1);
-    comm_row->addWidget(overlap_);
-    form->addRow(tr("Backend"), comm_row);
-
-    sweep_box_ = new QWidget(box);
-    auto* sweep = new QFormLayout(sweep_box_);
-    sweep->setContentsMargins(0, 0, 0, 0);
-    auto* collectives_row = new QHBoxLayout;
-    for (const auto& c : kCollectiveNames) {
-        auto* check = named(new QCheckBox(qs(c), sweep_box_), ("collective-" + c).c_str());
-        collectives_.push_back(check);
-        collectives_row->addWidget(check);
-    }
-    collectives_row->addStretch();
-    auto* dtypes_row = new QHBoxLayout;
-    for (const auto& d : kDtypes) {
-        auto* check = named(new QCheckBox(qs(d), sweep_box_), ("dtype-" + d).c_str());
-        dtypes_.push_back(check);
-        dtypes_row->addWidget(check);
-    }
-    in_place_ = named(new QComboBox(sweep_box_), "inPlace");
-    for (const auto& choice : kInPlaceChoices)
-        in_place_->addItem(qs(choice));
-    dtypes_row->addWidget(new QLabel(tr("in place"), sweep_box_));
-    dtypes_row->addWidget(in_place_);
-    dtypes_row->addStretch();
-    sweep->addRow(tr("Collectives"), collectives_row);
-    sweep->addRow(tr("Types"), dtypes_row);
-    form->addRow(sweep_box_);
-}
-
-// The runs' environment variables, edited in a table.
-void PlanBuilderWidget::addEnvironmentRows(QWidget* box, QFormLayout* form) {
-    env_ = named(new QTableWidget(0, 2, box), "environment");
-    env_->setHorizontalHeaderLabels({tr("Variable"), tr("Value")});
-    env_->horizontalHeader()->setStretchLastSection(true);
-    env_->setColumnWidth(0, 150);
-    env_->verticalHeader()->hide();
-    env_->setMinimumHeight(90);
-    auto* add_env = named(new QPushButton(tr("Add variable"), box), "addVariable");
-    auto* remove_env = named(new QPushButton(tr("Remove"), box), "removeVariable");
-    auto* env_buttons = new QHBoxLayout;
-    env_buttons->addWidget(add_env);
-    env_buttons->addWidget(remove_env);
-    env_buttons->addStretch();
-    auto* env_column = new QVBoxLayout;
-    env_column->addWidget(env_, 1);
-    env_column->addLayout(env_buttons);
-    form->addRow(tr("Environment"), env_column);
-
-    connect(add_env, &QPushButton::clicked, this, [this] {
-        const int row = env_->rowCount();
-        env_->insertRow(row);
-        env_->setCurrentCell(row, 0);
-        env_->editItem(env_->item(row, 0));
-    });
-    connect(remove_env, &QPushButton::clicked, this, [this] {
-        if (env_->currentRow() < 0) return;
-        env_->removeRow(env_->currentRow());
-        formToGroup();
-    });
-}
-
-void PlanBuilderWidget::connectGroupForm() {
-    const auto changed = [this] { formToGroup(); };
-    connect(dataset_, &QComboBox::currentIndexChanged, this, changed);
-    connect(ranks_, &QLineEdit::textChanged, this, changed);
-    connect(gpus_per_node_, &QSpinBox::valueChanged, this, changed);
-    connect(precision_, &QComboBox::currentIndexChanged, this, changed);
-    connect(batch_, &QSpinBox::valueChanged, this, changed);
-    connect(steps_, &QSpinBox::valueChanged, this, changed);
-    connect(target_, &QDoubleSpinBox::valueChanged, this, changed);
-    connect(preset_, &QComboBox::currentIndexChanged, this, changed);
-    connect(seq_len_, &QSpinBox::valueChanged, this, changed);
-    connect(backend_, &QComboBox::currentIndexChanged, this, changed);
-    connect(bucket_, &QDoubleSpinBox::valueChanged, this, changed);
-    connect(overlap_, &QCheckBox::toggled, this, changed);
-    for (auto* check : collectives_)
-        connect(check, &QCheckBox::toggled, this, changed);
-    for (auto* check : dtypes_)
-        connect(check, &QCheckBox::toggled, this, changed);
-    connect(in_place_, &QComboBox::currentIndexChanged, this, changed);
-    connect(env_, &QTableWidget::itemChanged, this, changed);
-}
-
 QWidget* PlanBuilderWidget::buildPreviews() {
-    auto* tabs = new QTabWidget(this);
-    tabs->setObjectName(QStringLiteral("previews"));
-    toml_ = codeView(QStringLiteral("tomlPreview"), tabs);
+    auto* tabs = named(new QTabWidget(this), "previews");
+    toml_ = makeCodeView(QStringLiteral("tomlPreview"), tabs);
     tabs->addTab(toml_, tr("Plan (TOML)"));
-
-    auto* jobs = new QWidget(tabs);
-    auto* layout = new QVBoxLayout(jobs);
-    auto* row = new QHBoxLayout;
-    cluster_ = new QComboBox(jobs);
-    cluster_->setObjectName(QStringLiteral("previewCluster"));
-    run_ = new QComboBox(jobs);
-    run_->setObjectName(QStringLiteral("previewRun"));
-    run_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    run_->setMinimumContentsLength(16);
-    row->addWidget(new QLabel(tr("Cluster"), jobs));
-    row->addWidget(cluster_);
-    row->addWidget(new QLabel(tr("Run"), jobs));
-    row->addWidget(run_, 1);
-    job_script_ = codeView(QStringLiteral("jobScriptPreview"), jobs);
-    layout->addLayout(row);
-    layout->addWidget(job_script_, 1);
-    tabs->addTab(jobs, tr("Job scripts"));
-
-    for (const auto& c : clusters_)
-        cluster_->addItem(qs(c.name));
-    connect(cluster_, &QComboBox::currentIndexChanged, this, [this] { refreshJobScript(); });
-    connect(run_, &QComboBox::currentIndexChanged, this, [this] { refreshJobScript(); });
+    job_scripts_ = new JobScriptPreview(tabs);
+    tabs->addTab(job_scripts_, tr("Job scripts"));
     return tabs;
 }
 
 void PlanBuilderWidget::setClusters(const std::vector<ClusterSettings>& clusters) {
-    const QString selected = cluster_->currentText();
-    clusters_ = {localMachine()};
-    for (const auto& c : clusters)
-        if (c.name != kLocalClusterName) clusters_.push_back(c);
-    const QSignalBlocker block(cluster_);
-    cluster_->clear();
-    for (const auto& c : clusters_)
-        cluster_->addItem(qs(c.name));
-    cluster_->setCurrentIndex(std::max(0, cluster_->findText(selected)));
-    refreshJobScript();
+    job_scripts_->setClusters(clusters);
 }
 
 void PlanBuilderWidget::setPlan(const RunPlan& plan) {
@@ -490,111 +273,20 @@ void PlanBuilderWidget::selectGroup(int index) {
 
 void PlanBuilderWidget::groupToForm() {
     const RunGroup& g = plan_.groups.at(static_cast<std::size_t>(current_));
-    const WorkloadInfo* info = findWorkload(g.workload);
-    const bool sweep = info && isCollectiveSweep(*info);
-    loading_ = true;
-    workload_->setText(info ? qs(info->name + " (" + info->group + ")") : qs(g.workload));
-    workload_->setToolTip(info ? qs(info->description + "\n" + info->source) : QString());
-    dataset_->clear();
-    if (info)
-        for (const auto& d : info->datasets)
-            dataset_->addItem(qs(d));
-    if (dataset_->findText(qs(g.dataset)) < 0) dataset_->addItem(qs(g.dataset));
-    dataset_->setCurrentText(qs(g.dataset));
     form_error_.clear();
-    ranks_->setText(ranksText(g.ranks));
-    gpus_per_node_->setValue(g.gpus_per_node);
-    precision_->clear();
-    if (info)
-        for (const auto& p : info->precisions)
-            precision_->addItem(qs(p));
-    if (precision_->findText(qs(g.precision)) < 0) precision_->addItem(qs(g.precision));
-    precision_->setCurrentText(qs(g.precision));
-    preset_->clear();
-    if (info)
-        for (const auto& p : info->presets)
-            preset_->addItem(qs(p));
-    preset_->setCurrentText(qs(g.preset));
-    seq_len_->setValue(g.seq_len);
-    batch_->setValue(g.batch_per_rank);
-    steps_->setValue(g.steps);
-    // The target in the workload's own metric: accuracy in %, BLEU, perplexity or loss as they are.
-    const std::string metric = info ? info->eval_metric : "accuracy";
-    const auto style = evalMetricStyle(metric);
-    target_label_->setText(tr("or at %1").arg(qs(style.label)));
-    target_->setSuffix(metric == "accuracy" ? QStringLiteral(" %") : QString());
-    target_->setRange(0, metric == "accuracy" ? 100 : 1e9);
-    target_->setValue(metric == "accuracy" && g.target <= 0 ? g.target_accuracy * 100
-                                                            : g.target * style.scale);
-    backend_->setCurrentText(qs(g.backend));
-    bucket_->setValue(g.bucket_mb);
-    overlap_->setChecked(g.overlap);
-    for (std::size_t i = 0; i < collectives_.size(); ++i)
-        collectives_[i]->setChecked(std::find(g.collectives.begin(), g.collectives.end(),
-                                              kCollectiveNames[i]) != g.collectives.end());
-    for (std::size_t i = 0; i < dtypes_.size(); ++i)
-        dtypes_[i]->setChecked(std::find(g.dtypes.begin(), g.dtypes.end(), kDtypes[i]) != g.dtypes.end());
-    in_place_->setCurrentText(qs(g.in_place));
-    env_->setRowCount(0);
-    for (const auto& [name, value] : g.env) {
-        const int row = env_->rowCount();
-        env_->insertRow(row);
-        env_->setItem(row, 0, new QTableWidgetItem(qs(name)));
-        env_->setItem(row, 1, new QTableWidgetItem(qs(value)));
-    }
-    // What does not apply to this kind of workload is shown but cannot be changed.
-    sweep_box_->setEnabled(sweep);
-    target_->setEnabled(!sweep);
-    preset_->setEnabled(info && !info->presets.empty());
-    seq_len_->setEnabled(info && info->seq_len > 0);
-    batch_->setEnabled(!sweep);
-    steps_->setEnabled(!sweep);
-    bucket_->setEnabled(!sweep);
-    overlap_->setEnabled(!sweep);
-    loading_ = false;
+    training_->readGroup(g);
+    gpu_counts_->readGroup(g);
+    communication_->readGroup(g);
+    environment_->readGroup(g);
 }
 
 void PlanBuilderWidget::formToGroup() {
     if (loading_ || current_ < 0) return;
     RunGroup& g = plan_.groups.at(static_cast<std::size_t>(current_));
-    form_error_.clear();
-    const std::vector<int> ranks = parseRanks(ranks_->text(), form_error_);
-    if (form_error_.isEmpty()) g.ranks = ranks;
-    g.dataset = dataset_->currentText().toStdString();
-    g.gpus_per_node = gpus_per_node_->value();
-    g.precision = precision_->currentText().toStdString();
-    g.batch_per_rank = batch_->value();
-    g.steps = steps_->value();
-    const WorkloadInfo* workload = findWorkload(g.workload);
-    if (!workload || workload->eval_metric == "accuracy") {
-        g.target_accuracy = target_->value() / 100;
-        g.target = 0;
-    } else {
-        g.target = target_->value();
-        g.target_accuracy = 0;
-    }
-    g.preset = preset_->currentText().toStdString();
-    g.seq_len = seq_len_->value();
-    g.backend = backend_->currentText().toStdString();
-    g.bucket_mb = bucket_->value();
-    g.overlap = overlap_->isChecked();
-    const WorkloadInfo* info = findWorkload(g.workload);
-    if (info && isCollectiveSweep(*info)) {
-        g.collectives.clear();
-        for (std::size_t i = 0; i < collectives_.size(); ++i)
-            if (collectives_[i]->isChecked()) g.collectives.push_back(kCollectiveNames[i]);
-        g.dtypes.clear();
-        for (std::size_t i = 0; i < dtypes_.size(); ++i)
-            if (dtypes_[i]->isChecked()) g.dtypes.push_back(kDtypes[i]);
-        g.in_place = in_place_->currentText().toStdString();
-    }
-    g.env.clear();
-    for (int row = 0; row < env_->rowCount(); ++row) {
-        const QTableWidgetItem* name = env_->item(row, 0);
-        const QTableWidgetItem* value = env_->item(row, 1);
-        if (!name || name->text().trimmed().isEmpty()) continue; // a row being filled in
-        g.env[name->text().trimmed().toStdString()] = value ? value->text().toStdString() : std::string();
-    }
+    form_error_ = gpu_counts_->writeGroup(g);
+    training_->writeGroup(g);
+    communication_->writeGroup(g);
+    environment_->writeGroup(g);
     refresh();
 }
 
@@ -619,50 +311,13 @@ void PlanBuilderWidget::refresh() {
     while (groups_->count() > static_cast<int>(plan_.groups.size()))
         delete groups_->takeItem(groups_->count() - 1);
     groups_->setCurrentRow(current_);
-
-    const QString run = run_->currentText();
-    run_->clear();
-    if (error_.isEmpty())
-        for (const auto& spec : expandPlan(valid_plan_))
-            run_->addItem(qs(spec.name));
-    run_->setCurrentIndex(std::max(0, run_->findText(run)));
     loading_ = false;
-    refreshJobScript();
+    job_scripts_->setPlan(valid_plan_, error_);
 }
 
 void PlanBuilderWidget::setLaunchSettings(const std::string& engine, const std::filesystem::path& out_dir,
                                           const std::string& store_id) {
-    engine_ = engine;
-    out_dir_ = out_dir;
-    store_id_ = store_id;
-    refreshJobScript();
-}
-
-void PlanBuilderWidget::refreshJobScript() {
-    if (!error_.isEmpty()) {
-        job_script_->setPlainText(tr("# No job scripts while the plan has an error:\n# %1").arg(error_));
-        return;
-    }
-    const auto runs = expandPlan(valid_plan_);
-    const int index = run_->currentIndex();
-    if (index < 0 || index >= static_cast<int>(runs.size())) {
-        job_script_->setPlainText(tr("# The plan has no runs."));
-        return;
-    }
-    const RunSpec& run = runs[static_cast<std::size_t>(index)];
-    const ClusterSettings& cluster =
-        clusters_.at(static_cast<std::size_t>(std::max(0, cluster_->currentIndex())));
-    QString text = tr("# run %1 of %2: %3 rank(s)").arg(index + 1).arg(runs.size()).arg(run.ranks);
-    if (run.nodes > 0) text += tr(", %1 node(s) x %2").arg(run.nodes).arg(run.ranks_per_node);
-    text += tr("; the session folder is numbered at launch\n");
-    try {
-        const std::string command = submittedCommand(run, previewSite(cluster, engine_, out_dir_, store_id_));
-        text += qs(command);
-        if (!command.ends_with('\n')) text += '\n';
-    } catch (const std::exception& e) {
-        text += tr("# This run cannot become a job on %1: %2").arg(qs(cluster.name), qs(e.what()));
-    }
-    job_script_->setPlainText(text);
+    job_scripts_->setLaunchSettings(engine, out_dir, store_id);
 }
 
 void PlanBuilderWidget::setError(const QString& text) {
@@ -674,13 +329,13 @@ QString PlanBuilderWidget::tomlText() const {
     return toml_->toPlainText();
 }
 QString PlanBuilderWidget::jobScriptText() const {
-    return job_script_->toPlainText();
+    return job_scripts_->text();
 }
 QString PlanBuilderWidget::errorText() const {
     return error_label_->text();
 }
 QString PlanBuilderWidget::selectedCluster() const {
-    return cluster_->currentText();
+    return job_scripts_->selectedCluster();
 }
 
 bool PlanBuilderWidget::openPlan(const QString& path) {

@@ -1,32 +1,31 @@
-// Builds a plan: workloads from the catalog, GPU counts, precision, batch, stopping rule, communication,
-// environment; previews its TOML and the job script of each run for a chosen cluster; opens, saves, launches.
+// Builds a plan: workloads from the catalog into run groups, each edited in a form of sections (GPU counts,
+// training, communication, environment); previews its TOML and its job scripts; opens, saves, launches.
 #pragma once
 
 #include "cluster_settings.h"
-#include "console_options.h"
 #include "run_plan.h"
 
 #include <QWidget>
 #include <filesystem>
 #include <vector>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
-class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
-class QTableWidget;
 class QTreeView;
 
 Q_DECLARE_METATYPE(scalebench::RunPlan)
 
 namespace scalebench {
 
+class CommunicationSection;
+class EnvironmentSection;
+class GpuCountsSection;
+class JobScriptPreview;
+class TrainingSection;
 class WorkloadCatalogModel;
 
 class PlanBuilderWidget : public QWidget {
@@ -63,17 +62,11 @@ class PlanBuilderWidget : public QWidget {
     void buildLayout();
     void connectPlanControls(QPushButton* add, QPushButton* remove, QPushButton* open, QPushButton* save);
     QWidget* buildGroupForm();
-    void addGpuCountRows(QWidget* box, QFormLayout* form);
-    void addTrainingRows(QWidget* box, QFormLayout* form);
-    void addCommunicationRows(QWidget* box, QFormLayout* form);
-    void addEnvironmentRows(QWidget* box, QFormLayout* form);
-    void connectGroupForm();
     QWidget* buildPreviews();
     void selectGroup(int index);
-    void groupToForm(); // plan_.groups[current_] -> the fields
-    void formToGroup(); // the fields -> plan_.groups[current_], then refresh
+    void groupToForm(); // plan_.groups[current_] -> the sections' fields
+    void formToGroup(); // the sections' fields -> plan_.groups[current_], then refresh
     void refresh();     // TOML, validation, run list and job script
-    void refreshJobScript();
     void setError(const QString& text);
 
     RunPlan plan_;
@@ -82,10 +75,6 @@ class PlanBuilderWidget : public QWidget {
     bool loading_ = false;
     QString error_;
     QString form_error_; // a field that cannot become a plan value (the GPU counts)
-    std::vector<ClusterSettings> clusters_;
-    std::string engine_ = defaultEnginePath();
-    std::filesystem::path out_dir_ = "scalebench-out";
-    std::string store_id_;
 
     WorkloadCatalogModel* catalog_;
     QTreeView* catalog_view_;
@@ -93,31 +82,13 @@ class PlanBuilderWidget : public QWidget {
     QLineEdit* name_;
     QLineEdit* description_;
     QSpinBox* repeats_;
-    QLabel* workload_;
-    QComboBox* dataset_;
-    QLineEdit* ranks_;
-    QSpinBox* max_gpus_;
-    QSpinBox* gpus_per_node_;
-    QComboBox* precision_;
-    QComboBox* preset_;
-    QSpinBox* seq_len_;
-    QLabel* target_label_;
-    QSpinBox* batch_;
-    QSpinBox* steps_;
-    QDoubleSpinBox* target_;
-    QComboBox* backend_;
-    QDoubleSpinBox* bucket_;
-    QCheckBox* overlap_;
-    QWidget* sweep_box_;
-    std::vector<QCheckBox*> collectives_;
-    std::vector<QCheckBox*> dtypes_;
-    QComboBox* in_place_;
-    QTableWidget* env_;
     QWidget* form_;
+    GpuCountsSection* gpu_counts_;
+    TrainingSection* training_;
+    CommunicationSection* communication_;
+    EnvironmentSection* environment_;
     QPlainTextEdit* toml_;
-    QComboBox* cluster_;
-    QComboBox* run_;
-    QPlainTextEdit* job_script_;
+    JobScriptPreview* job_scripts_;
     QLabel* error_label_;
     QPushButton* launch_;
 };

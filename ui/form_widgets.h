@@ -1,0 +1,21 @@
+// Small pieces the console's forms share: a widget named where it is made, and the read-only code view the
+// plan builder's TOML and job script previews use.
+#pragma once
+
+#include <QString>
+
+class QPlainTextEdit;
+class QWidget;
+
+namespace scalebench {
+
+// The widget, given the object name tests and the window find it by.
+template <typename Widget> Widget* named(Widget* widget, const char* name) {
+    widget->setObjectName(QString::fromLatin1(name));
+    return widget;
+}
+
+// Read-only, fixed-width, not wrapped: for TOML and shell text.
+QPlainTextEdit* makeCodeView(const QString& name, QWidget* parent);
+
+} // namespace scalebench
