@@ -85,7 +85,7 @@ void MainWindow::buildTabs(SessionStore& store) {
     plan_builder_ = new PlanBuilderWidget(this);
     if (controller_)
         plan_builder_->setLaunchSettings(controller_->options().engine, controller_->options().out_dir,
-                                         store_.storeId());
+                                         store.storeId());
     addTab(plan_builder_, QStringLiteral("planTab"), tr("Pla&n"));
     connect(plan_builder_, &PlanBuilderWidget::launchRequested, this,
             [this](const RunPlan& plan, const QString& cluster) {
