@@ -3,6 +3,7 @@
 #include "cluster_readiness.h"
 
 #include "connection_check.h"
+#include "session_site.h"
 #include "shell_words.h"
 #include "ssh_transport.h"
 

@@ -2,7 +2,10 @@
 // login, and what it runs jobs with; delivers one whole ConnectionReport.
 #include "connection_check.h"
 
+#include "known_hosts.h"
 #include "local_transport.h"
+#include "session_site.h"
+#include "ssh_transport.h"
 
 #include <QMetaObject>
 

@@ -4,6 +4,7 @@
 
 #include "local_transport.h"
 #include "orphan_sessions.h"
+#include "session_runner.h"
 #include "session_site.h"
 #include "session_store.h"
 #include "shell_words.h"

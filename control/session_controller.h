@@ -4,7 +4,7 @@
 
 #include "console_options.h"
 #include "run_plan.h"
-#include "session_runner.h"
+#include "session_events.h"
 
 #include <QObject>
 #include <QString>
@@ -16,6 +16,8 @@
 #include <vector>
 
 namespace scalebench {
+
+class SessionRunner; // session_runner.h, which brings remote's headers: only the .cpp includes it
 
 class SessionController : public QObject {
     Q_OBJECT

@@ -8,6 +8,7 @@
 #include "run_folder.h"
 #include "run_plan.h"
 #include "scheduler.h"
+#include "session_events.h"
 #include "session_store.h"
 #include "transport.h"
 
@@ -38,30 +39,6 @@ struct SessionRunnerSettings {
     LaunchSite launchSite(const SessionFolderKey& session) const {
         return {machine, engine, out_dir.string(), session};
     }
-};
-
-// What a window follows while a session runs. Called on the thread that runs the session; every call has a
-// default that does nothing.
-class SessionEvents {
-  public:
-    struct SubmittedRun {
-        std::int64_t run_id = 0;
-        RunSpec spec{};
-        std::string job_id;
-        std::string run_dir; // on the scheduler's machine: stdout.log, stderr.log, metrics.jsonl
-    };
-    virtual ~SessionEvents() = default;
-    virtual void sessionStarted(std::int64_t /*session_id*/, const std::vector<RunSpec>& /*runs*/) {}
-    virtual void runSubmitted(const SubmittedRun& /*run*/) {}
-    // The scheduler's view of a run changed: its state, why it waits, where it runs.
-    virtual void runStateChanged(std::int64_t /*run_id*/, const JobStatus& /*status*/) {}
-    // Records already stored, in stream order.
-    virtual void recordsStored(std::int64_t /*run_id*/, const std::vector<MetricRecord>& /*records*/) {}
-    // The scheduler started the run again as `attempt` (its earlier attempt's records left the store).
-    virtual void runRestarted(std::int64_t /*run_id*/, int /*attempt*/, const std::string& /*cause*/) {}
-    // status as stored: ok, failed or cancelled.
-    virtual void runFinished(std::int64_t /*run_id*/, const std::string& /*status*/,
-                             const std::string& /*error*/) {}
 };
 
 struct SessionOutcome {

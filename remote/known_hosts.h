@@ -1,6 +1,7 @@
 // Host key checking against OpenSSH known_hosts files (plain and hashed entries), with trust on first use.
 #pragma once
 
+#include "host_key_finding.h"
 #include "ssh_transport.h"
 
 #include <functional>
@@ -23,19 +24,8 @@ void checkHostKey(ssh_session session, const std::string& where, const std::stri
 // "ssh-ed25519 SHA256:... (file:line)".
 std::vector<std::string> recordedHostKeys(const std::string& known_hosts_file, const std::string& host);
 
-// What known_hosts says about a server's host key, refusing nothing (for a console that asks the user).
-enum class HostKeyState { Known, Unknown, Changed };
-struct HostKeyFinding {
-    HostKeyState state = HostKeyState::Unknown;
-    std::string host;        // as known_hosts names it: "host" on port 22, else "[host]:port"
-    std::string key_type;    // e.g. "ssh-ed25519"
-    std::string fingerprint; // "SHA256:..." of the key the server offers
-    // For a changed key: what known_hosts records for the host, each "ssh-ed25519 SHA256:... (file:line)".
-    std::vector<std::string> recorded{};
-    std::string known_hosts_file; // the user's file (home expanded); /etc/ssh/ssh_known_hosts is read too
-};
-
-// Classifies the host key of a connected session against known_hosts_file and /etc/ssh/ssh_known_hosts.
+// Classifies the host key of a connected session against known_hosts_file and /etc/ssh/ssh_known_hosts (the
+// finding: core/host_key_finding.h).
 // Throws TransportError when the server sent no key or a file cannot be read.
 HostKeyFinding classifyHostKey(ssh_session session, const std::string& known_hosts_file);
 // Connects to the settings' host (the ssh config applied, no login) and classifies its host key. Throws
