@@ -350,8 +350,10 @@ std::filesystem::path defaultStorePath() {
     return "scalebench-sessions.db";
 }
 
-ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
-    QCommandLineParser parser;
+namespace {
+
+// Every option of the table, the old flag forms, --help and --version.
+void declareOptions(QCommandLineParser& parser) {
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     for (const Option& o : options())
         parser.addOption(o.value_name.empty() ? QCommandLineOption(QString::fromStdString(o.name))
@@ -362,80 +364,83 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
             QCommandLineOption(QString::fromStdString(f.flag), QString(), QStringLiteral("VALUE")));
     parser.addOption(QCommandLineOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}));
     parser.addOption(QCommandLineOption(QStringLiteral("version")));
+}
 
+// Parses the words; an unknown option is named with the nearest known one, other errors in Qt's words.
+void parseWords(QCommandLineParser& parser, const std::vector<std::string>& arguments) {
     QStringList words{QStringLiteral("scalebench")}; // parse() skips the program's name
     for (const auto& a : arguments)
         words << QString::fromStdString(a);
-    if (!parser.parse(words)) {
-        if (!parser.unknownOptionNames().isEmpty()) {
-            const std::string name = parser.unknownOptionNames().front().toStdString();
-            std::vector<std::string> known{"help", "version"};
-            for (const Option& o : options())
-                known.push_back(o.name);
-            for (const OldForm& f : old_forms)
-                known.push_back(f.flag);
-            throw ConsoleUsageError("unknown option '" + asGiven(name, arguments) + "'" +
-                                        nearest(name, known, "--"),
-                                    helpFor(""));
-        }
-        std::string error = parser.errorText().toStdString(); // "Missing value after '--db'."
-        if (!error.empty() && error.back() == '.') error.pop_back();
-        if (!error.empty()) error[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(error[0])));
-        throw ConsoleUsageError(error, helpFor(""));
+    if (parser.parse(words)) return;
+    if (!parser.unknownOptionNames().isEmpty()) {
+        const std::string name = parser.unknownOptionNames().front().toStdString();
+        std::vector<std::string> known{"help", "version"};
+        for (const Option& o : options())
+            known.push_back(o.name);
+        for (const OldForm& f : old_forms)
+            known.push_back(f.flag);
+        throw ConsoleUsageError(
+            "unknown option '" + asGiven(name, arguments) + "'" + nearest(name, known, "--"), helpFor(""));
     }
+    std::string error = parser.errorText().toStdString(); // "Missing value after '--db'."
+    if (!error.empty() && error.back() == '.') error.pop_back();
+    if (!error.empty()) error[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(error[0])));
+    throw ConsoleUsageError(error, helpFor(""));
+}
 
-    // Which command: an old flag form, else the first word, else the window.
-    Arguments rest;
+// The command the words ask for, its arguments, and how the user wrote it ("run" or "--batch"; "" for the
+// window).
+struct ChosenCommand {
+    const Command* command = nullptr;
+    Arguments arguments;
+    std::string shown;
+};
+
+// An old flag form, else the first word, else the window.
+ChosenCommand chooseCommand(const QCommandLineParser& parser) {
+    ChosenCommand chosen{command(""), {}, ""};
     for (const QString& p : parser.positionalArguments())
-        rest.push_back(p.toStdString());
-    const Command* chosen = command("");
-    std::string shown; // the command as the user wrote it, for errors: "run" or "--batch"
+        chosen.arguments.push_back(p.toStdString());
     for (const OldForm& f : old_forms) {
         if (!parser.isSet(QString::fromStdString(f.flag))) continue;
-        if (!shown.empty())
-            throw ConsoleUsageError(shown + " and --" + f.flag + ": one command at a time", helpFor(""));
-        chosen = command(f.command);
-        shown = "--" + f.flag;
-        rest.insert(rest.begin(), parser.value(QString::fromStdString(f.flag)).toStdString());
+        if (!chosen.shown.empty())
+            throw ConsoleUsageError(chosen.shown + " and --" + f.flag + ": one command at a time",
+                                    helpFor(""));
+        chosen.command = command(f.command);
+        chosen.shown = "--" + f.flag;
+        chosen.arguments.insert(chosen.arguments.begin(),
+                                parser.value(QString::fromStdString(f.flag)).toStdString());
     }
-    if (shown.empty() && !rest.empty()) {
-        chosen = command(rest.front());
-        if (!chosen || rest.front().empty()) {
-            std::vector<std::string> names;
-            for (const Command& c : commands())
-                if (!c.name.empty()) names.push_back(c.name);
-            const std::string& word = rest.front();
-            const bool plan_file = word.size() > 5 && word.substr(word.size() - 5) == ".toml";
-            throw ConsoleUsageError(
-                "unknown command '" + word + "' (commands: " + joined(names, ", ") + ")" +
-                    (plan_file ? "; to run a plan: scalebench run " + word : nearest(word, names, "")),
-                helpFor(""));
-        }
-        shown = chosen->name;
-        rest.erase(rest.begin());
+    if (!chosen.shown.empty() || chosen.arguments.empty()) return chosen;
+    const std::string& word = chosen.arguments.front();
+    chosen.command = command(word);
+    if (!chosen.command || word.empty()) {
+        std::vector<std::string> names;
+        for (const Command& c : commands())
+            if (!c.name.empty()) names.push_back(c.name);
+        const bool plan_file = word.size() > 5 && word.substr(word.size() - 5) == ".toml";
+        throw ConsoleUsageError(
+            "unknown command '" + word + "' (commands: " + joined(names, ", ") + ")" +
+                (plan_file ? "; to run a plan: scalebench run " + word : nearest(word, names, "")),
+            helpFor(""));
     }
-    const std::string help = helpFor(chosen->name);
+    chosen.shown = chosen.command->name;
+    chosen.arguments.erase(chosen.arguments.begin());
+    return chosen;
+}
 
-    ConsoleOptions o = defaults();
-    if (parser.isSet(QStringLiteral("help"))) {
-        o.mode = ConsoleOptions::Mode::Help;
-        o.help_command = chosen->name;
-        return o;
-    }
-    if (parser.isSet(QStringLiteral("version"))) {
-        o.mode = ConsoleOptions::Mode::Version;
-        return o;
-    }
-    o.mode = chosen->mode;
+// The options given, each refused where the command does not take it or its value is bad.
+void takeOptions(const QCommandLineParser& parser, const ChosenCommand& chosen, ConsoleOptions& o,
+                 const std::string& help) {
     for (const Option& option : options()) {
         const QString name = QString::fromStdString(option.name);
         if (!parser.isSet(name)) continue;
-        if (!applies(*chosen, option.name)) {
+        if (!applies(*chosen.command, option.name)) {
             const std::string where = commandsTaking(option.name);
             throw ConsoleUsageError(
                 "--" + option.name + ": only " +
                     (where == "the window" ? "for the window (no command)" : "with " + where) +
-                    (shown.empty() ? "" : ", not with " + shown),
+                    (chosen.shown.empty() ? "" : ", not with " + chosen.shown),
                 help);
         }
         try {
@@ -444,21 +449,50 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
             throw ConsoleUsageError("--" + option.name + ": " + e.what(), help);
         }
     }
-    if (rest.size() < chosen->arguments.size())
-        throw ConsoleUsageError(shown + ": missing " + chosen->arguments[rest.size()] + " (" + shown + " " +
-                                    joined(chosen->arguments, " ") + ")",
+}
+
+// The command's positional arguments: as many as it takes, each checked by the command.
+void takeArguments(const ChosenCommand& chosen, ConsoleOptions& o, const std::string& help) {
+    const Command& c = *chosen.command;
+    const Arguments& rest = chosen.arguments;
+    if (rest.size() < c.arguments.size())
+        throw ConsoleUsageError(chosen.shown + ": missing " + c.arguments[rest.size()] + " (" + chosen.shown +
+                                    " " + joined(c.arguments, " ") + ")",
                                 help);
-    if (rest.size() > chosen->arguments.size())
-        throw ConsoleUsageError((shown.empty() ? "" : shown + ": ") + "unexpected argument '" +
-                                    rest[chosen->arguments.size()] + "'",
+    if (rest.size() > c.arguments.size())
+        throw ConsoleUsageError((chosen.shown.empty() ? "" : chosen.shown + ": ") + "unexpected argument '" +
+                                    rest[c.arguments.size()] + "'",
                                 help);
-    if (chosen->take) {
-        try {
-            chosen->take(o, rest);
-        } catch (const std::invalid_argument& e) {
-            throw ConsoleUsageError(shown + ": " + e.what(), help);
-        }
+    if (!c.take) return;
+    try {
+        c.take(o, rest);
+    } catch (const std::invalid_argument& e) {
+        throw ConsoleUsageError(chosen.shown + ": " + e.what(), help);
     }
+}
+
+} // namespace
+
+ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
+    QCommandLineParser parser;
+    declareOptions(parser);
+    parseWords(parser, arguments);
+    const ChosenCommand chosen = chooseCommand(parser);
+    const std::string help = helpFor(chosen.command->name);
+
+    ConsoleOptions o = defaults();
+    if (parser.isSet(QStringLiteral("help"))) {
+        o.mode = ConsoleOptions::Mode::Help;
+        o.help_command = chosen.command->name;
+        return o;
+    }
+    if (parser.isSet(QStringLiteral("version"))) {
+        o.mode = ConsoleOptions::Mode::Version;
+        return o;
+    }
+    o.mode = chosen.command->mode;
+    takeOptions(parser, chosen, o, help);
+    takeArguments(chosen, o, help);
     if (o.check && (!o.dry_run || o.cluster.empty()))
         throw ConsoleUsageError("--check: only with --dry-run --cluster NAME", help);
     return o;

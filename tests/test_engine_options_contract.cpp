@@ -107,8 +107,9 @@ seq_len = 64
     for (const RunSpec& run : expandPlan(plan)) {
         const EngineOptions parsed =
             parseEngineOptions(withoutProgram(engineArguments(run, "engine", "m.jsonl")));
+        const std::string& run_name = run.name; // `name` in the macro below is each row's member
 #define SCALEBENCH_CHECK_SAME(name, kind, accepts, help, ...)                                                \
-    INFO(run.name << ": " #name);                                                                            \
+    INFO(run_name << ": " #name);                                                                            \
     CHECK(parsed.name == run.group.name);
         SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_CHECK_SAME)
 #undef SCALEBENCH_CHECK_SAME
