@@ -33,12 +33,7 @@ ScalingChartView::ScalingChartView(ScalingModel* model, QWidget* parent)
     : QChartView(parent), model_(model), measured_(new QLineSeries), markers_(new QScatterSeries),
       ideal_(new QLineSeries), band_upper_(new QLineSeries), band_lower_(new QLineSeries),
       band_(new QAreaSeries(band_upper_, band_lower_)), x_axis_(new QValueAxis), y_axis_(new QValueAxis) {
-    auto* chart = new QChart;
-    chart->setMargins(QMargins(6, 6, 6, 6));
-    QFont title_font = chart->titleFont();
-    title_font.setPointSizeF(title_font.pointSizeF() * 1.25);
-    title_font.setBold(true);
-    chart->setTitleFont(title_font);
+    QChart* chart = createStyledChart();
     setChart(chart); // the view owns the chart, the chart owns series and axes
     setRenderHint(QPainter::Antialiasing);
 
@@ -70,7 +65,6 @@ ScalingChartView::ScalingChartView(ScalingModel* model, QWidget* parent)
     }
     for (QLegendMarker* marker : chart->legend()->markers(markers_))
         marker->setVisible(false);
-    chart->legend()->setAlignment(Qt::AlignBottom);
 
     mapColumns(model_, measured_, ScalingModel::SamplesPerS);
     mapColumns(model_, markers_, ScalingModel::SamplesPerS);
