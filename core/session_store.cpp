@@ -282,6 +282,14 @@ template <typename... Values> void bindAll(sqlite3_stmt* s, const Values&... val
     };
     (bind(values), ...);
 }
+
+// Steps a prepared statement, its values bound, through its result rows: read_row(statement) makes each Row.
+template <typename Row, typename ReadRow> std::vector<Row> readRows(sqlite3_stmt* s, ReadRow read_row) {
+    std::vector<Row> rows;
+    while (sqlite3_step(s) == SQLITE_ROW)
+        rows.push_back(read_row(s));
+    return rows;
+}
 } // namespace
 
 std::string SessionStore::storeId() const {
@@ -427,11 +435,10 @@ std::vector<AttemptRow> SessionStore::attempts(std::int64_t run_id) const {
     auto s = prepare("SELECT attempt, ended, nodes, last_step, ended_at FROM run_attempts WHERE run_id = ?1 "
                      "ORDER BY attempt");
     bindAll(s.get(), run_id);
-    std::vector<AttemptRow> rows;
-    while (sqlite3_step(s.get()) == SQLITE_ROW)
-        rows.push_back({sqlite3_column_int(s.get(), 0), columnText(s.get(), 1), columnText(s.get(), 2),
-                        sqlite3_column_int64(s.get(), 3), columnText(s.get(), 4)});
-    return rows;
+    return readRows<AttemptRow>(s.get(), [](sqlite3_stmt* q) -> AttemptRow {
+        return {sqlite3_column_int(q, 0), columnText(q, 1), columnText(q, 2), sqlite3_column_int64(q, 3),
+                columnText(q, 4)};
+    });
 }
 
 void SessionStore::saveCluster(const ClusterSettings& cluster) {
@@ -451,10 +458,7 @@ std::optional<ClusterSettings> SessionStore::cluster(const std::string& name) co
 
 std::vector<std::string> SessionStore::clusterNames() const {
     auto s = prepare("SELECT name FROM clusters ORDER BY name");
-    std::vector<std::string> names;
-    while (sqlite3_step(s.get()) == SQLITE_ROW)
-        names.push_back(columnText(s.get(), 0));
-    return names;
+    return readRows<std::string>(s.get(), [](sqlite3_stmt* q) { return columnText(q, 0); });
 }
 
 std::vector<SessionRow> SessionStore::sessions() const {
@@ -477,14 +481,11 @@ std::vector<SessionRow> SessionStore::selectSessions(const std::string& where, s
                      "s.uuid, s.owner FROM sessions s " +
                      where + " ORDER BY s.id");
     if (where.find("?1") != std::string::npos) bindAll(s.get(), id);
-    std::vector<SessionRow> rows;
-    while (sqlite3_step(s.get()) == SQLITE_ROW) {
-        sqlite3_stmt* q = s.get();
-        rows.push_back({sqlite3_column_int64(q, 0), columnText(q, 1), columnText(q, 2), columnText(q, 3),
-                        columnText(q, 4), columnText(q, 5), sqlite3_column_int(q, 6), columnText(q, 7),
-                        columnText(q, 8), columnText(q, 9), columnText(q, 10)});
-    }
-    return rows;
+    return readRows<SessionRow>(s.get(), [](sqlite3_stmt* q) -> SessionRow {
+        return {sqlite3_column_int64(q, 0), columnText(q, 1), columnText(q, 2),         columnText(q, 3),
+                columnText(q, 4),           columnText(q, 5), sqlite3_column_int(q, 6), columnText(q, 7),
+                columnText(q, 8),           columnText(q, 9), columnText(q, 10)};
+    });
 }
 
 std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
@@ -494,31 +495,28 @@ std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
         "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at, job_id, nodes, "
         "run_dir, attempt FROM runs WHERE session_id = ?1 ORDER BY id");
     bindAll(s.get(), session_id);
-    std::vector<RunRow> rows;
-    while (sqlite3_step(s.get()) == SQLITE_ROW) {
-        sqlite3_stmt* q = s.get();
-        rows.push_back({sqlite3_column_int64(q, 0),
-                        sqlite3_column_int64(q, 1),
-                        columnText(q, 2),
-                        columnText(q, 3),
-                        columnText(q, 4),
-                        sqlite3_column_int(q, 5),
-                        sqlite3_column_int(q, 6),
-                        columnText(q, 7),
-                        columnText(q, 8),
-                        columnText(q, 9),
-                        columnText(q, 10),
-                        columnText(q, 11),
-                        sqlite3_column_int64(q, 12),
-                        sqlite3_column_int64(q, 13),
-                        columnText(q, 14),
-                        columnText(q, 15),
-                        columnText(q, 16),
-                        columnText(q, 17),
-                        columnText(q, 18),
-                        sqlite3_column_int(q, 19)});
-    }
-    return rows;
+    return readRows<RunRow>(s.get(), [](sqlite3_stmt* q) -> RunRow {
+        return {sqlite3_column_int64(q, 0),
+                sqlite3_column_int64(q, 1),
+                columnText(q, 2),
+                columnText(q, 3),
+                columnText(q, 4),
+                sqlite3_column_int(q, 5),
+                sqlite3_column_int(q, 6),
+                columnText(q, 7),
+                columnText(q, 8),
+                columnText(q, 9),
+                columnText(q, 10),
+                columnText(q, 11),
+                sqlite3_column_int64(q, 12),
+                sqlite3_column_int64(q, 13),
+                columnText(q, 14),
+                columnText(q, 15),
+                columnText(q, 16),
+                columnText(q, 17),
+                columnText(q, 18),
+                sqlite3_column_int(q, 19)};
+    });
 }
 
 std::vector<StepRecord> SessionStore::steps(std::int64_t run_id) const {
@@ -526,31 +524,27 @@ std::vector<StepRecord> SessionStore::steps(std::int64_t run_id) const {
                      "optimizer_s, elapsed_s, comm_hidden_s, tokens_per_s, model_flops_per_s, mfu FROM steps "
                      "WHERE run_id = ?1 ORDER BY step");
     bindAll(s.get(), run_id);
-    std::vector<StepRecord> rows;
-    while (sqlite3_step(s.get()) == SQLITE_ROW) {
+    return readRows<StepRecord>(s.get(), [](sqlite3_stmt* q) {
         StepRecord r;
-        r.step = sqlite3_column_int64(s.get(), 0);
+        r.step = sqlite3_column_int64(q, 0);
         double* parts[] = {&r.loss,      &r.samples_per_s, &r.step_s,       &r.data_s,
                            &r.forward_s, &r.backward_s,    &r.allreduce_s,  &r.optimizer_s,
                            &r.elapsed_s, &r.comm_hidden_s, &r.tokens_per_s, &r.model_flops_per_s};
         for (int i = 0; i < 12; ++i)
-            *parts[i] = sqlite3_column_double(s.get(), i + 1);
-        if (sqlite3_column_type(s.get(), 13) != SQLITE_NULL) r.mfu = sqlite3_column_double(s.get(), 13);
-        rows.push_back(r);
-    }
-    return rows;
+            *parts[i] = sqlite3_column_double(q, i + 1);
+        if (sqlite3_column_type(q, 13) != SQLITE_NULL) r.mfu = sqlite3_column_double(q, 13);
+        return r;
+    });
 }
 
 std::vector<EvalRecord> SessionStore::evals(std::int64_t run_id) const {
     auto s =
         prepare("SELECT step, metric, value, loss, elapsed_s FROM evals WHERE run_id = ?1 ORDER BY step");
     bindAll(s.get(), run_id);
-    std::vector<EvalRecord> rows;
-    while (sqlite3_step(s.get()) == SQLITE_ROW)
-        rows.push_back({sqlite3_column_int64(s.get(), 0), columnText(s.get(), 1),
-                        sqlite3_column_double(s.get(), 2), sqlite3_column_double(s.get(), 3),
-                        sqlite3_column_double(s.get(), 4)});
-    return rows;
+    return readRows<EvalRecord>(s.get(), [](sqlite3_stmt* q) -> EvalRecord {
+        return {sqlite3_column_int64(q, 0), columnText(q, 1), sqlite3_column_double(q, 2),
+                sqlite3_column_double(q, 3), sqlite3_column_double(q, 4)};
+    });
 }
 
 std::vector<CollectiveRecord> SessionStore::collectives(std::int64_t run_id) const {
@@ -558,9 +552,7 @@ std::vector<CollectiveRecord> SessionStore::collectives(std::int64_t run_id) con
                      "busbw_gbps, correct, backend, op, in_place FROM collectives WHERE run_id = ?1 "
                      "ORDER BY backend, collective, op, dtype, in_place, bytes");
     bindAll(s.get(), run_id);
-    std::vector<CollectiveRecord> rows;
-    while (sqlite3_step(s.get()) == SQLITE_ROW) {
-        sqlite3_stmt* q = s.get();
+    return readRows<CollectiveRecord>(s.get(), [](sqlite3_stmt* q) {
         CollectiveRecord c{columnText(q, 0), columnText(q, 1), columnText(q, 10), columnText(q, 11),
                            sqlite3_column_int(q, 12) != 0};
         c.elements = sqlite3_column_int64(q, 2);
@@ -571,9 +563,8 @@ std::vector<CollectiveRecord> SessionStore::collectives(std::int64_t run_id) con
         c.algbw_gbps = sqlite3_column_double(q, 7);
         c.busbw_gbps = sqlite3_column_double(q, 8);
         c.correct = sqlite3_column_int(q, 9) != 0;
-        rows.push_back(std::move(c));
-    }
-    return rows;
+        return c;
+    });
 }
 
 std::vector<RankTimesRecord> SessionStore::rankTimes(std::int64_t run_id) const {

@@ -3,6 +3,7 @@
 // model and compare its outputs.
 #pragma once
 
+#include <catch2/catch.hpp>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -14,11 +15,11 @@
 namespace scalebench {
 
 struct ModelFixture {
-    nlohmann::json config;                          // the model's shape, as the generator wrote it
-    double tolerance = 0;                           // largest absolute difference the generator states
-    std::map<std::string, torch::Tensor> state;     // parameters and buffers by their LibTorch names
-    std::map<std::string, torch::Tensor> inputs;    // by the generator's names
-    std::map<std::string, torch::Tensor> outputs;   // by the generator's names
+    nlohmann::json config;                        // the model's shape, as the generator wrote it
+    double tolerance = 0;                         // largest absolute difference the generator states
+    std::map<std::string, torch::Tensor> state;   // parameters and buffers by their LibTorch names
+    std::map<std::string, torch::Tensor> inputs;  // by the generator's names
+    std::map<std::string, torch::Tensor> outputs; // by the generator's names
 };
 
 // Hexadecimal digits, two a byte, to bytes.
@@ -77,12 +78,22 @@ inline void loadFixtureState(torch::nn::Module& module, const ModelFixture& fixt
         tensor.copy_(it->second);
     }
     for (const auto& [name, tensor] : fixture.state)
-        if (!mine.count(name)) throw std::runtime_error("the model has no tensor '" + name + "' of the fixture");
+        if (!mine.count(name))
+            throw std::runtime_error("the model has no tensor '" + name + "' of the fixture");
 }
 
 // Largest absolute difference, for messages.
 inline double maxAbsDifference(const torch::Tensor& a, const torch::Tensor& b) {
     return (a.to(torch::kFloat64) - b.to(torch::kFloat64)).abs().max().item<double>();
+}
+
+// Checks output against the fixture's output called name, to within the fixture's tolerance; a failure names
+// the output and its largest difference.
+inline void checkFixtureOutput(const torch::Tensor& output, const ModelFixture& fixture,
+                               const std::string& name) {
+    const double difference = maxAbsDifference(output, fixture.outputs.at(name));
+    INFO(name << ": largest difference " << difference);
+    CHECK(difference <= fixture.tolerance);
 }
 
 } // namespace scalebench

@@ -16,8 +16,7 @@ TEST_CASE("a tiny Llama computes PyTorch's logits from the same weights and toke
     loadFixtureState(*model, fixture);
     torch::NoGradGuard no_grad;
     const auto logits = model->forward(fixture.inputs.at("tokens")); // (2, 16, 64)
-    INFO("largest difference " << maxAbsDifference(logits, fixture.outputs.at("logits")));
-    CHECK(maxAbsDifference(logits, fixture.outputs.at("logits")) <= fixture.tolerance);
+    checkFixtureOutput(logits, fixture, "logits");
 
     // Causal: the first 8 tokens' logits do not depend on the last 8.
     auto changed = fixture.inputs.at("tokens").clone();
@@ -41,8 +40,7 @@ TEST_CASE("a tiny BERT computes PyTorch's masked-LM logits from the same weights
     model->eval();
     torch::NoGradGuard no_grad;
     const auto logits = model->forward(fixture.inputs.at("tokens"));
-    INFO("largest difference " << maxAbsDifference(logits, fixture.outputs.at("logits")));
-    CHECK(maxAbsDifference(logits, fixture.outputs.at("logits")) <= fixture.tolerance);
+    checkFixtureOutput(logits, fixture, "logits");
 }
 
 namespace {
@@ -65,7 +63,8 @@ TEST_CASE("the model presets have the published parameter counts", "[models][slo
           (2048 + 2048 + 64 + 64) + 2 * (4 * 1056 + 2112 + 2080 + 128) + (1056 + 64 + 64));
 
     // Llama 2 7B: 6,738,415,616 parameters (Meta's release). All 32 layers are 27 GB of fp32, so the model is
-    // built with 1 and with 2 of its layers: every layer has the same shape, so the count extrapolates exactly.
+    // built with 1 and with 2 of its layers: every layer has the same shape, so the count extrapolates
+    // exactly.
     DecoderShape shape = llamaPresetShape("7b");
     REQUIRE(shape.layers == 32);
     shape.layers = 1;
@@ -75,7 +74,8 @@ TEST_CASE("the model presets have the published parameter counts", "[models][slo
     CHECK(one_layer + 31 * (two_layers - one_layer) == 6738415616);
 }
 
-TEST_CASE("LAMB scales the Adam step of each tensor by the ratio of its norm to the step's norm", "[models]") {
+TEST_CASE("LAMB scales the Adam step of each tensor by the ratio of its norm to the step's norm",
+          "[models]") {
     auto p = torch::tensor({3.0, 4.0}).requires_grad_(); // |p| = 5
     Lamb lamb(std::vector<torch::Tensor>{p}, LambOptions(0.1).betas({0.9, 0.999}).eps(0).weight_decay(0));
     p.mutable_grad() = torch::tensor({1.0, -2.0});

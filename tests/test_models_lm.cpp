@@ -50,14 +50,11 @@ TEST_CASE("the AWD-LSTM computes PyTorch's logits and carried state from the sam
     for (int64_t l = 0; l < options.layers; ++l)
         state.emplace_back(fixture.inputs.at(stateName("h", l)), fixture.inputs.at(stateName("c", l)));
     const auto out = model->forward(fixture.inputs.at("tokens"), state);
-    INFO("largest logit difference " << maxAbsDifference(out.logits, fixture.outputs.at("logits")));
-    CHECK(maxAbsDifference(out.logits, fixture.outputs.at("logits")) <= fixture.tolerance);
+    checkFixtureOutput(out.logits, fixture, "logits");
     for (int64_t l = 0; l < options.layers; ++l) {
         const auto index = static_cast<std::size_t>(l);
-        CHECK(maxAbsDifference(std::get<0>(out.state[index]), fixture.outputs.at(stateName("h", l))) <=
-              fixture.tolerance);
-        CHECK(maxAbsDifference(std::get<1>(out.state[index]), fixture.outputs.at(stateName("c", l))) <=
-              fixture.tolerance);
+        checkFixtureOutput(std::get<0>(out.state[index]), fixture, stateName("h", l));
+        checkFixtureOutput(std::get<1>(out.state[index]), fixture, stateName("c", l));
     }
     // Tied: one parameter for the embedding and the decoder's weight.
     CHECK(model->named_parameters().size() == 2 + 4 * static_cast<std::size_t>(options.layers));
@@ -89,10 +86,10 @@ TEST_CASE("logistic regression computes PyTorch's logits and MLBench's regularis
     loadFixtureState(*model, fixture);
     torch::NoGradGuard no_grad;
     const auto logits = model->forward(fixture.inputs.at("features"));
-    CHECK(maxAbsDifference(logits, fixture.outputs.at("logits")) <= fixture.tolerance);
+    checkFixtureOutput(logits, fixture, "logits");
     const auto loss = model->regularisedLoss(logits, fixture.inputs.at("labels"), fixture.config["l2"]);
     INFO("loss " << loss.item<double>() << ", PyTorch's " << fixture.outputs.at("loss").item<double>());
-    CHECK(maxAbsDifference(loss.reshape({1}), fixture.outputs.at("loss")) <= fixture.tolerance);
+    checkFixtureOutput(loss.reshape({1}), fixture, "loss");
 }
 
 TEST_CASE("a LIBSVM file is read as disjoint dense shards with 0-1 labels and absent indices as zeros",
@@ -141,7 +138,8 @@ TEST_CASE("a bad LIBSVM file is refused naming the file and the line", "[models]
         return std::string("accepted");
     };
     CHECK_THAT(refused("\n# only a comment\n"), Catch::Contains("bad.libsvm holds no samples"));
-    CHECK_THAT(refused("1 1:0.5\n1 2:x\n"), Catch::Contains("bad.libsvm, line 2") && Catch::Contains("'2:x'"));
+    CHECK_THAT(refused("1 1:0.5\n1 2:x\n"),
+               Catch::Contains("bad.libsvm, line 2") && Catch::Contains("'2:x'"));
     CHECK_THAT(refused("1 1:0.5\nspam 2:1\n"), Catch::Contains("line 2: label 'spam'"));
     CHECK_THAT(refused("2 1:0.5\n"), Catch::Contains("line 1: label 2 is not"));
     CHECK_THAT(refused("1 0:0.5\n"), Catch::Contains("line 1: index 0"));
@@ -156,7 +154,8 @@ TEST_CASE("a bad LIBSVM file is refused naming the file and the line", "[models]
     CHECK_THROWS_WITH(readLibsvmShard(path, 1, 2), Catch::Contains("leave rank 1 of 2 none"));
 }
 
-TEST_CASE("word-level text becomes tokens with eos per line, contiguous shards and columns", "[models][data]") {
+TEST_CASE("word-level text becomes tokens with eos per line, contiguous shards and columns",
+          "[models][data]") {
     TemporaryFolder folder;
     writeText(folder.path / "train.tokens", " = Title = \n\n the cat sat on the mat \n");
     writeText(folder.path / "valid.tokens", "the dog sat\n");
@@ -187,9 +186,11 @@ TEST_CASE("a missing, empty or binary text file is refused by name", "[models][d
     CHECK_THROWS_WITH(CorpusVocabulary::fromFile(folder.path / "wiki.train.tokens"),
                       Catch::Contains("wiki.train.tokens cannot be read"));
     writeText(folder.path / "empty.tokens", "\n\n");
-    CHECK_THROWS_WITH(CorpusVocabulary::fromFile(folder.path / "empty.tokens"), Catch::Contains("holds no words"));
+    CHECK_THROWS_WITH(CorpusVocabulary::fromFile(folder.path / "empty.tokens"),
+                      Catch::Contains("holds no words"));
     writeText(folder.path / "binary.tokens", std::string("a b\nc\0d\n", 8));
-    CHECK_THROWS_WITH(CorpusVocabulary::fromFile(folder.path / "binary.tokens"), Catch::Contains("line 2: a NUL byte"));
+    CHECK_THROWS_WITH(CorpusVocabulary::fromFile(folder.path / "binary.tokens"),
+                      Catch::Contains("line 2: a NUL byte"));
 }
 
 TEST_CASE("synthetic Markov text is reproducible and far from uniform", "[models][data]") {

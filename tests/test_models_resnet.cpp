@@ -16,18 +16,16 @@ TEST_CASE("a CIFAR ResNet computes PyTorch's logits from the same weights, in ev
 
     model->eval();
     const auto eval_logits = model->forward(images);
-    INFO("eval: largest difference " << maxAbsDifference(eval_logits, fixture.outputs.at("eval_logits")));
-    CHECK(maxAbsDifference(eval_logits, fixture.outputs.at("eval_logits")) <= fixture.tolerance);
+    checkFixtureOutput(eval_logits, fixture, "eval_logits");
 
     // Channels-last weights and inputs (how the engine trains) give the same numbers.
     useChannelsLast(*model);
     const auto nhwc = model->forward(images.contiguous(torch::MemoryFormat::ChannelsLast));
-    CHECK(maxAbsDifference(nhwc, fixture.outputs.at("eval_logits")) <= fixture.tolerance);
+    checkFixtureOutput(nhwc, fixture, "eval_logits");
 
     model->train();
     const auto train_logits = model->forward(images);
-    INFO("train: largest difference " << maxAbsDifference(train_logits, fixture.outputs.at("train_logits")));
-    CHECK(maxAbsDifference(train_logits, fixture.outputs.at("train_logits")) <= fixture.tolerance);
+    checkFixtureOutput(train_logits, fixture, "train_logits");
 }
 
 TEST_CASE("a CIFAR ResNet's depth must be 6n + 2", "[models]") {

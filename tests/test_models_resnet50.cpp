@@ -17,13 +17,11 @@ TEST_CASE("a narrow ResNet-50 computes PyTorch's logits from the same weights, i
 
     model->eval();
     const auto eval_logits = model->forward(images);
-    INFO("eval: largest difference " << maxAbsDifference(eval_logits, fixture.outputs.at("eval_logits")));
-    CHECK(maxAbsDifference(eval_logits, fixture.outputs.at("eval_logits")) <= fixture.tolerance);
+    checkFixtureOutput(eval_logits, fixture, "eval_logits");
 
     model->train();
     const auto train_logits = model->forward(images);
-    INFO("train: largest difference " << maxAbsDifference(train_logits, fixture.outputs.at("train_logits")));
-    CHECK(maxAbsDifference(train_logits, fixture.outputs.at("train_logits")) <= fixture.tolerance);
+    checkFixtureOutput(train_logits, fixture, "train_logits");
 }
 
 TEST_CASE("a full-width ResNet-50 has torchvision's 25.6 million parameters and 8.2 GFLOPs at 224 pixels",

@@ -22,13 +22,13 @@ TEST_CASE("GNMT computes PyTorch's teacher-forced logits and loss from the same 
     torch::NoGradGuard no_grad;
     const auto logits = model->forward(fixture.inputs.at("source"), fixture.inputs.at("source_lengths"),
                                        fixture.inputs.at("target_in"));
-    INFO("largest difference " << maxAbsDifference(logits, fixture.outputs.at("logits")));
-    CHECK(maxAbsDifference(logits, fixture.outputs.at("logits")) <= fixture.tolerance);
+    checkFixtureOutput(logits, fixture, "logits");
     const auto loss = labelSmoothedLoss(logits, fixture.inputs.at("target_out"), 0.1, Vocabulary::kPad);
-    CHECK(maxAbsDifference(loss.reshape({1}), fixture.outputs.at("loss")) <= fixture.tolerance);
+    checkFixtureOutput(loss.reshape({1}), fixture, "loss");
 }
 
-TEST_CASE("the Transformer computes PyTorch's teacher-forced logits and loss from the same weights", "[models]") {
+TEST_CASE("the Transformer computes PyTorch's teacher-forced logits and loss from the same weights",
+          "[models]") {
     const ModelFixture fixture = loadModelFixture(SCALEBENCH_FIXTURES_DIR "/transformer_tiny.json");
     TransformerOptions o;
     o.vocabulary = fixture.config["vocabulary"];
@@ -41,10 +41,9 @@ TEST_CASE("the Transformer computes PyTorch's teacher-forced logits and loss fro
     model->eval();
     torch::NoGradGuard no_grad;
     const auto logits = model->forward(fixture.inputs.at("source"), fixture.inputs.at("target_in"));
-    INFO("largest difference " << maxAbsDifference(logits, fixture.outputs.at("logits")));
-    CHECK(maxAbsDifference(logits, fixture.outputs.at("logits")) <= fixture.tolerance);
+    checkFixtureOutput(logits, fixture, "logits");
     const auto loss = labelSmoothedLoss(logits, fixture.inputs.at("target_out"), 0.1, Vocabulary::kPad);
-    CHECK(maxAbsDifference(loss.reshape({1}), fixture.outputs.at("loss")) <= fixture.tolerance);
+    checkFixtureOutput(loss.reshape({1}), fixture, "loss");
 }
 
 TEST_CASE("greedy decoding feeds each chosen token back and matches teacher forcing on its own output",
@@ -63,14 +62,16 @@ TEST_CASE("greedy decoding feeds each chosen token back and matches teacher forc
     torch::NoGradGuard no_grad;
     const auto source = fixture.inputs.at("source"), lengths = fixture.inputs.at("source_lengths");
     for (int which = 0; which < 2; ++which) {
-        const auto decoded = which == 0 ? transformer->greedyDecode(source, 6, Vocabulary::kBos, Vocabulary::kEos)
-                                        : gnmt->greedyDecode(source, lengths, 6, Vocabulary::kBos, Vocabulary::kEos);
+        const auto decoded = which == 0
+                                 ? transformer->greedyDecode(source, 6, Vocabulary::kBos, Vocabulary::kEos)
+                                 : gnmt->greedyDecode(source, lengths, 6, Vocabulary::kBos, Vocabulary::kEos);
         REQUIRE(decoded.size(0) == 3);
         CHECK(decoded.size(1) <= 6);
         // Teacher forcing on <s> + the decoded tokens picks the same tokens.
         const auto prefix = torch::cat({torch::full({3, 1}, Vocabulary::kBos, torch::kInt64), decoded}, 1)
                                 .narrow(1, 0, decoded.size(1));
-        const auto logits = which == 0 ? transformer->forward(source, prefix) : gnmt->forward(source, lengths, prefix);
+        const auto logits =
+            which == 0 ? transformer->forward(source, prefix) : gnmt->forward(source, lengths, prefix);
         CHECK(torch::equal(logits.argmax(-1), decoded));
     }
 }

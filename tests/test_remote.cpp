@@ -1,6 +1,7 @@
 // Specification of local remote work: commands, reading growing files from an offset, mpirun jobs and their
 // states.
 #include "file_text.h"
+#include "job_end.h"
 #include "local_mpirun_arguments.h"
 #include "local_scheduler.h"
 #include "local_transport.h"
@@ -15,17 +16,6 @@
 #include <thread>
 
 using namespace scalebench;
-
-namespace {
-JobStatus waitForEnd(LocalScheduler& scheduler, const std::string& id) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    for (;;) {
-        JobStatus s = scheduler.poll({id}).at(id);
-        if (isFinal(s.state) || std::chrono::steady_clock::now() > deadline) return s;
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-}
-} // namespace
 
 TEST_CASE("a local command gives its exit status, output and error output", "[remote]") {
     LocalTransport local;

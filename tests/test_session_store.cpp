@@ -47,6 +47,22 @@ CollectiveRecord sweepSize() {
     c.correct = true;
     return c;
 }
+
+// Runs sql on the store file with SQLite itself, behind the store's back: to leave the file as an older or a
+// newer scalebench would.
+void rewriteStore(const std::filesystem::path& file, const char* sql) {
+    sqlite3* db = nullptr;
+    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+    const int result = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
+    sqlite3_close(db);
+    REQUIRE(result == SQLITE_OK);
+}
+
+// A store file whose one session has the one run, with one step stored: session 1, run 1.
+void storeOneStepOf(const std::filesystem::path& file, const std::string& session, const NewRun& run) {
+    SessionStore store(file);
+    store.appendRecords(store.createRun(store.createSession(session, "", "local"), run), {step(1)});
+}
 } // namespace
 
 TEST_CASE("a session, its runs and every record are stored and read back after reopening", "[core][store]") {
@@ -158,10 +174,7 @@ TEST_CASE("a store from a newer scalebench is refused with both schema versions"
     TemporaryFolder folder;
     const auto file = folder.path / "newer.db";
     { SessionStore store(file); }
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(db, "PRAGMA user_version = 42", nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(db);
+    rewriteStore(file, "PRAGMA user_version = 42");
     CHECK_THROWS_WITH(SessionStore(file),
                       Catch::Contains("schema version 42") && Catch::Contains("newer scalebench") &&
                           Catch::Contains("up to " + std::to_string(SessionStore::kSchemaVersion)) &&
@@ -226,18 +239,14 @@ TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[
         SessionStore store(file);
         store.createSession("old", "", "local");
     }
-    sqlite3* db = nullptr; // take it back to version 1, as an older scalebench left it
-    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(
-                db,
-                UNDO_SCHEMA_6
-                "DROP TABLE collectives; DROP TABLE rank_times; ALTER TABLE steps DROP COLUMN comm_hidden_s; "
-                "ALTER TABLE runs DROP COLUMN run_dir; "
-                "DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
-                "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
-                "PRAGMA user_version = 1",
-                nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(db);
+    // Take it back to version 1, as an older scalebench left it.
+    rewriteStore(
+        file, UNDO_SCHEMA_6
+        "DROP TABLE collectives; DROP TABLE rank_times; ALTER TABLE steps DROP COLUMN comm_hidden_s; "
+        "ALTER TABLE runs DROP COLUMN run_dir; "
+        "DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
+        "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
+        "PRAGMA user_version = 1");
     SessionStore migrated(file);
     CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
     CHECK(migrated.sessions().at(0).name == "old");
@@ -250,28 +259,18 @@ TEST_CASE("a store of schema version 4 keeps its collective sweeps, as MPI sum o
           "[core][store]") {
     TemporaryFolder folder;
     const auto file = folder.path / "v4.db";
-    {
-        SessionStore store(file);
-        const auto run = store.createRun(store.createSession("sweep", "", "local"),
-                                         {"sweep-n2", "allreduce-sweep", "none", 2, 1, ""});
-        store.appendRecords(run, {step(1)});
-    }
-    sqlite3* db = nullptr; // take it back to version 4, with one collective row as version 4 wrote it
-    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-    REQUIRE(
-        sqlite3_exec(db,
-                     UNDO_SCHEMA_6
-                     "DROP TABLE collectives; DROP TABLE rank_times; "
-                     "ALTER TABLE steps DROP COLUMN comm_hidden_s; ALTER TABLE runs DROP COLUMN run_dir; "
-                     "CREATE TABLE collectives (run_id INTEGER NOT NULL, collective TEXT NOT NULL, "
-                     "dtype TEXT NOT NULL, bytes INTEGER NOT NULL, elements INTEGER NOT NULL, "
-                     "ranks INTEGER NOT NULL, repetitions INTEGER NOT NULL, time_s REAL NOT NULL, "
-                     "algbw_gbps REAL NOT NULL, busbw_gbps REAL NOT NULL, correct INTEGER NOT NULL, "
-                     "PRIMARY KEY (run_id, collective, dtype, bytes)) WITHOUT ROWID; "
-                     "INSERT INTO collectives VALUES (1, 'allreduce', 'float32', 4000000, 1000000, 2, 100, "
-                     "0.001, 4.0, 4.0, 1); PRAGMA user_version = 4",
-                     nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(db);
+    storeOneStepOf(file, "sweep", {"sweep-n2", "allreduce-sweep", "none", 2, 1, ""});
+    // Take it back to version 4, with one collective row as version 4 wrote it.
+    rewriteStore(file, UNDO_SCHEMA_6
+                 "DROP TABLE collectives; DROP TABLE rank_times; "
+                 "ALTER TABLE steps DROP COLUMN comm_hidden_s; ALTER TABLE runs DROP COLUMN run_dir; "
+                 "CREATE TABLE collectives (run_id INTEGER NOT NULL, collective TEXT NOT NULL, "
+                 "dtype TEXT NOT NULL, bytes INTEGER NOT NULL, elements INTEGER NOT NULL, "
+                 "ranks INTEGER NOT NULL, repetitions INTEGER NOT NULL, time_s REAL NOT NULL, "
+                 "algbw_gbps REAL NOT NULL, busbw_gbps REAL NOT NULL, correct INTEGER NOT NULL, "
+                 "PRIMARY KEY (run_id, collective, dtype, bytes)) WITHOUT ROWID; "
+                 "INSERT INTO collectives VALUES (1, 'allreduce', 'float32', 4000000, 1000000, 2, 100, "
+                 "0.001, 4.0, 4.0, 1); PRAGMA user_version = 4");
     SessionStore migrated(file);
     CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
     const auto sweep = migrated.collectives(1);
@@ -313,18 +312,10 @@ TEST_CASE("a file that is not a session store is refused with its name", "[core]
 TEST_CASE("a store of schema version 5 keeps its evaluations, as accuracy", "[core][store]") {
     TemporaryFolder folder;
     const auto file = folder.path / "v5.db";
-    {
-        SessionStore store(file);
-        const auto run = store.createRun(store.createSession("old", "", "local"),
-                                         {"r-n1", "resnet20", "fashion-mnist", 1, 1, ""});
-        store.appendRecords(run, {step(1)});
-    }
-    sqlite3* db = nullptr; // back to version 5, with one evaluation as version 5 wrote it
-    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(
-                db, UNDO_SCHEMA_6 "INSERT INTO evals VALUES (1, 100, 0.85, 0.4, 30); PRAGMA user_version = 5",
-                nullptr, nullptr, nullptr) == SQLITE_OK);
-    sqlite3_close(db);
+    storeOneStepOf(file, "old", {"r-n1", "resnet20", "fashion-mnist", 1, 1, ""});
+    // Back to version 5, with one evaluation as version 5 wrote it.
+    rewriteStore(file,
+                 UNDO_SCHEMA_6 "INSERT INTO evals VALUES (1, 100, 0.85, 0.4, 30); PRAGMA user_version = 5");
     SessionStore migrated(file);
     CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
     const auto evals = migrated.evals(1);
@@ -345,11 +336,7 @@ TEST_CASE("a store of schema version 6 gets a store id and a UUID for each of it
         store.createSession("first", "", "local");
         store.createSession("second", "", "local");
     }
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-    REQUIRE(sqlite3_exec(db, UNDO_SCHEMA_7 "PRAGMA user_version = 6", nullptr, nullptr, nullptr) ==
-            SQLITE_OK);
-    sqlite3_close(db);
+    rewriteStore(file, UNDO_SCHEMA_7 "PRAGMA user_version = 6");
     SessionStore migrated(file);
     CHECK(migrated.storeId().size() == 16);
     const auto sessions = migrated.sessions();

@@ -3,6 +3,7 @@
 // states.
 #include "cluster_environment.h"
 #include "engine_deployment.h"
+#include "job_end.h"
 #include "local_transport.h"
 #include "session_runner.h"
 #include "slurm_scheduler.h"
@@ -36,14 +37,8 @@ ClusterSettings testCluster() {
     return c;
 }
 
-JobStatus waitForEnd(SlurmScheduler& slurm, const std::string& id) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    for (;;) {
-        JobStatus s = slurm.poll({id}).at(id);
-        if (isFinal(s.state) || std::chrono::steady_clock::now() > deadline) return s;
-        std::this_thread::sleep_for(std::chrono::milliseconds(200));
-    }
-}
+// Between polls of the test cluster: each poll runs squeue (and sacct once a job has left the queue).
+constexpr std::chrono::milliseconds kSlurmPollEvery{200};
 } // namespace
 
 TEST_CASE("the engine at 1 and 2 nodes through Slurm: both runs stored while they run",
@@ -97,7 +92,7 @@ TEST_CASE("a failing job and a cancelled job end in their own states, the failur
     JobRequest failing{.name = "fails",
                        .program = {"/bin/sh", "-c", "echo 'rank 0: out of cheese' >&2; exit 3"},
                        .run_dir = (folder.path / "fails").string()};
-    const JobStatus failed = waitForEnd(slurm, slurm.submit(failing));
+    const JobStatus failed = waitForEnd(slurm, slurm.submit(failing), kSlurmPollEvery);
     CHECK(failed.state == JobState::Failed);
     CHECK(failed.exit_status == 3);
     CHECK_THAT(failed.detail, Catch::Contains("out of cheese"));
@@ -106,7 +101,7 @@ TEST_CASE("a failing job and a cancelled job end in their own states, the failur
         .name = "sleeps", .program = {"/bin/sleep", "120"}, .run_dir = (folder.path / "sleeps").string()};
     const std::string id = slurm.submit(sleeping);
     slurm.cancel(id);
-    CHECK(waitForEnd(slurm, id).state == JobState::Cancelled);
+    CHECK(waitForEnd(slurm, id, kSlurmPollEvery).state == JobState::Cancelled);
 }
 
 TEST_CASE("a job that asks for more nodes than the cluster has fails at once, with Slurm's reason",
@@ -115,11 +110,13 @@ TEST_CASE("a job that asks for more nodes than the cluster has fails at once, wi
     TemporaryFolder folder;
     LocalTransport transport;
     SlurmScheduler slurm(transport, testCluster());
-    const JobStatus s = waitForEnd(slurm, slurm.submit({.name = "too-big",
-                                                        .program = {"/bin/true"},
-                                                        .ranks = 5,
-                                                        .nodes = 5, // one rank a node, on a cluster of two
-                                                        .run_dir = (folder.path / "big").string()}));
+    const JobStatus s = waitForEnd(slurm,
+                                   slurm.submit({.name = "too-big",
+                                                 .program = {"/bin/true"},
+                                                 .ranks = 5,
+                                                 .nodes = 5, // one rank a node, on a cluster of two
+                                                 .run_dir = (folder.path / "big").string()}),
+                                   kSlurmPollEvery);
     CHECK(s.state == JobState::Failed);
     CHECK_THAT(s.detail, Catch::Contains("can never start") && Catch::Contains("Slurm's reason: Partition"));
 }
@@ -136,7 +133,7 @@ TEST_CASE("a job name with shell metacharacters runs as plain text and nothing e
     JobRequest job{.name = evil,
                    .program = {"/bin/echo", evil},
                    .run_dir = (folder.path / "run `").string() + touch + "`"};
-    const JobStatus s = waitForEnd(slurm, slurm.submit(job));
+    const JobStatus s = waitForEnd(slurm, slurm.submit(job), kSlurmPollEvery);
     CHECK(s.state == JobState::Completed);
     CHECK_FALSE(std::filesystem::exists(marker));
     std::ifstream out(job.run_dir + "/stdout.log");
