@@ -129,7 +129,7 @@ TEST_CASE("the stored session loader answers a missing session with an error val
 }
 
 TEST_CASE("the stored session loader saves, renames and removes clusters on its worker thread, each answered "
-          "with the clusters stored after it; no write is superseded",
+          "with the clusters stored after it, and no write is superseded",
           "[ui][loader]") {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
