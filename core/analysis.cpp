@@ -2,8 +2,8 @@
 #include "analysis.h"
 
 #include <algorithm>
-#include <fmt/format.h>
 #include <cmath>
+#include <fmt/format.h>
 #include <map>
 #include <numeric>
 #include <stdexcept>

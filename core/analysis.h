@@ -33,14 +33,14 @@ struct StepBreakdown {
 };
 
 struct RunFigures {
-    int steady_steps = 0;     // steps counted (after the warm-up steps)
-    double samples_per_s = 0; // median over steady-state steps
-    double tokens_per_s = 0;  // median over the same steps (language workloads; 0 for the others)
+    int steady_steps = 0;      // steps counted (after the warm-up steps)
+    double samples_per_s = 0;  // median over steady-state steps
+    double tokens_per_s = 0;   // median over the same steps (language workloads; 0 for the others)
     std::optional<double> mfu; // median over the same steps, where the run states its peak FLOPs
-    StepBreakdown breakdown;  // means over the same steps
+    StepBreakdown breakdown;   // means over the same steps
     double final_loss = 0;
     std::string eval_metric = "accuracy"; // of the workload's evaluations: accuracy, loss, perplexity, bleu
-    std::optional<double> final_eval;      // the last evaluation's value
+    std::optional<double> final_eval;     // the last evaluation's value
 };
 
 // How a workload's evaluation metric reads: accuracy in % (higher is better), perplexity and loss (lower),

@@ -210,7 +210,8 @@ std::vector<RunSpec> expandPlan(const RunPlan& plan) {
         const RunGroup& group = plan.groups[g];
         // workload-dataset[-backend]: a group on another backend than MPI says so; a group that would still
         // repeat an earlier group's names gets its number.
-        std::string stem = group.workload + (group.preset.empty() ? "" : "-" + group.preset) + "-" + group.dataset;
+        std::string stem =
+            group.workload + (group.preset.empty() ? "" : "-" + group.preset) + "-" + group.dataset;
         if (group.backend != RunGroup{}.backend) stem += "-" + group.backend;
         const auto nameOf = [&](const std::string& base, int ranks, int repeat) {
             return base + "-n" + std::to_string(ranks) + "-r" + std::to_string(repeat);

@@ -20,8 +20,10 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
         {.name = "resnet20",
          .group = kMLBench,
          .description = "ResNet-20 (He et al. 2015, v1) image classification, top-1 accuracy",
-         .source = "MLBench task 1: batch 128 per worker, lr 0.02 scaled by workers with warm-up over log2(workers) "
-                   "epochs, x0.1 after 2 epochs of held-out-loss plateau, Nesterov momentum 0.9, weight decay 1e-4",
+         .source =
+             "MLBench task 1: batch 128 per worker, lr 0.02 scaled by workers with warm-up over "
+             "log2(workers) "
+             "epochs, x0.1 after 2 epochs of held-out-loss plateau, Nesterov momentum 0.9, weight decay 1e-4",
          .datasets = {"fashion-mnist", "cifar10", "synthetic-cifar"},
          .precisions = {"fp32", "bf16", "fp16"},
          .batch_per_rank = 128,
@@ -32,8 +34,10 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
         {.name = "resnet56",
          .group = kMLBench,
          .description = "ResNet-56 (He et al. 2015, v1) image classification, top-1 accuracy",
-         .source = "MLBench task 1: batch 128 per worker, lr 0.02 scaled by workers with warm-up over log2(workers) "
-                   "epochs, x0.1 after 2 epochs of held-out-loss plateau, Nesterov momentum 0.9, weight decay 1e-4",
+         .source =
+             "MLBench task 1: batch 128 per worker, lr 0.02 scaled by workers with warm-up over "
+             "log2(workers) "
+             "epochs, x0.1 after 2 epochs of held-out-loss plateau, Nesterov momentum 0.9, weight decay 1e-4",
          .datasets = {"cifar10", "fashion-mnist", "synthetic-cifar"},
          .precisions = {"fp32", "bf16", "fp16"},
          .batch_per_rank = 128,
@@ -44,8 +48,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
         {.name = "logistic-regression",
          .group = kMLBench,
          .description = "L2-regularised logistic regression (binary), held-out regularised log-loss",
-         .source = "MLBench task 2: batch 128 per worker, lr 4 scaled by workers, SGD without momentum, BCE + L2 "
-                   "2.5e-6",
+         .source =
+             "MLBench task 2: batch 128 per worker, lr 4 scaled by workers, SGD without momentum, BCE + L2 "
+             "2.5e-6",
          .datasets = {"synthetic-epsilon", "libsvm"},
          .precisions = {"fp32", "bf16", "fp16"},
          .batch_per_rank = 128,
@@ -56,7 +61,8 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
         {.name = "lstm-lm",
          .group = kMLBench,
          .description = "AWD-LSTM word-level language model (400/1150/3, tied), validation perplexity",
-         .source = "MLBench task 3: batch 80 per worker, bptt 70 (random length), lr 30 x seq_len/bptt warmed up to "
+         .source = "MLBench task 3: batch 80 per worker, bptt 70 (random length), lr 30 x seq_len/bptt "
+                   "warmed up to "
                    "x sqrt(workers), weight decay 1.2e-6, clip 0.25, AR 2, TAR 1",
          .datasets = {"synthetic-text", "wikitext2"},
          .precisions = {"fp32", "bf16"},
@@ -67,10 +73,13 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .seq_len = 70},
         {.name = "gnmt",
          .group = kMLBench,
-         .description = "GNMT (Wu et al. 2016) translation: residual LSTM encoder-decoder with normalized Bahdanau "
-                        "attention, BLEU",
-         .source = "MLBench task 4a (WMT16 en-de): hidden 1024, 4 layers, Adam lr 2e-3 with 200 exponential warm-up "
-                   "steps, x0.5 decays after 40%, label smoothing 0.1, gradient clipping 5.0; target BLEU 24.0",
+         .description =
+             "GNMT (Wu et al. 2016) translation: residual LSTM encoder-decoder with normalized Bahdanau "
+             "attention, BLEU",
+         .source =
+             "MLBench task 4a (WMT16 en-de): hidden 1024, 4 layers, Adam lr 2e-3 with 200 exponential "
+             "warm-up "
+             "steps, x0.5 decays after 40%, label smoothing 0.1, gradient clipping 5.0; target BLEU 24.0",
          .datasets = {"synthetic-parallel", "wmt"},
          .precisions = {"fp32", "bf16"},
          .batch_per_rank = 128,
@@ -81,8 +90,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
         {.name = "transformer",
          .group = kMLBench,
          .description = "Transformer (Vaswani et al. 2017) translation, pre-norm, shared embeddings, BLEU",
-         .source = "MLBench task 4b (WMT17 en-de): Adam (0.9, 0.98) eps 1e-9, lr 1.976e-3, 1000 linear warm-up "
-                   "steps then inverse square root decay, label smoothing 0.1; target BLEU 25.0",
+         .source =
+             "MLBench task 4b (WMT17 en-de): Adam (0.9, 0.98) eps 1e-9, lr 1.976e-3, 1000 linear warm-up "
+             "steps then inverse square root decay, label smoothing 0.1; target BLEU 25.0",
          .datasets = {"synthetic-parallel", "wmt"},
          .precisions = {"fp32", "bf16", "fp16"},
          .batch_per_rank = 128,
@@ -92,11 +102,13 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .seq_len = 80},
         {.name = "resnet50",
          .group = kMLPerf,
-         .description = "ResNet-50 v1.5 (torchvision) image classification on synthetic ImageNet-shaped data; "
-                        "preset: the image side",
-         .source = "MLPerf Training ResNet-50 reference (seeds give no hyper-parameters): SGD momentum 0.9, weight "
-                   "decay 1e-4, label smoothing 0.1, lr 0.1 per 256 images scaled with the global batch, linear "
-                   "warm-up then polynomial decay (power 2)",
+         .description =
+             "ResNet-50 v1.5 (torchvision) image classification on synthetic ImageNet-shaped data; "
+             "preset: the image side",
+         .source =
+             "MLPerf Training ResNet-50 reference (seeds give no hyper-parameters): SGD momentum 0.9, weight "
+             "decay 1e-4, label smoothing 0.1, lr 0.1 per 256 images scaled with the global batch, linear "
+             "warm-up then polynomial decay (power 2)",
          .datasets = {"synthetic-imagenet"},
          .precisions = {"fp32", "bf16", "fp16"},
          .batch_per_rank = 256,
@@ -121,8 +133,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .group = kLLM,
          .description = "Llama-style decoder (RMSNorm, grouped-query causal attention with RoPE, SwiGLU), "
                         "next-token loss; tokens/s and MFU",
-         .source = "MaxText Llama-2 recipe (seed 003): synthetic data, sequence 4096, AdamW b 0.9/0.95, wd 0.1, "
-                   "cosine with warm-up, clip 1.0 (Llama 2); MFU with the recipe's model FLOPs",
+         .source =
+             "MaxText Llama-2 recipe (seed 003): synthetic data, sequence 4096, AdamW b 0.9/0.95, wd 0.1, "
+             "cosine with warm-up, clip 1.0 (Llama 2); MFU with the recipe's model FLOPs",
          .datasets = {"synthetic-tokens"},
          .precisions = {"fp32", "bf16", "fp16"},
          .batch_per_rank = 2,

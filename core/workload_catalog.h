@@ -14,10 +14,11 @@ struct WorkloadInfo {
     std::vector<std::string> datasets;
     std::vector<std::string> precisions; // training precisions the engine implements for it ("fp32", ...)
     int batch_per_rank = 0;
-    double base_lr = 0; // before linear scaling with the number of ranks
+    double base_lr = 0;                   // before linear scaling with the number of ranks
     std::string eval_metric = "accuracy"; // accuracy, loss, perplexity, bleu (what `target` is measured in)
     std::vector<std::string> presets;     // model sizes; the first is the default (empty: one size)
-    int seq_len = 0; // the source's tokens per sequence (the engine's default may depend on the preset); 0: none
+    int seq_len =
+        0; // the source's tokens per sequence (the engine's default may depend on the preset); 0: none
 };
 
 // The groups of the catalog, in the order the console lists them.

@@ -21,9 +21,11 @@ struct EngineRun {
     std::vector<MetricRecord> records;
 };
 
-// mpirun --oversubscribe -np ranks scalebench-engine --metrics folder/metrics_name arguments..., with `environment`
+// mpirun --oversubscribe -np ranks scalebench-engine --metrics folder/metrics_name arguments..., with
+// `environment`
 // ("NAME=value") added to this process's for mpirun and every rank.
-inline EngineRun runEngine(const TemporaryFolder& folder, int ranks, const std::vector<std::string>& arguments,
+inline EngineRun runEngine(const TemporaryFolder& folder, int ranks,
+                           const std::vector<std::string>& arguments,
                            const std::string& metrics_name = "metrics.jsonl",
                            std::vector<std::string> environment = {}) {
     std::vector<std::string> argv = {"mpirun",
@@ -34,7 +36,9 @@ inline EngineRun runEngine(const TemporaryFolder& folder, int ranks, const std::
                                      "--metrics",
                                      (folder.path / metrics_name).string()};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
-    if (geteuid() == 0) environment.insert(environment.end(), {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"});
+    if (geteuid() == 0)
+        environment.insert(environment.end(),
+                           {"OMPI_ALLOW_RUN_AS_ROOT=1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1"});
     const auto log = (folder.path / (metrics_name + ".log")).string();
     ChildProcess engine(argv, log, log, environment);
     EngineRun run;

@@ -21,10 +21,12 @@ std::vector<int64_t> ids(const std::string& sentence) {
     return out;
 }
 
-const char* kHyp1 = "It is a guide to action which ensures that the military always obeys the commands of the party";
-const char* kRef1a = "It is a guide to action that ensures that the military will forever heed Party commands";
-const char* kRef1b =
-    "It is the guiding principle which guarantees the military forces always being under the command of the Party";
+const char* kHyp1 =
+    "It is a guide to action which ensures that the military always obeys the commands of the party";
+const char* kRef1a =
+    "It is a guide to action that ensures that the military will forever heed Party commands";
+const char* kRef1b = "It is the guiding principle which guarantees the military forces always being under "
+                     "the command of the Party";
 const char* kRef1c = "It is the practical guide for the army always to heed the directions of the party";
 const char* kHyp2 = "he read the book because he was interested in world history";
 const char* kRef2a = "he was interested in world history because he read the book";
@@ -52,7 +54,8 @@ TEST_CASE("corpus BLEU applies the brevity penalty to the whole corpus's lengths
     CHECK(corpusBleu(counts) == Approx(52.11542151372899).epsilon(1e-9));
 }
 
-TEST_CASE("corpus BLEU without a matching 4-gram is 0 for multi-bleu and smoothed like sacrebleu", "[engine]") {
+TEST_CASE("corpus BLEU without a matching 4-gram is 0 for multi-bleu and smoothed like sacrebleu",
+          "[engine]") {
     BleuCounts counts;
     counts.add(ids("the cat the mat sat on"), ids("the cat sat on the mat"));
     CHECK(corpusBleu(counts, BleuSmoothing::none) == 0);

@@ -82,8 +82,8 @@ TEST_CASE("the engine's build job reports its state, the tail of its log while i
     setenv("SLURM_CONF",
            (std::filesystem::path(std::getenv("SCALEBENCH_TEST_CLUSTER")) / "slurm.conf").c_str(), 1);
     TemporaryFolder folder;
-    // A stand-in for the engine's sources (what pack() takes: CMakeLists.txt, cmake/, protocol/, trainers/) whose build
-    // prints a line a second for 6 s and leaves an executable where the engine would be.
+    // A stand-in for the engine's sources (what pack() takes: CMakeLists.txt, cmake/, protocol/, trainers/)
+    // whose build prints a line a second for 6 s and leaves an executable where the engine would be.
     const auto sources = folder.path / "sources";
     std::filesystem::create_directories(sources / "cmake");
     std::filesystem::create_directories(sources / "protocol");

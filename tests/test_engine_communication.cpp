@@ -85,11 +85,12 @@ TEST_CASE("the sweep's check finds one rank's wrong result: every record says in
     const std::string backend = GENERATE(as<std::string>{}, "mpi", "gloo");
     INFO(backend);
     TemporaryFolder folder;
-    const EngineRun run = runEngine(folder, 2,
-                                    {"--workload", "allreduce-sweep", "--backend", backend, "--sweep-max-log10", "2",
-                                     "--sweep-points", "3", "--repetitions", "2", "--collectives",
-                                     "allreduce,allgather,broadcast", "--dtypes", "float32,bfloat16"},
-                                    "metrics.jsonl", {"SCALEBENCH_FAULT_CORRUPT_RESULT=1"});
+    const EngineRun run =
+        runEngine(folder, 2,
+                  {"--workload", "allreduce-sweep", "--backend", backend, "--sweep-max-log10", "2",
+                   "--sweep-points", "3", "--repetitions", "2", "--collectives",
+                   "allreduce,allgather,broadcast", "--dtypes", "float32,bfloat16"},
+                  "metrics.jsonl", {"SCALEBENCH_FAULT_CORRUPT_RESULT=1"});
     INFO(run.output);
     CHECK(run.status != 0);
     const auto records = recordsOf<CollectiveRecord>(run);

@@ -127,7 +127,8 @@ TEST_CASE("a plan built and launched in the window streams into the live view, t
     const std::int64_t second = again.at(0).toLongLong();
     CHECK(store.runs(second).at(0).name == "resnet20-synthetic-cifar-n2-r1");
     // In the Compare tab the user picks the sessions with the two combos (keys, as a user would): A = the
-    // resubmitted run, B = the first session. The 1-rank run is then only in B; the 2-rank run's figures in both.
+    // resubmitted run, B = the first session. The 1-rank run is then only in B; the 2-rank run's figures in
+    // both.
     window.showTab(QStringLiteral("compareTab"));
     compared.clear();
     chooseWithKeys(window.findChild<QComboBox*>(QStringLiteral("compareA")), second);

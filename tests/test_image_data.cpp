@@ -1,5 +1,6 @@
-// The image data readers and augmentation (trainers/data/image_data.h) on small files the tests write: CIFAR-10's
-// binary format, disjoint shards per rank, normalisation, plain errors for missing and corrupt files.
+// The image data readers and augmentation (trainers/data/image_data.h) on small files the tests write:
+// CIFAR-10's binary format, disjoint shards per rank, normalisation, plain errors for missing and corrupt
+// files.
 #include "cifar10_files.h"
 #include "image_data.h"
 #include "temporary_folder.h"
@@ -62,14 +63,14 @@ TEST_CASE("a missing, truncated or mislabelled CIFAR-10 file is refused by name"
     const std::string dir = folder.path.string();
 
     std::filesystem::remove(folder.path / "data_batch_4.bin");
-    CHECK_THROWS_WITH(loadCifar10Shard(dir, "train", 0, 1), Catch::Contains("data_batch_4.bin") &&
-                                                                Catch::Contains("cannot be read"));
+    CHECK_THROWS_WITH(loadCifar10Shard(dir, "train", 0, 1),
+                      Catch::Contains("data_batch_4.bin") && Catch::Contains("cannot be read"));
     writeCifar10File(folder.path / "data_batch_4.bin", 9, 3);
 
     std::filesystem::resize_file(folder.path / "data_batch_2.bin", 2 * 3073 + 100);
-    CHECK_THROWS_WITH(loadCifar10Shard(dir, "train", 1, 2),
-                      Catch::Contains("data_batch_2.bin") && Catch::Contains("6246 bytes") &&
-                          Catch::Contains("3073-byte records"));
+    CHECK_THROWS_WITH(loadCifar10Shard(dir, "train", 1, 2), Catch::Contains("data_batch_2.bin") &&
+                                                                Catch::Contains("6246 bytes") &&
+                                                                Catch::Contains("3073-byte records"));
     writeCifar10File(folder.path / "data_batch_2.bin", 3, 3);
 
     std::fstream label(folder.path / "test_batch.bin", std::ios::binary | std::ios::in | std::ios::out);

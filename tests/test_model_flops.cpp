@@ -44,14 +44,16 @@ TEST_CASE("an unknown llama preset is refused with the known ones", "[engine]") 
     CHECK(llamaPresetShape("13b").ffn == 13824);
 }
 
-TEST_CASE("BERT-large at 512 tokens has 12 L h^2 (2 + s/h) + 12 L ffn h + 6 V h model FLOPs a token", "[engine]") {
+TEST_CASE("BERT-large at 512 tokens has 12 L h^2 (2 + s/h) + 12 L ffn h + 6 V h model FLOPs a token",
+          "[engine]") {
     // attention 12 x 24 x 1024^2 x 2.5 = 754,974,720; mlp 12 x 24 x 4096 x 1024 = 1,207,959,552; embedding
     // 6 x 30522 x 1024 = 187,527,168.
     CHECK(encoderTrainingFlopsPerSequence(24, 1024, 4096, 30522, 512) ==
           512 * (754974720.0 + 1207959552.0 + 187527168.0));
 }
 
-TEST_CASE("the engine takes a stated per-rank peak in TFLOP/s for MFU and refuses a negative one", "[engine]") {
+TEST_CASE("the engine takes a stated per-rank peak in TFLOP/s for MFU and refuses a negative one",
+          "[engine]") {
     CHECK(parseEngineOptions({"--metrics", "m", "--peak-tflops", "989"}).peak_tflops == 989);
     CHECK(parseEngineOptions({"--metrics", "m"}).peak_tflops == 0);
     CHECK_THROWS_WITH(parseEngineOptions({"--metrics", "m", "--peak-tflops", "-1"}),

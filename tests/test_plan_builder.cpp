@@ -185,7 +185,8 @@ TEST_CASE("the job-script preview shows the sbatch script for a Slurm cluster an
     const std::string local = str(builder.jobScriptText());
     INFO(local);
     CHECK_THAT(local, StartsWith("# run 1") && Contains("\nmpirun -np 2 ") &&
-                          Contains(" -x NCCL_DEBUG=INFO ") && Contains("scalebench-engine --workload resnet20"));
+                          Contains(" -x NCCL_DEBUG=INFO ") &&
+                          Contains("scalebench-engine --workload resnet20"));
 }
 
 TEST_CASE("invalid values are shown inline, never as an empty preview, and block the launch", "[ui][plan]") {

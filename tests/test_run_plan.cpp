@@ -69,9 +69,8 @@ TEST_CASE("wrong values are refused with the line and key", "[core][plan]") {
     }
     SECTION("an unknown workload, with the known ones listed") {
         auto e = planError("name = \"p\"\n[[run]]\nworkload = \"resnet2000\"\nranks = 1\n");
-        CHECK_THAT(e.what(),
-                   Catch::Contains("unknown workload 'resnet2000' (known: resnet20, resnet56,") &&
-                       Catch::Contains("llama, allreduce-sweep)"));
+        CHECK_THAT(e.what(), Catch::Contains("unknown workload 'resnet2000' (known: resnet20, resnet56,") &&
+                                 Catch::Contains("llama, allreduce-sweep)"));
     }
     SECTION("a data set the workload does not have") {
         auto e = planError(head + "ranks = 1\ndataset = \"imagenet\"\n");
@@ -179,10 +178,12 @@ TEST_CASE("wrong values of the new keys are refused with the line, the key and w
                                  Catch::Contains("'backend' must be one of mpi, gloo, nccl, not 'mpich'"));
     }
     SECTION("a precision the workload does not support names what it supports") {
-        auto e = planError("name = \"p\"\n[[run]]\nworkload = \"lstm-lm\"\nranks = 1\nprecision = \"fp16\"\n");
+        auto e =
+            planError("name = \"p\"\n[[run]]\nworkload = \"lstm-lm\"\nranks = 1\nprecision = \"fp16\"\n");
         CHECK(e.line() == 5);
         CHECK(e.key() == "precision");
-        CHECK_THAT(e.what(), Catch::Contains("workload 'lstm-lm' supports precision fp32, bf16 only, not 'fp16'"));
+        CHECK_THAT(e.what(),
+                   Catch::Contains("workload 'lstm-lm' supports precision fp32, bf16 only, not 'fp16'"));
     }
     SECTION("a precision nobody knows") {
         CHECK_THAT(planError(head + "precision = \"fp8\"\n").what(),
@@ -325,8 +326,10 @@ target = 150
 TEST_CASE("a plan refuses a preset, sequence length or target where they do not apply", "[core][plan]") {
     const std::string head = "name = \"p\"\n[[run]]\nworkload = \"llama\"\nranks = [1]\n";
     CHECK_THAT(planError(head + "preset = \"8b\"\n").what(),
-               Catch::Contains("'preset'") && Catch::Contains("'8b'") && Catch::Contains("small, tiny, 7b, 13b, 70b"));
-    CHECK_THAT(planError(head + "target = 0\n").what(), Catch::Contains("'target' must be a positive number"));
+               Catch::Contains("'preset'") && Catch::Contains("'8b'") &&
+                   Catch::Contains("small, tiny, 7b, 13b, 70b"));
+    CHECK_THAT(planError(head + "target = 0\n").what(),
+               Catch::Contains("'target' must be a positive number"));
     CHECK_THAT(planError(head + "target_accuracy = 0.5\n").what(),
                Catch::Contains("'llama' is evaluated by loss, not accuracy: use 'target'"));
     const std::string resnet = "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1]\n";

@@ -13,7 +13,8 @@ TEST_CASE("the step breakdown carries hidden communication as its own mean, not 
     std::vector<StepRecord> steps;
     for (int i = 1; i <= 20; ++i) { // the first 2 are warm-up (a tenth)
         const double hidden = i <= 2 ? 1.0 : 0.01 * (i % 2 ? 1 : 3);
-        steps.push_back({i, 1.0, 100, 0.1, 0.01, 0.03, 0.04, 0.015, 0.005, 0.1 * i, hidden, 0.0, 0.0, std::nullopt});
+        steps.push_back(
+            {i, 1.0, 100, 0.1, 0.01, 0.03, 0.04, 0.015, 0.005, 0.1 * i, hidden, 0.0, 0.0, std::nullopt});
     }
     const RunFigures f = runFigures(steps, {});
     CHECK(f.steady_steps == 18);

@@ -38,11 +38,29 @@ TEST_CASE(
     "llama tiny trains at 2 ranks with its loss going down and reports tokens and model FLOPs per second",
     "[workloads][outcome]") {
     TemporaryFolder folder;
-    const EngineRun run = runEngine(
-        folder, 2, {"--workload",     "llama", "--preset",         "tiny",    "--dataset", "synthetic-tokens",
-                    "--steps",        "30",    "--batch-per-rank", "8",       "--lr",      "0.01",
-                    "--warmup-steps", "3",     "--eval-samples",   "16",      "--threads-per-rank", "1",
-                    "--peak-tflops",  "0.5",   "--seed",           testSeed()});
+    const EngineRun run = runEngine(folder, 2,
+                                    {"--workload",
+                                     "llama",
+                                     "--preset",
+                                     "tiny",
+                                     "--dataset",
+                                     "synthetic-tokens",
+                                     "--steps",
+                                     "30",
+                                     "--batch-per-rank",
+                                     "8",
+                                     "--lr",
+                                     "0.01",
+                                     "--warmup-steps",
+                                     "3",
+                                     "--eval-samples",
+                                     "16",
+                                     "--threads-per-rank",
+                                     "1",
+                                     "--peak-tflops",
+                                     "0.5",
+                                     "--seed",
+                                     testSeed()});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto steps = rawRecords(folder, "step");
@@ -78,11 +96,27 @@ TEST_CASE("bert tiny trains with LAMB at 2 ranks and reports tokens and model FL
           "accuracy",
           "[workloads][outcome]") {
     TemporaryFolder folder;
-    const EngineRun run = runEngine(
-        folder, 2, {"--workload",   "bert",    "--preset",         "tiny", "--dataset", "synthetic-tokens",
-                    "--steps",      "200",     "--batch-per-rank", "16",   "--lr",      "0.01",
-                    "--eval-every", "100",     "--eval-samples",   "64",   "--threads-per-rank", "1",
-                    "--seed",       testSeed()});
+    const EngineRun run = runEngine(folder, 2,
+                                    {"--workload",
+                                     "bert",
+                                     "--preset",
+                                     "tiny",
+                                     "--dataset",
+                                     "synthetic-tokens",
+                                     "--steps",
+                                     "200",
+                                     "--batch-per-rank",
+                                     "16",
+                                     "--lr",
+                                     "0.01",
+                                     "--eval-every",
+                                     "100",
+                                     "--eval-samples",
+                                     "64",
+                                     "--threads-per-rank",
+                                     "1",
+                                     "--seed",
+                                     testSeed()});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto steps = rawRecords(folder, "step");

@@ -27,11 +27,20 @@ std::vector<json> rawRecords(const std::filesystem::path& path, const std::strin
     return out;
 }
 
-const std::vector<std::string> kSmallRun = {
-    "--workload",       "resnet20", "--dataset",      "synthetic-cifar",
-    "--batch-per-rank", "8",        "--eval-samples", "16",
-    "--threads-per-rank",        "1",        "--warmup-steps", "0",
-    "--seed",           testSeed()};
+const std::vector<std::string> kSmallRun = {"--workload",
+                                            "resnet20",
+                                            "--dataset",
+                                            "synthetic-cifar",
+                                            "--batch-per-rank",
+                                            "8",
+                                            "--eval-samples",
+                                            "16",
+                                            "--threads-per-rank",
+                                            "1",
+                                            "--warmup-steps",
+                                            "0",
+                                            "--seed",
+                                            testSeed()};
 
 std::vector<std::string> withSmallRun(std::vector<std::string> options) {
     options.insert(options.end(), kSmallRun.begin(), kSmallRun.end());
@@ -110,7 +119,8 @@ TEST_CASE("six steps straight equal three steps, a checkpoint and three resumed 
     };
     const EngineRun straight = train("straight", {"--steps", "6"});
     const EngineRun first = train("first", {"--steps", "3", "--checkpoint-dir", checkpoints});
-    const EngineRun resumed = train("resumed", {"--steps", "6", "--checkpoint-dir", checkpoints, "--resume", "yes"});
+    const EngineRun resumed =
+        train("resumed", {"--steps", "6", "--checkpoint-dir", checkpoints, "--resume", "yes"});
 
     // The first run's checkpoint: one file of the shared state, one per rank, and its record.
     CHECK(std::filesystem::exists(folder.path / "checkpoints" / "checkpoint-3.pt"));
@@ -151,8 +161,9 @@ TEST_CASE("resuming without a checkpoint or from a corrupt one ends the run with
     TemporaryFolder folder;
     const auto empty = (folder.path / "empty").string();
     std::filesystem::create_directories(empty);
-    const EngineRun none = runEngine(
-        folder, 1, withSmallRun({"--steps", "2", "--checkpoint-dir", empty, "--resume", "yes"}), "none.jsonl");
+    const EngineRun none =
+        runEngine(folder, 1, withSmallRun({"--steps", "2", "--checkpoint-dir", empty, "--resume", "yes"}),
+                  "none.jsonl");
     CHECK(none.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(none).size() == 1);
     CHECK_THAT(recordsOf<ErrorRecord>(none)[0].message,
@@ -161,9 +172,9 @@ TEST_CASE("resuming without a checkpoint or from a corrupt one ends the run with
     const auto broken = folder.path / "broken";
     std::filesystem::create_directories(broken);
     std::ofstream(broken / "checkpoint-2.pt") << "not a checkpoint";
-    const EngineRun corrupt =
-        runEngine(folder, 1, withSmallRun({"--steps", "4", "--checkpoint-dir", broken.string(), "--resume", "yes"}),
-                  "corrupt.jsonl");
+    const EngineRun corrupt = runEngine(
+        folder, 1, withSmallRun({"--steps", "4", "--checkpoint-dir", broken.string(), "--resume", "yes"}),
+        "corrupt.jsonl");
     CHECK(corrupt.status != 0);
     REQUIRE(recordsOf<ErrorRecord>(corrupt).size() == 1);
     CHECK_THAT(recordsOf<ErrorRecord>(corrupt)[0].message,

@@ -125,8 +125,9 @@ void checkTranslatedWords(const nlohmann::json& eval) {
 }
 
 const std::vector<std::string> kTiny = {
-    "--preset",       "tiny", "--steps",   "60", "--batch-per-rank", "16",      "--warmup-steps", "0",
-    "--eval-samples", "32",   "--threads-per-rank", "1",  "--seed",           testSeed()};
+    "--preset",       "tiny",    "--steps",        "60", "--batch-per-rank",   "16",
+    "--warmup-steps", "0",       "--eval-samples", "32", "--threads-per-rank", "1",
+    "--seed",         testSeed()};
 
 std::vector<std::string> with(std::vector<std::string> arguments, const std::vector<std::string>& more) {
     arguments.insert(arguments.end(), more.begin(), more.end());

@@ -140,10 +140,10 @@ TEST_CASE("ResNet-50 refuses an image side that is not a number and a dataset it
 }
 
 // The issue's acceptance check: MLBench task 1 (ResNet-20) on the real Fashion-MNIST reaches its accuracy
-// target on 2 ranks in a quickstart-sized run, and the summary carries the time to accuracy. 0.75 is below the
-// 85.7% the quickstart (200 steps of 128 a rank) reaches, so a smaller batch still gets there on every CPU: 0.8
-// took 170 of the 200 steps at seed 2 here, too close to the limit; 0.75 took 80-140 steps over 4 instruction sets
-// and 3 seeds (bench/results/2026-11-25-outcome-margins.md).
+// target on 2 ranks in a quickstart-sized run, and the summary carries the time to accuracy. 0.75 is below
+// the 85.7% the quickstart (200 steps of 128 a rank) reaches, so a smaller batch still gets there on every
+// CPU: 0.8 took 170 of the 200 steps at seed 2 here, too close to the limit; 0.75 took 80-140 steps over 4
+// instruction sets and 3 seeds (bench/results/2026-11-25-outcome-margins.md).
 TEST_CASE("Task 1 on Fashion-MNIST reaches its accuracy target on 2 ranks in a quickstart-sized run",
           "[workloads][outcome][slow]") {
     constexpr double kTarget = 0.75;

@@ -1,6 +1,6 @@
 // Widgets in tests: typing into a field as a user does, and checking that a widget rendered offscreen shows
-// something (its grab is not one flat colour; its main parts laid out visibly inside it, each at least its minimum
-// size, none covering another).
+// something (its grab is not one flat colour; its main parts laid out visibly inside it, each at least its
+// minimum size, none covering another).
 #pragma once
 
 #include <QHash>

@@ -2,9 +2,9 @@
 // and each run's full step trace for the live charts. Fed by the SessionController's signals.
 #pragma once
 
+#include "job_status.h"
 #include "metric_record.h"
 #include "run_plan.h"
-#include "job_status.h"
 #include "series_decimation.h"
 
 #include <QAbstractTableModel>

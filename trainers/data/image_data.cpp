@@ -58,9 +58,9 @@ LabelledImages loadCifar10Shard(const std::string& dir, const std::string& split
             names.push_back("data_batch_" + std::to_string(i) + ".bin");
     else
         names.push_back("test_batch.bin");
-    std::vector<int64_t> mine;          // global sample indices of this rank, in file order
-    std::vector<uint8_t> label_bytes;   // (n)
-    std::vector<uint8_t> pixel_bytes;   // (n, 3, 32, 32)
+    std::vector<int64_t> mine;        // global sample indices of this rank, in file order
+    std::vector<uint8_t> label_bytes; // (n)
+    std::vector<uint8_t> pixel_bytes; // (n, 3, 32, 32)
     int64_t global = 0;
     for (const auto& name : names) {
         const std::filesystem::path path = std::filesystem::path(dir) / name;
@@ -88,7 +88,8 @@ LabelledImages loadCifar10Shard(const std::string& dir, const std::string& split
                      .to(torch::kFloat32)
                      .div_(255.0);
     const auto options = torch::TensorOptions().dtype(torch::kFloat32);
-    out.images.sub_(torch::tensor({kCifar10Mean[0], kCifar10Mean[1], kCifar10Mean[2]}, options).view({1, 3, 1, 1}))
+    out.images
+        .sub_(torch::tensor({kCifar10Mean[0], kCifar10Mean[1], kCifar10Mean[2]}, options).view({1, 3, 1, 1}))
         .div_(torch::tensor({kCifar10Std[0], kCifar10Std[1], kCifar10Std[2]}, options).view({1, 3, 1, 1}));
     out.labels = torch::from_blob(label_bytes.data(), {n}, torch::kUInt8).to(torch::kInt64);
     return out;
@@ -101,7 +102,8 @@ LabelledImages syntheticImages(int64_t samples, int64_t side, int64_t classes, i
 
 torch::Tensor randomCropAndFlip(const torch::Tensor& images, int64_t padding, std::mt19937_64& random) {
     const int64_t h = images.size(2), w = images.size(3);
-    const auto padded = torch::constant_pad_nd(images, {padding, padding, padding, padding}, 0); // (B, C, H+2p, W+2p)
+    const auto padded =
+        torch::constant_pad_nd(images, {padding, padding, padding, padding}, 0); // (B, C, H+2p, W+2p)
     std::uniform_int_distribution<int64_t> offset(0, 2 * padding);
     std::bernoulli_distribution flip(0.5);
     std::vector<torch::Tensor> out;
@@ -148,10 +150,9 @@ void BatchSampler::saveState(torch::serialize::OutputArchive& archive) const {
     random << random_;
     archive.write("sampler_epoch", c10::IValue(epoch_));
     archive.write("sampler_position", c10::IValue(position_));
-    archive.write("sampler_order",
-                  torch::from_blob(const_cast<int64_t*>(order_.data()), {static_cast<int64_t>(order_.size())},
-                                   torch::kInt64)
-                      .clone());
+    archive.write("sampler_order", torch::from_blob(const_cast<int64_t*>(order_.data()),
+                                                    {static_cast<int64_t>(order_.size())}, torch::kInt64)
+                                       .clone());
     archive.write("sampler_random", c10::IValue(random.str()));
 }
 

@@ -20,8 +20,8 @@ struct LabelledImages {
 
 // Samples rank, rank + ranks, rank + 2 ranks, ... of split "train" or "t10k" from the IDX files in dir.
 LabelledImages loadFashionMnistShard(const std::string& dir, const std::string& split, int rank, int ranks);
-// Samples rank, rank + ranks, ... of the CIFAR-10 binary files in dir: split "train" reads data_batch_1.bin ..
-// data_batch_5.bin, "test" reads test_batch.bin (each record: 1 label byte, then 3072 bytes of 3 x 32 x 32
+// Samples rank, rank + ranks, ... of the CIFAR-10 binary files in dir: split "train" reads data_batch_1.bin
+// .. data_batch_5.bin, "test" reads test_batch.bin (each record: 1 label byte, then 3072 bytes of 3 x 32 x 32
 // row-major planes R, G, B). Images normalised with the CIFAR-10 training set's channel mean and standard
 // deviation. Throws std::runtime_error naming the file for a missing file, a size that is not a whole number
 // of records, or a label outside 0-9.
@@ -33,7 +33,8 @@ LabelledImages syntheticCifar(int64_t samples, int seed);
 LabelledImages syntheticImages(int64_t samples, int64_t side, int64_t classes, int seed);
 
 // He et al. 2015's CIFAR augmentation on a batch (B, C, H, W): each image padded by `padding` pixels of zero
-// (the normalised mean) on every side, a random H x W crop taken, and flipped horizontally with probability 1/2.
+// (the normalised mean) on every side, a random H x W crop taken, and flipped horizontally with probability
+// 1/2.
 torch::Tensor randomCropAndFlip(const torch::Tensor& images, int64_t padding, std::mt19937_64& random);
 
 // Mini-batches in a fresh random order each epoch.

@@ -20,7 +20,8 @@ struct ParsedLine {
 };
 
 [[noreturn]] void fail(const std::filesystem::path& path, int64_t line, const std::string& problem) {
-    throw std::runtime_error("LIBSVM file " + path.string() + ", line " + std::to_string(line) + ": " + problem);
+    throw std::runtime_error("LIBSVM file " + path.string() + ", line " + std::to_string(line) + ": " +
+                             problem);
 }
 
 bool isBlank(std::string_view text) {
@@ -60,10 +61,15 @@ ParsedLine parseLine(std::string_view text, const std::filesystem::path& path, i
     const auto parts = words(text);
     ParsedLine parsed;
     double label = 0;
-    if (!parseWhole(parts.front(), label)) fail(path, line, "label '" + std::string(parts.front()) + "' is not a number");
-    if (label == 1) parsed.label = 1;
-    else if (label == -1 || label == 0) parsed.label = 0;
-    else fail(path, line, "label " + std::string(parts.front()) + " is not +1, -1, 1 or 0 (binary classification)");
+    if (!parseWhole(parts.front(), label))
+        fail(path, line, "label '" + std::string(parts.front()) + "' is not a number");
+    if (label == 1)
+        parsed.label = 1;
+    else if (label == -1 || label == 0)
+        parsed.label = 0;
+    else
+        fail(path, line,
+             "label " + std::string(parts.front()) + " is not +1, -1, 1 or 0 (binary classification)");
     int64_t previous = 0;
     for (std::size_t i = 1; i < parts.size(); ++i) {
         const auto word = parts[i];
@@ -75,9 +81,11 @@ ParsedLine parseLine(std::string_view text, const std::filesystem::path& path, i
             fail(path, line, "'" + std::string(word) + "' is not index:value");
         if (index < 1) fail(path, line, "index " + std::to_string(index) + " (indices start at 1)");
         if (index <= previous)
-            fail(path, line, "index " + std::to_string(index) + " after " + std::to_string(previous) +
-                                 " (indices must ascend)");
-        if (!std::isfinite(value)) fail(path, line, "value of index " + std::to_string(index) + " is not finite");
+            fail(path, line,
+                 "index " + std::to_string(index) + " after " + std::to_string(previous) +
+                     " (indices must ascend)");
+        if (!std::isfinite(value))
+            fail(path, line, "value of index " + std::to_string(index) + " is not finite");
         previous = index;
         parsed.entries.emplace_back(index - 1, value);
     }
@@ -97,10 +105,12 @@ LibsvmShard readLibsvmShard(const std::filesystem::path& path, int rank, int ran
         if (isBlank(text)) continue;
         if (samples++ % ranks == rank) {
             mine.push_back(parseLine(text, path, line));
-            if (!mine.back().entries.empty()) largest = std::max(largest, mine.back().entries.back().first + 1);
+            if (!mine.back().entries.empty())
+                largest = std::max(largest, mine.back().entries.back().first + 1);
             if (feature_count > 0 && largest > feature_count)
-                fail(path, line, "index " + std::to_string(largest) + " beyond the " +
-                                     std::to_string(feature_count) + " features stated");
+                fail(path, line,
+                     "index " + std::to_string(largest) + " beyond the " + std::to_string(feature_count) +
+                         " features stated");
         } else if (feature_count == 0) {
             // Another rank's line: only its last (largest) index, for the common width.
             const auto parts = words(text);
@@ -111,11 +121,12 @@ LibsvmShard readLibsvmShard(const std::filesystem::path& path, int rank, int ran
     if (samples == 0) throw std::runtime_error("LIBSVM file " + path.string() + " holds no samples");
     if (mine.empty())
         throw std::runtime_error("LIBSVM file " + path.string() + ": " + std::to_string(samples) +
-                                 " samples leave rank " + std::to_string(rank) + " of " + std::to_string(ranks) +
-                                 " none");
+                                 " samples leave rank " + std::to_string(rank) + " of " +
+                                 std::to_string(ranks) + " none");
     LibsvmShard shard;
     shard.feature_count = feature_count > 0 ? feature_count : largest;
-    if (shard.feature_count == 0) throw std::runtime_error("LIBSVM file " + path.string() + " has no features");
+    if (shard.feature_count == 0)
+        throw std::runtime_error("LIBSVM file " + path.string() + " has no features");
     const auto n = static_cast<int64_t>(mine.size());
     shard.features = torch::zeros({n, shard.feature_count}, torch::kFloat32);
     shard.labels = torch::empty({n}, torch::kFloat32);

@@ -60,7 +60,8 @@ Vocabulary Vocabulary::fromFiles(const std::vector<std::filesystem::path>& files
                 ++counts[w];
     }
     std::vector<std::pair<std::string, int64_t>> ranked(counts.begin(), counts.end()); // byte order
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    std::stable_sort(ranked.begin(), ranked.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
     Vocabulary v;
     for (const auto& [word, count] : ranked)
         v.add(word);
@@ -77,12 +78,14 @@ Vocabulary Vocabulary::synthetic(int64_t words) {
     return v;
 }
 
-SentencePairs readParallelShard(const std::filesystem::path& source_path, const std::filesystem::path& target_path,
-                                const Vocabulary& vocabulary, int rank, int ranks, int64_t max_length) {
+SentencePairs readParallelShard(const std::filesystem::path& source_path,
+                                const std::filesystem::path& target_path, const Vocabulary& vocabulary,
+                                int rank, int ranks, int64_t max_length) {
     const int64_t source_lines = lineCount(source_path), target_lines = lineCount(target_path);
     if (source_lines != target_lines)
-        throw std::runtime_error(source_path.string() + " has " + std::to_string(source_lines) + " lines but " +
-                                 target_path.string() + " has " + std::to_string(target_lines) +
+        throw std::runtime_error(source_path.string() + " has " + std::to_string(source_lines) +
+                                 " lines but " + target_path.string() + " has " +
+                                 std::to_string(target_lines) +
                                  ": the files must be sentence-aligned, one sentence a line");
     std::ifstream source = openText(source_path), target = openText(target_path);
     SentencePairs pairs;
@@ -141,8 +144,10 @@ ParallelBatch makeParallelBatch(const SentencePairs& pairs, const std::vector<in
     const auto b = static_cast<int64_t>(indices.size());
     int64_t s_max = 0, t_max = 0;
     for (const int64_t i : indices) {
-        s_max = std::max<int64_t>(s_max, static_cast<int64_t>(pairs.sources[static_cast<std::size_t>(i)].size()) + 1);
-        t_max = std::max<int64_t>(t_max, static_cast<int64_t>(pairs.targets[static_cast<std::size_t>(i)].size()) + 1);
+        s_max = std::max<int64_t>(
+            s_max, static_cast<int64_t>(pairs.sources[static_cast<std::size_t>(i)].size()) + 1);
+        t_max = std::max<int64_t>(
+            t_max, static_cast<int64_t>(pairs.targets[static_cast<std::size_t>(i)].size()) + 1);
     }
     ParallelBatch batch;
     batch.source = torch::full({b, s_max}, Vocabulary::kPad, torch::kInt64);

@@ -47,8 +47,9 @@ struct SentencePairs {
 // or a side longer than max_length tokens (when max_length > 0), are left out (MLBench's length filter).
 // Throws std::runtime_error naming a file that cannot be read, and both files with their line counts when
 // the counts differ.
-SentencePairs readParallelShard(const std::filesystem::path& source_path, const std::filesystem::path& target_path,
-                                const Vocabulary& vocabulary, int rank, int ranks, int64_t max_length);
+SentencePairs readParallelShard(const std::filesystem::path& source_path,
+                                const std::filesystem::path& target_path, const Vocabulary& vocabulary,
+                                int rank, int ranks, int64_t max_length);
 
 // A learnable language pair: sources of uniformly random words (lengths min_length..max_length), targets the
 // same words mapped through a fixed permutation of the vocabulary (the same on every rank and every seed).

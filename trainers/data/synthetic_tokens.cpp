@@ -33,7 +33,8 @@ torch::Tensor SyntheticTokens::next(int64_t sequences, int64_t length) {
             for (std::size_t i = 1; i < phrase.size(); ++i)
                 phrase[i] = successor_[static_cast<std::size_t>(phrase[i - 1] - first_id_)];
             for (int64_t t = 0; t < length; ++t)
-                row[t] = coin(random_) < noise_ ? any(random_) : phrase[static_cast<std::size_t>(t % period_)];
+                row[t] =
+                    coin(random_) < noise_ ? any(random_) : phrase[static_cast<std::size_t>(t % period_)];
             continue;
         }
         row[0] = any(random_);
@@ -71,8 +72,10 @@ MaskedTokens maskForMlm(const torch::Tensor& tokens, int64_t vocab, int64_t firs
         ++chosen;
         label[i] = in[i];
         const double r = coin(random);
-        if (r < 0.8) in[i] = mask_id;
-        else if (r < 0.9) in[i] = any(random);
+        if (r < 0.8)
+            in[i] = mask_id;
+        else if (r < 0.9)
+            in[i] = any(random);
     }
     if (chosen == 0 && n > 0) { // a loss over no positions is undefined
         label[0] = in[0];

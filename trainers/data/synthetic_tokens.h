@@ -17,8 +17,9 @@ namespace scalebench {
 // possible next-token accuracy is about 1 - noise; a random-token stream (noise = 1) is not learnable.
 class SyntheticTokens {
   public:
-    // period > 0: each sequence repeats its first period chain tokens (a phrase), the noise drawn anew at every
-    // position; a masked token is then also told by the bag of its context (what a fresh encoder learns first).
+    // period > 0: each sequence repeats its first period chain tokens (a phrase), the noise drawn anew at
+    // every position; a masked token is then also told by the bag of its context (what a fresh encoder learns
+    // first).
     SyntheticTokens(int64_t vocab, int64_t first_id, double noise, uint64_t seed, int64_t period = 0);
     // (sequences, length) int64 ids.
     torch::Tensor next(int64_t sequences, int64_t length);

@@ -22,7 +22,8 @@ std::map<NGram, int64_t> nGramCounts(const std::vector<int64_t>& tokens, std::si
 
 } // namespace
 
-void BleuCounts::add(const std::vector<int64_t>& hypothesis, const std::vector<std::vector<int64_t>>& references) {
+void BleuCounts::add(const std::vector<int64_t>& hypothesis,
+                     const std::vector<std::vector<int64_t>>& references) {
     if (references.empty()) throw std::invalid_argument("BLEU: a hypothesis without a reference");
     for (std::size_t n = 1; n <= kOrder; ++n) {
         // Each hypothesis n-gram counts at most as often as it occurs in any one reference (clipping).
@@ -41,7 +42,8 @@ void BleuCounts::add(const std::vector<int64_t>& hypothesis, const std::vector<s
     int64_t closest = static_cast<int64_t>(references.front().size());
     for (const auto& reference : references) {
         const auto len = static_cast<int64_t>(reference.size());
-        if (std::abs(len - hyp) < std::abs(closest - hyp) || (std::abs(len - hyp) == std::abs(closest - hyp) && len < closest))
+        if (std::abs(len - hyp) < std::abs(closest - hyp) ||
+            (std::abs(len - hyp) == std::abs(closest - hyp) && len < closest))
             closest = len;
     }
     values[2 * kOrder] += static_cast<double>(hyp);
@@ -56,7 +58,8 @@ BleuCounts& BleuCounts::operator+=(const BleuCounts& other) {
 
 double corpusBleu(const BleuCounts& counts, BleuSmoothing smoothing) {
     const auto& v = counts.values;
-    const double hypothesis_length = v[2 * BleuCounts::kOrder], reference_length = v[2 * BleuCounts::kOrder + 1];
+    const double hypothesis_length = v[2 * BleuCounts::kOrder],
+                 reference_length = v[2 * BleuCounts::kOrder + 1];
     if (hypothesis_length <= 0) return 0;
     double log_precisions = 0, smooth = 1;
     for (int n = 0; n < BleuCounts::kOrder; ++n) {

@@ -57,9 +57,9 @@ MllogWriter::MllogWriter(const std::string& path) : path_(path), file_(std::fope
     if (!file_) throw std::runtime_error("--mllog: cannot open " + path + " for writing");
 }
 
-std::string MllogWriter::encode(const std::string& name_space, std::int64_t time_ms, const std::string& event_type,
-                                const std::string& key, const nlohmann::json& value,
-                                const nlohmann::ordered_json& metadata) {
+std::string MllogWriter::encode(const std::string& name_space, std::int64_t time_ms,
+                                const std::string& event_type, const std::string& key,
+                                const nlohmann::json& value, const nlohmann::ordered_json& metadata) {
     nlohmann::ordered_json line;
     line["namespace"] = name_space;
     line["time_ms"] = time_ms;
@@ -78,16 +78,16 @@ std::int64_t MllogWriter::nowMs() {
         .count();
 }
 
-void MllogWriter::start(const std::string& key, const nlohmann::json& value, const nlohmann::ordered_json& metadata,
-                        std::source_location where) {
+void MllogWriter::start(const std::string& key, const nlohmann::json& value,
+                        const nlohmann::ordered_json& metadata, std::source_location where) {
     write("INTERVAL_START", key, value, metadata, where);
 }
-void MllogWriter::end(const std::string& key, const nlohmann::json& value, const nlohmann::ordered_json& metadata,
-                      std::source_location where) {
+void MllogWriter::end(const std::string& key, const nlohmann::json& value,
+                      const nlohmann::ordered_json& metadata, std::source_location where) {
     write("INTERVAL_END", key, value, metadata, where);
 }
-void MllogWriter::event(const std::string& key, const nlohmann::json& value, const nlohmann::ordered_json& metadata,
-                        std::source_location where) {
+void MllogWriter::event(const std::string& key, const nlohmann::json& value,
+                        const nlohmann::ordered_json& metadata, std::source_location where) {
     write("POINT_IN_TIME", key, value, metadata, where);
 }
 

@@ -1,6 +1,7 @@
 // MLPerf's compliance log (mlcommons/logging, mlperf_logging/mllog/mllog.py): one line an event,
-// `:::MLLOG {"namespace": "", "time_ms": ..., "event_type": ..., "key": ..., "value": ..., "metadata": {...}}`,
-// encoded as Python's json.dumps writes it (", " and ": " separators, ASCII only, numbers in "value" as floats).
+// `:::MLLOG {"namespace": "", "time_ms": ..., "event_type": ..., "key": ..., "value": ..., "metadata":
+// {...}}`, encoded as Python's json.dumps writes it (", " and ": " separators, ASCII only, numbers in "value"
+// as floats).
 #pragma once
 
 #include <cstdint>
@@ -29,11 +30,11 @@ class MllogWriter {
                const nlohmann::ordered_json& metadata = nlohmann::ordered_json::object(),
                std::source_location where = std::source_location::current());
 
-    // One line without its newline, as mllog's _encode_log writes it. A number or a boolean in value becomes a
-    // float (mllog's _try_float); strings, null, arrays and objects stay as they are.
-    static std::string encode(const std::string& name_space, std::int64_t time_ms, const std::string& event_type,
-                              const std::string& key, const nlohmann::json& value,
-                              const nlohmann::ordered_json& metadata);
+    // One line without its newline, as mllog's _encode_log writes it. A number or a boolean in value becomes
+    // a float (mllog's _try_float); strings, null, arrays and objects stay as they are.
+    static std::string encode(const std::string& name_space, std::int64_t time_ms,
+                              const std::string& event_type, const std::string& key,
+                              const nlohmann::json& value, const nlohmann::ordered_json& metadata);
     // Milliseconds since the Unix epoch, as mllog's _current_time_ms.
     static std::int64_t nowMs();
 

@@ -11,10 +11,8 @@ const std::vector<std::pair<std::string, DecoderShape>>& presets() {
     // {layers, hidden, heads, kv_heads, ffn, vocab}; 7b/13b/70b: Llama 2 (Touvron et al. 2023, table 1 and
     // the released configs).
     static const std::vector<std::pair<std::string, DecoderShape>> shapes = {
-        {"tiny", {2, 32, 4, 2, 64, 64}},
-        {"small", {4, 256, 8, 4, 688, 1024}},
-        {"7b", {32, 4096, 32, 32, 11008, 32000}},
-        {"13b", {40, 5120, 40, 40, 13824, 32000}},
+        {"tiny", {2, 32, 4, 2, 64, 64}},          {"small", {4, 256, 8, 4, 688, 1024}},
+        {"7b", {32, 4096, 32, 32, 11008, 32000}}, {"13b", {40, 5120, 40, 40, 13824, 32000}},
         {"70b", {80, 8192, 64, 8, 28672, 32000}},
     };
     return shapes;
@@ -48,7 +46,8 @@ double maxtextTrainingFlopsPerSequence(const DecoderShape& s, int64_t seq_len) {
     return d(seq_len) * (attention + mlp + normalization + embedding);
 }
 
-double encoderTrainingFlopsPerSequence(int64_t layers, int64_t hidden, int64_t ffn, int64_t vocab, int64_t seq_len) {
+double encoderTrainingFlopsPerSequence(int64_t layers, int64_t hidden, int64_t ffn, int64_t vocab,
+                                       int64_t seq_len) {
     const auto d = [](int64_t v) { return static_cast<double>(v); };
     const double attention = 12 * d(layers) * d(hidden) * d(hidden) * (2 + d(seq_len) / d(hidden));
     const double mlp = 12 * d(layers) * d(ffn) * d(hidden);

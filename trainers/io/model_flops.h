@@ -33,10 +33,11 @@ std::vector<std::string> llamaPresetNames();
 // Llama-2 70B at 4096 tokens: 1.82e15 (the recipe's "model flops for GBS=1").
 double maxtextTrainingFlopsPerSequence(const DecoderShape& shape, int64_t seq_len);
 
-// The same counting for a BERT encoder (its GELU MLP has two matrices, not SwiGLU's three: 12 x layers x ffn x
-// hidden; keys and values have every head; the tied MLM decoder is counted as the embedding term; the MLM
+// The same counting for a BERT encoder (its GELU MLP has two matrices, not SwiGLU's three: 12 x layers x ffn
+// x hidden; keys and values have every head; the tied MLM decoder is counted as the embedding term; the MLM
 // head's transform, 6 x hidden^2, is left out like the norms):
 //   seq_len x (12 L h^2 (2 + seq_len / h) + 12 L ffn h + 6 V h)
-double encoderTrainingFlopsPerSequence(int64_t layers, int64_t hidden, int64_t ffn, int64_t vocab, int64_t seq_len);
+double encoderTrainingFlopsPerSequence(int64_t layers, int64_t hidden, int64_t ffn, int64_t vocab,
+                                       int64_t seq_len);
 
 } // namespace scalebench

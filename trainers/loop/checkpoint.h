@@ -1,11 +1,11 @@
 // Checkpoints of a data-parallel training run, for --checkpoint-dir, --checkpoint-every and --resume.
 //
-// DIR/checkpoint-STEP.pt (rank 0): the step, the ranks, the precision, the parameters (the same on every rank),
-// the optimizer's state and the loss scaler's. DIR/checkpoint-STEP.rankR.pt (every rank R): what differs by
-// rank: the module's buffers (e.g. batch-norm running statistics, which are not averaged), the workload's
-// state (its data position) and the LibTorch random generator. Each file is written to a ".tmp" name and
-// renamed; rank 0 writes its file only after every rank's file is in place, so a checkpoint-STEP.pt that
-// exists is complete.
+// DIR/checkpoint-STEP.pt (rank 0): the step, the ranks, the precision, the parameters (the same on every
+// rank), the optimizer's state and the loss scaler's. DIR/checkpoint-STEP.rankR.pt (every rank R): what
+// differs by rank: the module's buffers (e.g. batch-norm running statistics, which are not averaged), the
+// workload's state (its data position) and the LibTorch random generator. Each file is written to a ".tmp"
+// name and renamed; rank 0 writes its file only after every rank's file is in place, so a checkpoint-STEP.pt
+// that exists is complete.
 #pragma once
 
 #include "loss_scaler.h"

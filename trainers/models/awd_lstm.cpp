@@ -23,8 +23,8 @@ AwdLstmImpl::AwdLstmImpl(const AwdLstmOptions& o) : options_(o) {
         encoder->weight.uniform_(-0.1, 0.1); // AWD-LSTM's init_weights
     }
     for (int64_t l = 0; l < o.layers; ++l)
-        rnns->push_back(
-            torch::nn::LSTM(torch::nn::LSTMOptions(l == 0 ? o.embedding : o.hidden, layerWidth(l)).num_layers(1)));
+        rnns->push_back(torch::nn::LSTM(
+            torch::nn::LSTMOptions(l == 0 ? o.embedding : o.hidden, layerWidth(l)).num_layers(1)));
     register_module("rnns", rnns);
     decoder = register_module("decoder", Decoder(layerWidth(o.layers - 1), o.vocabulary, !o.tied));
 }
@@ -49,7 +49,8 @@ torch::Tensor lockedDropout(const torch::Tensor& x, double p, bool training) {
 }
 
 LanguageModelOutput AwdLstmImpl::forward(const torch::Tensor& tokens, const LstmState& state) {
-    // Embedding dropout: whole rows (words) of the embedding zeroed, the rest scaled (AWD's embedded_dropout).
+    // Embedding dropout: whole rows (words) of the embedding zeroed, the rest scaled (AWD's
+    // embedded_dropout).
     auto weight = encoder->weight; // (V, E)
     if (is_training() && options_.dropout_embedding > 0) {
         const double keep = 1 - options_.dropout_embedding;

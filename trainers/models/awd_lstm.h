@@ -21,20 +21,20 @@ struct AwdLstmOptions {
     int64_t hidden = 1150;
     int64_t layers = 3;
     bool tied = true;
-    double dropout = 0.4;            // locked dropout on the last layer's output
-    double dropout_hidden = 0.2;     // locked dropout between layers (0.2 for WikiText-2)
-    double dropout_input = 0.65;     // locked dropout on the embedding output
-    double dropout_embedding = 0.1;  // whole words of the embedding dropped
+    double dropout = 0.4;           // locked dropout on the last layer's output
+    double dropout_hidden = 0.2;    // locked dropout between layers (0.2 for WikiText-2)
+    double dropout_input = 0.65;    // locked dropout on the embedding output
+    double dropout_embedding = 0.1; // whole words of the embedding dropped
 };
 
 // Every layer's (h, c), each (1, B, width of the layer).
 using LstmState = std::vector<std::tuple<torch::Tensor, torch::Tensor>>;
 
 struct LanguageModelOutput {
-    torch::Tensor logits;      // (T, B, V)
-    torch::Tensor last_output; // (T, B, E) the last layer's output before dropout (temporal activation reg.)
+    torch::Tensor logits;       // (T, B, V)
+    torch::Tensor last_output;  // (T, B, E) the last layer's output before dropout (temporal activation reg.)
     torch::Tensor last_dropped; // (T, B, E) the same after dropout (activation regularisation)
-    LstmState state;           // to carry into the next batch (detached by the caller)
+    LstmState state;            // to carry into the next batch (detached by the caller)
 };
 
 // The decoder's bias, and its weight when not tied: the names of PyTorch's nn.Linear ("decoder.bias").

@@ -11,8 +11,8 @@ namespace scalebench {
 struct BertShape {
     int64_t layers = 24, hidden = 1024, heads = 16, ffn = 4096, vocab = 30522, max_positions = 512;
     int64_t token_types = 2;
-    double dropout = 0.1;       // hidden and attention-probability dropout (training mode only)
-    double norm_eps = 1e-12;    // LayerNorm epsilon of BERT's reference
+    double dropout = 0.1;    // hidden and attention-probability dropout (training mode only)
+    double norm_eps = 1e-12; // LayerNorm epsilon of BERT's reference
     // Standard deviation of the matrices and embeddings at initialisation (BERT's initializer_range, 0.02 for
     // hidden 1024). LAMB changes each tensor by about lr x |w| a step, so this also sets how fast they move.
     double init_std = 0.02;
@@ -25,7 +25,8 @@ class BertEmbeddingsImpl : public torch::nn::Module {
   public:
     explicit BertEmbeddingsImpl(const BertShape& shape);
     torch::Tensor forward(const torch::Tensor& tokens); // (B, T) -> (B, T, hidden); token type 0 everywhere
-    torch::nn::Embedding word_embeddings{nullptr}, position_embeddings{nullptr}, token_type_embeddings{nullptr};
+    torch::nn::Embedding word_embeddings{nullptr}, position_embeddings{nullptr},
+        token_type_embeddings{nullptr};
     torch::nn::LayerNorm layer_norm{nullptr};
     torch::nn::Dropout dropout{nullptr};
 };

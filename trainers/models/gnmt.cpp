@@ -17,8 +17,10 @@ torch::nn::LSTM lstm(int64_t in, int64_t hidden, bool bidirectional = false) {
 } // namespace
 
 BahdanauAttentionImpl::BahdanauAttentionImpl(int64_t units) {
-    linear_q = register_module("linear_q", torch::nn::Linear(torch::nn::LinearOptions(units, units).bias(false)));
-    linear_k = register_module("linear_k", torch::nn::Linear(torch::nn::LinearOptions(units, units).bias(false)));
+    linear_q =
+        register_module("linear_q", torch::nn::Linear(torch::nn::LinearOptions(units, units).bias(false)));
+    linear_k =
+        register_module("linear_k", torch::nn::Linear(torch::nn::LinearOptions(units, units).bias(false)));
     linear_att = register_parameter("linear_att", torch::empty({units}).uniform_(-kInitWeight, kInitWeight));
     normalize_scalar =
         register_parameter("normalize_scalar", torch::full({1}, 1.0 / std::sqrt(static_cast<double>(units))));
@@ -27,12 +29,12 @@ BahdanauAttentionImpl::BahdanauAttentionImpl(int64_t units) {
 
 torch::Tensor BahdanauAttentionImpl::forward(const torch::Tensor& query, const torch::Tensor& keys,
                                              const torch::Tensor& padding) {
-    auto q = linear_q->forward(query).unsqueeze(2);                        // (B, Tq, 1, H)
-    auto k = linear_k->forward(keys).unsqueeze(1);                         // (B, 1, S, H)
-    auto v = linear_att / linear_att.norm() * normalize_scalar;            // (H)
-    auto scores = torch::tanh(q + k + normalize_bias).matmul(v);           // (B, Tq, S)
-    scores = scores.masked_fill(padding.unsqueeze(1), -65504.0);           // MLPerf's fp16-safe fill
-    return torch::bmm(torch::softmax(scores, -1), keys);                   // (B, Tq, H)
+    auto q = linear_q->forward(query).unsqueeze(2);              // (B, Tq, 1, H)
+    auto k = linear_k->forward(keys).unsqueeze(1);               // (B, 1, S, H)
+    auto v = linear_att / linear_att.norm() * normalize_scalar;  // (H)
+    auto scores = torch::tanh(q + k + normalize_bias).matmul(v); // (B, Tq, S)
+    scores = scores.masked_fill(padding.unsqueeze(1), -65504.0); // MLPerf's fp16-safe fill
+    return torch::bmm(torch::softmax(scores, -1), keys);         // (B, Tq, H)
 }
 
 RecurrentAttentionImpl::RecurrentAttentionImpl(int64_t hidden) {
@@ -41,7 +43,8 @@ RecurrentAttentionImpl::RecurrentAttentionImpl(int64_t hidden) {
 }
 
 GnmtImpl::GnmtImpl(const GnmtOptions& o) : options_(o) {
-    if (o.layers < 2) throw std::invalid_argument("GNMT needs at least 2 layers, got " + std::to_string(o.layers));
+    if (o.layers < 2)
+        throw std::invalid_argument("GNMT needs at least 2 layers, got " + std::to_string(o.layers));
     const int64_t h = o.hidden;
     embedder = register_module(
         "embedder", torch::nn::Embedding(torch::nn::EmbeddingOptions(o.vocabulary, h).padding_idx(0)));
@@ -72,7 +75,8 @@ torch::Tensor GnmtImpl::encode(const torch::Tensor& source, const torch::Tensor&
     namespace rnn = torch::nn::utils::rnn;
     auto x = dropout_->forward(embedder->forward(source)); // (B, S, H)
     // The bidirectional layer reads each sentence to its own end, not into the padding.
-    auto packed = rnn::pack_padded_sequence(x, source_lengths, /*batch_first=*/true, /*enforce_sorted=*/false);
+    auto packed =
+        rnn::pack_padded_sequence(x, source_lengths, /*batch_first=*/true, /*enforce_sorted=*/false);
     auto first = encoder_layers[0]->as<torch::nn::LSTM>()->forward_with_packed_input(packed);
     x = std::get<0>(rnn::pad_packed_sequence(std::get<0>(first), true, 0.0, source.size(1))); // (B, S, 2H)
     x = dropout_->forward(x);
@@ -93,7 +97,7 @@ torch::Tensor GnmtImpl::decode(const torch::Tensor& embedded, const torch::Tenso
         state[i] = hc;
         return out;
     };
-    auto x = run(att_rnn->rnn, dropout_->forward(embedded), 0); // (B, T, H)
+    auto x = run(att_rnn->rnn, dropout_->forward(embedded), 0);   // (B, T, H)
     auto attention = att_rnn->attn->forward(x, context, padding); // (B, T, H)
     for (std::size_t i = 0; i < decoder_layers->size(); ++i) {
         torch::nn::LSTM lstm_layer(decoder_layers->ptr<torch::nn::LSTMImpl>(i));
@@ -120,7 +124,7 @@ torch::Tensor GnmtImpl::greedyDecode(const torch::Tensor& source, const torch::T
     std::vector<torch::Tensor> out;
     for (int64_t t = 0; t < max_length; ++t) {
         auto logits = decode(embedder->forward(token), context, padding, state); // (B, 1, V)
-        token = logits.argmax(-1);                                                // (B, 1)
+        token = logits.argmax(-1);                                               // (B, 1)
         out.push_back(token);
         done = done | token.squeeze(1).eq(eos);
         if (done.all().item<bool>()) break;

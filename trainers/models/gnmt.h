@@ -1,6 +1,7 @@
 // GNMT (Wu et al. 2016) as MLBench task 4a trains it (MLPerf's NVIDIA implementation): a shared embedding, an
 // LSTM encoder whose first layer is bidirectional with residual connections from its third layer, and an LSTM
-// decoder whose first layer feeds normalized Bahdanau attention to every later layer, residual from its third.
+// decoder whose first layer feeds normalized Bahdanau attention to every later layer, residual from its
+// third.
 #pragma once
 
 #include <torch/nn/module.h>
@@ -20,12 +21,14 @@ struct GnmtOptions {
     double dropout = 0.2;
 };
 
-// score(q, k) = g * v / |v| . tanh(W_q q + W_k k + b), softmax over the source positions that are not padding.
+// score(q, k) = g * v / |v| . tanh(W_q q + W_k k + b), softmax over the source positions that are not
+// padding.
 class BahdanauAttentionImpl : public torch::nn::Module {
   public:
     explicit BahdanauAttentionImpl(int64_t units);
     // query: (B, Tq, H), keys: (B, S, H), padding: (B, S) true at padding -> context (B, Tq, H)
-    torch::Tensor forward(const torch::Tensor& query, const torch::Tensor& keys, const torch::Tensor& padding);
+    torch::Tensor forward(const torch::Tensor& query, const torch::Tensor& keys,
+                          const torch::Tensor& padding);
 
     torch::nn::Linear linear_q{nullptr}, linear_k{nullptr};
     torch::Tensor linear_att, normalize_scalar, normalize_bias;
@@ -51,8 +54,8 @@ class GnmtImpl : public torch::nn::Module {
     torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& source_lengths,
                           const torch::Tensor& target_in);
     // Greedy decoding from <s>: (B, <= max_length) token ids, each row ending with </s> or at max_length.
-    torch::Tensor greedyDecode(const torch::Tensor& source, const torch::Tensor& source_lengths, int64_t max_length,
-                               int64_t bos, int64_t eos);
+    torch::Tensor greedyDecode(const torch::Tensor& source, const torch::Tensor& source_lengths,
+                               int64_t max_length, int64_t bos, int64_t eos);
 
     const GnmtOptions& options() const { return options_; }
 
@@ -65,8 +68,8 @@ class GnmtImpl : public torch::nn::Module {
     // context: (B, S, H)
     torch::Tensor encode(const torch::Tensor& source, const torch::Tensor& source_lengths);
     // embedded: (B, T, H) -> logits (B, T, V); state: updated in place (empty: zeros)
-    torch::Tensor decode(const torch::Tensor& embedded, const torch::Tensor& context, const torch::Tensor& padding,
-                         State& state);
+    torch::Tensor decode(const torch::Tensor& embedded, const torch::Tensor& context,
+                         const torch::Tensor& padding, State& state);
 
     GnmtOptions options_;
     torch::nn::Dropout dropout_{nullptr};

@@ -1,5 +1,5 @@
-// Label-smoothed negative log-likelihood (MLBench's LabelSmoothing criterion, Szegedy et al. 2016), the loss of
-// the translation workloads.
+// Label-smoothed negative log-likelihood (MLBench's LabelSmoothing criterion, Szegedy et al. 2016), the loss
+// of the translation workloads.
 #pragma once
 
 #include <torch/types.h>

@@ -19,8 +19,8 @@ torch::Tensor applyRotaryEmbedding(const torch::Tensor& x, double theta) {
     const int64_t T = x.size(2), d = x.size(3);
     const auto f32 = torch::TensorOptions().dtype(torch::kFloat32).device(x.device());
     const auto inv_freq = torch::pow(theta, -torch::arange(0, d, 2, f32) / static_cast<double>(d)); // (d/2)
-    const auto angles = torch::outer(torch::arange(T, f32), inv_freq);                           // (T, d/2)
-    const auto emb = torch::cat({angles, angles}, -1);                                            // (T, d)
+    const auto angles = torch::outer(torch::arange(T, f32), inv_freq); // (T, d/2)
+    const auto emb = torch::cat({angles, angles}, -1);                 // (T, d)
     const auto cos = emb.cos().to(x.scalar_type()), sin = emb.sin().to(x.scalar_type());
     const auto halves = x.chunk(2, -1);
     const auto rotated = torch::cat({-halves[1], halves[0]}, -1); // rotate_half(x)
@@ -83,7 +83,8 @@ LlamaImpl::LlamaImpl(const DecoderShape& s, double rope_theta, double norm_eps) 
     for (int64_t i = 0; i < s.layers; ++i)
         layers->push_back(LlamaBlock(s, rope_theta, norm_eps));
     norm = register_module("norm", RMSNorm(s.hidden, norm_eps));
-    output = register_module("output", torch::nn::Linear(torch::nn::LinearOptions(s.hidden, s.vocab).bias(false)));
+    output =
+        register_module("output", torch::nn::Linear(torch::nn::LinearOptions(s.hidden, s.vocab).bias(false)));
     torch::NoGradGuard no_grad;
     for (auto& p : parameters())
         if (p.dim() >= 2) p.normal_(0, 0.02); // matrices and embeddings; the norms' weights stay 1

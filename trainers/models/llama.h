@@ -9,7 +9,8 @@
 
 namespace scalebench {
 
-// Root-mean-square layer norm (no centring, no bias), computed in float32: x / sqrt(mean(x^2) + eps) * weight.
+// Root-mean-square layer norm (no centring, no bias), computed in float32: x / sqrt(mean(x^2) + eps) *
+// weight.
 class RMSNormImpl : public torch::nn::Module {
   public:
     RMSNormImpl(int64_t size, double eps);

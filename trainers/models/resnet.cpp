@@ -58,7 +58,7 @@ CifarResNetImpl::CifarResNetImpl(int64_t in_channels, int64_t classes, int64_t d
 }
 
 torch::Tensor CifarResNetImpl::forward(const torch::Tensor& x) {
-    torch::Tensor out = stem_bn(stem(x)).relu_();           // (B, 16, H, W)
+    torch::Tensor out = stem_bn(stem(x)).relu_();             // (B, 16, H, W)
     out = stages->forward(out);                               // (B, 64, H/4, W/4)
     out = torch::adaptive_avg_pool2d(out, {1, 1}).flatten(1); // (B, 64)
     return classifier(out);                                   // (B, classes)

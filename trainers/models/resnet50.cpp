@@ -25,15 +25,16 @@ BottleneckImpl::BottleneckImpl(int64_t in_channels, int64_t width, int64_t strid
       bn3(register_module("bn3", torch::nn::BatchNorm2d(width * kExpansion))) {
     if (stride != 1 || in_channels != width * kExpansion) {
         downsample = register_module(
-            "downsample", torch::nn::Sequential(torch::nn::Conv2d(conv(in_channels, width * kExpansion, 1, stride)),
-                                                torch::nn::BatchNorm2d(width * kExpansion)));
+            "downsample",
+            torch::nn::Sequential(torch::nn::Conv2d(conv(in_channels, width * kExpansion, 1, stride)),
+                                  torch::nn::BatchNorm2d(width * kExpansion)));
     }
 }
 
 torch::Tensor BottleneckImpl::forward(const torch::Tensor& x) {
     torch::Tensor out = torch::relu(bn1(conv1(x))); // (B, width, H, W)
-    out = torch::relu(bn2(conv2(out)));              // (B, width, H/stride, W/stride)
-    out = bn3(conv3(out));                           // (B, 4 width, H/stride, W/stride)
+    out = torch::relu(bn2(conv2(out)));             // (B, width, H/stride, W/stride)
+    out = bn3(conv3(out));                          // (B, 4 width, H/stride, W/stride)
     return torch::relu(out + (downsample ? downsample->forward(x) : x));
 }
 
@@ -60,11 +61,12 @@ ResNet50Impl::ResNet50Impl(int64_t classes, int64_t base_width)
 }
 
 torch::Tensor ResNet50Impl::forward(const torch::Tensor& x) {
-    torch::Tensor out = torch::relu(bn1(conv1(x)));                    // (B, w, H/2, W/2)
-    out = torch::max_pool2d(out, /*kernel_size=*/{3, 3}, /*stride=*/{2, 2}, /*padding=*/{1, 1}); // (B, w, H/4, W/4)
+    torch::Tensor out = torch::relu(bn1(conv1(x))); // (B, w, H/2, W/2)
+    out = torch::max_pool2d(out, /*kernel_size=*/{3, 3}, /*stride=*/{2, 2},
+                            /*padding=*/{1, 1});                                   // (B, w, H/4, W/4)
     out = layer4->forward(layer3->forward(layer2->forward(layer1->forward(out)))); // (B, 32 w, H/32, W/32)
-    out = torch::adaptive_avg_pool2d(out, {1, 1}).flatten(1);           // (B, 32 w)
-    return fc(out);                                                     // (B, classes)
+    out = torch::adaptive_avg_pool2d(out, {1, 1}).flatten(1);                      // (B, 32 w)
+    return fc(out);                                                                // (B, classes)
 }
 
 double resnet50ForwardFlops(int64_t side, int64_t classes, int64_t base_width) {

@@ -25,7 +25,7 @@ torch::nn::LayerNorm layerNorm(int64_t dim) {
 torch::Tensor sinusoidalPositions(int64_t length, int64_t dim) {
     const int64_t half = dim / 2;
     const double step = std::log(10000.0) / static_cast<double>(half - 1);
-    auto frequencies = torch::exp(torch::arange(half, torch::kFloat32) * -step);            // (half)
+    auto frequencies = torch::exp(torch::arange(half, torch::kFloat32) * -step);                  // (half)
     auto angles = torch::arange(length, torch::kFloat32).unsqueeze(1) * frequencies.unsqueeze(0); // (L, half)
     auto table = torch::cat({torch::sin(angles), torch::cos(angles)}, 1);
     if (dim % 2 == 1) table = torch::cat({table, torch::zeros({length, 1})}, 1);
@@ -47,7 +47,9 @@ torch::Tensor MultiheadAttentionImpl::forward(const torch::Tensor& query, const 
                                               const torch::Tensor& key_padding, bool causal) {
     const int64_t b = query.size(0), tq = query.size(1), tk = key_value.size(1), d = query.size(2);
     const int64_t dh = d / heads_;
-    auto split = [&](const torch::Tensor& x, int64_t t) { return x.view({b, t, heads_, dh}).transpose(1, 2); };
+    auto split = [&](const torch::Tensor& x, int64_t t) {
+        return x.view({b, t, heads_, dh}).transpose(1, 2);
+    };
     auto q = split(q_proj->forward(query) * (1.0 / std::sqrt(static_cast<double>(dh))), tq); // (B, h, Tq, dh)
     auto k = split(k_proj->forward(key_value), tk);                                          // (B, h, Tk, dh)
     auto v = split(v_proj->forward(key_value), tk);
@@ -67,7 +69,8 @@ TransformerLayerImpl::TransformerLayerImpl(const TransformerOptions& o, bool dec
     self_attn = register_module("self_attn", MultiheadAttention(o.model, o.heads, o.attention_dropout));
     self_attn_layer_norm = register_module("self_attn_layer_norm", layerNorm(o.model));
     if (decoder) {
-        encoder_attn = register_module("encoder_attn", MultiheadAttention(o.model, o.heads, o.attention_dropout));
+        encoder_attn =
+            register_module("encoder_attn", MultiheadAttention(o.model, o.heads, o.attention_dropout));
         encoder_attn_layer_norm = register_module("encoder_attn_layer_norm", layerNorm(o.model));
     }
     fc1 = register_module("fc1", xavierLinear(o.model, o.ffn));
@@ -78,7 +81,8 @@ TransformerLayerImpl::TransformerLayerImpl(const TransformerOptions& o, bool dec
 }
 
 torch::Tensor TransformerLayerImpl::forward(torch::Tensor x, const torch::Tensor& padding,
-                                            const torch::Tensor& memory, const torch::Tensor& memory_padding) {
+                                            const torch::Tensor& memory,
+                                            const torch::Tensor& memory_padding) {
     const bool decoder = !encoder_attn.is_empty();
     auto h = self_attn_layer_norm->forward(x);
     x = x + dropout_->forward(self_attn->forward(h, h, decoder ? torch::Tensor() : padding, decoder));
@@ -92,7 +96,8 @@ torch::Tensor TransformerLayerImpl::forward(torch::Tensor x, const torch::Tensor
 
 TransformerImpl::TransformerImpl(const TransformerOptions& o) : options_(o) {
     embed_tokens = register_module(
-        "embed_tokens", torch::nn::Embedding(torch::nn::EmbeddingOptions(o.vocabulary, o.model).padding_idx(0)));
+        "embed_tokens",
+        torch::nn::Embedding(torch::nn::EmbeddingOptions(o.vocabulary, o.model).padding_idx(0)));
     {
         torch::NoGradGuard no_grad; // fairseq: normal(0, d^-1/2), padding row 0
         embed_tokens->weight.normal_(0, 1.0 / std::sqrt(static_cast<double>(o.model)));
@@ -111,7 +116,8 @@ TransformerImpl::TransformerImpl(const TransformerOptions& o) : options_(o) {
 
 torch::Tensor TransformerImpl::embed(const torch::Tensor& tokens) {
     auto x = embed_tokens->forward(tokens) * std::sqrt(static_cast<double>(options_.model)); // (B, T, D)
-    return dropout_->forward(x + sinusoidalPositions(tokens.size(1), options_.model).to(x.device()).unsqueeze(0));
+    return dropout_->forward(x +
+                             sinusoidalPositions(tokens.size(1), options_.model).to(x.device()).unsqueeze(0));
 }
 
 torch::Tensor TransformerImpl::encode(const torch::Tensor& source) {
@@ -143,7 +149,7 @@ torch::Tensor TransformerImpl::greedyDecode(const torch::Tensor& source, int64_t
     auto done = torch::zeros({source.size(0)}, torch::kBool);
     for (int64_t t = 0; t < max_length; ++t) {
         // The whole prefix again each step (no incremental state): simple, and evaluation is not timed.
-        auto logits = decode(prefix, memory, padding); // (B, t + 1, V)
+        auto logits = decode(prefix, memory, padding);      // (B, t + 1, V)
         auto token = logits.select(1, -1).argmax(-1, true); // (B, 1)
         prefix = torch::cat({prefix, token}, 1);
         done = done | token.squeeze(1).eq(eos);

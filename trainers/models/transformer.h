@@ -17,8 +17,8 @@ struct TransformerOptions {
     int64_t model = 1024;       // d_model (MLBench: transformer big, 1024)
     int64_t heads = 16;
     int64_t ffn = 4096;
-    int64_t layers = 6;         // encoder layers and decoder layers
-    double dropout = 0.1;       // after attention, feed-forward and the embedding
+    int64_t layers = 6;   // encoder layers and decoder layers
+    double dropout = 0.1; // after attention, feed-forward and the embedding
     double attention_dropout = 0.1;
     double relu_dropout = 0.1;
 };
@@ -49,7 +49,8 @@ class TransformerLayerImpl : public torch::nn::Module {
                           const torch::Tensor& memory_padding);
 
     MultiheadAttention self_attn{nullptr}, encoder_attn{nullptr};
-    torch::nn::LayerNorm self_attn_layer_norm{nullptr}, encoder_attn_layer_norm{nullptr}, final_layer_norm{nullptr};
+    torch::nn::LayerNorm self_attn_layer_norm{nullptr}, encoder_attn_layer_norm{nullptr},
+        final_layer_norm{nullptr};
     torch::nn::Linear fc1{nullptr}, fc2{nullptr};
 
   private:

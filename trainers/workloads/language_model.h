@@ -35,8 +35,8 @@ class LanguageModel : public Workload {
     EngineOptions options_;
     World world_;
     int64_t bptt_ = 70;
-    torch::Tensor train_;     // (rows, batch_per_rank) this rank's shard in columns
-    torch::Tensor held_out_;  // (rows, eval columns) this rank's share of the validation tokens
+    torch::Tensor train_;    // (rows, batch_per_rank) this rank's shard in columns
+    torch::Tensor held_out_; // (rows, eval columns) this rank's share of the validation tokens
     int64_t vocabulary_ = 0;
     AwdLstm model_{nullptr};
     LstmState state_; // carried across batches, detached

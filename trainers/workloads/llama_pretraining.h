@@ -1,6 +1,7 @@
-// LLM pre-training in the shape of MaxText's Llama-2 recipe (seed 003): a Llama decoder (tiny, small, 7b, 13b,
-// 70b) on synthetic tokens, next-token cross-entropy, AdamW with Llama 2's hyper-parameters, cosine schedule
-// with warm-up, gradient clipping 1.0; held-out next-token loss; model FLOPs by the recipe's formula (MFU).
+// LLM pre-training in the shape of MaxText's Llama-2 recipe (seed 003): a Llama decoder (tiny, small, 7b,
+// 13b, 70b) on synthetic tokens, next-token cross-entropy, AdamW with Llama 2's hyper-parameters, cosine
+// schedule with warm-up, gradient clipping 1.0; held-out next-token loss; model FLOPs by the recipe's formula
+// (MFU).
 #pragma once
 
 #include "llama.h"

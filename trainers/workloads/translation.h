@@ -30,7 +30,8 @@ class Translation : public Workload {
   private:
     bool isGnmt() const { return !gnmt_.is_empty(); }
     // (B, T, V) logits with teacher forcing.
-    torch::Tensor logits(const torch::Tensor& source, const torch::Tensor& lengths, const torch::Tensor& target_in);
+    torch::Tensor logits(const torch::Tensor& source, const torch::Tensor& lengths,
+                         const torch::Tensor& target_in);
 
     EngineOptions options_;
     World world_;
@@ -39,7 +40,7 @@ class Translation : public Workload {
     SentencePairs held_out_;
     Gnmt gnmt_{nullptr};
     Transformer transformer_{nullptr};
-    int64_t max_length_ = 0;   // training sentences longer than this are left out (tokens)
+    int64_t max_length_ = 0; // training sentences longer than this are left out (tokens)
     int64_t warmup_steps_ = 0;
 };
 

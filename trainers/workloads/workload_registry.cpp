@@ -17,8 +17,7 @@ namespace {
 
 using Factory = std::function<std::unique_ptr<Workload>(const EngineOptions&, const World&)>;
 
-template <typename W>
-Factory make() {
+template <typename W> Factory make() {
     return [](const EngineOptions& o, const World& w) { return std::make_unique<W>(o, w); };
 }
 
