@@ -23,7 +23,10 @@ void printLocal(const RunPlan& plan, const ConsoleOptions& options, std::ostream
     out << "plan '" << plan.name << "': " << runs.size() << " runs (dry run: nothing is started)\n";
     for (const auto& run : runs)
         out << run.name << ": "
-            << site.scheduler->commandLine(jobRequestFor(run, site.settings.launchSite({}))) << "\n";
+            << site.scheduler->commandLine(jobRequestFor(
+                   run,
+                   {site.scheduler->machine(), site.settings.engine, site.settings.out_dir.string(), {}}))
+            << "\n";
 }
 
 // The cluster named by --cluster, its settings checked, and the store's id; throws naming the clusters the

@@ -3,6 +3,7 @@
 #include "session_runner.h"
 
 #include "analysis.h"
+#include "job_request.h"
 #include "metric_file_tail.h"
 #include "shell_words.h"
 
@@ -116,7 +117,9 @@ std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolder
     ActiveRun run;
     run.spec = spec;
     run.tag = fmt::format("[run {}/{}] {}", index, total, spec.name);
-    const JobRequest job = jobRequestFor(spec, settings_.launchSite(session));
+    // Where it runs is the scheduler's machine: the runs are packed for the cluster that will run them.
+    const JobRequest job =
+        jobRequestFor(spec, {scheduler_.machine(), settings_.engine, settings_.out_dir.string(), session});
     run.run_dir = job.run_dir;
     run.output = job.output;
     run.run_id = store_.createRun(session.session_id, {spec.name, spec.group.workload, spec.group.dataset,

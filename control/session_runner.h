@@ -2,8 +2,6 @@
 // grows.
 #pragma once
 
-#include "cluster_settings.h"
-#include "job_request.h"
 #include "metric_file_tail.h"
 #include "run_folder.h"
 #include "run_plan.h"
@@ -32,13 +30,7 @@ struct SessionRunnerSettings {
     std::string cluster = "local";
     int max_concurrent_runs =
         1; // 1 on this machine (runs would disturb each other's timings); many on a cluster
-    std::string cluster_json{};               // the cluster's settings, recorded with the session
-    ClusterSettings machine = localMachine(); // where the runs go (its remote_root absolute on a cluster)
-
-    // Where the runs of this session go (core/job_request.h).
-    LaunchSite launchSite(const SessionFolderKey& session) const {
-        return {machine, engine, out_dir.string(), session};
-    }
+    std::string cluster_json{}; // the cluster's settings, recorded with the session
 };
 
 struct SessionOutcome {

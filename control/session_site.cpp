@@ -79,8 +79,7 @@ Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const
                      std::chrono::milliseconds(cluster->poll_seconds * 1000),
                      cluster->name,
                      INT_MAX,
-                     clusterToJson(*cluster),
-                     *cluster};
+                     clusterToJson(*cluster)};
     return site;
 }
 

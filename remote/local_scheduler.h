@@ -14,6 +14,7 @@ class LocalScheduler final : public Scheduler {
     std::map<std::string, JobStatus> poll(const std::vector<std::string>& job_ids) override;
     void cancel(const std::string& job_id) override;
     std::string commandLine(const JobRequest& job) const override;
+    ClusterSettings machine() const override { return localMachine(); }
 
     std::vector<std::string> mpirunArguments(const JobRequest& job) const;
 

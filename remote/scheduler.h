@@ -2,6 +2,7 @@
 // all jobs with one query, cancel.
 #pragma once
 
+#include "cluster_settings.h"
 #include "job_request.h"
 #include "job_status.h"
 
@@ -21,6 +22,8 @@ class Scheduler {
     virtual void cancel(const std::string& job_id) = 0;
     // The command line a job runs, as the user would type it (stored with the run to reproduce it).
     virtual std::string commandLine(const JobRequest& job) const = 0;
+    // Where its jobs run: the cluster's settings, or localMachine(). jobRequestFor() packs ranks for it.
+    virtual ClusterSettings machine() const = 0;
 };
 
 } // namespace scalebench

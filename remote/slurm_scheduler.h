@@ -20,6 +20,7 @@ class SlurmScheduler final : public Scheduler {
     void cancel(const std::string& job_id) override;
     // The rendered sbatch script: what reproduces the run.
     std::string commandLine(const JobRequest& job) const override;
+    ClusterSettings machine() const override { return cluster_; }
 
     // Scheduler commands run so far (a poll of any number of running jobs costs one).
     int commandsRun() const { return commands_; }

@@ -27,12 +27,6 @@ using namespace scalebench;
 using Catch::Matchers::Contains;
 
 namespace {
-template <typename T> T* child(QWidget& parent, const char* name) {
-    T* widget = parent.findChild<T*>(QString::fromLatin1(name));
-    INFO("no child " << name);
-    REQUIRE(widget);
-    return widget;
-}
 
 // At the size screenshots use, laid out.
 void showOffscreen(QWidget& widget) {
@@ -58,6 +52,25 @@ void waitForList(StoredSessionLoader& loader) {
     QSignalSpy listed(&loader, &StoredSessionLoader::clustersListed);
     REQUIRE(listed.wait(10000));
 }
+
+// The Clusters tab over a new store that keeps `clusters`, once the store worker has listed them.
+struct ClustersTab {
+    QTemporaryDir dir;
+    SessionStore store{dir.filePath("s.sqlite").toStdString()};
+    bool kept; // the clusters are in the store before the tab asks for them
+    StoredSessionLoader loader{store.file()};
+    ClustersWidget widget{loader};
+
+    explicit ClustersTab(const std::vector<ClusterSettings>& clusters) : kept(keep(store, clusters)) {
+        REQUIRE(dir.isValid());
+        waitForList(loader);
+    }
+    static bool keep(SessionStore& store, const std::vector<ClusterSettings>& clusters) {
+        for (const auto& c : clusters)
+            store.saveCluster(c);
+        return true;
+    }
+};
 
 void waitForChanges(QSignalSpy& changed, int count) {
     while (changed.count() < count)
@@ -114,13 +127,9 @@ TEST_CASE("ClusterListModel puts this machine first, not removable, and the stor
 
 TEST_CASE("clusters are added, edited, renamed and removed through the form, and kept in the store",
           "[ui][clusters]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    SessionStore store(dir.filePath("s.sqlite").toStdString());
-    store.saveCluster(cluster("alpha", "a.example.org"));
-    StoredSessionLoader loader(store.file());
-    ClustersWidget widget(loader);
-    waitForList(loader);
+    ClustersTab tab({cluster("alpha", "a.example.org")});
+    SessionStore& store = tab.store;
+    ClustersWidget& widget = tab.widget;
     showOffscreen(widget);
     QSignalSpy changed(&widget, &ClustersWidget::clustersChanged);
     auto* table = child<QTableView>(widget, "clusterTable");
@@ -252,16 +261,11 @@ TEST_CASE("a newer check supersedes an older one: only its report arrives", "[ui
 }
 
 TEST_CASE("the clusters view renders at 1100 x 700", "[ui][clusters]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    SessionStore store(dir.filePath("s.sqlite").toStdString());
     ClusterSettings c = cluster("jean-zay", "jean-zay.idris.fr");
     c.setup_lines = {"module load cuda/12.4", "module load openmpi"};
     c.nccl_env = {{"NCCL_IB_HCA", "mlx5"}};
-    store.saveCluster(c);
-    StoredSessionLoader loader(store.file());
-    ClustersWidget widget(loader);
-    waitForList(loader);
+    ClustersTab tab({c});
+    ClustersWidget& widget = tab.widget;
     widget.selectCluster("jean-zay");
     showOffscreen(widget);
     const QImage image = widget.grab().toImage();
@@ -281,13 +285,9 @@ TEST_CASE("the clusters view renders at 1100 x 700", "[ui][clusters]") {
 
 TEST_CASE("the form refuses to save a setting Slurm or ssh would refuse, and says which field and why",
           "[ui][clusters]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    SessionStore store(dir.filePath("s.sqlite").toStdString());
-    store.saveCluster(cluster("alpha", "a.example.org"));
-    StoredSessionLoader loader(store.file());
-    ClustersWidget widget(loader);
-    waitForList(loader);
+    ClustersTab tab({cluster("alpha", "a.example.org")});
+    SessionStore& store = tab.store;
+    ClustersWidget& widget = tab.widget;
     showOffscreen(widget);
     QSignalSpy changed(&widget, &ClustersWidget::clustersChanged);
     clickRow(*child<QTableView>(widget, "clusterTable"), 1);

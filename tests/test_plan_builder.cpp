@@ -30,13 +30,6 @@ using Catch::Matchers::StartsWith;
 
 namespace {
 
-template <typename T> T* child(QWidget& parent, const char* name) {
-    T* widget = parent.findChild<T*>(QString::fromLatin1(name));
-    INFO("no child " << name);
-    REQUIRE(widget);
-    return widget;
-}
-
 std::string str(const QString& text) {
     return text.toStdString();
 }

@@ -232,6 +232,7 @@ class SubmissionRecorder final : public Scheduler {
     }
     void cancel(const std::string&) override {}
     std::string commandLine(const JobRequest& job) const override { return real_.commandLine(job); }
+    ClusterSettings machine() const override { return real_.machine(); }
     std::vector<std::string> submitted;
 
   private:
@@ -282,7 +283,6 @@ TEST_CASE(
     LocalTransport transport;
     SessionRunnerSettings settings{"/deployed/engine", folder.path / "sessions", std::chrono::milliseconds(1),
                                    cluster.name};
-    settings.machine = cluster;
     SessionRunner runner(store, scheduler, transport, settings, [](const std::string&) {});
     const SessionOutcome outcome = runner.run(plan);
 

@@ -1,6 +1,6 @@
-// Widgets in tests: typing into a field as a user does, and checking that a widget rendered offscreen shows
-// something (its grab is not one flat colour; its main parts laid out visibly inside it, each at least its
-// minimum size, none covering another).
+// Widgets in tests: finding a named child, typing into a field as a user does, and checking that a widget
+// rendered offscreen shows something (its grab is not one flat colour; its main parts laid out visibly inside
+// it, each at least its minimum size, none covering another).
 #pragma once
 
 #include <QHash>
@@ -12,6 +12,14 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <vector>
+
+// The child of `parent` with this object name; the test stops, naming it, when there is none.
+template <typename T> T* child(QWidget& parent, const char* name) {
+    T* widget = parent.findChild<T*>(QString::fromLatin1(name));
+    INFO("no child " << name);
+    REQUIRE(widget);
+    return widget;
+}
 
 // The share of pixels, 0..1, whose colour is not the most common one (the background).
 inline double foregroundFraction(const QImage& image) {
