@@ -165,8 +165,7 @@ EngineOptions parseEngineOptions(const std::vector<std::string>& arguments) {
         const auto entry = std::find_if(entries.begin(), entries.end(), [&](const OptionEntry& e) {
             return engine_cli::optionName(e.name) == a;
         });
-        if (entry == entries.end())
-            throw std::invalid_argument("unknown option '" + a + "' (--help lists them)");
+        if (entry == entries.end()) throw std::invalid_argument("unknown option '" + a + "'");
         if (i + 1 >= arguments.size()) throw std::invalid_argument(a + ": needs a value");
         entry->set(o, arguments[++i]);
     }
