@@ -49,7 +49,7 @@ def rank_cpus(rank, ranks, threads):
 
 
 def mpirun(ranks, argv, threads=None, bind=True):
-    """The command LocalScheduler builds (core/local_mpirun_arguments.cpp): mpirun -np N with each rank bound to
+    """The command LocalScheduler builds (remote/local_mpirun_arguments.cpp): mpirun -np N with each rank bound to
     `threads` cores of its own when they fit on this machine (unbound, --oversubscribe, when they do not)."""
     if not shutil.which("mpirun"):
         sys.exit("mpirun not found: install openmpi-bin (scripts/setup.sh does)")
