@@ -59,6 +59,11 @@ std::string fingerprintOf(const std::string& public_key) {
     return fingerprint;
 }
 
+// The fingerprint of the test cluster's head node's ed25519 host key.
+std::string headHostKey(const std::map<std::string, std::string>& env) {
+    return fingerprintOf(env.at("DIR") + "/ssh/ssh_host_ed25519_key.pub");
+}
+
 std::string fileText(const std::string& path) {
     std::ifstream in(path);
     std::stringstream s;
@@ -99,7 +104,7 @@ ConnectionReport reportOf(ConnectionCheck& check, const std::function<void()>& s
 TEST_CASE("test connection: a known host key logs in and reports the key's fingerprint",
           "[integration][ssh][clusters]") {
     const auto env = clusterEnv();
-    const std::string host_key = fingerprintOf(env.at("DIR") + "/ssh/ssh_host_ed25519_key.pub");
+    const std::string host_key = headHostKey(env);
     ConnectionCheck check;
     const ConnectionReport r =
         reportOf(check, [&] { check.check(testCluster(env, env.at("SSH_KNOWN_HOSTS"))); });
@@ -117,7 +122,7 @@ TEST_CASE("test connection: a known host key logs in and reports the key's finge
 TEST_CASE("test connection: an unknown host key is reported with its fingerprint, and trusted it logs in",
           "[integration][ssh][clusters]") {
     const auto env = clusterEnv();
-    const std::string host_key = fingerprintOf(env.at("DIR") + "/ssh/ssh_host_ed25519_key.pub");
+    const std::string host_key = headHostKey(env);
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     const std::string known_hosts = dir.filePath("known_hosts").toStdString();
@@ -152,7 +157,7 @@ TEST_CASE("test connection: an unknown host key is reported with its fingerprint
 TEST_CASE("test connection: a changed host key is refused with both fingerprints and the line to remove",
           "[integration][ssh][clusters]") {
     const auto env = clusterEnv();
-    const std::string host_key = fingerprintOf(env.at("DIR") + "/ssh/ssh_host_ed25519_key.pub");
+    const std::string host_key = headHostKey(env);
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     const std::string impostor = dir.filePath("impostor").toStdString();
@@ -204,7 +209,7 @@ TEST_CASE("test connection: a changed host key is refused with both fingerprints
 TEST_CASE("the clusters view asks to trust an unknown key, and trusted, connects",
           "[integration][ssh][clusters]") {
     const auto env = clusterEnv();
-    const std::string host_key = fingerprintOf(env.at("DIR") + "/ssh/ssh_host_ed25519_key.pub");
+    const std::string host_key = headHostKey(env);
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     SessionStore store(dir.filePath("s.sqlite").toStdString());

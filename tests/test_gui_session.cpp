@@ -54,16 +54,24 @@ void chooseWithKeys(QComboBox* box, std::int64_t session) {
     REQUIRE(box->currentIndex() == wanted);
 }
 
+// The window over a new store in a folder of its own, with its controller running plans on this machine.
+struct WindowOnNewStore {
+    TemporaryFolder folder;
+    ConsoleOptions options = optionsIn(folder);
+    SessionStore store{options.db};
+    SessionController controller{options};
+    MainWindow window{store, &controller};
+};
+
 } // namespace
 
 TEST_CASE("a plan built and launched in the window streams into the live view, then fills the scaling and "
           "breakdown views, and a resubmitted run compares with it",
           "[ui][integration]") {
-    TemporaryFolder folder;
-    const ConsoleOptions options = optionsIn(folder);
-    SessionStore store(options.db);
-    SessionController controller(options);
-    MainWindow window(store, &controller);
+    WindowOnNewStore console;
+    SessionStore& store = console.store;
+    SessionController& controller = console.controller;
+    MainWindow& window = console.window;
     window.resize(1280, 820);
     window.show();
     QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
@@ -157,11 +165,10 @@ TEST_CASE("a plan built and launched in the window streams into the live view, t
 
 TEST_CASE("cancelling a running session from the window ends its runs as cancelled and keeps their records",
           "[ui][integration]") {
-    TemporaryFolder folder;
-    const ConsoleOptions options = optionsIn(folder);
-    SessionStore store(options.db);
-    SessionController controller(options);
-    MainWindow window(store, &controller);
+    WindowOnNewStore console;
+    SessionStore& store = console.store;
+    SessionController& controller = console.controller;
+    MainWindow& window = console.window;
     window.show();
 
     QSignalSpy records(&controller, &SessionController::recordsArrived);

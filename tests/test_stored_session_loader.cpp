@@ -33,12 +33,18 @@ std::int64_t storeSession(SessionStore& store, const std::string& name, int runs
     return session;
 }
 
+// A new, empty store in a folder of its own.
+struct NewStore {
+    QTemporaryDir dir;
+    SessionStore store{dir.filePath("sessions.sqlite").toStdString()};
+    NewStore() { REQUIRE(dir.isValid()); }
+};
+
 } // namespace
 
 TEST_CASE("the stored session loader hands a whole session over on the caller's thread", "[ui][loader]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    NewStore fresh;
+    SessionStore& store = fresh.store;
     const auto session = storeSession(store, "three runs", 3);
 
     StoredSessionLoader loader(store.file());
@@ -67,9 +73,8 @@ TEST_CASE("the stored session loader hands a whole session over on the caller's 
 }
 
 TEST_CASE("the stored session loader drops the answer to a superseded request", "[ui][loader]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    NewStore fresh;
+    SessionStore& store = fresh.store;
     const auto big = storeSession(store, "big", 4, 2000);
     const auto small = storeSession(store, "small", 1);
 
@@ -98,9 +103,8 @@ TEST_CASE("the stored session loader drops the answer to a superseded request", 
 }
 
 TEST_CASE("the stored session loader answers a missing session with an error value", "[ui][loader]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    NewStore fresh;
+    SessionStore& store = fresh.store;
     const auto session = storeSession(store, "one", 1);
 
     StoredSessionLoader loader(store.file());
@@ -119,7 +123,7 @@ TEST_CASE("the stored session loader answers a missing session with an error val
     CHECK_FALSE(compared.takeFirst().at(0).value<StoredComparison>().error.isEmpty());
 
     // A store that cannot be opened: every answer carries why.
-    StoredSessionLoader broken(dir.filePath("no/such/folder/sessions.sqlite").toStdString());
+    StoredSessionLoader broken(fresh.dir.filePath("no/such/folder/sessions.sqlite").toStdString());
     QSignalSpy listed(&broken, &StoredSessionLoader::sessionsListed);
     broken.listSessions();
     REQUIRE(listed.wait(10'000));
@@ -131,9 +135,8 @@ TEST_CASE("the stored session loader answers a missing session with an error val
 TEST_CASE("the stored session loader saves, renames and removes clusters on its worker thread, each answered "
           "with the clusters stored after it, and no write is superseded",
           "[ui][loader]") {
-    QTemporaryDir dir;
-    REQUIRE(dir.isValid());
-    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    NewStore fresh;
+    SessionStore& store = fresh.store;
     ClusterSettings alpha;
     alpha.name = "alpha";
     alpha.host = "a.example.org";
