@@ -69,13 +69,16 @@ struct RunGroup {
     friend bool operator==(const RunGroup&, const RunGroup&) = default;
 };
 
-inline const std::vector<std::string> kBackends = {"mpi", "gloo", "nccl"};
-inline const std::vector<std::string> kPrecisions = {"fp32", "bf16", "fp16"};
-inline const std::vector<std::string> kCollectiveNames = {"allreduce", "allgather", "reducescatter",
-                                                          "broadcast", "alltoall"};
-inline const std::vector<std::string> kDtypes = {"float32", "float16", "bfloat16"};
-inline const std::vector<std::string> kOps = {"sum", "avg"};
-inline const std::vector<std::string> kInPlaceChoices = {"no", "yes", "both"};
+// What the engine accepts for these keys, from its option table, in the table's order.
+inline const std::vector<std::string> kBackends = engine_cli::splitWords(engine_cli::accepts::backend, '|');
+inline const std::vector<std::string> kPrecisions =
+    engine_cli::splitWords(engine_cli::accepts::precision, '|');
+inline const std::vector<std::string> kCollectiveNames =
+    engine_cli::splitWords(engine_cli::accepts::collectives, '|');
+inline const std::vector<std::string> kDtypes = engine_cli::splitWords(engine_cli::accepts::dtypes, '|');
+inline const std::vector<std::string> kOps = engine_cli::splitWords(engine_cli::accepts::ops, '|');
+inline const std::vector<std::string> kInPlaceChoices =
+    engine_cli::splitWords(engine_cli::accepts::in_place, '|');
 
 // A name a POSIX shell accepts for a variable: a letter or '_', then letters, digits and '_'.
 bool isEnvironmentVariableName(const std::string& name);

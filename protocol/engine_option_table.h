@@ -3,6 +3,7 @@
 // every plan key from it (core/engine_invocation.cpp); a new option is one line here.
 #pragma once
 
+#include <algorithm>
 #include <charconv>
 #include <string>
 #include <system_error>
@@ -102,6 +103,26 @@ namespace defaults {
 SCALEBENCH_ENGINE_OPTIONS(SCALEBENCH_DEFAULT)
 #undef SCALEBENCH_DEFAULT
 } // namespace defaults
+
+// What each option accepts, by name (engine_cli::accepts::backend is "mpi|gloo|nccl").
+namespace accepts {
+#define SCALEBENCH_ACCEPTS(name, kind, accepted, help, ...) inline constexpr const char* name = accepted;
+SCALEBENCH_ENGINE_OPTIONS(SCALEBENCH_ACCEPTS)
+#undef SCALEBENCH_ACCEPTS
+} // namespace accepts
+
+// "a|b|c" as {"a", "b", "c"} with separator '|'; a List value "x,y" with ','. Empty text gives one empty
+// word.
+inline std::vector<std::string> splitWords(const std::string& text, char separator) {
+    std::vector<std::string> words;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t end = std::min(text.find(separator, from), text.size());
+        words.push_back(text.substr(from, end - from));
+        from = end + 1;
+    }
+    return words;
+}
 
 // --batch-per-rank for batch_per_rank.
 inline std::string optionName(const std::string& name) {

@@ -11,23 +11,12 @@ using namespace scalebench;
 using engine_cli::Kind;
 
 namespace {
-std::vector<std::string> split(const std::string& text) {
-    std::vector<std::string> words;
-    std::size_t from = 0;
-    while (from <= text.size()) {
-        const std::size_t end = std::min(text.find('|', from), text.size());
-        words.push_back(text.substr(from, end - from));
-        from = end + 1;
-    }
-    return words;
-}
-
 // A value of the row's kind that the row accepts and that is not its default.
 template <Kind K>
 engine_cli::Value<K> otherThan(const engine_cli::Value<K>& value, const std::string& accepts) {
     if constexpr (K == Kind::Text) {
         if (accepts.empty()) return value + "-other";
-        for (const auto& word : split(accepts))
+        for (const auto& word : engine_cli::splitWords(accepts, '|'))
             if (word != value) return word;
         return value;
     } else if constexpr (K == Kind::Int) {
@@ -37,7 +26,7 @@ engine_cli::Value<K> otherThan(const engine_cli::Value<K>& value, const std::str
     } else if constexpr (K == Kind::Switch) {
         return !value;
     } else {
-        return split(accepts); // every item the row accepts
+        return engine_cli::splitWords(accepts, '|'); // every item the row accepts
     }
 }
 

@@ -197,7 +197,7 @@ void ClustersWidget::showSaved(const StoredClusterChange& change) {
     setFormSettings(change.cluster);
     showClusters(change.clusters);
     setStatus(tr("Saved '%1'.").arg(html(change.cluster.name)));
-    emit clustersChanged();
+    emit clustersChanged(change.clusters);
 }
 
 bool ClustersWidget::removeSelected() {
@@ -216,7 +216,7 @@ void ClustersWidget::showRemoved(const StoredClusterChange& change) {
     }
     setFormSettings(localMachine());
     showClusters(change.clusters);
-    emit clustersChanged();
+    emit clustersChanged(change.clusters);
 }
 
 void ClustersWidget::testConnection() {

@@ -44,7 +44,8 @@ class ClustersWidget : public QWidget {
     ClusterListModel* model() const { return model_; }
 
   signals:
-    void clustersChanged(); // one was saved or removed: plan builders and launch menus list them again
+    // One was saved or removed: the clusters stored after it, for plan builders and launch menus.
+    void clustersChanged(const std::vector<ClusterSettings>& clusters);
 
   private:
     // The store's clusters into the list in one call; the cluster the form shows stays chosen, the form as

@@ -115,7 +115,8 @@ void MainWindow::buildTabs(SessionStore& store) {
     connect(runs_tab_, &RunsTab::statusMessage, this,
             [this](const QString& text) { status_text_->setText(text); });
     connect(compare_tab_, &CompareTab::comparisonRequested, loader_, &StoredSessionLoader::compareSessions);
-    connect(clusters_view_, &ClustersWidget::clustersChanged, loader_, &StoredSessionLoader::listClusters);
+    // A save or removal answers with the clusters stored after it: the plan builder takes them as they are.
+    connect(clusters_view_, &ClustersWidget::clustersChanged, plan_builder_, &PlanBuilderWidget::setClusters);
 }
 
 void MainWindow::buildStatusBar() {

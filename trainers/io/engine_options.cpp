@@ -11,21 +11,10 @@ namespace {
 
 using engine_cli::Kind;
 
-std::vector<std::string> split(const std::string& text, char separator) {
-    std::vector<std::string> items;
-    std::size_t from = 0;
-    while (from <= text.size()) {
-        const std::size_t end = std::min(text.find(separator, from), text.size());
-        items.push_back(text.substr(from, end - from));
-        from = end + 1;
-    }
-    return items;
-}
-
 // `accepts` of a Text or List row: "" takes anything, else one of the '|'-separated words.
 void checkAccepted(const std::string& option, const std::string& value, const std::string& accepts) {
     if (accepts.empty()) return;
-    const auto known = split(accepts, '|');
+    const auto known = engine_cli::splitWords(accepts, '|');
     if (std::find(known.begin(), known.end(), value) != known.end()) return;
     std::string names;
     for (const auto& k : known)
@@ -70,7 +59,7 @@ engine_cli::Value<K> parseValue(const std::string& option, const std::string& te
         throw std::invalid_argument(option + ": yes or no, got '" + text + "'");
     } else {
         std::vector<std::string> items;
-        for (const auto& item : split(text, ',')) {
+        for (const auto& item : engine_cli::splitWords(text, ',')) {
             checkAccepted(option, item, accepts);
             if (std::find(items.begin(), items.end(), item) == items.end()) items.push_back(item);
         }
