@@ -8,6 +8,10 @@ venv="${SCALEBENCH_VENV:-$here/.venv}"
 torch_version="2.11.0"          # C++ API of the GPU machine's PyTorch 2.11
 # libtorch_cpu.so of torch 2.11 loads libcudart.so.13 and libcupti.so.13: the versions of torch's cuda-toolkit 13.0.2
 cuda_runtime=(nvidia-cuda-runtime==13.0.96 nvidia-cuda-cupti==13.0.85)
+# The cuda preset's engine links libtorch_cuda.so, which also loads libcufile.so.0 (cuda-toolkit 13.0.2's),
+# libcusparseLt.so.0 and libnvshmem_host.so.3 (torch's pins): the CUDA 13.0 toolkit in /usr/local/cuda has the rest
+# (cuBLAS, cuFFT, cuRAND, cuSPARSE, cuDNN 9.19, NCCL 2.28.9: the versions torch pins), but not these.
+cuda_build=(nvidia-cufile==1.15.1.6 nvidia-cusparselt-cu13==0.8.0 nvidia-nvshmem-cu13==3.4.5)
 
 say() { printf '[setup] %s\n' "$*"; }
 fail() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
@@ -44,17 +48,37 @@ if [ ! -x "$venv/bin/python" ]; then
   say "creating virtual environment $venv"
   "$python" -m venv "$venv"
 fi
-installed=$("$venv/bin/python" -c 'import importlib.metadata as m; print(m.version("torch"))' 2>/dev/null || true)
-if [ "$installed" = "$torch_version" ]; then
+# The requirements NAME==VERSION among the arguments that the virtual environment lacks, one a line.
+absent_from_venv() {
+  "$venv/bin/python" - "$@" <<'EOF'
+import importlib.metadata as m, sys
+for requirement in sys.argv[1:]:
+    name, version = requirement.split("==")
+    try:
+        present = m.version(name) == version
+    except m.PackageNotFoundError:
+        present = False
+    if not present:
+        print(requirement)
+EOF
+}
+# --no-deps throughout: torch's own requirements would pull in every CUDA wheel (GBs), most of which the toolkit in
+# /usr/local/cuda already is; only the libraries that LibTorch loads and the toolkit lacks are installed.
+if [ -z "$(absent_from_venv "torch==$torch_version")" ]; then
   say "torch $torch_version: present in $venv"
 else
-  # --no-deps: the console builds only against LibTorch's CPU library, so the multi-GB CUDA wheels stay out;
-  # only the two small runtime libraries that libtorch_cpu.so links are installed.
-  say "installing torch $torch_version (LibTorch, ~530 MB) and ${cuda_runtime[*]} (~12 MB) into $venv"
+  say "installing torch $torch_version (LibTorch, ~530 MB) into $venv"
   "$venv/bin/pip" install -q --no-deps "torch==$torch_version" ||
     fail "the torch wheel could not be installed; see pip's message above"
-  "$venv/bin/pip" install -q --no-deps "${cuda_runtime[@]}" ||
-    fail "the CUDA runtime wheels could not be installed; see pip's message above"
+fi
+mapfile -t absent < <(absent_from_venv "${cuda_runtime[@]}" "${cuda_build[@]}")
+if [ ${#absent[@]} -eq 0 ]; then
+  say "CUDA libraries for LibTorch that the toolkit lacks: all $((${#cuda_runtime[@]} + ${#cuda_build[@]})) wheels present"
+else
+  # Downloads: the runtime ~12 MB, cufile 1.2 MB, cusparselt 170 MB, nvshmem 60 MB.
+  say "installing ${absent[*]} into $venv"
+  "$venv/bin/pip" install -q --no-deps "${absent[@]}" ||
+    fail "the CUDA library wheels could not be installed; see pip's message above"
 fi
 site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 [ -f "$site/torch/lib/libtorch_cpu.so" ] || fail "torch is installed but $site/torch/lib/libtorch_cpu.so is missing"
