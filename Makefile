@@ -2,16 +2,20 @@
 PRESET ?= release
 BUILD  := build/$(PRESET)
 DB     ?= out/scalebench.db
+# The engine against LibTorch's CUDA libraries and the CUDA 13.0 toolkit (preset cuda; docs/testing.md).
+CUDA_ENGINE := build/cuda/trainers/scalebench-engine
 
-.PHONY: quickstart test lint setup build screenshots bench clean
+.PHONY: quickstart test lint setup build build-cuda screenshots bench clean
 
 quickstart: build
 	@echo "[quickstart] running resources/plans/quickstart.toml on this machine (store: $(DB))"
 	$(BUILD)/app/scalebench run resources/plans/quickstart.toml --db $(DB) --out out/quickstart
 
-test: build
+test: build build-cuda
 	@echo "[test] running every test (unit, integration, GUI offscreen)"
 	ctest --preset $(PRESET)
+	@echo "[test] the tests that launch the engine (label engine) again, with the cuda preset's engine"
+	SCALEBENCH_TEST_ENGINE=$(CURDIR)/$(CUDA_ENGINE) ctest --preset $(PRESET) -L engine
 
 # Every C++ file in the repository as .clang-format writes it; names the files that are not (CI runs it).
 lint: setup
@@ -24,6 +28,14 @@ build: setup
 	@test -f $(BUILD)/build.ninja || { echo "[build] configuring preset $(PRESET)"; cmake --preset $(PRESET); }
 	@echo "[build] building $(BUILD)"
 	@cmake --build --preset $(PRESET)
+
+# Only the engine is built there (SCALEBENCH_ENGINE_ONLY): its tests are the release build's, run against it.
+build-cuda: setup
+	@test -f build/cuda/build.ninja || { echo "[build] configuring preset cuda"; cmake --preset cuda; }
+	@echo "[build] building build/cuda (the engine with LibTorch's CUDA libraries)"
+	@cmake --build --preset cuda
+	@readelf -d $(CUDA_ENGINE) | grep -q 'libtorch_cuda\.so' || \
+	  { echo "[build] error: $(CUDA_ENGINE) does not link libtorch_cuda.so"; exit 1; }
 
 # Every main view (plan, runs, live, scaling, breakdown, collectives, compare, clusters) into docs/images/.
 screenshots: build

@@ -1,7 +1,8 @@
 # scalebench::torch: LibTorch for the engine.
 # CPU build (default): links libtorch_cpu and libc10 straight from the torch wheel in the set-up's virtual environment,
-# so neither the CUDA toolkit nor the multi-GB CUDA wheels are needed. GPU build (SCALEBENCH_CUDA=ON, on a machine with
-# PyTorch and CUDA): find_package(Torch) through torch.utils.cmake_prefix_path, with torch_cuda and c10_cuda.
+# so neither the CUDA toolkit nor the multi-GB CUDA wheels are needed. GPU build (SCALEBENCH_CUDA=ON, the cuda preset):
+# find_package(Torch) from the same wheel, with torch_cuda and c10_cuda, against a CUDA toolkit (here 13.0 in
+# /usr/local/cuda, which has what libtorch_cuda.so loads but cuFile, cuSPARSELt and NVSHMEM: scripts/setup.sh's wheels).
 option(SCALEBENCH_CUDA "Build the engine's CUDA/NCCL path with find_package(Torch)" OFF)
 set(SCALEBENCH_PYTHON "${CMAKE_SOURCE_DIR}/.venv/bin/python" CACHE FILEPATH "Python whose torch package provides LibTorch")
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "child_process.h"
+#include "engine_under_test.h"
 #include "file_text.h"
 #include "metric_stream_parser.h"
 #include "temporary_folder.h"
@@ -32,7 +33,7 @@ inline EngineRun runEngine(const TemporaryFolder& folder, int ranks,
                                      "--oversubscribe",
                                      "-np",
                                      std::to_string(ranks),
-                                     SCALEBENCH_ENGINE_PATH,
+                                     engineUnderTest(),
                                      "--metrics",
                                      (folder.path / metrics_name).string()};
     argv.insert(argv.end(), arguments.begin(), arguments.end());

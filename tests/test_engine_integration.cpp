@@ -1,5 +1,6 @@
 // The whole local path: the engine under mpirun -np 2, its stream tailed into a real SQLite store, loss going
 // down.
+#include "engine_under_test.h"
 #include "local_mpirun_arguments.h"
 #include "local_scheduler.h"
 #include "local_transport.h"
@@ -37,7 +38,7 @@ seed = )" + testSeed() + "\n",
     LocalScheduler scheduler;
     std::vector<std::string> progress;
     SessionRunner runner(store, scheduler, transport,
-                         {SCALEBENCH_ENGINE_PATH, folder.path, std::chrono::milliseconds(100), "local"},
+                         {engineUnderTest(), folder.path, std::chrono::milliseconds(100), "local"},
                          [&](const std::string& line) { progress.push_back(line); });
     const SessionOutcome outcome = runner.run(plan);
     INFO("progress:\n"
@@ -112,7 +113,7 @@ TEST_CASE("the all-reduce sweep at 2 ranks: every size correct, timed, with busb
     LocalTransport transport;
     LocalScheduler scheduler;
     SessionRunner runner(store, scheduler, transport,
-                         {SCALEBENCH_ENGINE_PATH, folder.path, std::chrono::milliseconds(100), "local"},
+                         {engineUnderTest(), folder.path, std::chrono::milliseconds(100), "local"},
                          [](const std::string&) {});
     const SessionOutcome outcome = runner.run(plan);
     REQUIRE(outcome.failed_runs == 0);

@@ -4,6 +4,7 @@
 #include "breakdown_model.h"
 #include "comparison_model.h"
 #include "comparison_view.h"
+#include "engine_under_test.h"
 #include "live_view.h"
 #include "main_window.h"
 #include "plan_builder_widget.h"
@@ -30,7 +31,7 @@ ConsoleOptions optionsIn(const TemporaryFolder& folder) {
     ConsoleOptions options;
     options.db = folder.path / "sessions.db";
     options.out_dir = folder.path / "out";
-    options.engine = SCALEBENCH_ENGINE_PATH;
+    options.engine = engineUnderTest();
     options.poll_ms = 100;
     return options;
 }
