@@ -64,6 +64,9 @@ struct CollectiveCall {
     DType dtype = DType::Float32;
     ReduceOp op = ReduceOp::Sum; // reductions only
     int root = 0;                // broadcast only
+    // Device backends: the stream (a cudaStream_t) to enqueue the call on, ordered after what was enqueued
+    // there before; nullptr: the backend's own stream. Host backends ignore it.
+    void* stream = nullptr;
 };
 
 // A started collective. test() advances it and says whether it has finished; wait() blocks until it has.

@@ -145,8 +145,8 @@ torch::Tensor TransformerImpl::greedyDecode(const torch::Tensor& source, int64_t
                                             int64_t eos) {
     const auto memory = encode(source);
     const auto padding = source.eq(0);
-    auto prefix = torch::full({source.size(0), 1}, bos, torch::kInt64);
-    auto done = torch::zeros({source.size(0)}, torch::kBool);
+    auto prefix = torch::full({source.size(0), 1}, bos, source.options().dtype(torch::kInt64));
+    auto done = torch::zeros({source.size(0)}, source.options().dtype(torch::kBool));
     for (int64_t t = 0; t < max_length; ++t) {
         // The whole prefix again each step (no incremental state): simple, and evaluation is not timed.
         auto logits = decode(prefix, memory, padding);      // (B, t + 1, V)
