@@ -59,7 +59,9 @@ EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) co
     plan.job.name = "scalebench-build-" + plan.target.hash;
     plan.job.program = {"/bin/bash", "-c", build};
     plan.job.run_dir = plan.target.folder;
-    plan.job.gpus_per_node = settings_.gpus_per_node; // on the nodes and with the GPUs the runs will have
+    // On the nodes the runs will have: one task with one GPU where they get GPUs (a GPU job is one task per
+    // GPU, and the compiler needs no more).
+    plan.job.gpus_per_node = settings_.gpus_per_node > 0 ? 1 : 0;
     return plan;
 }
 
