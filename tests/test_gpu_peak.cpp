@@ -14,9 +14,9 @@ TEST_CASE("each known GPU has its datasheet's dense 16-bit tensor-core peak", "[
     const Row rows[] = {
         {"NVIDIA H100 80GB HBM3", 989}, // H100 SXM, seed 003's 989
         {"NVIDIA H100 PCIe", 756},      {"NVIDIA H100 NVL", 835},       {"NVIDIA H200", 989},
-        {"NVIDIA H200 NVL", 835},       {"NVIDIA A100-SXM4-80GB", 312}, {"NVIDIA A100-SXM4-40GB", 312},
-        {"NVIDIA A100-PCIE-40GB", 312}, {"NVIDIA A100 80GB PCIe", 312}, {"NVIDIA B200", 2250},
-        {"NVIDIA L40S", 362},
+        {"NVIDIA H200 NVL", 835},       {"NVIDIA GH200 480GB", 989},    {"NVIDIA A100-SXM4-80GB", 312},
+        {"NVIDIA A100-SXM4-40GB", 312}, {"NVIDIA A100-PCIE-40GB", 312}, {"NVIDIA A100 80GB PCIe", 312},
+        {"NVIDIA B200", 2250},          {"NVIDIA L40S", 362},
     };
     for (const Row& row : rows) {
         INFO(row.name);

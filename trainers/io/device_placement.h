@@ -25,7 +25,8 @@ struct DevicePlacement {
 //   1. CUDA_VISIBLE_DEVICES names exactly one device (a per-task binding: srun --gpus-per-task=1, a wrapper
 //      script): device 0, the only one this process sees;
 //   2. OMPI_COMM_WORLD_LOCAL_RANK (mpirun), 3. SLURM_LOCALID (srun), 4. mpi_local_rank (World::local_rank):
-//      the node-local rank is the device index.
+//      the node-local rank is the device index. Open MPI's comes first: mpirun in an sbatch script passes
+//      every rank the batch step's SLURM_LOCALID, 0.
 // Throws std::runtime_error when the index is not below visible_devices (two ranks would share a GPU: they
 // would measure something else, and NCCL refuses it), naming the rank, the local rank, where it came from,
 // the device count and CUDA_VISIBLE_DEVICES; and when a local-rank variable is not a number >= 0.

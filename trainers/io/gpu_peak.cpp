@@ -17,7 +17,7 @@ struct GpuPeak {
     double tf32;
 };
 
-constexpr std::array<GpuPeak, 8> kPeaks{{
+constexpr std::array<GpuPeak, 9> kPeaks{{
     // H100 SXM5 (DGX/HGX H100). Datasheet: BF16/FP16 1979, TF32 989 with sparsity. 989 is seed 003's figure
     // (MaxText's MFU: "peak FLOPS for H100 = 989 TFLOPS"), kept so that our MFU and the recipe's agree.
     {"NVIDIA H100 80GB HBM3", false, 989.0, 494.5},
@@ -30,6 +30,10 @@ constexpr std::array<GpuPeak, 8> kPeaks{{
     {"NVIDIA H200 NVL", false, 835.0, 417.5},
     // H200 SXM: the H100 SXM's compute with more memory. Datasheet: BF16/FP16 1979, TF32 989 with sparsity.
     {"NVIDIA H200", false, 989.0, 494.5},
+    // GH200's Hopper GPU ("NVIDIA GH200 480GB", "NVIDIA GH200 144G HBM3e"). Datasheet: BF16/FP16 1979, TF32
+    // 989
+    // with sparsity.
+    {"NVIDIA GH200", true, 989.0, 494.5},
     // A100, every form ("NVIDIA A100-SXM4-80GB", "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe"): one peak.
     // Datasheet: BF16/FP16 312, TF32 156 dense (624 and 312 with sparsity).
     {"NVIDIA A100", true, 312.0, 156.0},
