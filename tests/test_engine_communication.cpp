@@ -247,9 +247,10 @@ TEST_CASE("the NCCL backend without a usable GPU fails with an error naming the 
                Catch::Contains("no usable CUDA device") || Catch::Contains("built without NCCL"));
 }
 
-TEST_CASE("--device cuda without a usable GPU stops at start naming the cause, and auto trains on the CPU with "
-          "its header saying why",
-          "[integration][engine]") {
+TEST_CASE(
+    "without a usable GPU, device cuda stops at start naming the cause, and auto trains on the CPU with "
+    "its header saying why",
+    "[integration][engine]") {
     if (std::filesystem::exists("/dev/nvidiactl") && std::filesystem::exists("/dev/nvidia0")) {
         WARN("this machine has an NVIDIA GPU: the no-GPU behaviour is not what it shows");
         return;
@@ -282,4 +283,6 @@ TEST_CASE("--device cuda without a usable GPU stops at start naming the cause, a
     CHECK_THAT(header["device"]["reason"].get<std::string>(), Catch::StartsWith("no GPU: "));
     CHECK(header["gradient_path"] == "host");
     CHECK(header["peak_tflops"].is_null());
+    CHECK(header["gpu_count"] == 0);
+    CHECK(!header["gpu_unavailable"].get<std::string>().empty()); // the CUDA runtime's reason
 }

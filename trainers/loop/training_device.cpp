@@ -1,8 +1,10 @@
 // The rank's training device from --device, the node's GPUs and the rank's place on its node.
 #include "training_device.h"
 
+#include "device_placement.h"
+#include "gpu_inventory.h"
+
 #include <c10/core/impl/VirtualGuardImpl.h>
-#include <cstdlib>
 #include <stdexcept>
 #include <torch/cuda.h>
 
@@ -12,22 +14,13 @@ namespace {
 // Why LibTorch sees no GPU here.
 std::string noGpuReason() {
 #ifdef SCALEBENCH_CUDA
-    return "LibTorch sees no CUDA device on " +
-           std::string(std::getenv("HOSTNAME") ? std::getenv("HOSTNAME") : "this node") +
-           " (no NVIDIA driver, or no device visible: CUDA_VISIBLE_DEVICES=" +
-           (std::getenv("CUDA_VISIBLE_DEVICES") ? std::getenv("CUDA_VISIBLE_DEVICES") : "unset") + ")";
+    const GpuInventory inventory = queryGpuInventory();
+    return "LibTorch sees no CUDA device" +
+           (inventory.no_device_reason.empty() ? std::string() : ": " + inventory.no_device_reason);
 #else
     return "this engine was built without LibTorch's CUDA libraries (build it with -DSCALEBENCH_CUDA=ON: the "
            "`cuda` preset)";
 #endif
-}
-
-// The node-local rank that picks the GPU, and which variable said it.
-std::pair<int, std::string> nodeLocalRank(const World& world) {
-    for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID"})
-        if (const char* value = std::getenv(name); value && *value)
-            return {std::atoi(value), std::string(name) + "=" + value};
-    return {world.local_rank, "MPI's node-local rank " + std::to_string(world.local_rank)};
 }
 
 } // namespace
@@ -48,24 +41,15 @@ TrainingDevice chooseTrainingDevice(const std::string& requested, const World& w
         if (requested == "cuda") throw std::runtime_error("--device cuda: " + noGpuReason());
         return {torch::Device(torch::kCPU), requested, "no GPU: " + noGpuReason()};
     }
-    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-    int index = 0;
-    std::string reason;
-    if (devices == 1 && visible && *visible && std::string(visible).find(',') == std::string::npos) {
-        reason = "CUDA_VISIBLE_DEVICES=" + std::string(visible) + " (one GPU per task)";
-    } else {
-        const auto [local, source] = nodeLocalRank(world);
-        if (local >= devices)
-            throw std::runtime_error("--device " + requested + ": rank " + std::to_string(world.rank) +
-                                     " has no GPU of its own: " + source + ", and this node shows " +
-                                     std::to_string(devices) + " CUDA devices (CUDA_VISIBLE_DEVICES=" +
-                                     (visible ? visible : "unset") + "); run at most one rank per GPU");
-        index = local;
-        reason = source;
+    DevicePlacement placement;
+    try {
+        placement = placeOnDevice(processEnvironment(), devices, world.rank, world.local_rank);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error("--device " + requested + ": " + e.what());
     }
-    const torch::Device device(torch::kCUDA, static_cast<c10::DeviceIndex>(index));
+    const torch::Device device(torch::kCUDA, static_cast<c10::DeviceIndex>(placement.device));
     c10::impl::VirtualGuardImpl(device.type()).setDevice(device);
-    return {device, requested, reason};
+    return {device, requested, placement.source};
 }
 
 } // namespace scalebench

@@ -3,6 +3,8 @@
 
 #include "checkpoint.h"
 #include "device_batches.h"
+#include "gpu_inventory.h"
+#include "gpu_peak.h"
 #include "gradient_buckets.h"
 #include "loss_scaler.h"
 #include "metric_writer.h"
@@ -294,23 +296,26 @@ void useTf32(bool on) {
     context.setFloat32Precision(at::Float32Backend::CUDA, at::Float32Op::CONV, precision);
 }
 
-// The dense peak that MFU divides by: --peak-tflops, else the GPU's from the table, else none.
-struct Peak {
-    double tflops = 0;
-    std::string source;
-};
-
-Peak peakFor(const EngineOptions& o, const TrainingDevice& device) {
-    if (o.peak_tflops > 0) return {o.peak_tflops, "--peak-tflops"};
+// The dense peak that MFU divides by: --peak-tflops, else the GPU's from the table (gpu_peak.h), else none
+// (tflops 0) with the reason.
+PeakChoice peakFor(const EngineOptions& o, const TrainingDevice& device, const GpuInventory& gpus) {
+    if (o.peak_tflops > 0) return *choosePeak(o.peak_tflops, "", o.precision);
     if (!device.cuda()) return {0, "none on a CPU: give --peak-tflops for MFU"};
-    return {0, "none: this GPU is not in the engine's table; give --peak-tflops for MFU"};
+    const std::string name = gpus.devices.at(static_cast<std::size_t>(device.device.index())).name;
+    if (o.precision == "fp32" && !o.tf32) // the table's fp32 figure is TF32's
+        return {0, "none: fp32 without TF32 runs on CUDA cores, whose peak the table leaves out; give "
+                   "--peak-tflops"};
+    if (auto peak = choosePeak(0, name, o.precision)) return *peak;
+    return {0, "none: " + name + " is not in the engine's table; give --peak-tflops for MFU"};
 }
 
-// The header's fields of where the rank trained: the device and why, how gradients reach the backend, TF32,
-// and the peak behind MFU.
-json deviceHeaderFields(const TrainingDevice& device, const GradientBuckets& gradients, const Peak& peak) {
+// The header's fields of where the rank trained: the device and why, the node's GPUs (rank 0's), how
+// gradients reach the backend, TF32, and the peak behind MFU.
+json deviceHeaderFields(const TrainingDevice& device, const GpuInventory& gpus,
+                        const GradientBuckets& gradients, const PeakChoice& peak) {
     json header;
     header["device"] = device.record();
+    header.update(toJson(gpus));
     header["gradient_path"] = gradients.path();
     if (device.cuda()) {
         const auto& context = at::globalContext();
@@ -320,8 +325,12 @@ json deviceHeaderFields(const TrainingDevice& device, const GradientBuckets& gra
             {"conv",
              at::precision2str(context.float32Precision(at::Float32Backend::CUDA, at::Float32Op::CONV))}};
     }
-    header["peak_tflops"] = peak.tflops > 0 ? json(peak.tflops) : json(nullptr);
-    header["peak_source"] = peak.source;
+    if (peak.tflops > 0) {
+        header.update(toJson(peak));
+    } else {
+        header["peak_tflops"] = nullptr;
+        header["peak_source"] = peak.source;
+    }
     return header;
 }
 
@@ -570,7 +579,8 @@ void trainWorkload(const EngineOptions& o, const World& w) {
 
     const TrainingDevice device = chooseTrainingDevice(o.device, w);
     if (device.cuda()) useTf32(o.tf32);
-    const Peak peak = peakFor(o, device);
+    const GpuInventory gpus = queryGpuInventory();
+    const PeakChoice peak = peakFor(o, device, gpus);
     const auto workload = makeWorkload(o, w);
     const EvalMetric metric = workload->evalMetric();
     const std::optional<double> target = stopTarget(o, metric);
@@ -596,7 +606,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
         metrics = std::make_unique<MetricWriter>(o.metrics);
         json header = headerRecord(o, w, hosts);
         header.update(trainingHeaderFields(o, threads, state, metric, gradients, *comm, start));
-        header.update(deviceHeaderFields(device, gradients, peak));
+        header.update(deviceHeaderFields(device, gpus, gradients, peak));
         header.update(workload->headerFields());
         metrics->write(header);
     }
