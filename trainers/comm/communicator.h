@@ -104,6 +104,8 @@ class Communicator {
 
     // Buffers the collectives can use, and copies between them and host memory (blocking).
     virtual bool deviceMemory() const { return false; }
+    // Whether start() may also be handed GPU memory (fp32): a device backend, or an MPI built CUDA-aware.
+    virtual bool acceptsDeviceMemory() const { return deviceMemory(); }
     virtual CommBuffer allocate(std::size_t bytes) const;
     virtual void upload(void* buffer, const void* host, std::size_t bytes) const;
     virtual void download(void* host, const void* buffer, std::size_t bytes) const;

@@ -111,7 +111,7 @@ GradientBuckets::GradientBuckets(std::vector<torch::Tensor> parameters, Communic
         if (b + 1 == buckets_.size()) ++n; // the loss
         bucket.flat = torch::zeros({n}, on_device);
         if (onDevice()) {
-            if (!comm_.deviceMemory())
+            if (!comm_.acceptsDeviceMemory())
                 bucket.host = torch::empty({n}, torch::TensorOptions(torch::kFloat32).pinned_memory(true));
             bucket.ready.emplace(device_.type(), c10::EventFlag::PYTORCH_DEFAULT); // no timing
             bucket.started.emplace(device_.type(), c10::EventFlag::BACKEND_DEFAULT);
@@ -158,7 +158,9 @@ std::vector<std::int64_t> GradientBuckets::bucketElements() const {
 
 std::string GradientBuckets::path() const {
     if (!onDevice()) return "host";
-    return comm_.deviceMemory() ? "device" : "staged through pinned host memory";
+    if (comm_.deviceMemory()) return "device";
+    return comm_.acceptsDeviceMemory() ? "device memory through CUDA-aware " + comm_.backend()
+                                       : "staged through pinned host memory";
 }
 
 void GradientBuckets::broadcastParameters() {
@@ -302,9 +304,17 @@ void GradientBuckets::reduce(Bucket& b) {
         b.ended->record(*comm_stream_);
         return;
     }
-    // A host backend on GPU buckets: through the bucket's pinned host copy.
+    // A host backend on GPU buckets: once backward has filled the bucket, on its memory where the backend is
+    // CUDA-aware, else through the bucket's pinned host copy.
     b.ready->synchronize();
     b.started->record(*comm_stream_);
+    if (comm_.acceptsDeviceMemory()) {
+        auto work = comm_.start({Collective::AllReduce, b.flat.data_ptr(), b.flat.data_ptr(), n,
+                                 DType::Float32, ReduceOp::Average});
+        waitLeavingCores(*work, backward_done_);
+        b.ended->record(*comm_stream_);
+        return;
+    }
     {
         const c10::StreamGuard on_comm_stream(*comm_stream_);
         b.host.copy_(b.flat); // blocking: done when it returns

@@ -7,7 +7,7 @@
 // On a GPU with a device backend (NCCL) nothing waits on the host inside the step: a bucket's collective is
 // enqueued on a stream of its own after an event that backward's stream records once the bucket is full, and
 // the compute stream waits for the collectives' end events before the optimizer. Host backends (MPI, Gloo)
-// on GPU buckets go through pinned host memory.
+// on GPU buckets go through pinned host memory, or straight to a CUDA-aware MPI.
 #pragma once
 
 #include "communicator.h"
@@ -54,7 +54,8 @@ class GradientBuckets {
     std::size_t bucketCount() const { return buckets_.size(); }
     std::vector<std::int64_t> bucketElements() const;
     // How the buckets reach the backend: "device" (its collectives on device memory, ordered by events),
-    // "host" (CPU buckets) or "staged through pinned host memory" (GPU buckets, host backend).
+    // "host" (CPU buckets), "device memory through CUDA-aware mpi" or "staged through pinned host memory"
+    // (GPU buckets, host backend).
     std::string path() const;
     // The bucket a parameter's gradient lives in (tests: the gradients alias the buckets).
     const torch::Tensor& bucket(std::size_t index) const { return buckets_[index].flat; }
