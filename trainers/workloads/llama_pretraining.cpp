@@ -22,6 +22,7 @@ std::string presetOf(const EngineOptions& o) {
 int64_t defaultSeqLen(const std::string& preset) {
     if (preset == "tiny") return 16;
     if (preset == "small") return 128;
+    if (preset == "1b") return 2048;
     return 4096; // Llama 2 and the recipe
 }
 
