@@ -48,12 +48,11 @@ CommunicationSection::CommunicationSection(QWidget* parent) : QWidget(parent) {
     overlap_ = named(new QCheckBox(tr("overlap with backward"), this), "overlap");
     auto* comm_row = new QHBoxLayout;
     comm_row->addWidget(backend_);
-    comm_row->addWidget(new QLabel(tr("on"), this));
-    comm_row->addWidget(device_);
     comm_row->addWidget(new QLabel(tr("buckets"), this));
     comm_row->addWidget(bucket_, 1);
     comm_row->addWidget(overlap_);
     form->addRow(tr("Backend"), comm_row);
+    form->addRow(tr("Device"), device_);
     form->addRow(buildSweepRows());
 
     connect(backend_, &QComboBox::currentIndexChanged, this, &CommunicationSection::changed);
