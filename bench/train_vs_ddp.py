@@ -7,7 +7,10 @@ counts checked), same synthetic CIFAR-shaped batches of 128 per rank, same intra
 repeat; a run's figure is the median step time of its steps after the warm-up steps, and the table shows the median
 over repeats. Standard library only (the peer runs under .venv's Python).
 
-  bench/train_vs_ddp.py [--engine PATH] [--ranks 1 2] [--repeats 3] [--steps 40] [--warmup 10]
+  bench/train_vs_ddp.py [--engine PATH] [--baseline-engine PATH] [--ranks 1 2] [--repeats 3] [--steps 40] [--warmup 10]
+
+--baseline-engine adds an earlier engine (a build from before a change) to every repeat, in turn with the others,
+and prints engine / baseline beside engine / DDP: a change's effect measured side by side in one run.
 """
 import argparse
 import math
@@ -77,6 +80,7 @@ def run_peer(python, ranks, threads, args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engine", help="scalebench-engine binary (default: $SCALEBENCH_ENGINE, build/release, build/dev)")
+    parser.add_argument("--baseline-engine", help="an earlier scalebench-engine binary, measured in the same repeats")
     parser.add_argument("--python", default=str(pr.ROOT / ".venv" / "bin" / "python"), help="Python with torch")
     parser.add_argument("--ranks", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--repeats", type=int, default=3, help="alternating engine/peer repeats (median taken)")
@@ -94,6 +98,8 @@ def main():
     subprocess.run([str(pr.ROOT / "bench" / "setup-peers.sh")], check=True)
     cores = os.cpu_count() or 1
     print(f"engine: {engine}\npeer:   {args.python} bench/ddp_peer.py (DistributedDataParallel, gloo)")
+    if args.baseline_engine:
+        print(f"baseline: {args.baseline_engine} (an earlier engine, same options)")
     print(f"machine: {pr.machine()}; load average at start: {pr.load_average()}")
     print(f"ResNet-20, synthetic CIFAR-shaped data, batch {args.batch}/rank, {args.steps} steps, median of steps "
           f"{args.warmup + 1}..{args.steps}, {args.repeats} alternating repeats")
@@ -107,10 +113,13 @@ def main():
         for repeat in range(args.repeats):
             for ranks in args.ranks:
                 threads = args.threads or max(1, cores // ranks)
-                order = ["engine", "peer"] if (repeat + ranks) % 2 == 0 else ["peer", "engine"]
+                order = ["engine", "peer"] + (["baseline"] if args.baseline_engine else [])
+                shift = (repeat + ranks) % len(order)  # each takes every place in turn over the repeats
+                order = order[shift:] + order[:shift]
                 for who in order:
-                    if who == "engine":
-                        header, steps = run_engine(engine, ranks, threads, args, folder)
+                    if who in ("engine", "baseline"):
+                        header, steps = run_engine(engine if who == "engine" else args.baseline_engine, ranks, threads,
+                                                   args, folder)
                         parts = ENGINE_BREAKDOWN
                     else:
                         header, steps = run_peer(args.python, ranks, threads, args)
@@ -139,6 +148,15 @@ def main():
     print()
     pr.print_table(["ranks", "engine samples/s", "DDP samples/s", "engine/DDP", "paired engine/DDP", "paired >= 1.0"],
                    rows)
+    if args.baseline_engine:
+        rows = []
+        for ranks in args.ranks:
+            ours, before = pr.median(samples[("engine", ranks)]), pr.median(samples[("baseline", ranks)])
+            paired = pr.median(e / b for e, b in zip(samples[("engine", ranks)], samples[("baseline", ranks)]))
+            rows.append([ranks, f"{ours:.1f}", f"{before:.1f}", f"{ours / before:.3f}", f"{paired:.3f}"])
+        print()
+        pr.print_table(["ranks", "engine samples/s", "baseline samples/s", "engine/baseline", "paired engine/baseline"],
+                       rows)
     if len(args.ranks) >= 2:
         base, top = args.ranks[0], args.ranks[-1]
         eff = lambda x: x[top] / x[base] * base / top

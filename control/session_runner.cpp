@@ -117,15 +117,24 @@ std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolder
     ActiveRun run;
     run.spec = spec;
     run.tag = fmt::format("[run {}/{}] {}", index, total, spec.name);
-    // Where it runs is the scheduler's machine: the runs are packed for the cluster that will run them.
-    const JobRequest job =
-        jobRequestFor(spec, {scheduler_.machine(), settings_.engine, settings_.out_dir.string(), session});
+    // Where it runs is the scheduler's machine: the runs are packed for the cluster that will run them. A run
+    // the machine cannot take (more GPUs a node than it has) is stored as failed, and the others go on.
+    JobRequest job;
+    std::string command, refused;
+    try {
+        job = jobRequestFor(spec,
+                            {scheduler_.machine(), settings_.engine, settings_.out_dir.string(), session});
+        command = scheduler_.commandLine(job);
+    } catch (const std::exception& e) {
+        refused = e.what();
+    }
     run.run_dir = job.run_dir;
     run.output = job.output;
     run.run_id = store_.createRun(session.session_id, {spec.name, spec.group.workload, spec.group.dataset,
-                                                       spec.ranks, spec.repeat, scheduler_.commandLine(job)});
+                                                       spec.ranks, spec.repeat, command});
     progress_(run.tag + ": starting " + std::to_string(spec.ranks) + " rank(s)");
     try {
+        if (!refused.empty()) throw std::invalid_argument(refused);
         // A new folder, never one that exists: its files would be another run's.
         const std::string parent = std::filesystem::path(run.run_dir).parent_path().string();
         const CommandResult mkdir =

@@ -4,6 +4,7 @@
 #include "engine_invocation.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace scalebench {
 
@@ -21,14 +22,24 @@ JobRequest jobRequestFor(const RunSpec& run, const LaunchSite& site) {
         return job;
     }
     const ClusterSettings& c = site.cluster;
+    if (c.gpus_per_node > 0) {
+        // One rank per GPU: as many on a node as the plan asks for (its gpus_per_node), else as the node has
+        // GPUs; never more than it has.
+        if (run.ranks_per_node > c.gpus_per_node)
+            throw std::invalid_argument(
+                "run " + run.name + " asks for " + std::to_string(run.ranks_per_node) +
+                " GPUs per node (the plan's gpus_per_node), but the nodes of cluster '" + c.name + "' have " +
+                std::to_string(c.gpus_per_node) + " (its gpus_per_node): one rank runs on each GPU");
+        const int per_node = run.ranks_per_node > 0 ? run.ranks_per_node : c.gpus_per_node;
+        job.nodes = (run.ranks + per_node - 1) / per_node;
+        job.ranks_per_node = std::min(run.ranks, per_node);
+        job.gpus_per_node = job.ranks_per_node;
+        return job;
+    }
+    // No GPUs: the plan's gpus_per_node only packs ranks, else the cluster's tasks_per_node does.
     const int per_node = run.ranks_per_node > 0 ? run.ranks_per_node : std::max(1, c.tasks_per_node);
     job.nodes = (run.ranks + per_node - 1) / per_node;
     job.ranks_per_node = std::min(run.ranks, per_node);
-    // One GPU per rank when the plan says how many ranks share a node; the cluster's count otherwise.
-    if (c.gpus_per_node > 0)
-        job.gpus_per_node = run.ranks_per_node > 0
-                                ? std::min({run.ranks, run.ranks_per_node, c.gpus_per_node})
-                                : c.gpus_per_node;
     return job;
 }
 

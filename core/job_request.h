@@ -24,8 +24,8 @@ struct JobRequest {
     int ranks = 1;
     int nodes = 1;
     int ranks_per_node = 1;
-    int gpus_per_node = 0;                            // GPUs asked for on each node; 0: none
-    int threads_per_rank = 0;                         // intra-op threads per rank; 0: the node's CPUs / ranks
+    int gpus_per_node = 0;    // GPUs asked for on each node, one per rank (ranks_per_node); 0: none
+    int threads_per_rank = 0; // intra-op threads per rank; 0: the node's CPUs / ranks
     std::map<std::string, std::string> environment{}; // exported to every rank (after a cluster's nccl_env)
     std::string run_dir;                              // the launcher's stdout.log and stderr.log go here
 };
@@ -39,9 +39,12 @@ struct LaunchSite {
     SessionFolderKey session;
 };
 
-// The engine's run of `run` at `site`: every setting of the run on its command line, ranks packed as the plan
-// asks (gpus_per_node) or as the cluster does (tasks_per_node), one GPU per rank where the cluster has GPUs,
-// in runFolder(sessions_root, session, run.name). On this machine: one node, every rank on it.
+// The engine's run of `run` at `site`: every setting of the run on its command line, in
+// runFolder(sessions_root, session, run.name), its ranks packed on nodes. Where the cluster has GPUs
+// (gpus_per_node), one rank per GPU: as many ranks on a node as the plan asks for (its gpus_per_node), else
+// as a node has GPUs, and as many GPUs asked for; std::invalid_argument, naming the run, the cluster and both
+// counts, where the plan asks for more GPUs per node than the cluster's nodes have. Without GPUs: as the plan
+// asks, else as the cluster does (tasks_per_node). On this machine: one node, every rank on it.
 JobRequest jobRequestFor(const RunSpec& run, const LaunchSite& site);
 
 } // namespace scalebench

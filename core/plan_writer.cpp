@@ -67,6 +67,7 @@ void writeGroup(std::string& out, const RunGroup& g) {
     integer("seed", g.seed, defaults.seed);
     text("precision", g.precision, defaults.precision);
     text("backend", g.backend, defaults.backend);
+    text("device", g.device, defaults.device);
     real("bucket_mb", g.bucket_mb, defaults.bucket_mb);
     if (g.overlap != defaults.overlap) line("overlap", g.overlap ? "true" : "false");
     integer("sweep_points", g.sweep_points, defaults.sweep_points);

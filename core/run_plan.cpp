@@ -78,6 +78,7 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
                    "repetitions",
                    "warmup_iterations",
                    "backend",
+                   "device",
                    "bucket_mb",
                    "overlap",
                    "precision",
@@ -121,6 +122,7 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
     g.warmup_iterations = r.integer("warmup_iterations", g.warmup_iterations, 0);
 
     g.backend = choice(r, table, "backend", g.backend, kBackends);
+    g.device = choice(r, table, "device", g.device, kDevices);
     g.bucket_mb = r.real("bucket_mb", g.bucket_mb);
     g.overlap = r.boolean("overlap", g.overlap);
     g.precision = choice(r, table, "precision", g.precision, kPrecisions);

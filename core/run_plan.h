@@ -47,6 +47,8 @@ struct RunGroup {
     int warmup_iterations = engine_cli::defaults::warmup_iterations; // untimed calls per size before them
     // How gradients (and a sweep's collectives) travel: one of kBackends.
     std::string backend = engine_cli::defaults::backend;
+    // Where each rank trains: one of kDevices (auto: the GPU of its node-local rank where the node has one).
+    std::string device = engine_cli::defaults::device;
     double bucket_mb = engine_cli::defaults::bucket_mb; // gradient bucket size, MiB
     bool overlap = engine_cli::defaults::overlap;       // all-reduce buckets while backward still runs
     std::string precision =
@@ -71,6 +73,7 @@ struct RunGroup {
 
 // What the engine accepts for these keys, from its option table, in the table's order.
 inline const std::vector<std::string> kBackends = engine_cli::splitWords(engine_cli::accepts::backend, '|');
+inline const std::vector<std::string> kDevices = engine_cli::splitWords(engine_cli::accepts::device, '|');
 inline const std::vector<std::string> kPrecisions =
     engine_cli::splitWords(engine_cli::accepts::precision, '|');
 inline const std::vector<std::string> kCollectiveNames =

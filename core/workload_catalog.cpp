@@ -141,7 +141,7 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .batch_per_rank = 2,
          .base_lr = 3e-4,
          .eval_metric = "loss",
-         .presets = {"small", "tiny", "7b", "13b", "70b"},
+         .presets = {"small", "tiny", "1b", "7b", "13b", "70b"},
          .seq_len = 4096},
         {.name = "allreduce-sweep",
          .group = kCollectives,

@@ -38,6 +38,10 @@
     X(repetitions, Int, "1", "allreduce-sweep: timed calls per size", 100)                                   \
     X(warmup_iterations, Int, "0", "allreduce-sweep: untimed calls per size before them", 5)                 \
     X(backend, Text, "mpi|gloo|nccl", "how gradients and a sweep's collectives travel", "mpi")               \
+    X(device, Text, "auto|cpu|cuda",                                                                         \
+      "where each rank trains: the GPU of its node-local rank (cuda), the CPU, or a GPU where one is "       \
+      "(auto)",                                                                                              \
+      "auto")                                                                                                \
     X(bucket_mb, Real, "0", "gradient bucket size in MiB (PyTorch DDP's bucket_cap_mb)", 25)                 \
     X(overlap, Switch, "", "all-reduce buckets while backward still runs (no: all after backward)", true)    \
     X(precision, Text, "fp32|bf16|fp16", "compute precision; fp32 master weights always, fp16 loss scaling", \
@@ -63,7 +67,9 @@
       "the dataset's own augmentation (CIFAR-10: crop and flip), or none", "standard")                       \
     X(timing, Text, "back-to-back|per-call",                                                                 \
       "allreduce-sweep: timed calls in one loop (nccl-tests), or each alone after a barrier (OSU)",          \
-      "back-to-back")
+      "back-to-back")                                                                                        \
+    X(tf32, Switch, "",                                                                                      \
+      "on a GPU, fp32 matrix products and convolutions on TF32 tensor cores (the header records it)", true)
 
 // Where files go and uses of the engine outside a plan (tests, benchmarks, checkpoints): passed when used.
 #define SCALEBENCH_INVOCATION_OPTIONS(X)                                                                     \

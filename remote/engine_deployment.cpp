@@ -45,21 +45,26 @@ EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) co
     const std::string folder = shellQuote(plan.target.folder);
     // The build runs as a job: compute nodes have the cluster's compilers, MPI and LibTorch (login nodes may
     // not).
-    const std::string build = "set -e; cd " + folder +
-                              "; "
-                              "cmake -S src -B build -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_ENGINE_ONLY=ON "
-                              // NCCL (and the CUDA toolkit it needs) only where jobs get GPUs.
-                              "-DSCALEBENCH_NCCL=" +
-                              std::string(settings_.gpus_per_node > 0 ? "ON" : "OFF") +
-                              " "
-                              "-DSCALEBENCH_PYTHON=\"$(command -v " +
-                              shellQuote(settings_.torch_python) +
-                              ")\"; "
-                              "cmake --build build --parallel \"$(nproc)\"";
+    const std::string build =
+        "set -e; cd " + folder +
+        "; "
+        "cmake -S src -B build -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_ENGINE_ONLY=ON "
+        // Where jobs get GPUs: LibTorch's CUDA libraries (training on the GPU) and
+        // NCCL with the CUDA toolkit it needs; elsewhere neither.
+        "-DSCALEBENCH_CUDA=" +
+        std::string(settings_.gpus_per_node > 0 ? "ON" : "OFF") +
+        " -DSCALEBENCH_NCCL=" + std::string(settings_.gpus_per_node > 0 ? "ON" : "OFF") +
+        " "
+        "-DSCALEBENCH_PYTHON=\"$(command -v " +
+        shellQuote(settings_.torch_python) +
+        ")\"; "
+        "cmake --build build --parallel \"$(nproc)\"";
     plan.job.name = "scalebench-build-" + plan.target.hash;
     plan.job.program = {"/bin/bash", "-c", build};
     plan.job.run_dir = plan.target.folder;
-    plan.job.gpus_per_node = settings_.gpus_per_node; // on the nodes and with the GPUs the runs will have
+    // On the nodes the runs will have: one task with one GPU where they get GPUs (a GPU job is one task per
+    // GPU, and the compiler needs no more).
+    plan.job.gpus_per_node = settings_.gpus_per_node > 0 ? 1 : 0;
     return plan;
 }
 

@@ -24,6 +24,19 @@ std::string directiveValue(const std::string& key, const std::string& value) {
         throw std::invalid_argument("cluster setting " + key + " must not contain a line break");
     return value;
 }
+
+// How each task reaches its GPU, said in the script. Every task sees all GPUs Slurm gave its node (the step's
+// CUDA_VISIBLE_DEVICES, e.g. 0,1,2,3) and the engine takes the one at its node-local rank, as PyTorch and
+// NCCL jobs do: NCCL then sees every GPU of the node for peer-to-peer copies. Not srun --gpu-bind=none (Slurm
+// then sets no CUDA_VISIBLE_DEVICES at all), nor --gpus-per-task (mpirun starts one Slurm task per node, not
+// per rank, so it could not be the same under both launchers). Under mpirun every rank has SLURM_LOCALID 0
+// (its node's orted's): the local rank is Open MPI's.
+std::string gpuBinding(int gpus_per_node, bool srun) {
+    return "# GPU binding: one task per GPU; each of a node's tasks sees the node's " +
+           std::to_string(gpus_per_node) +
+           " GPU(s) (CUDA_VISIBLE_DEVICES from Slurm) and the engine takes the one at its node-local rank (" +
+           (srun ? "SLURM_LOCALID" : "OMPI_COMM_WORLD_LOCAL_RANK") + ")\n";
+}
 } // namespace
 
 std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) {
@@ -33,6 +46,11 @@ std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) 
         if (!value.empty()) s.append("=").append(directiveValue(key, value));
         s.append("\n");
     };
+    // One task per GPU: a node's tasks and its GPUs are the same number (jobRequestFor packs them so).
+    if (job.gpus_per_node > 0 && job.ranks_per_node != job.gpus_per_node)
+        throw std::invalid_argument("a GPU job runs one task per GPU, not " +
+                                    std::to_string(job.ranks_per_node) + " task(s) with " +
+                                    std::to_string(job.gpus_per_node) + " GPU(s) per node");
     directive("job-name", slurmJobName(job.name));
     directive("nodes", std::to_string(job.nodes));
     directive("ntasks", std::to_string(job.ranks));
@@ -75,8 +93,10 @@ std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) 
             throw std::invalid_argument("'" + key + "' is not an environment variable name");
         s += "export " + key + "=" + shellQuote(value) + "\n";
     }
+    const bool srun = c.launcher == ClusterSettings::Launcher::SrunPmix;
+    if (job.gpus_per_node > 0) s += gpuBinding(job.gpus_per_node, srun);
     std::vector<std::string> launcher;
-    if (c.launcher == ClusterSettings::Launcher::SrunPmix) {
+    if (srun) {
         launcher = {"srun", "--mpi=pmix"};
         if (!c.container_image.empty()) launcher.push_back("--container-image=" + c.container_image);
     } else {

@@ -7,6 +7,7 @@
 #include "slurm_job_script.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <set>
 
@@ -45,8 +46,20 @@ std::string SlurmScheduler::submit(const JobRequest& job) {
                              mkdir.err);
     transport_.upload(local, script_path);
     const CommandResult r = run("cd " + shellQuote(job.run_dir) + " && sbatch --parsable job.sbatch");
-    if (r.exit_status != 0)
-        throw TransportError("sbatch refused " + job.name + " on " + transport_.describe() + ": " + r.err);
+    if (r.exit_status != 0) {
+        std::string why = "sbatch refused " + job.name + " on " + transport_.describe() + ": " + r.err;
+        // "sbatch: error: Batch job submission failed: Requested node configuration is not available": no
+        // node has what the job asks for, most often more GPUs than the nodes have.
+        if (job.gpus_per_node > 0 && r.err.find("node configuration is not available") != std::string::npos) {
+            while (!why.empty() && std::isspace(static_cast<unsigned char>(why.back())))
+                why.pop_back();
+            why += " (no node has what the job asks for: " + std::to_string(job.gpus_per_node) +
+                   " GPU(s) and " + std::to_string(job.ranks_per_node) + " task(s) per node; cluster '" +
+                   cluster_.name + "' is set to " + std::to_string(cluster_.gpus_per_node) +
+                   " GPU(s) per node, gpus_per_node)";
+        }
+        throw TransportError(why);
+    }
     const std::string id = parseSbatchJobId(r.out);
     run_dirs_[id] = job.run_dir;
     return id;

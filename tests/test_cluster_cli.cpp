@@ -118,17 +118,23 @@ TEST_CASE(
     CHECK(SessionStore(db).sessions().empty());
 }
 
-TEST_CASE(
-    "a run sbatch refuses is stored failed with sbatch's reason, the session failed, nothing left pending",
-    "[integration][slurm][ssh][cli][deployed-engine][slow][cluster-validation]") {
+TEST_CASE("a run sbatch refuses, or that asks for more GPUs a node than the cluster's have, is stored failed "
+          "with the "
+          "reason, the session failed, nothing left pending",
+          "[integration][slurm][ssh][cli][deployed-engine][slow][cluster-validation]") {
     auto env = clusterEnvironment();
     TemporaryFolder folder;
     // A partition named as Slurm names them, which this cluster does not have: only sbatch can say so.
-    std::ofstream(folder.path / "clusters.toml") << testClusterToml(
-        env, "test", SCALEBENCH_SOURCE_DIR "/.venv/bin/python", "partition = \"nosuch\"\n");
-    std::ofstream(folder.path / "plan.toml") << "name = \"refused\"\n[[run]]\nworkload = \"resnet20\"\n"
-                                             << "dataset = \"synthetic-cifar\"\nranks = [1, 2]\nsteps = 2\n"
-                                             << "batch_per_rank = 16\nthreads_per_rank = 1\n";
+    std::ofstream(folder.path / "clusters.toml")
+        << testClusterToml(env, "test", SCALEBENCH_SOURCE_DIR "/.venv/bin/python",
+                           "partition = \"nosuch\"\ngpus_per_node = 2\n");
+    // The second group asks for 4 GPUs a node of a cluster whose nodes have 2: refused before sbatch.
+    std::ofstream(folder.path / "plan.toml")
+        << "name = \"refused\"\n[[run]]\nworkload = \"resnet20\"\n"
+        << "dataset = \"synthetic-cifar\"\nranks = [1, 2]\nsteps = 2\n"
+        << "batch_per_rank = 16\nthreads_per_rank = 1\n"
+        << "[[run]]\nworkload = \"resnet20\"\ndataset = \"synthetic-cifar\"\n"
+        << "ranks = [4]\ngpus_per_node = 4\nsteps = 2\n";
     const std::string db = (folder.path / "sessions.db").string();
     REQUIRE(runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db})
                 .exit_status == 0);
@@ -137,18 +143,22 @@ TEST_CASE(
                             "--out", (folder.path / "out").string()});
     INFO(batch.printed());
     CHECK(batch.exit_status == 1);
-    CHECK_THAT(batch.err, Catch::Contains("2 of 2 runs failed"));
+    CHECK_THAT(batch.err, Catch::Contains("3 of 3 runs failed"));
     SessionStore store(db);
     const auto sessions = store.sessions();
     REQUIRE(sessions.size() == 1);
     CHECK(sessions[0].status == "failed");
     CHECK_FALSE(sessions[0].finished_at.empty());
     const auto runs = store.runs(sessions[0].id);
-    REQUIRE(runs.size() == 2);
+    REQUIRE(runs.size() == 3);
     for (const auto& run : runs) {
         INFO(run.name);
         CHECK(run.status == "failed");
-        CHECK_THAT(run.error, Catch::Contains("not started") && Catch::Contains("sbatch") &&
-                                  Catch::Contains("Invalid partition name"));
+        if (run.ranks == 4)
+            CHECK_THAT(run.error, Catch::Contains("not started") && Catch::Contains("4 GPUs per node") &&
+                                      Catch::Contains("have 2"));
+        else
+            CHECK_THAT(run.error, Catch::Contains("not started") && Catch::Contains("sbatch") &&
+                                      Catch::Contains("Invalid partition name"));
     }
 }

@@ -246,3 +246,43 @@ TEST_CASE("the NCCL backend without a usable GPU fails with an error naming the 
     CHECK_THAT(errors[0].message,
                Catch::Contains("no usable CUDA device") || Catch::Contains("built without NCCL"));
 }
+
+TEST_CASE(
+    "without a usable GPU, device cuda stops at start naming the cause, and auto trains on the CPU with "
+    "its header saying why",
+    "[integration][engine]") {
+    if (std::filesystem::exists("/dev/nvidiactl") && std::filesystem::exists("/dev/nvidia0")) {
+        WARN("this machine has an NVIDIA GPU: the no-GPU behaviour is not what it shows");
+        return;
+    }
+    const std::vector<std::string> training = {"--workload",       "resnet20", "--dataset", "synthetic-cifar",
+                                               "--batch-per-rank", "8",        "--steps",   "2",
+                                               "--eval-samples",   "16"};
+    TemporaryFolder folder;
+    auto cuda_args = training;
+    cuda_args.insert(cuda_args.end(), {"--device", "cuda"});
+    const EngineRun cuda = runEngine(folder, 2, cuda_args, "cuda.jsonl");
+    INFO(cuda.output);
+    CHECK(cuda.status != 0);
+    CHECK(recordsOf<StepRecord>(cuda).empty());
+    const auto errors = recordsOf<ErrorRecord>(cuda);
+    REQUIRE(errors.size() == 1);
+    CHECK_THAT(errors[0].message, Catch::StartsWith("--device cuda: ") &&
+                                      (Catch::Contains("built without LibTorch's CUDA libraries") ||
+                                       Catch::Contains("sees no CUDA device")));
+
+    auto auto_args = training;
+    auto_args.insert(auto_args.end(), {"--device", "auto"});
+    const EngineRun cpu = runEngine(folder, 2, auto_args, "auto.jsonl");
+    INFO(cpu.output);
+    REQUIRE(cpu.status == 0);
+    CHECK(recordsOf<StepRecord>(cpu).size() == 2);
+    const auto header = nlohmann::json::parse(recordsOf<HeaderRecord>(cpu).front().json);
+    CHECK(header["device"]["requested"] == "auto");
+    CHECK(header["device"]["type"] == "cpu");
+    CHECK_THAT(header["device"]["reason"].get<std::string>(), Catch::StartsWith("no GPU: "));
+    CHECK(header["gradient_path"] == "host");
+    CHECK(header["peak_tflops"].is_null());
+    CHECK(header["gpu_count"] == 0);
+    CHECK(!header["gpu_unavailable"].get<std::string>().empty()); // the CUDA runtime's reason
+}

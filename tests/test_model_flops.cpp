@@ -32,6 +32,13 @@ TEST_CASE("Llama 2 7B and 13B at 4096 tokens have 1.89e14 and 3.57e14 model FLOP
     CHECK(maxtextTrainingFlopsPerSequence(llamaPresetShape("13b"), 4096) == 357072843571200.0);
 }
 
+TEST_CASE("the 1b preset (22 layers of 2048, SwiGLU 5632) has 1.70e13 model FLOPs per sequence of 2048",
+          "[engine]") {
+    // attention 12 x 22 x 2048^2 x (1 + 1 + 1) = 3,321,888,768; mlp 18 x 22 x 5632 x 2048 = 4,567,597,056;
+    // embedding 6 x 32000 x 2048 = 393,216,000 (per token).
+    CHECK(maxtextTrainingFlopsPerSequence(llamaPresetShape("1b"), 2048) == 16962973335552.0);
+}
+
 TEST_CASE("model FLOPs grow with the sequence quadratically only through attention", "[engine]") {
     const DecoderShape s{1, 4, 2, 1, 8, 10};
     // per token: 12 x 16 x (1 + 0.5 + T/4) + 18 x 8 x 4 + 6 x 10 x 4
@@ -40,7 +47,8 @@ TEST_CASE("model FLOPs grow with the sequence quadratically only through attenti
 }
 
 TEST_CASE("an unknown llama preset is refused with the known ones", "[engine]") {
-    CHECK_THROWS_WITH(llamaPresetShape("8b"), Catch::Contains("'8b'") && Catch::Contains("tiny, small, 7b"));
+    CHECK_THROWS_WITH(llamaPresetShape("8b"),
+                      Catch::Contains("'8b'") && Catch::Contains("tiny, small, 1b, 7b"));
     CHECK(llamaPresetShape("13b").ffn == 13824);
 }
 

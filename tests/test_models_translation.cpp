@@ -1,5 +1,6 @@
 // GNMT's and the Transformer's teacher-forced logits and label-smoothed loss equal PyTorch's from the same
-// weights (tests/fixtures/make_translation.py), and greedy decoding and the parallel batches behave.
+// weights (tests/fixtures/make_translation.py), the fused attention equals the written-out softmax, and
+// greedy decoding and the parallel batches behave.
 #include "gnmt.h"
 #include "label_smoothing.h"
 #include "model_fixture.h"
@@ -7,6 +8,8 @@
 #include "transformer.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
 
 using namespace scalebench;
 
@@ -109,4 +112,91 @@ TEST_CASE("the synthetic language pair maps every word through one fixed permuta
             }
         }
     CHECK(a.sources != b.sources); // the seed chooses the sentences, not the language
+}
+
+namespace {
+
+// The Transformer's attention written out: softmax(q k^T / sqrt(dh)) v with -inf at padded keys and, causal,
+// at keys after query i + Tk - Tq; NaN for a query that may attend to no key. (B, Tq, D)
+torch::Tensor explicitAttention(MultiheadAttentionImpl& a, const torch::Tensor& query,
+                                const torch::Tensor& kv, const torch::Tensor& key_padding, bool causal,
+                                int64_t heads) {
+    const int64_t b = query.size(0), tq = query.size(1), tk = kv.size(1), d = query.size(2), dh = d / heads;
+    auto split = [&](const torch::Tensor& x, int64_t t) { return x.view({b, t, heads, dh}).transpose(1, 2); };
+    const auto q = split(a.q_proj->forward(query), tq), k = split(a.k_proj->forward(kv), tk),
+               v = split(a.v_proj->forward(kv), tk);
+    auto scores = torch::matmul(q, k.transpose(2, 3)) / std::sqrt(static_cast<double>(dh)); // (B, h, Tq, Tk)
+    const double minus_infinity = -std::numeric_limits<double>::infinity();
+    if (key_padding.defined()) scores = scores.masked_fill(key_padding.view({b, 1, 1, tk}), minus_infinity);
+    if (causal)
+        scores = scores.masked_fill(torch::ones({tq, tk}, torch::kBool).triu(1 + tk - tq), minus_infinity);
+    const auto out = torch::matmul(torch::softmax(scores, -1), v).transpose(1, 2).reshape({b, tq, d});
+    return a.out_proj->forward(out);
+}
+
+} // namespace
+
+TEST_CASE("the Transformer's fused attention equals the written-out softmax with padding and causal masks",
+          "[models]") {
+    torch::manual_seed(7);
+    const int64_t heads = 2, d = 8;
+    MultiheadAttention attention(d, heads, 0.1);
+    attention->eval(); // no attention dropout
+    torch::NoGradGuard no_grad;
+    // Key padding: the first sequence has none, the second its last two keys.
+    auto padding_of = [](int64_t tk) {
+        auto padding = torch::zeros({2, tk}, torch::kBool);
+        padding.index_put_({1, torch::indexing::Slice(tk - 2, torch::indexing::None)}, true);
+        return padding;
+    };
+    struct Case {
+        int64_t tq, tk;
+        bool padding, causal;
+    };
+    for (const Case c : {Case{5, 7, true, false},   // cross-attention over a padded source
+                         Case{6, 6, true, false},   // the encoder's self-attention
+                         Case{6, 6, false, true},   // the decoder's self-attention (sdpa's causal mask)
+                         Case{4, 7, false, true},   // causal with Tq < Tk: the last query sees every key
+                         Case{4, 7, true, true}}) { // both masks
+        INFO("Tq " << c.tq << " Tk " << c.tk << " padding " << c.padding << " causal " << c.causal);
+        const auto query = torch::randn({2, c.tq, d}), kv = torch::randn({2, c.tk, d});
+        const auto padding = c.padding ? padding_of(c.tk) : torch::Tensor();
+        const auto fused = attention->forward(query, kv, padding, c.causal);
+        const auto expected = explicitAttention(*attention, query, kv, padding, c.causal, heads);
+        REQUIRE(fused.sizes() == expected.sizes());
+        CHECK(torch::allclose(fused, expected, 1e-5, 1e-6));
+    }
+}
+
+TEST_CASE("a query with no key to attend to gives NaN, as the softmax over -inf did", "[models]") {
+    torch::manual_seed(8);
+    MultiheadAttention attention(8, 2, 0.0);
+    attention->eval();
+    torch::NoGradGuard no_grad;
+    const auto query = torch::randn({2, 3, 8}), kv = torch::randn({2, 4, 8});
+    auto padding = torch::zeros({2, 4}, torch::kBool);
+    padding[1].fill_(true); // the second source is all padding
+    const auto out = attention->forward(query, kv, padding, false);
+    CHECK(torch::isnan(out[1]).all().item<bool>());
+    CHECK_FALSE(torch::isnan(out[0]).any().item<bool>());
+    // Causal with Tq > Tk: the first Tq - Tk queries come before every key.
+    const auto six = torch::randn({2, 6, 8});
+    const auto early = attention->forward(six, kv, {}, true); // (2, 6, 8)
+    CHECK(torch::isnan(early.narrow(1, 0, 2)).all().item<bool>());
+    const auto expected = explicitAttention(*attention, six, kv, {}, true, 2);
+    CHECK(torch::isnan(expected.narrow(1, 0, 2)).all().item<bool>());
+    CHECK(torch::allclose(early.narrow(1, 2, 4), expected.narrow(1, 2, 4), 1e-5, 1e-6));
+}
+
+TEST_CASE("attention dropout acts while training and not in evaluation", "[models]") {
+    torch::manual_seed(9);
+    MultiheadAttention attention(8, 2, 0.5);
+    torch::NoGradGuard no_grad;
+    const auto query = torch::randn({2, 5, 8}), kv = torch::randn({2, 5, 8});
+    attention->eval();
+    const auto evaluated = attention->forward(query, kv, {}, true);
+    CHECK(torch::equal(evaluated, attention->forward(query, kv, {}, true)));
+    attention->train();
+    const auto trained = attention->forward(query, kv, {}, true);
+    CHECK_FALSE(torch::allclose(trained, evaluated));
 }

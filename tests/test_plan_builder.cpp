@@ -311,7 +311,7 @@ TEST_CASE(
     builder.addWorkload("llama");
     auto* preset = child<QComboBox>(builder, "preset");
     CHECK(preset->isEnabled());
-    CHECK(preset->count() == 5);
+    CHECK(preset->count() == 6);
     CHECK(preset->currentText() == "small");
     preset->setCurrentText("7b");
     child<QSpinBox>(builder, "seqLen")->setValue(2048);

@@ -327,7 +327,7 @@ TEST_CASE("a plan refuses a preset, sequence length or target where they do not 
     const std::string head = "name = \"p\"\n[[run]]\nworkload = \"llama\"\nranks = [1]\n";
     CHECK_THAT(planError(head + "preset = \"8b\"\n").what(),
                Catch::Contains("'preset'") && Catch::Contains("'8b'") &&
-                   Catch::Contains("small, tiny, 7b, 13b, 70b"));
+                   Catch::Contains("small, tiny, 1b, 7b, 13b, 70b"));
     CHECK_THAT(planError(head + "target = 0\n").what(),
                Catch::Contains("'target' must be a positive number"));
     CHECK_THAT(planError(head + "target_accuracy = 0.5\n").what(),

@@ -118,16 +118,53 @@ TEST_CASE("a run on a cluster: ranks packed by the plan's GPUs per node, one GPU
     CHECK(job.output == kMetricFileName);
 }
 
-TEST_CASE("without GPUs per node in the plan, the cluster's tasks and GPUs per node decide", "[core][plan]") {
-    const RunSpec run = runOf("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 8\n");
+TEST_CASE("without GPUs per node in the plan, a rank per GPU of the cluster's nodes, or its tasks per node",
+          "[core][plan]") {
+    const RunSpec run = runOf("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [8, 2]\n");
+    // On GPUs one rank per GPU, whatever tasks_per_node says (it packs ranks where there are none).
     const JobRequest job = jobRequestFor(run, {clusterWith(2, 4), "e", "/s", {}});
-    CHECK(job.nodes == 4);
-    CHECK(job.ranks_per_node == 2);
+    CHECK(job.nodes == 2);
+    CHECK(job.ranks_per_node == 4);
     CHECK(job.gpus_per_node == 4);
+    const JobRequest two = jobRequestFor(runOf("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 2\n"),
+                                         {clusterWith(1, 4), "e", "/s", {}});
+    CHECK(two.nodes == 1);
+    CHECK(two.ranks_per_node == 2);
+    CHECK(two.gpus_per_node == 2); // not the node's 4: two ranks, two GPUs
     const JobRequest no_gpus = jobRequestFor(run, {clusterWith(16, 0), "e", "/s", {}});
     CHECK(no_gpus.nodes == 1);
     CHECK(no_gpus.ranks_per_node == 8);
     CHECK(no_gpus.gpus_per_node == 0);
+}
+
+TEST_CASE("a plan asking for more GPUs per node than the cluster's nodes have is refused, naming both",
+          "[core][plan][gpu]") {
+    const RunSpec run =
+        runOf("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 16\ngpus_per_node = 8\n");
+    CHECK_THROWS_WITH(
+        jobRequestFor(run, {clusterWith(4, 4), "e", "/s", {}}),
+        Catch::Contains("run " + run.name + " asks for 8 GPUs per node (the plan's gpus_per_node)") &&
+            Catch::Contains("cluster 'gpus' have 4 (its gpus_per_node)"));
+    // Fewer than a node has: one GPU for each rank, the node's other GPUs left to other jobs.
+    const JobRequest fewer = jobRequestFor(run, {clusterWith(1, 16), "e", "/s", {}});
+    CHECK(fewer.nodes == 2);
+    CHECK(fewer.ranks_per_node == 8);
+    CHECK(fewer.gpus_per_node == 8);
+    // On a cluster without GPUs the plan's gpus_per_node only packs ranks.
+    const JobRequest cpus = jobRequestFor(run, {clusterWith(1, 0), "e", "/s", {}});
+    CHECK(cpus.nodes == 2);
+    CHECK(cpus.ranks_per_node == 8);
+    CHECK(cpus.gpus_per_node == 0);
+}
+
+TEST_CASE("ranks that do not fill the last node still run one per GPU", "[core][plan][gpu]") {
+    const RunSpec run = runOf("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 6\n");
+    const JobRequest job = jobRequestFor(run, {clusterWith(1, 4), "e", "/s", {}});
+    CHECK(job.ranks == 6);
+    CHECK(job.nodes == 2);
+    CHECK(job.ranks_per_node == 4); // at most 4 a node (the last has 2): --ntasks=6 --ntasks-per-node=4
+    CHECK(job.gpus_per_node == 4);
+    CHECK_NOTHROW(renderSbatchScript(clusterWith(1, 4), job));
 }
 
 TEST_CASE("a run on this machine is one node with every rank on it and no GPU asked for", "[core][plan]") {

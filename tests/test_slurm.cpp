@@ -49,12 +49,78 @@ TEST_CASE("a run becomes one sbatch script with the cluster's shape of job", "[r
                                                      .program = {"engine"},
                                                      .ranks = 4,
                                                      .ranks_per_node = 4,
-                                                     .gpus_per_node = 8,
+                                                     .gpus_per_node = 4,
                                                      .run_dir = "/d"});
-        CHECK_THAT(s, Catch::Contains("#SBATCH --gres=gpu:8\n") && Catch::Contains("#SBATCH --nodes=1\n") &&
+        CHECK_THAT(s, Catch::Contains("#SBATCH --gres=gpu:4\n") && Catch::Contains("#SBATCH --nodes=1\n") &&
                           Catch::Contains("#SBATCH --ntasks-per-node=4\n") &&
                           Catch::EndsWith("mpirun -np 4 --bind-to none engine\n"));
     }
+}
+
+TEST_CASE("a GPU job runs one task per GPU, asks for its GPUs per node and says how tasks reach them",
+          "[remote][slurm][gpu]") {
+    ClusterSettings c;
+    c.gpus_per_node = 4;
+    JobRequest job{.name = "r",
+                   .program = {"engine"},
+                   .ranks = 8,
+                   .nodes = 2,
+                   .ranks_per_node = 4,
+                   .gpus_per_node = 4,
+                   .run_dir = "/d"};
+    // Every task sees its node's GPUs (Slurm's CUDA_VISIBLE_DEVICES) and the engine takes the one at its
+    // node-local rank: under srun Slurm's SLURM_LOCALID, under mpirun Open MPI's local rank (SLURM_LOCALID is
+    // then 0 for every rank).
+    const std::string srun_binding =
+        "# GPU binding: one task per GPU; each of a node's tasks sees the node's 4 GPU(s) "
+        "(CUDA_VISIBLE_DEVICES from Slurm) and the engine takes the one at its node-local rank "
+        "(SLURM_LOCALID)\n";
+    CHECK_THAT(renderSbatchScript(c, job),
+               Catch::Contains("#SBATCH --nodes=2\n#SBATCH --ntasks=8\n#SBATCH --ntasks-per-node=4\n"
+                               "#SBATCH --gpus-per-node=4\n") &&
+                   Catch::EndsWith(srun_binding + "srun --mpi=pmix engine\n"));
+    c.gres_syntax = true;
+    c.launcher = ClusterSettings::Launcher::Mpirun;
+    CHECK_THAT(renderSbatchScript(c, job),
+               Catch::Contains("#SBATCH --ntasks-per-node=4\n#SBATCH --gres=gpu:4\n") &&
+                   Catch::EndsWith("its node-local rank (OMPI_COMM_WORLD_LOCAL_RANK)\n"
+                                   "mpirun -np 8 --bind-to none engine\n"));
+    // srun is given no --gpu-bind: with --gpu-bind=none Slurm sets no CUDA_VISIBLE_DEVICES at all.
+    CHECK_THAT(renderSbatchScript(c, job),
+               !Catch::Contains("--gpu-bind") && !Catch::Contains("--gpus-per-task"));
+
+    SECTION("tasks and GPUs of a node that differ are refused, naming both") {
+        job.ranks_per_node = 8;
+        CHECK_THROWS_WITH(renderSbatchScript(c, job),
+                          Catch::Contains("one task per GPU") &&
+                              Catch::Contains("8 task(s) with 4 GPU(s) per node"));
+    }
+    SECTION("a job without GPUs says nothing of them") {
+        job.gpus_per_node = 0;
+        CHECK_THAT(renderSbatchScript(c, job), !Catch::Contains("gpu") && !Catch::Contains("GPU"));
+    }
+}
+
+TEST_CASE("sbatch refusing a GPU job for want of such nodes says what the job asked for",
+          "[remote][slurm][gpu]") {
+    ScriptedTransport transport;
+    transport.answers["mkdir"] = {0, "", ""};
+    transport.answers["cd"] = {
+        1, "", "sbatch: error: Batch job submission failed: Requested node configuration is not available\n"};
+    ClusterSettings c;
+    c.name = "dgx";
+    c.gpus_per_node = 8;
+    SlurmScheduler slurm(transport, c);
+    JobRequest job{
+        .name = "r", .program = {"e"}, .ranks = 8, .ranks_per_node = 8, .gpus_per_node = 8, .run_dir = "/d"};
+    CHECK_THROWS_WITH(
+        slurm.submit(job),
+        Catch::Contains("sbatch refused r on scripted: sbatch: error: Batch job submission failed: "
+                        "Requested node configuration is not available (no node has what the job "
+                        "asks for: 8 GPU(s) and 8 task(s) per node; cluster 'dgx' is set to 8 "
+                        "GPU(s) per node, gpus_per_node)"));
+    job.gpus_per_node = 0;
+    CHECK_THROWS_WITH(slurm.submit(job), Catch::EndsWith("is not available\n"));
 }
 
 TEST_CASE("shell metacharacters from a plan reach Slurm and the shell as plain text", "[remote][slurm]") {

@@ -1,14 +1,17 @@
 // SlurmScheduler against a real Slurm cluster (tests/cluster/cluster_fixture.sh, started by CTest's fixture):
 // the engine at 1 and 2 nodes through sbatch and srun --mpi=pmix, failures and cancellation with their
-// states.
+// states, GPU jobs on its nodes' GPUs (generic resources) and one asking for more than they have.
 #include "cluster_environment.h"
 #include "engine_deployment.h"
 #include "job_end.h"
+#include "job_request.h"
 #include "local_transport.h"
 #include "session_runner.h"
+#include "slurm_job_script.h"
 #include "slurm_scheduler.h"
 #include "temporary_folder.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdlib>
@@ -119,6 +122,99 @@ TEST_CASE("a job that asks for more nodes than the cluster has fails at once, wi
                                    kSlurmPollEvery);
     CHECK(s.state == JobState::Failed);
     CHECK_THAT(s.detail, Catch::Contains("can never start") && Catch::Contains("Slurm's reason: Partition"));
+}
+
+namespace {
+// The test cluster with the GPUs its nodes declare (GresTypes=gpu, Gres=gpu:N, placeholder device files).
+ClusterSettings testGpuCluster() {
+    ClusterSettings c = testCluster();
+    c.gpus_per_node = std::stoi(clusterEnvironment().at("GPUS_PER_NODE"));
+    return c;
+}
+
+// The lines of a finished job's stdout.log after the attempt's banner, sorted.
+std::vector<std::string> jobOutput(const std::string& run_dir) {
+    std::ifstream out(run_dir + "/stdout.log");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(out, line);)
+        if (!line.starts_with("scalebench: attempt-")) lines.push_back(line);
+    std::sort(lines.begin(), lines.end());
+    return lines;
+}
+} // namespace
+
+TEST_CASE("a GPU run on the cluster's GPU nodes: one task per GPU, each seeing its node's GPUs",
+          "[integration][slurm][gpu]") {
+    clusterFolder();
+    TemporaryFolder folder;
+    LocalTransport transport;
+    ClusterSettings cluster = testGpuCluster();
+    REQUIRE(cluster.gpus_per_node == 2);
+    // Two nodes of two GPUs: the run's shape as the runner makes it, its program telling what each task sees.
+    const RunSpec run =
+        expandPlan(parsePlanText("name = \"g\"\n[[run]]\nworkload = \"resnet20\"\nranks = 4\n", "gpu.toml"))
+            .at(0);
+    const auto jobFor = [&](const std::string& local_rank) {
+        JobRequest job = jobRequestFor(run, {cluster, "engine", folder.path.string(), {"s", 1, "u"}});
+        job.program = {"/bin/sh", "-c",
+                       "echo \"$(hostname) local=$" + local_rank +
+                           " gpus=${CUDA_VISIBLE_DEVICES-none} on_node=${SLURM_GPUS_ON_NODE-none}\""};
+        return job;
+    };
+    const std::vector<std::string> expected = {
+        "node1 local=0 gpus=0,1 on_node=2", "node1 local=1 gpus=0,1 on_node=2",
+        "node2 local=0 gpus=0,1 on_node=2", "node2 local=1 gpus=0,1 on_node=2"};
+
+    SECTION("srun: the engine's local rank is SLURM_LOCALID") {
+        const JobRequest job = jobFor("SLURM_LOCALID");
+        CHECK_THAT(renderSbatchScript(cluster, job), Catch::Contains("#SBATCH --gpus-per-node=2\n"));
+        SlurmScheduler slurm(transport, cluster);
+        const JobStatus s = waitForEnd(slurm, slurm.submit(job), kSlurmPollEvery);
+        CHECK(s.state == JobState::Completed);
+        CHECK(jobOutput(job.run_dir) == expected);
+    }
+    SECTION("mpirun in the allocation, --gres syntax: the local rank is Open MPI's") {
+        cluster.launcher = ClusterSettings::Launcher::Mpirun;
+        cluster.gres_syntax = true;
+        JobRequest job = jobFor("OMPI_COMM_WORLD_LOCAL_RANK");
+        job.environment = {{"OMPI_ALLOW_RUN_AS_ROOT", "1"}, {"OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"}};
+        CHECK_THAT(renderSbatchScript(cluster, job), Catch::Contains("#SBATCH --gres=gpu:2\n"));
+        SlurmScheduler slurm(transport, cluster);
+        const JobStatus s = waitForEnd(slurm, slurm.submit(job), kSlurmPollEvery);
+        CHECK(s.state == JobState::Completed);
+        CHECK(jobOutput(job.run_dir) == expected);
+    }
+}
+
+TEST_CASE(
+    "a run asking for more GPUs per node than the nodes have is refused by sbatch, and the user is told",
+    "[integration][slurm][gpu]") {
+    clusterFolder();
+    TemporaryFolder folder;
+    std::filesystem::permissions(folder.path, std::filesystem::perms::all);
+    LocalTransport transport;
+    ClusterSettings cluster = testGpuCluster();
+    cluster.name = "says-3";
+    cluster.gpus_per_node = 3; // the nodes have 2 (and 4 CPUs: only the GPUs are missing)
+    SessionStore store(folder.path / "sessions.db");
+    SlurmScheduler slurm(transport, cluster);
+    std::vector<std::string> progress;
+    SessionRunner runner(store, slurm, transport,
+                         {SCALEBENCH_ENGINE_PATH, folder.path, std::chrono::milliseconds(200), "test", 10},
+                         [&](const std::string& line) { progress.push_back(line); });
+    const SessionOutcome outcome = runner.run(
+        parsePlanText("name = \"big\"\n[[run]]\nworkload = \"resnet20\"\nranks = 3\n", "big.toml"));
+    CHECK(outcome.failed_runs == 1);
+    const auto runs = store.runs(outcome.session_id);
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].status == "failed");
+    CHECK(runs[0].job_id.empty());
+    std::string printed;
+    for (const auto& line : progress)
+        printed += line + "\n";
+    CHECK_THAT(printed, Catch::Contains("FAILED: not started: sbatch refused") &&
+                            Catch::Contains("Requested node configuration is not available") &&
+                            Catch::Contains("3 GPU(s) and 3 task(s) per node; cluster 'says-3' is set to 3"));
 }
 
 TEST_CASE("a job name with shell metacharacters runs as plain text and nothing else runs",

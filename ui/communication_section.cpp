@@ -1,5 +1,5 @@
-// The run group form's communication rows: the backend, gradient buckets and overlap; for a collective sweep,
-// the collectives, element types and in-place choice it measures.
+// The run group form's communication rows: the backend and device, gradient buckets and overlap; for a
+// collective sweep, the collectives, element types and in-place choice it measures.
 #include "communication_section.h"
 
 #include "form_widgets.h"
@@ -35,6 +35,12 @@ CommunicationSection::CommunicationSection(QWidget* parent) : QWidget(parent) {
     for (const auto& b : kBackends)
         backend_->addItem(qs(b));
     backend_->setToolTip(tr("nccl needs GPUs on every node"));
+    device_ = named(new QComboBox(this), "device");
+    for (const auto& d : kDevices)
+        device_->addItem(qs(d));
+    device_->setToolTip(
+        tr("auto: each rank on the GPU of its node-local rank where the node has GPUs, else on "
+           "the CPU; cuda: stop where a rank has no GPU"));
     bucket_ = named(new QDoubleSpinBox(this), "bucketMb");
     bucket_->setRange(0.001, 4096);
     bucket_->setDecimals(2);
@@ -46,9 +52,11 @@ CommunicationSection::CommunicationSection(QWidget* parent) : QWidget(parent) {
     comm_row->addWidget(bucket_, 1);
     comm_row->addWidget(overlap_);
     form->addRow(tr("Backend"), comm_row);
+    form->addRow(tr("Device"), device_);
     form->addRow(buildSweepRows());
 
     connect(backend_, &QComboBox::currentIndexChanged, this, &CommunicationSection::changed);
+    connect(device_, &QComboBox::currentIndexChanged, this, &CommunicationSection::changed);
     connect(bucket_, &QDoubleSpinBox::valueChanged, this, &CommunicationSection::changed);
     connect(overlap_, &QCheckBox::toggled, this, &CommunicationSection::changed);
     for (auto* check : collectives_)
@@ -92,6 +100,7 @@ void CommunicationSection::readGroup(const RunGroup& g) {
     const WorkloadInfo* info = findWorkload(g.workload);
     const bool sweep = info && isCollectiveSweep(*info);
     backend_->setCurrentText(qs(g.backend));
+    device_->setCurrentText(qs(g.device));
     bucket_->setValue(g.bucket_mb);
     overlap_->setChecked(g.overlap);
     for (std::size_t i = 0; i < collectives_.size(); ++i)
@@ -106,6 +115,7 @@ void CommunicationSection::readGroup(const RunGroup& g) {
 
 void CommunicationSection::writeGroup(RunGroup& g) const {
     g.backend = backend_->currentText().toStdString();
+    g.device = device_->currentText().toStdString();
     g.bucket_mb = bucket_->value();
     g.overlap = overlap_->isChecked();
     const WorkloadInfo* info = findWorkload(g.workload);

@@ -32,6 +32,7 @@ class CommunicationSection : public QWidget {
     QWidget* buildSweepRows();
 
     QComboBox* backend_;
+    QComboBox* device_;
     QDoubleSpinBox* bucket_;
     QCheckBox* overlap_;
     QWidget* sweep_box_;

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Starts, inspects and stops a real local Slurm cluster for scalebench's integration tests: munged, slurmctld,
-# NODES slurmd compute nodes (each in its own network namespace, UTS namespace and mount namespace), an OpenSSH
-# sshd on a loopback port with key-only login for a dedicated user (the head), and a second sshd in front of it (the
-# bastion: the same login, TCP forwarding to the head's sshd only, as a jump host). Everything lives under one folder
-# DIR.
+# NODES slurmd compute nodes (each in its own network namespace, UTS namespace and mount namespace, each declaring
+# GPUs as generic resources), an OpenSSH sshd on a loopback port with key-only login for a dedicated user (the
+# head), and a second sshd in front of it (the bastion: the same login, TCP forwarding to the head's sshd only, as a
+# jump host). Everything lives under one folder DIR.
 #
-#   cluster_fixture.sh start DIR [NODES]    NODES defaults to 2; writes DIR/cluster.env when all is ready
+#   cluster_fixture.sh start DIR [NODES]    NODES defaults to 2, each with SCALEBENCH_CLUSTER_GPUS (2) GPUs;
+#                                           writes DIR/cluster.env when all is ready
 #   cluster_fixture.sh stop DIR [--clean]   stops what start started (by recorded PID), removes its namespaces
 #   cluster_fixture.sh status DIR           prints sinfo and whether sshd answers
 #   cluster_fixture.sh fail-node DIR I      node I dies (every process in it killed); revive-node DIR I restarts it
@@ -16,11 +17,12 @@
 set -euo pipefail
 
 user="${SCALEBENCH_CLUSTER_USER:-sbtest}"   # the account jobs and ssh sessions run as
+gpus="${SCALEBENCH_CLUSTER_GPUS:-2}"        # GPUs each node declares (generic resources backed by placeholder files)
 ready_timeout_s=30                          # seconds to wait for each part to come up
 
 say() { printf '[cluster] %s\n' "$*"; }
 die() { printf '[cluster] error: %s\n' "$*" >&2; exit 1; }
-usage() { sed -n '8,11p' "$0" | sed 's/^# *//' >&2; exit 2; }
+usage() { sed -n '8,12p' "$0" | sed 's/^# *//' >&2; exit 2; }
 
 # Milliseconds since the epoch.
 now_ms() { date +%s%3N; }
@@ -176,9 +178,10 @@ pick_subnet() {
 cmd_start() {
   local nodes=${1:-2}
   [[ "$nodes" =~ ^[1-9][0-9]?$ ]] || die "NODES must be 1..99, not '$nodes'"
+  [[ "$gpus" =~ ^[1-9]$ ]] || die "SCALEBENCH_CLUSTER_GPUS must be 1..9, not '$gpus'"
   [ "$(id -u)" -eq 0 ] || die "start needs root (namespaces, slurmd, sshd)"
   local tool
-  for tool in munged mungekey slurmctld slurmd sinfo scontrol /usr/sbin/sshd ssh ssh-keygen ip nsenter unshare setsid python3; do
+  for tool in mknod munged mungekey slurmctld slurmd sinfo scontrol /usr/sbin/sshd ssh ssh-keygen ip nsenter unshare setsid python3; do
     command -v "$tool" >/dev/null || die "'$tool' is missing: run scripts/setup.sh (it installs slurmctld slurmd slurm-client munge openssh-server)"
   done
   if [ -n "$(recorded_processes)" ]; then
@@ -268,7 +271,23 @@ $subnet.$((10 + i)) node$i"
   slurmd_port=$(free_port)
   [ "$slurmd_port" != "$ctld_port" ] || slurmd_port=$((ctld_port + 1))
   local cpus
+  # At least 4 CPUs a node, as many as this machine has if more (config_overrides: slurmd does not mark a node with
+  # fewer INVALID): more cores than GPUs, as on GPU nodes, so that a job is refused for its GPUs, not its tasks.
   cpus=$(nproc)
+  [ "$cpus" -ge 4 ] || cpus=4
+  # GPUs as a GPU cluster declares them: GresTypes=gpu, Gres=gpu:N on each node and a gres.conf naming a device
+  # file per GPU. There are no GPUs here, so placeholders stand in for /dev/nvidiaK: slurmd drops a GPU whose file
+  # is missing (the node then has fewer than slurm.conf says and is INVALID), and one whose file is not a device
+  # keeps the node up but gives jobs no CUDA_VISIBLE_DEVICES. Character devices with /dev/null's numbers (1,3:
+  # harmless if opened) make jobs see CUDA_VISIBLE_DEVICES and SLURM_*GPU* variables as on a real cluster.
+  mkdir -p "$dir/dev"
+  chmod 755 "$dir/dev"
+  rm -f "$dir"/dev/nvidia*
+  for i in $(seq 0 $((gpus - 1))); do mknod -m 666 "$dir/dev/nvidia$i" c 1 3; done
+  echo "# Written by tests/cluster/cluster_fixture.sh: placeholder files stand in for the GPUs' device files." >"$dir/gres.conf"
+  local files=$dir/dev/nvidia0
+  [ "$gpus" -eq 1 ] || files="$dir/dev/nvidia[0-$((gpus - 1))]"
+  echo "Name=gpu File=$files" >>"$dir/gres.conf"
   {
     echo "# Written by tests/cluster/cluster_fixture.sh for a local test cluster."
     echo "ClusterName=sb${prefix#sb}"
@@ -306,13 +325,15 @@ $subnet.$((10 + i)) node$i"
     # A node that stops answering is DOWN after 5 s, not Slurm's default 300 s (tests of node failures).
     echo "SlurmdTimeout=5"
     echo "InactiveLimit=0"
+    echo "GresTypes=gpu"
+    echo "SlurmdParameters=config_overrides"
     for i in $(seq 1 "$nodes"); do
-      echo "NodeName=node$i NodeAddr=$subnet.$((10 + i)) CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 State=UNKNOWN"
+      echo "NodeName=node$i NodeAddr=$subnet.$((10 + i)) CPUs=$cpus Sockets=1 CoresPerSocket=$cpus ThreadsPerCore=1 Gres=gpu:$gpus State=UNKNOWN"
     done
     echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP"
   } >"$dir/slurm.conf"
   echo "PMIxCliTmpDirBase=$dir/nodetmp" >"$dir/mpi.conf"
-  chmod 644 "$dir/slurm.conf" "$dir/mpi.conf"
+  chmod 644 "$dir/slurm.conf" "$dir/mpi.conf" "$dir/gres.conf"
   : >"$dir/jobcomp.log"
   chmod 644 "$dir/jobcomp.log"
   export SLURM_CONF=$dir/slurm.conf
@@ -431,6 +452,7 @@ BASTION_HOST_KEY=$dir/ssh/bastion_host_ed25519_key.pub
 SSH_WORKDIR=$workdir
 SCALEBENCH_ROOT=$workdir/scalebench
 NODES="${names[*]}"
+GPUS_PER_NODE=$gpus
 JOBCOMP_LOG=$dir/jobcomp.log
 PIDS=$dir/pids
 EOF

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Acceptance test of the local test cluster: starts one with cluster_fixture.sh in a fresh folder, submits jobs
-# over ssh as the test user (one-node job, two-node `srun --mpi=pmix`, a real MPI program through srun and mpirun),
-# checks their output and states, stops the cluster and checks that nothing is left. Needs root.
+# over ssh as the test user (one-node job, two-node `srun --mpi=pmix`, a real MPI program through srun and mpirun,
+# a GPU job and one asking for more GPUs than a node has), checks their output and states, stops the cluster and checks that nothing is left. Needs root.
 #   smoke_test.sh [NODES]     NODES defaults to 2 (at least 2)
 set -euo pipefail
 
@@ -100,12 +100,26 @@ else
   say "mpicc missing (libopenmpi-dev): MPI program jobs skipped"
 fi
 
-# 4. Interactive srun from the login side, and the project's folders as the job user sees them.
+# 4. GPUs as generic resources: every node has them (not INVALID or DRAINED for want of device files), a job asking
+# for them per node sees them in CUDA_VISIBLE_DEVICES, and one asking for more than a node has is refused by sbatch.
+nodes_gres=$(remote "sinfo -h -N -o '%N %T %G'" | sort -u)
+for n in "${node_names[@]}"; do
+  grep -qx "$n idle gpu:$GPUS_PER_NODE" <<<"$nodes_gres" || fail "node $n is not idle with gpu:$GPUS_PER_NODE: $nodes_gres"
+done
+out=$(run_job "-N2 --ntasks-per-node=1 --gpus-per-node=$GPUS_PER_NODE --wrap='srun --mpi=pmix printenv CUDA_VISIBLE_DEVICES'")
+all_gpus=$(seq -s, 0 $((GPUS_PER_NODE - 1)))
+[ "$(sort -u <<<"$out")" = "$all_gpus" ] || fail "GPU job saw CUDA_VISIBLE_DEVICES '$out', not $all_gpus on each node"
+refused=$(remote "cd $SSH_WORKDIR && sbatch --parsable --time=5 --gpus-per-node=$((GPUS_PER_NODE + 1)) --wrap=true" 2>&1) &&
+  fail "a job asking for $((GPUS_PER_NODE + 1)) GPUs per node was accepted: $refused"
+grep -q 'Requested node configuration is not available' <<<"$refused" || fail "sbatch refused an oversize GPU job with: $refused"
+say "GPUs: nodes $(paste -sd, - <<<"$nodes_gres"); a GPU job saw $all_gpus; $((GPUS_PER_NODE + 1)) per node refused"
+
+# 5. Interactive srun from the login side, and the project's folders as the job user sees them.
 out=$(remote "cd $SSH_WORKDIR && srun -N2 --time=1 hostname" | sort | tr '\n' ' ')
 say "interactive srun -N2: $out"
 remote "test -x '$repo' && test -r '$repo'" || fail "$SSH_USER cannot reach $repo (jobs run binaries from there)"
 
-# 5. Stop, and check that nothing is left: no live recorded process, no namespace, no link.
+# 6. Stop, and check that nothing is left: no live recorded process, no namespace, no link.
 t0=$(now_ms)
 "$fixture" stop "$dir"
 stop_ms=$(($(now_ms) - t0))

@@ -64,6 +64,9 @@ struct CollectiveCall {
     DType dtype = DType::Float32;
     ReduceOp op = ReduceOp::Sum; // reductions only
     int root = 0;                // broadcast only
+    // Device backends: the stream (a cudaStream_t) to enqueue the call on, ordered after what was enqueued
+    // there before; nullptr: the backend's own stream. Host backends ignore it.
+    void* stream = nullptr;
 };
 
 // A started collective. test() advances it and says whether it has finished; wait() blocks until it has.
@@ -101,6 +104,8 @@ class Communicator {
 
     // Buffers the collectives can use, and copies between them and host memory (blocking).
     virtual bool deviceMemory() const { return false; }
+    // Whether start() may also be handed GPU memory (fp32): a device backend, or an MPI built CUDA-aware.
+    virtual bool acceptsDeviceMemory() const { return deviceMemory(); }
     virtual CommBuffer allocate(std::size_t bytes) const;
     virtual void upload(void* buffer, const void* host, std::size_t bytes) const;
     virtual void download(void* host, const void* buffer, std::size_t bytes) const;

@@ -2,6 +2,9 @@
 #include "mpi_communicator.h"
 
 #include <c10/util/BFloat16.h>
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h> // Open MPI's extensions: MPIX_Query_cuda_support
+#endif
 #include <c10/util/Half.h>
 #include <climits>
 #include <cstring>
@@ -84,6 +87,14 @@ MpiCommunicator::~MpiCommunicator() {
 std::string MpiCommunicator::description() const {
     return "MPI collectives on host memory: nonblocking (MPI_Iallreduce, ...) for gradient buckets, blocking "
            "in sweeps; average = sum / ranks; fp16 and bf16 reduced by an MPI_Op of our own in fp32";
+}
+
+bool MpiCommunicator::acceptsDeviceMemory() const {
+#if defined(MPIX_CUDA_AWARE_SUPPORT) && MPIX_CUDA_AWARE_SUPPORT
+    return MPIX_Query_cuda_support() == 1; // built with CUDA, and the library loaded at run time says so
+#else
+    return false;
+#endif
 }
 
 void MpiCommunicator::checkSupported(Collective, DType, ReduceOp, bool) const {

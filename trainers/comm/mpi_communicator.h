@@ -63,6 +63,8 @@ class MpiCommunicator : public Communicator {
 
     std::string backend() const override { return "mpi"; }
     std::string description() const override;
+    // Where this MPI library says it is CUDA-aware (Open MPI's MPIX_Query_cuda_support).
+    bool acceptsDeviceMemory() const override;
     int rank() const override { return rank_; }
     int size() const override { return size_; }
     void checkSupported(Collective collective, DType dtype, ReduceOp op, bool in_place) const override;

@@ -18,8 +18,8 @@ struct DecoderShape {
     int64_t vocab = 0;
 };
 
-// The llama workload's presets: "tiny" (tests), "small" (a few M parameters, CPU runs), and Llama-2's "7b",
-// "13b", "70b". Throws std::invalid_argument naming the preset and the known ones.
+// The llama workload's presets: "tiny" (tests), "small" (a few M parameters, CPU runs), "1b" (one GPU), and
+// Llama-2's "7b", "13b", "70b". Throws std::invalid_argument naming the preset and the known ones.
 DecoderShape llamaPresetShape(const std::string& preset);
 std::vector<std::string> llamaPresetNames();
 

@@ -2,12 +2,17 @@
 #include "training_loop.h"
 
 #include "checkpoint.h"
+#include "device_batches.h"
+#include "gpu_inventory.h"
+#include "gpu_peak.h"
 #include "gradient_buckets.h"
 #include "loss_scaler.h"
 #include "metric_writer.h"
 #include "mllog_writer.h"
 #include "mpi_check.h"
 #include "open_communicator.h"
+#include "step_clock.h"
+#include "training_device.h"
 
 #include <ATen/Version.h>
 #include <ATen/autocast_mode.h>
@@ -176,7 +181,7 @@ struct RunStopOnError {
 void dumpParameters(const std::string& path, torch::nn::Module& module) {
     std::ofstream dump(path, std::ios::binary); // float32, registration order, logical (NCHW) layout
     for (const auto& p : module.parameters()) {
-        const auto values = p.detach().to(torch::kFloat32).contiguous();
+        const auto values = p.detach().to(torch::kCPU, torch::kFloat32).contiguous();
         dump.write(reinterpret_cast<const char*>(values.data_ptr<float>()),
                    static_cast<std::streamsize>(values.numel() * sizeof(float)));
     }
@@ -282,6 +287,53 @@ json trainingHeaderFields(const EngineOptions& o, int threads, const TrainingSta
     return header;
 }
 
+// On a GPU, fp32 matrix products and convolutions on TF32 tensor cores or in full fp32 (--tf32), set
+// explicitly rather than left to LibTorch's defaults (which differ between the two).
+void useTf32(bool on) {
+    auto& context = at::globalContext();
+    const auto precision = on ? at::Float32Precision::TF32 : at::Float32Precision::IEEE;
+    context.setFloat32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL, precision);
+    context.setFloat32Precision(at::Float32Backend::CUDA, at::Float32Op::CONV, precision);
+}
+
+// The dense peak that MFU divides by: --peak-tflops, else the GPU's from the table (gpu_peak.h), else none
+// (tflops 0) with the reason.
+PeakChoice peakFor(const EngineOptions& o, const TrainingDevice& device, const GpuInventory& gpus) {
+    if (o.peak_tflops > 0) return *choosePeak(o.peak_tflops, "", o.precision);
+    if (!device.cuda()) return {0, "none on a CPU: give --peak-tflops for MFU"};
+    const std::string name = gpus.devices.at(static_cast<std::size_t>(device.device.index())).name;
+    if (o.precision == "fp32" && !o.tf32) // the table's fp32 figure is TF32's
+        return {0, "none: fp32 without TF32 runs on CUDA cores, whose peak the table leaves out; give "
+                   "--peak-tflops"};
+    if (auto peak = choosePeak(0, name, o.precision)) return *peak;
+    return {0, "none: " + name + " is not in the engine's table; give --peak-tflops for MFU"};
+}
+
+// The header's fields of where the rank trained: the device and why, the node's GPUs (rank 0's), how
+// gradients reach the backend, TF32, and the peak behind MFU.
+json deviceHeaderFields(const TrainingDevice& device, const GpuInventory& gpus,
+                        const GradientBuckets& gradients, const PeakChoice& peak) {
+    json header;
+    header["device"] = device.record();
+    header.update(toJson(gpus));
+    header["gradient_path"] = gradients.path();
+    if (device.cuda()) {
+        const auto& context = at::globalContext();
+        header["tf32"] = {
+            {"matmul",
+             at::precision2str(context.float32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL))},
+            {"conv",
+             at::precision2str(context.float32Precision(at::Float32Backend::CUDA, at::Float32Op::CONV))}};
+    }
+    if (peak.tflops > 0) {
+        header.update(toJson(peak));
+    } else {
+        header["peak_tflops"] = nullptr;
+        header["peak_source"] = peak.source;
+    }
+    return header;
+}
+
 // The forward pass's autocast (docs: --precision): the low-precision type (none for fp32) and the parameters'
 // device.
 struct Autocast {
@@ -294,12 +346,11 @@ struct Autocast {
 class MllogEpochs {
   public:
     explicit MllogEpochs(MllogWriter* log) : log_(log) {}
-    // Before the forward pass: closes the previous epoch and opens the workload's current one when it
-    // changed.
-    void enter(const Workload& workload) {
-        if (!log_ || workload.epoch() == epoch_) return;
+    // Before the forward pass: closes the previous epoch and opens the batch's when it changed.
+    void enter(int64_t epoch) {
+        if (!log_ || epoch == epoch_) return;
         if (epoch_ >= 0) log_->end("epoch_stop", nullptr, {{"epoch_num", epoch_ + 1}});
-        epoch_ = workload.epoch();
+        epoch_ = epoch;
         log_->start("epoch_start", nullptr, {{"epoch_num", epoch_ + 1}});
     }
     // After the last step: closes the open epoch.
@@ -312,10 +363,11 @@ class MllogEpochs {
     int64_t epoch_ = -1; // the epoch whose epoch_start the log holds
 };
 
-// One training step as the records see it: the clock at each phase boundary, its loss and learning rate.
+// One training step as the records see it: the time of each phase, its loss and learning rate.
 struct StepOutcome {
-    // The start, then the end of data, forward, backward, all-reduce, optimizer.
-    Clock::time_point t0, t1, t2, t3, t4, t5;
+    double data_s = 0, forward_s = 0, backward_s = 0, allreduce_s = 0, optimizer_s = 0; // seconds
+    Clock::time_point end; // the host's clock once the step had ended
+    int64_t epoch = 0;     // of the step's batch
     double lr = 0;
     double loss = 0;          // the batch's mean loss, averaged across ranks
     double loss_scale = 1;    // fp16: this step's
@@ -325,34 +377,45 @@ struct StepOutcome {
     int64_t tokens = 0;
 
     // data + forward + backward + exposed all-reduce + optimizer, seconds
-    double stepSeconds() const { return seconds(t0, t5); }
+    double stepSeconds() const { return data_s + forward_s + backward_s + allreduce_s + optimizer_s; }
 };
 
-// data, forward, backward (buckets averaged meanwhile), the rest of the all-reduce, the optimizer.
-StepOutcome trainStep(int64_t step, const TrainingState& state, GradientBuckets& gradients,
-                      const Autocast& autocast, MllogEpochs& epochs) {
+// What one step works with.
+struct StepParts {
+    const TrainingState& state;
+    DeviceBatches& batches;
+    GradientBuckets& gradients;
+    const Autocast& autocast;
+    MllogEpochs& epochs;
+    StepClock& clock;
+};
+
+// data, forward, backward (buckets averaged meanwhile), the rest of the all-reduce, the optimizer; on a GPU
+// all enqueued, then (prefetch_next) the next batch made and its copy started while the device works, and
+// only then the host waits for the step's end and reads its times and loss.
+StepOutcome trainStep(int64_t step, const StepParts& parts, bool prefetch_next) {
+    const TrainingState& state = parts.state;
+    StepClock& clock = parts.clock;
     StepOutcome out;
     out.lr = state.workload.learningRate(step);
-    out.t0 = Clock::now();
-    const Batch batch = state.workload.nextBatch();
-    out.t1 = Clock::now();
-    epochs.enter(state.workload);
+    clock.mark(StepClock::Start);
+    const Batch batch = parts.batches.take();
+    clock.mark(StepClock::Data);
+    out.epoch = parts.batches.epoch();
+    parts.epochs.enter(out.epoch);
     torch::Tensor local_loss; // () fp32
     {
-        AutocastGuard guard(autocast.type, autocast.device);
+        AutocastGuard guard(parts.autocast.type, parts.autocast.device);
         local_loss = state.workload.forwardLoss(batch);
     }
-    gradients.beginStep(local_loss.item<double>());
-    out.t2 = Clock::now();
-    state.optimizer.zero_grad();
+    clock.mark(StepClock::Forward);
+    parts.gradients.beginStep(local_loss);                       // zeroes the gradients
     out.loss_scale = state.scaler ? state.scaler->scale() : 1.0; // this step's
     (state.scaler ? local_loss * out.loss_scale : local_loss)
         .backward(); // full buckets are averaged meanwhile
-    out.t3 = Clock::now();
-    const auto communication = gradients.finishStep(out.t3);
-    out.loss = communication.mean_loss;
-    out.comm_hidden_s = communication.hidden_s;
-    out.t4 = Clock::now();
+    clock.mark(StepClock::Backward);
+    parts.gradients.finishStep();
+    clock.mark(StepClock::AllReduce);
     // fp16: an inf or a NaN in the averaged gradients skips the step (and shrinks the scale).
     out.stepped = !state.scaler || state.scaler->update(unscaleGradients(state.model, out.loss_scale));
     if (out.stepped) {
@@ -360,14 +423,25 @@ StepOutcome trainStep(int64_t step, const TrainingState& state, GradientBuckets&
         setLearningRate(state.optimizer, out.lr);
         state.optimizer.step();
     }
-    out.t5 = Clock::now();
+    clock.mark(StepClock::Optimizer);
+    if (prefetch_next) parts.batches.prefetch();
+    clock.finish();
+    out.end = Clock::now();
+    const auto communication = parts.gradients.collect();
+    out.loss = communication.mean_loss;
+    out.comm_hidden_s = communication.hidden_s;
+    out.data_s = clock.seconds(StepClock::Start, StepClock::Data);
+    out.forward_s = clock.seconds(StepClock::Data, StepClock::Forward);
+    out.backward_s = clock.seconds(StepClock::Forward, StepClock::Backward);
+    out.allreduce_s = clock.seconds(StepClock::Backward, StepClock::AllReduce);
+    out.optimizer_s = clock.seconds(StepClock::AllReduce, StepClock::Optimizer);
     out.samples = batch.samples;
     out.tokens = batch.tokens;
     return out;
 }
 
 // The step record (rank 0): global throughput, the time of each phase, and with model FLOPs the MFU.
-json stepRecord(int64_t step, const StepOutcome& s, const Workload& workload, const EngineOptions& o,
+json stepRecord(int64_t step, const StepOutcome& s, const Workload& workload, double peak_tflops,
                 const World& w, bool loss_scaling, Clock::time_point run_start) {
     const double step_s = s.stepSeconds();
     // Every rank's batch is the same size, so the global counts are the local ones times the ranks.
@@ -375,24 +449,24 @@ json stepRecord(int64_t step, const StepOutcome& s, const Workload& workload, co
     const double step_flops = workload.trainingFlopsPerStep() * w.ranks; // model FLOPs, all ranks
     json record = {{"type", "step"},
                    {"step", step},
-                   {"epoch", workload.epoch()},
+                   {"epoch", s.epoch},
                    {"loss", s.loss},
                    {"lr", s.lr},
                    {"samples_per_s", static_cast<double>(step_samples) / step_s},
                    {"step_s", step_s},
-                   {"data_s", seconds(s.t0, s.t1)},
-                   {"forward_s", seconds(s.t1, s.t2)},
-                   {"backward_s", seconds(s.t2, s.t3)},
-                   {"allreduce_s", seconds(s.t3, s.t4)},
-                   {"optimizer_s", seconds(s.t4, s.t5)},
+                   {"data_s", s.data_s},
+                   {"forward_s", s.forward_s},
+                   {"backward_s", s.backward_s},
+                   {"allreduce_s", s.allreduce_s},
+                   {"optimizer_s", s.optimizer_s},
                    {"comm_hidden_s", s.comm_hidden_s},
-                   {"elapsed_s", seconds(run_start, s.t5)}};
+                   {"elapsed_s", seconds(run_start, s.end)}};
     if (step_tokens > 0) record["tokens_per_s"] = static_cast<double>(step_tokens) / step_s;
     if (loss_scaling) record["loss_scale"] = s.loss_scale;
     if (!s.stepped) record["skipped"] = true;
     if (step_flops > 0) { // seed 003: MFU = global model FLOPs / step time / GPUs / peak
         record["model_flops_per_s"] = step_flops / step_s;
-        if (o.peak_tflops > 0) record["mfu"] = step_flops / step_s / (w.ranks * o.peak_tflops * 1e12);
+        if (peak_tflops > 0) record["mfu"] = step_flops / step_s / (w.ranks * peak_tflops * 1e12);
     }
     return record;
 }
@@ -452,7 +526,7 @@ struct RunTotals {
 };
 
 // The summary record (rank 0): throughput over the steps' own time, the target and the final values.
-json summaryRecord(const EngineOptions& o, const World& w, const Workload& workload, const EvalMetric& metric,
+json summaryRecord(double peak_tflops, const World& w, const Workload& workload, const EvalMetric& metric,
                    std::optional<double> target, const RunTotals& t, const LossScaler* scaler,
                    double wall_s) {
     const bool accuracy = metric.name == "accuracy";
@@ -472,7 +546,7 @@ json summaryRecord(const EngineOptions& o, const World& w, const Workload& workl
     if (t.tokens > 0) summary["tokens_per_s"] = static_cast<double>(t.tokens) / t.train_s;
     if (const double flops = workload.trainingFlopsPerStep() * w.ranks * t.steps; flops > 0) {
         summary["model_flops_per_s"] = flops / t.train_s;
-        if (o.peak_tflops > 0) summary["mfu"] = flops / t.train_s / (w.ranks * o.peak_tflops * 1e12);
+        if (peak_tflops > 0) summary["mfu"] = flops / t.train_s / (w.ranks * peak_tflops * 1e12);
     }
     return summary;
 }
@@ -503,10 +577,15 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     // Same initial weights everywhere (rank 0's are broadcast too); the data order differs by rank.
     torch::manual_seed(static_cast<uint64_t>(o.seed));
 
+    const TrainingDevice device = chooseTrainingDevice(o.device, w);
+    if (device.cuda()) useTf32(o.tf32);
+    const GpuInventory gpus = queryGpuInventory();
+    const PeakChoice peak = peakFor(o, device, gpus);
     const auto workload = makeWorkload(o, w);
     const EvalMetric metric = workload->evalMetric();
     const std::optional<double> target = stopTarget(o, metric);
     torch::nn::Module& model = workload->module();
+    model.to(device.device); // model and (made below, over its parameters) optimizer state on the device
     const auto comm = openCommunicator(o, MPI_COMM_WORLD, w.local_rank);
     GradientBuckets gradients(model.parameters(), *comm, o.first_bucket_mb, o.bucket_mb, o.overlap);
     gradients.broadcastParameters();
@@ -515,7 +594,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
 
     // Precision: fp32 master weights always; bf16 and fp16 cast the forward pass (autocast); fp16 scales the
     // loss (MLBench's FP16Optimizer, seed 004).
-    const Autocast autocast{autocastType(o.precision), model.parameters().front().device().type()};
+    const Autocast autocast{autocastType(o.precision), device.device.type()};
     std::optional<LossScaler> scaler;
     if (o.precision == "fp16") scaler.emplace(workload->lossScaling());
 
@@ -527,6 +606,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
         metrics = std::make_unique<MetricWriter>(o.metrics);
         json header = headerRecord(o, w, hosts);
         header.update(trainingHeaderFields(o, threads, state, metric, gradients, *comm, start));
+        header.update(deviceHeaderFields(device, gpus, gradients, peak));
         header.update(workload->headerFields());
         metrics->write(header);
     }
@@ -543,19 +623,31 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     const auto run_start = Clock::now();
     RunTotals totals;
     MllogEpochs epochs(mllog.get());
+    DeviceBatches batches(*workload, device.device);
+    StepClock clock(device.device);
+    const StepParts parts{state, batches, gradients, autocast, epochs, clock};
+    const auto evaluates = [&](int64_t step) {
+        return (o.eval_every > 0 && step % o.eval_every == 0) || step == o.steps;
+    };
+    const auto checkpoints = [&](int64_t step) {
+        return !o.checkpoint_dir.empty() &&
+               ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || step == o.steps);
+    };
     for (int64_t step = start.first_step; step <= o.steps && !totals.time_to_target_s; ++step) {
         totals.steps = step;
-        const StepOutcome outcome = trainStep(step, state, gradients, autocast, epochs);
+        // The next batch is made during this step only where no evaluation or checkpoint comes between.
+        const StepOutcome outcome = trainStep(step, parts, !evaluates(step) && !checkpoints(step));
         totals.add(outcome, w.ranks);
         if (!std::isfinite(outcome.loss))
             throw std::runtime_error("loss is " + std::to_string(outcome.loss) + " at step " +
                                      std::to_string(step));
         if (metrics)
-            metrics->write(stepRecord(step, outcome, *workload, o, w, scaler.has_value(), run_start));
+            metrics->write(
+                stepRecord(step, outcome, *workload, peak.tflops, w, scaler.has_value(), run_start));
         writeRankTimes(metrics.get(), w, step, outcome.stepSeconds(),
-                       outcome.stepSeconds() - seconds(outcome.t3, outcome.t4));
+                       outcome.stepSeconds() - outcome.allreduce_s);
 
-        if ((o.eval_every > 0 && step % o.eval_every == 0) || step == o.steps) {
+        if (evaluates(step)) {
             totals.last_eval =
                 evaluateAfterStep(step, *workload, metric, mllog.get(), metrics.get(), run_start);
             // Every rank sees the same global metric, so every rank stops at the same step.
@@ -564,8 +656,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
         }
 
         // Checkpoints: every --checkpoint-every steps and at the end, outside the timed step.
-        const bool last = step == o.steps || totals.time_to_target_s;
-        if (!o.checkpoint_dir.empty() && ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || last))
+        if (checkpoints(step) || (!o.checkpoint_dir.empty() && totals.time_to_target_s))
             writeCheckpoint(o, step, state, w, metrics.get());
     }
     if (mllog) {
@@ -579,7 +670,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
 
     // ---------------------------------------------------------------- summary
     if (metrics)
-        metrics->write(summaryRecord(o, w, *workload, metric, target, totals, state.scaler,
+        metrics->write(summaryRecord(peak.tflops, w, *workload, metric, target, totals, state.scaler,
                                      seconds(run_start, Clock::now())));
 }
 

@@ -76,7 +76,8 @@ torch::Tensor GnmtImpl::encode(const torch::Tensor& source, const torch::Tensor&
     auto x = dropout_->forward(embedder->forward(source)); // (B, S, H)
     // The bidirectional layer reads each sentence to its own end, not into the padding.
     auto packed =
-        rnn::pack_padded_sequence(x, source_lengths, /*batch_first=*/true, /*enforce_sorted=*/false);
+        rnn::pack_padded_sequence(x, source_lengths.to(torch::kCPU), /*batch_first=*/true,
+                                  /*enforce_sorted=*/false); // lengths on the host, as packing wants them
     auto first = encoder_layers[0]->as<torch::nn::LSTM>()->forward_with_packed_input(packed);
     x = std::get<0>(rnn::pad_packed_sequence(std::get<0>(first), true, 0.0, source.size(1))); // (B, S, 2H)
     x = dropout_->forward(x);
@@ -119,8 +120,8 @@ torch::Tensor GnmtImpl::greedyDecode(const torch::Tensor& source, const torch::T
     const auto context = encode(source, source_lengths);
     const auto padding = source.eq(0);
     State state;
-    auto token = torch::full({source.size(0), 1}, bos, torch::kInt64);
-    auto done = torch::zeros({source.size(0)}, torch::kBool);
+    auto token = torch::full({source.size(0), 1}, bos, source.options().dtype(torch::kInt64));
+    auto done = torch::zeros({source.size(0)}, source.options().dtype(torch::kBool));
     std::vector<torch::Tensor> out;
     for (int64_t t = 0; t < max_length; ++t) {
         auto logits = decode(embedder->forward(token), context, padding, state); // (B, 1, V)

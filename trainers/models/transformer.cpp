@@ -50,19 +50,33 @@ torch::Tensor MultiheadAttentionImpl::forward(const torch::Tensor& query, const 
     auto split = [&](const torch::Tensor& x, int64_t t) {
         return x.view({b, t, heads_, dh}).transpose(1, 2);
     };
-    auto q = split(q_proj->forward(query) * (1.0 / std::sqrt(static_cast<double>(dh))), tq); // (B, h, Tq, dh)
-    auto k = split(k_proj->forward(key_value), tk);                                          // (B, h, Tk, dh)
+    auto q = split(q_proj->forward(query), tq);     // (B, h, Tq, dh)
+    auto k = split(k_proj->forward(key_value), tk); // (B, h, Tk, dh)
     auto v = split(v_proj->forward(key_value), tk);
-    auto scores = torch::matmul(q, k.transpose(2, 3)); // (B, h, Tq, Tk)
-    const double minus_infinity = -std::numeric_limits<double>::infinity();
-    if (key_padding.defined()) scores = scores.masked_fill(key_padding.view({b, 1, 1, tk}), minus_infinity);
-    if (causal) {
-        auto future = torch::ones({tq, tk}, torch::kBool).triu(1 + tk - tq); // (Tq, Tk)
-        scores = scores.masked_fill(future, minus_infinity);
+    // softmax(q k^T / sqrt(dh) + mask) v, with attention dropout while training, in one fused call (flash or
+    // memory-efficient kernels on a GPU). sdpa's masks are true where a query MAY attend to a key.
+    const double dropout = is_training() ? dropout_->options.p() : 0.0;
+    const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
+    torch::Tensor out;
+    if (causal && tq == tk && !key_padding.defined()) {
+        // The decoder's self-attention: sdpa's own causal mask, which lets a GPU use its flash kernel.
+        out = torch::scaled_dot_product_attention(q, k, v, {}, dropout, true, scale); // (B, h, Tq, dh)
+    } else {
+        torch::Tensor allowed; // broadcasts to (B, h, Tq, Tk)
+        if (key_padding.defined()) allowed = key_padding.logical_not().view({b, 1, 1, tk});
+        if (causal) { // query i sees keys up to i + Tk - Tq (the last query sees every key)
+            auto past = torch::ones({tq, tk}, torch::dtype(torch::kBool).device(q.device())).tril(tk - tq);
+            allowed = allowed.defined() ? allowed.logical_and(past) : past;
+        }
+        out = torch::scaled_dot_product_attention(q, k, v, allowed, dropout, false, scale); // (B, h, Tq, dh)
+        // A query that may attend to no key: softmax over only -inf gave NaN, sdpa gives 0 (since
+        // PyTorch 2.5); kept NaN, so that an all-padding source shows in the loss as before, on every device.
+        if (allowed.defined()) {
+            const auto no_key = allowed.logical_not().all(-1, true); // broadcasts to (B, h, Tq, 1)
+            out = out.masked_fill(no_key, std::numeric_limits<double>::quiet_NaN());
+        }
     }
-    auto probabilities = dropout_->forward(torch::softmax(scores, -1));
-    auto out = torch::matmul(probabilities, v).transpose(1, 2).reshape({b, tq, d}); // (B, Tq, D)
-    return out_proj->forward(out);
+    return out_proj->forward(out.transpose(1, 2).reshape({b, tq, d})); // (B, Tq, D)
 }
 
 TransformerLayerImpl::TransformerLayerImpl(const TransformerOptions& o, bool decoder) {
@@ -145,8 +159,8 @@ torch::Tensor TransformerImpl::greedyDecode(const torch::Tensor& source, int64_t
                                             int64_t eos) {
     const auto memory = encode(source);
     const auto padding = source.eq(0);
-    auto prefix = torch::full({source.size(0), 1}, bos, torch::kInt64);
-    auto done = torch::zeros({source.size(0)}, torch::kBool);
+    auto prefix = torch::full({source.size(0), 1}, bos, source.options().dtype(torch::kInt64));
+    auto done = torch::zeros({source.size(0)}, source.options().dtype(torch::kBool));
     for (int64_t t = 0; t < max_length; ++t) {
         // The whole prefix again each step (no incremental state): simple, and evaluation is not timed.
         auto logits = decode(prefix, memory, padding);      // (B, t + 1, V)

@@ -91,18 +91,20 @@ Evaluation BertPretraining::evaluate() {
     SyntheticTokens held_out(model_->shape().vocab, kFirstWordId, kNoise, seed, kPhrase);
     std::mt19937_64 masking(seed + 1);
     const int64_t sequences = (options_.eval_samples + world_.ranks - 1) / world_.ranks;
+    const torch::Device device = deviceOf(*model_);
     double sums[3] = {0, 0, 0}; // correct, loss x masked, masked
     for (int64_t done = 0; done < sequences; done += options_.batch_per_rank) {
         const int64_t n = std::min<int64_t>(options_.batch_per_rank, sequences - done);
         const auto masked =
             maskForMlm(held_out.next(n, seq_len_), model_->shape().vocab, kFirstWordId, kMaskId, masking);
-        const auto logits = model_->forward(masked.inputs); // (n, T, V)
-        const auto chosen = masked.labels.ne(-100);
+        const auto inputs = masked.inputs.to(device), labels = masked.labels.to(device);
+        const auto logits = model_->forward(inputs); // (n, T, V)
+        const auto chosen = labels.ne(-100);
         const auto predicted = logits.argmax(-1);
         const double count = chosen.sum().item<double>();
-        sums[0] += predicted.eq(masked.labels).logical_and(chosen).sum().item<double>();
+        sums[0] += predicted.eq(labels).logical_and(chosen).sum().item<double>();
         sums[1] += torch::nn::functional::cross_entropy(
-                       logits.reshape({-1, logits.size(-1)}), masked.labels.reshape({-1}),
+                       logits.reshape({-1, logits.size(-1)}), labels.reshape({-1}),
                        torch::nn::functional::CrossEntropyFuncOptions().ignore_index(-100))
                        .item<double>() *
                    count;

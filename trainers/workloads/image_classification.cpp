@@ -124,12 +124,14 @@ Evaluation evaluateClassifier(torch::nn::Module& model,
                               const LabelledImages& held_out, int64_t batch) {
     torch::NoGradGuard no_grad;
     model.eval();
+    const torch::Device device = deviceOf(model);
     double sums[3] = {0, 0, 0}; // correct, loss x samples, samples
     for (int64_t start = 0; start < held_out.size(); start += batch) {
         const int64_t n = std::min(batch, held_out.size() - start);
-        auto images = held_out.images.narrow(0, start, n).contiguous(torch::MemoryFormat::ChannelsLast);
+        auto images =
+            held_out.images.narrow(0, start, n).to(device).contiguous(torch::MemoryFormat::ChannelsLast);
         auto logits = logits_of(images); // (n, classes)
-        auto labels = held_out.labels.narrow(0, start, n);
+        auto labels = held_out.labels.narrow(0, start, n).to(device);
         sums[0] += logits.argmax(1).eq(labels).sum().item<double>();
         sums[1] += torch::cross_entropy_loss(logits, labels).item<double>() * static_cast<double>(n);
         sums[2] += static_cast<double>(n);

@@ -66,10 +66,12 @@ AwdLstmOptions presetOptions(const std::string& preset, int64_t vocabulary) {
     throw std::invalid_argument("--preset: lstm-lm has no preset '" + preset + "' (known: awd, small, tiny)");
 }
 
-LstmState detached(const LstmState& state) {
+// The state carried into the next batch, cut from the graph, on the device of the batch's tokens (the state
+// made at start is on the CPU, before the loop moves the model).
+LstmState detached(const LstmState& state, const torch::Device& device) {
     LstmState out;
     for (const auto& [h, c] : state)
-        out.emplace_back(h.detach(), c.detach());
+        out.emplace_back(h.detach().to(device), c.detach().to(device));
     return out;
 }
 
@@ -121,7 +123,7 @@ Batch LanguageModel::nextBatch() {
 // Cross-entropy of the next token + AR (alpha x mean square of the dropped output) + TAR (beta x mean square
 // of the output's change between time steps), as AWD-LSTM trains.
 torch::Tensor LanguageModel::forwardLoss(const Batch& batch) {
-    auto out = model_->forward(batch.tensors[0], detached(state_));
+    auto out = model_->forward(batch.tensors[0], detached(state_, batch.tensors[0].device()));
     state_ = out.state;
     auto loss = torch::cross_entropy_loss(out.logits.view({-1, vocabulary_}), batch.tensors[1].reshape({-1}));
     loss = loss + kAlpha * out.last_dropped.pow(2).mean();
@@ -155,11 +157,12 @@ Evaluation LanguageModel::evaluate() {
     model_->eval();
     auto state = model_->initialState(kValidationColumns);
     double sums[2] = {0, 0}; // cross-entropy summed over tokens, tokens
-    for (int64_t i = 0; i + 1 < held_out_.size(0); i += kValidationSeqLen) {
-        const int64_t length = std::min(kValidationSeqLen, held_out_.size(0) - 1 - i);
-        auto out = model_->forward(held_out_.narrow(0, i, length), state);
+    const auto held_out = held_out_.to(deviceOf(*model_));
+    for (int64_t i = 0; i + 1 < held_out.size(0); i += kValidationSeqLen) {
+        const int64_t length = std::min(kValidationSeqLen, held_out.size(0) - 1 - i);
+        auto out = model_->forward(held_out.narrow(0, i, length), state);
         state = out.state;
-        const auto targets = held_out_.narrow(0, i + 1, length).reshape({-1});
+        const auto targets = held_out.narrow(0, i + 1, length).reshape({-1});
         sums[0] +=
             torch::cross_entropy_loss(out.logits.view({-1, vocabulary_}), targets, {}, at::Reduction::Sum)
                 .item<double>();

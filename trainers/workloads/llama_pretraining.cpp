@@ -22,6 +22,7 @@ std::string presetOf(const EngineOptions& o) {
 int64_t defaultSeqLen(const std::string& preset) {
     if (preset == "tiny") return 16;
     if (preset == "small") return 128;
+    if (preset == "1b") return 2048;
     return 4096; // Llama 2 and the recipe
 }
 
@@ -93,7 +94,7 @@ Evaluation LlamaPretraining::evaluate() {
     double sums[2] = {0, 0}; // loss x tokens, tokens
     for (int64_t done = 0; done < sequences; done += options_.batch_per_rank) {
         const int64_t n = std::min<int64_t>(options_.batch_per_rank, sequences - done);
-        const auto tokens = held_out.next(n, seq_len_ + 1);
+        const auto tokens = held_out.next(n, seq_len_ + 1).to(deviceOf(*model_));
         const auto logits = model_->forward(tokens.narrow(1, 0, seq_len_));
         const auto loss = torch::cross_entropy_loss(logits.reshape({-1, logits.size(-1)}),
                                                     tokens.narrow(1, 1, seq_len_).reshape({-1}));

@@ -109,11 +109,12 @@ double LogisticRegression::learningRate(int64_t step) const {
 Evaluation LogisticRegression::evaluate() {
     torch::NoGradGuard no_grad;
     model_->eval();
-    const auto logits = model_->forward(held_out_.images); // (N)
-    double sums[2] = {
-        torch::binary_cross_entropy_with_logits(logits, held_out_.labels, {}, {}, at::Reduction::Sum)
-            .item<double>(),
-        static_cast<double>(held_out_.size())};
+    const torch::Device device = deviceOf(*model_);
+    const auto logits = model_->forward(held_out_.images.to(device)); // (N)
+    double sums[2] = {torch::binary_cross_entropy_with_logits(logits, held_out_.labels.to(device), {}, {},
+                                                              at::Reduction::Sum)
+                          .item<double>(),
+                      static_cast<double>(held_out_.size())};
     sumAcrossRanks(sums);
     double squared = 0;
     for (const auto& p : model_->parameters())

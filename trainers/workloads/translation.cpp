@@ -166,13 +166,16 @@ Evaluation Translation::evaluate() {
     torch::NoGradGuard no_grad;
     module().eval();
     BleuCounts bleu;
+    const torch::Device device = deviceOf(module());
     double loss_sums[2] = {0, 0}; // loss x tokens, tokens
     std::vector<int64_t> indices;
     for (int64_t start = 0; start < held_out_.size(); start += kEvalBatch) {
         indices.clear();
         for (int64_t i = start; i < std::min(held_out_.size(), start + kEvalBatch); ++i)
             indices.push_back(i);
-        const ParallelBatch b = makeParallelBatch(held_out_, indices);
+        ParallelBatch b = makeParallelBatch(held_out_, indices);
+        for (auto* t : {&b.source, &b.source_lengths, &b.target_in, &b.target_out})
+            *t = t->to(device);
         const auto loss = labelSmoothedLoss(logits(b.source, b.source_lengths, b.target_in), b.target_out,
                                             kLabelSmoothing, Vocabulary::kPad);
         loss_sums[0] += loss.item<double>() * static_cast<double>(b.target_tokens);
@@ -187,6 +190,7 @@ Evaluation Translation::evaluate() {
         } else {
             decoded = transformer_->greedyDecode(b.source, max_length, Vocabulary::kBos, Vocabulary::kEos);
         }
+        decoded = decoded.to(torch::kCPU);
         for (std::size_t row = 0; row < indices.size(); ++row)
             bleu.add(hypothesis(decoded[static_cast<int64_t>(row)]),
                      held_out_.references[static_cast<std::size_t>(indices[row])]);

@@ -109,6 +109,12 @@ inline void refuseFp16Lstms(const EngineOptions& options) {
                                     "'s LSTMs have no fp16 kernels on the CPU (oneDNN); use bf16 or fp32");
 }
 
+// Where a workload's module lives (the training loop moves it to the rank's device): evaluations move their
+// held-out data there.
+inline torch::Device deviceOf(torch::nn::Module& module) {
+    return module.parameters().front().device();
+}
+
 // The workload named by options.workload, built for this rank. Throws std::invalid_argument for an unknown
 // name and std::runtime_error for missing or corrupt data (naming the file).
 std::unique_ptr<Workload> makeWorkload(const EngineOptions& options, const World& world);

@@ -140,7 +140,7 @@ std::unique_ptr<CommWork> NcclCommunicator::start(const CollectiveCall& c) {
     const ncclDataType_t type = ncclType(c.dtype);
     const ncclRedOp_t op = c.op == ReduceOp::Sum ? ncclSum : ncclAvg;
     ncclComm_t comm = comm_.get();
-    cudaStream_t stream = stream_.get();
+    cudaStream_t stream = c.stream ? static_cast<cudaStream_t>(c.stream) : stream_.get();
     switch (c.collective) {
     case Collective::AllReduce:
         NCCL_CHECK(ncclAllReduce(send, receive, count, type, op, comm, stream));

@@ -1,0 +1,102 @@
+// Gradient buckets on the CPU, in this process at one rank over MPI (the loop a GPU runs is this one with
+// device tensors): every gradient is a view of its bucket with its parameter's strides, a step leaves the
+// average in the gradients themselves and zeroes them before the next, and the loss rides along.
+#include "gradient_buckets.h"
+#include "mpi_communicator.h"
+
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <mpi.h>
+#include <torch/torch.h>
+
+using namespace scalebench;
+
+namespace {
+
+// MPI for this process, a singleton world of one rank, with the thread support the buckets' thread needs.
+MPI_Comm oneRankWorld() {
+    static const bool started = [] {
+        int threading = 0;
+        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1",
+               0); // Open MPI refuses root without both (test containers run as root)
+        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+        MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &threading);
+        std::atexit([] { MPI_Finalize(); });
+        return true;
+    }();
+    (void)started;
+    return MPI_COMM_WORLD;
+}
+
+// A convolution in channels-last memory (as the image workloads keep theirs), a bias and a linear layer.
+struct SmallNet : torch::nn::Module {
+    SmallNet() {
+        conv = register_module("conv", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, 4, 3).padding(1)));
+        head = register_module("head", torch::nn::Linear(4 * 5 * 5, 2));
+        conv->weight.set_data(conv->weight.contiguous(torch::MemoryFormat::ChannelsLast));
+    }
+    torch::Tensor forward(const torch::Tensor& x) {
+        return head->forward(torch::relu(conv->forward(x)).flatten(1));
+    }
+    torch::nn::Conv2d conv{nullptr};
+    torch::nn::Linear head{nullptr};
+};
+
+torch::Tensor lossOf(SmallNet& net, int64_t seed) {
+    torch::manual_seed(static_cast<uint64_t>(seed));
+    const auto x = torch::randn({6, 3, 5, 5}).contiguous(torch::MemoryFormat::ChannelsLast);
+    return torch::nn::functional::cross_entropy(net.forward(x), torch::tensor({0, 1, 1, 0, 1, 0}));
+}
+
+bool insideAnyBucket(const torch::Tensor& grad, const GradientBuckets& buckets) {
+    for (std::size_t b = 0; b < buckets.bucketCount(); ++b)
+        if (grad.is_alias_of(buckets.bucket(b))) return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("every parameter's gradient is a view of its bucket with the parameter's strides, a channels-last "
+          "weight's too",
+          "[engine][buckets]") {
+    MpiCommunicator comm(oneRankWorld());
+    SmallNet net;
+    GradientBuckets buckets(net.parameters(), comm, 0.0001, 0.0004, true); // several small buckets
+    CHECK(buckets.bucketCount() > 1);
+    CHECK(buckets.path() == "host");
+    for (const auto& p : net.parameters()) {
+        REQUIRE(p.grad().defined());
+        CHECK(insideAnyBucket(p.grad(), buckets));
+        CHECK(p.grad().strides() == p.strides());
+    }
+    CHECK(net.conv->weight.grad().is_contiguous(torch::MemoryFormat::ChannelsLast));
+}
+
+TEST_CASE(
+    "a step leaves the ranks' average in the gradients themselves, with the averaged loss, and the next "
+    "step starts from zero",
+    "[engine][buckets]") {
+    const bool overlap = GENERATE(true, false);
+    INFO("overlap " << overlap);
+    MpiCommunicator comm(oneRankWorld());
+    SmallNet reference, net;
+    torch::NoGradGuard copying;
+    for (std::size_t i = 0; i < net.parameters().size(); ++i)
+        net.parameters()[i].copy_(reference.parameters()[i]);
+    GradientBuckets buckets(net.parameters(), comm, 0.0001, 0.0004, overlap);
+    for (int64_t step = 1; step <= 2; ++step) {
+        torch::AutoGradMode grad_mode(true);
+        reference.zero_grad();
+        lossOf(reference, step).backward(); // plain autograd: at one rank the average is this
+
+        const auto loss = lossOf(net, step);
+        buckets.beginStep(loss);
+        loss.backward();
+        buckets.finishStep();
+        const auto communication = buckets.collect();
+
+        CHECK(communication.mean_loss == Approx(loss.item<double>()));
+        for (std::size_t i = 0; i < net.parameters().size(); ++i)
+            CHECK(torch::allclose(net.parameters()[i].grad(), reference.parameters()[i].grad(), 1e-6, 1e-7));
+    }
+}

@@ -1,0 +1,55 @@
+// The rank's training device from --device, the node's GPUs and the rank's place on its node.
+#include "training_device.h"
+
+#include "device_placement.h"
+#include "gpu_inventory.h"
+
+#include <c10/core/impl/VirtualGuardImpl.h>
+#include <stdexcept>
+#include <torch/cuda.h>
+
+namespace scalebench {
+namespace {
+
+// Why LibTorch sees no GPU here.
+std::string noGpuReason() {
+#ifdef SCALEBENCH_CUDA
+    const GpuInventory inventory = queryGpuInventory();
+    return "LibTorch sees no CUDA device" +
+           (inventory.no_device_reason.empty() ? std::string() : ": " + inventory.no_device_reason);
+#else
+    return "this engine was built without LibTorch's CUDA libraries (build it with -DSCALEBENCH_CUDA=ON: the "
+           "`cuda` preset)";
+#endif
+}
+
+} // namespace
+
+nlohmann::json TrainingDevice::record() const {
+    return {{"requested", requested},
+            {"type", cuda() ? "cuda" : "cpu"},
+            {"index", cuda() ? nlohmann::json(device.index()) : nlohmann::json(nullptr)},
+            {"reason", reason}};
+}
+
+TrainingDevice chooseTrainingDevice(const std::string& requested, const World& world) {
+    if (requested == "cpu") return {torch::Device(torch::kCPU), requested, "--device cpu"};
+    if (requested != "cuda" && requested != "auto")
+        throw std::invalid_argument("--device: '" + requested + "' is not auto, cpu or cuda");
+    const int devices = static_cast<int>(torch::cuda::device_count());
+    if (devices == 0) {
+        if (requested == "cuda") throw std::runtime_error("--device cuda: " + noGpuReason());
+        return {torch::Device(torch::kCPU), requested, "no GPU: " + noGpuReason()};
+    }
+    DevicePlacement placement;
+    try {
+        placement = placeOnDevice(processEnvironment(), devices, world.rank, world.local_rank);
+    } catch (const std::runtime_error& e) {
+        throw std::runtime_error("--device " + requested + ": " + e.what());
+    }
+    const torch::Device device(torch::kCUDA, static_cast<c10::DeviceIndex>(placement.device));
+    c10::impl::VirtualGuardImpl(device.type()).setDevice(device);
+    return {device, requested, placement.source};
+}
+
+} // namespace scalebench
