@@ -30,6 +30,12 @@ message(STATUS "LibTorch ${SCALEBENCH_TORCH_VERSION} from ${SCALEBENCH_TORCH_ROO
 add_library(scalebench_torch INTERFACE)
 add_library(scalebench::torch ALIAS scalebench_torch)
 if(SCALEBENCH_CUDA)
+  # The engine compiles no CUDA kernels of its own: the architecture list only has to get Caffe2's CMake past its
+  # GPU detection, which fails without a GPU and under CMake 3.25 ("requires the language dialect CUDA20"). H100
+  # unless the preset, the cache or the environment says otherwise (a cluster's engine build sets none).
+  if(NOT DEFINED TORCH_CUDA_ARCH_LIST AND NOT DEFINED ENV{TORCH_CUDA_ARCH_LIST})
+    set(TORCH_CUDA_ARCH_LIST "9.0" CACHE STRING "CUDA architectures for Caffe2's CMake (the engine has no kernels)")
+  endif()
   list(APPEND CMAKE_PREFIX_PATH "${SCALEBENCH_TORCH_ROOT}/share/cmake")
   find_package(Torch REQUIRED)
   target_link_libraries(scalebench_torch INTERFACE ${TORCH_LIBRARIES})
