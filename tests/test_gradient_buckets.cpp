@@ -3,30 +3,14 @@
 // average in the gradients themselves and zeroes them before the next, and the loss rides along.
 #include "gradient_buckets.h"
 #include "mpi_communicator.h"
+#include "one_rank_mpi.h"
 
 #include <catch2/catch.hpp>
-#include <cstdlib>
-#include <mpi.h>
 #include <torch/torch.h>
 
 using namespace scalebench;
 
 namespace {
-
-// MPI for this process, a singleton world of one rank, with the thread support the buckets' thread needs.
-MPI_Comm oneRankWorld() {
-    static const bool started = [] {
-        int threading = 0;
-        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1",
-               0); // Open MPI refuses root without both (test containers run as root)
-        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
-        MPI_Init_thread(nullptr, nullptr, MPI_THREAD_MULTIPLE, &threading);
-        std::atexit([] { MPI_Finalize(); });
-        return true;
-    }();
-    (void)started;
-    return MPI_COMM_WORLD;
-}
 
 // A convolution in channels-last memory (as the image workloads keep theirs), a bias and a linear layer.
 struct SmallNet : torch::nn::Module {
