@@ -84,6 +84,7 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
                    "precision",
                    "target_accuracy",
                    "target",
+                   "peak_tflops",
                    "preset",
                    "seq_len",
                    "gpus_per_node",
@@ -144,12 +145,14 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
     };
     onlyFor("target_accuracy", !sweep, "training workloads");
     onlyFor("target", !sweep, "training workloads");
+    onlyFor("peak_tflops", !sweep, "training workloads");
     onlyFor("preset", !info->presets.empty(), "workloads with presets");
     onlyFor("seq_len", info->seq_len > 0, "sequence workloads");
     if (table.get("target_accuracy") && info->eval_metric != "accuracy")
         r.fail(*table.get("target_accuracy"), "target_accuracy",
                "'" + g.workload + "' is evaluated by " + info->eval_metric + ", not accuracy: use 'target'");
     g.target = r.real("target", 0);
+    g.peak_tflops = r.real("peak_tflops", g.peak_tflops); // left out: the engine's table for the GPU
     if (!info->presets.empty()) {
         g.preset = choice(r, table, "preset", info->presets.front(), info->presets);
     }

@@ -57,6 +57,9 @@ struct RunGroup {
         engine_cli::defaults::target_accuracy; // stop when the evaluation reaches it (0..1]; 0: run all steps
     double target = engine_cli::defaults::target; // stop when the workload's eval metric reaches it (catalog
                                                   // eval_metric); 0: never
+    // Dense peak TFLOP/s of one GPU at the run's precision, for MFU; 0: the engine's table for the GPU's
+    // model.
+    double peak_tflops = engine_cli::defaults::peak_tflops;
     std::string preset =
         engine_cli::defaults::preset; // model size, one of the workload's presets ("" where it has none)
     int seq_len = engine_cli::defaults::seq_len; // tokens per sequence; 0: the workload's default

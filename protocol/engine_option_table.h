@@ -49,6 +49,10 @@
     X(target_accuracy, Real, "0..1",                                                                         \
       "stop at the first evaluation whose accuracy reaches it; 0: run all steps", 0)                         \
     X(target, Real, "0", "stop when the workload's eval metric reaches it; 0: never", 0)                     \
+    X(peak_tflops, Real, "0",                                                                                \
+      "dense peak TFLOP/s of one rank's accelerator at the run's precision, for MFU; 0: the GPU's from the " \
+      "engine's table (none on a CPU)",                                                                      \
+      0)                                                                                                     \
     X(preset, Text, "", "model size where a workload has several (llama: tiny ... 70b); empty: its default", \
       "")                                                                                                    \
     X(seq_len, Int, "0", "tokens per sequence; 0: the workload's default", 0)                                \
@@ -81,11 +85,7 @@
     X(checkpoint_dir, Text, "", "save a checkpoint here every checkpoint_every steps and at the end", "")    \
     X(checkpoint_every, Int, "0", "steps between checkpoints; 0: only at the end", 0)                        \
     X(resume, Switch, "", "start from the newest checkpoint in checkpoint_dir", false)                       \
-    X(mllog, Text, "", "MLPerf's :::MLLOG lines go to this file (rank 0)", "")                               \
-    X(peak_tflops, Real, "0",                                                                                \
-      "dense peak TFLOP/s of one rank's accelerator at the run's precision: MFU in step "                    \
-      "records; 0: unknown",                                                                                 \
-      0)
+    X(mllog, Text, "", "MLPerf's :::MLLOG lines go to this file (rank 0)", "")
 
 #define SCALEBENCH_ENGINE_OPTIONS(X)                                                                         \
     SCALEBENCH_PLAN_OPTIONS(X) SCALEBENCH_METHOD_OPTIONS(X) SCALEBENCH_INVOCATION_OPTIONS(X)

@@ -301,6 +301,7 @@ ranks = [1, 2]
 preset = "7b"
 seq_len = 2048
 target = 3.5
+peak_tflops = 989
 [[run]]
 workload = "llama"
 ranks = [1]
@@ -314,6 +315,8 @@ target = 150
     CHECK(llama.preset == "7b");
     CHECK(llama.seq_len == 2048);
     CHECK(llama.target == 3.5);
+    CHECK(llama.peak_tflops == 989);
+    CHECK(plan.groups[1].peak_tflops == 0);  // the engine's table for the GPU
     CHECK(plan.groups[1].preset == "small"); // the catalog's first preset
     CHECK(plan.groups[1].seq_len == 0);      // the workload's own default
     CHECK(plan.groups[2].preset == "awd");
@@ -323,13 +326,20 @@ target = 150
     CHECK(runs[3].name == "lstm-lm-awd-synthetic-text-n2-r1");
 }
 
-TEST_CASE("a plan refuses a preset, sequence length or target where they do not apply", "[core][plan]") {
+TEST_CASE("a plan refuses a preset, sequence length, target or peak where they do not apply",
+          "[core][plan]") {
     const std::string head = "name = \"p\"\n[[run]]\nworkload = \"llama\"\nranks = [1]\n";
     CHECK_THAT(planError(head + "preset = \"8b\"\n").what(),
                Catch::Contains("'preset'") && Catch::Contains("'8b'") &&
                    Catch::Contains("small, tiny, 1b, 7b, 13b, 70b"));
     CHECK_THAT(planError(head + "target = 0\n").what(),
                Catch::Contains("'target' must be a positive number"));
+    CHECK_THAT(planError(head + "peak_tflops = -1\n").what(),
+               Catch::Contains("'peak_tflops' must be a positive number"));
+    CHECK_THAT(
+        planError("name = \"p\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = [2]\npeak_tflops = 989\n")
+            .what(),
+        Catch::Contains("'peak_tflops' applies to training workloads only"));
     CHECK_THAT(planError(head + "target_accuracy = 0.5\n").what(),
                Catch::Contains("'llama' is evaluated by loss, not accuracy: use 'target'"));
     const std::string resnet = "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1]\n";
