@@ -235,7 +235,7 @@ GradientBuckets::StepCommunication GradientBuckets::collect() {
     StepCommunication result;
     if (onDevice()) {
         using Interval = std::pair<double, double>;
-        std::vector<std::pair<double, double>> intervals; // milliseconds since the step's begin event
+        std::vector<Interval> intervals; // milliseconds since the step's begin event
         for (const auto& b : buckets_) {
             b.ended->synchronize();
             intervals.push_back(
