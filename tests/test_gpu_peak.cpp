@@ -46,6 +46,8 @@ TEST_CASE("the stated --peak-tflops wins over the table and the header records w
     const auto stated = choosePeak(900, "NVIDIA H100 80GB HBM3", "bf16");
     REQUIRE(stated);
     CHECK(toJson(*stated) == nlohmann::json{{"peak_tflops", 900.0}, {"peak_source", "--peak-tflops"}});
+    CHECK(toJson(PeakChoice{0, "none on a CPU"}) ==
+          nlohmann::json{{"peak_tflops", nullptr}, {"peak_source", "none on a CPU"}});
 
     const auto table = choosePeak(0, "NVIDIA H100 80GB HBM3", "bf16");
     REQUIRE(table);

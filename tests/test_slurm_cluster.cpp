@@ -125,7 +125,8 @@ TEST_CASE("a job that asks for more nodes than the cluster has fails at once, wi
 }
 
 namespace {
-// The test cluster with the GPUs its nodes declare (GresTypes=gpu, Gres=gpu:N, placeholder device files).
+// The test cluster with the GPUs its nodes declare (GresTypes=gpu, Gres=gpu:N, device nodes the fixture
+// makes).
 ClusterSettings testGpuCluster() {
     ClusterSettings c = testCluster();
     c.gpus_per_node = std::stoi(clusterEnvironment().at("GPUS_PER_NODE"));

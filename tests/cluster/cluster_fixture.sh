@@ -17,7 +17,7 @@
 set -euo pipefail
 
 user="${SCALEBENCH_CLUSTER_USER:-sbtest}"   # the account jobs and ssh sessions run as
-gpus="${SCALEBENCH_CLUSTER_GPUS:-2}"        # GPUs each node declares (generic resources backed by placeholder files)
+gpus="${SCALEBENCH_CLUSTER_GPUS:-2}"        # GPUs each node declares (generic resources, each backed by a device node the fixture makes)
 ready_timeout_s=30                          # seconds to wait for each part to come up
 
 say() { printf '[cluster] %s\n' "$*"; }
@@ -276,7 +276,7 @@ $subnet.$((10 + i)) node$i"
   cpus=$(nproc)
   [ "$cpus" -ge 4 ] || cpus=4
   # GPUs as a GPU cluster declares them: GresTypes=gpu, Gres=gpu:N on each node and a gres.conf naming a device
-  # file per GPU. There are no GPUs here, so placeholders stand in for /dev/nvidiaK: slurmd drops a GPU whose file
+  # file per GPU. There are no GPUs here, so device nodes of the fixture's own stand for /dev/nvidiaK: slurmd drops a GPU whose file
   # is missing (the node then has fewer than slurm.conf says and is INVALID), and one whose file is not a device
   # keeps the node up but gives jobs no CUDA_VISIBLE_DEVICES. Character devices with /dev/null's numbers (1,3:
   # harmless if opened) make jobs see CUDA_VISIBLE_DEVICES and SLURM_*GPU* variables as on a real cluster.
@@ -284,7 +284,7 @@ $subnet.$((10 + i)) node$i"
   chmod 755 "$dir/dev"
   rm -f "$dir"/dev/nvidia*
   for i in $(seq 0 $((gpus - 1))); do mknod -m 666 "$dir/dev/nvidia$i" c 1 3; done
-  echo "# Written by tests/cluster/cluster_fixture.sh: placeholder files stand in for the GPUs' device files." >"$dir/gres.conf"
+  echo "# Written by tests/cluster/cluster_fixture.sh: device nodes of its own (/dev/null's numbers) stand for the GPUs'." >"$dir/gres.conf"
   local files=$dir/dev/nvidia0
   [ "$gpus" -eq 1 ] || files="$dir/dev/nvidia[0-$((gpus - 1))]"
   echo "Name=gpu File=$files" >>"$dir/gres.conf"

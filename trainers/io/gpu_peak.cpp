@@ -69,7 +69,8 @@ std::optional<PeakChoice> choosePeak(double stated_tflops, const std::string& gp
 }
 
 nlohmann::json toJson(const PeakChoice& peak) {
-    return {{"peak_tflops", peak.tflops}, {"peak_source", peak.source}};
+    return {{"peak_tflops", peak.tflops > 0 ? nlohmann::json(peak.tflops) : nlohmann::json(nullptr)},
+            {"peak_source", peak.source}};
 }
 
 } // namespace scalebench

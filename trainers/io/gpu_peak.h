@@ -30,7 +30,8 @@ struct PeakChoice {
 std::optional<PeakChoice> choosePeak(double stated_tflops, const std::string& gpu_name,
                                      const std::string& precision);
 
-// {"peak_tflops": 989, "peak_source": "table: NVIDIA H100 80GB HBM3 bf16 dense"}
+// {"peak_tflops": 989, "peak_source": "table: NVIDIA H100 80GB HBM3 bf16 dense"}; a peak of 0 (none known) as
+// {"peak_tflops": null, "peak_source": why}.
 nlohmann::json toJson(const PeakChoice& peak);
 
 } // namespace scalebench

@@ -27,8 +27,6 @@ class StepClock {
     void finish();
     // Between two marks of this step, after finish().
     double seconds(Mark from, Mark to) const;
-    // When the host passed the mark.
-    Clock::time_point hostTime(Mark m) const { return host_[m]; }
     bool onDevice() const { return !events_.empty(); }
 
   private:

@@ -2,7 +2,6 @@
 #include "training_device.h"
 
 #include "device_placement.h"
-#include "gpu_inventory.h"
 
 #include <c10/core/impl/VirtualGuardImpl.h>
 #include <stdexcept>
@@ -12,11 +11,10 @@ namespace scalebench {
 namespace {
 
 // Why LibTorch sees no GPU here.
-std::string noGpuReason() {
+std::string noGpuReason([[maybe_unused]] const GpuInventory& gpus) {
 #ifdef SCALEBENCH_CUDA
-    const GpuInventory inventory = queryGpuInventory();
     return "LibTorch sees no CUDA device" +
-           (inventory.no_device_reason.empty() ? std::string() : ": " + inventory.no_device_reason);
+           (gpus.no_device_reason.empty() ? std::string() : ": " + gpus.no_device_reason);
 #else
     return "this engine was built without LibTorch's CUDA libraries (build it with -DSCALEBENCH_CUDA=ON: the "
            "`cuda` preset)";
@@ -32,14 +30,15 @@ nlohmann::json TrainingDevice::record() const {
             {"reason", reason}};
 }
 
-TrainingDevice chooseTrainingDevice(const std::string& requested, const World& world) {
+TrainingDevice chooseTrainingDevice(const std::string& requested, const World& world,
+                                    const GpuInventory& gpus) {
     if (requested == "cpu") return {torch::Device(torch::kCPU), requested, "--device cpu"};
     if (requested != "cuda" && requested != "auto")
         throw std::invalid_argument("--device: '" + requested + "' is not auto, cpu or cuda");
     const int devices = static_cast<int>(torch::cuda::device_count());
     if (devices == 0) {
-        if (requested == "cuda") throw std::runtime_error("--device cuda: " + noGpuReason());
-        return {torch::Device(torch::kCPU), requested, "no GPU: " + noGpuReason()};
+        if (requested == "cuda") throw std::runtime_error("--device cuda: " + noGpuReason(gpus));
+        return {torch::Device(torch::kCPU), requested, "no GPU: " + noGpuReason(gpus)};
     }
     DevicePlacement placement;
     try {

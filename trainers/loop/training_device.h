@@ -2,6 +2,7 @@
 // the process, so that every later allocation, stream and collective of the rank refers to it.
 #pragma once
 
+#include "gpu_inventory.h"
 #include "world.h"
 
 #include <nlohmann/json.hpp>
@@ -23,7 +24,9 @@ struct TrainingDevice {
 
 // --device cpu: the CPU. cuda: the GPU of this rank's node-local rank; throws std::runtime_error naming the
 // cause where there is none (no CUDA in this engine, no driver, no device, or fewer devices than ranks on
-// the node). auto: as cuda where the node has a GPU, else the CPU, with the reason.
-TrainingDevice chooseTrainingDevice(const std::string& requested, const World& world);
+// the node). auto: as cuda where the node has a GPU, else the CPU, with the reason. `gpus` (this node's, as
+// the CUDA runtime sees them) gives the reason where LibTorch sees no device.
+TrainingDevice chooseTrainingDevice(const std::string& requested, const World& world,
+                                    const GpuInventory& gpus);
 
 } // namespace scalebench

@@ -325,12 +325,7 @@ json deviceHeaderFields(const TrainingDevice& device, const GpuInventory& gpus,
             {"conv",
              at::precision2str(context.float32Precision(at::Float32Backend::CUDA, at::Float32Op::CONV))}};
     }
-    if (peak.tflops > 0) {
-        header.update(toJson(peak));
-    } else {
-        header["peak_tflops"] = nullptr;
-        header["peak_source"] = peak.source;
-    }
+    header.update(toJson(peak));
     return header;
 }
 
@@ -577,9 +572,9 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     // Same initial weights everywhere (rank 0's are broadcast too); the data order differs by rank.
     torch::manual_seed(static_cast<uint64_t>(o.seed));
 
-    const TrainingDevice device = chooseTrainingDevice(o.device, w);
+    const GpuInventory gpus = queryGpuInventory(); // this node's, asked once
+    const TrainingDevice device = chooseTrainingDevice(o.device, w, gpus);
     if (device.cuda()) useTf32(o.tf32);
-    const GpuInventory gpus = queryGpuInventory();
     const PeakChoice peak = peakFor(o, device, gpus);
     const auto workload = makeWorkload(o, w);
     const EvalMetric metric = workload->evalMetric();
