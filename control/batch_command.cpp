@@ -61,6 +61,12 @@ class LeftBehind final : public SessionEvents {
     std::map<std::int64_t, std::string> jobs_; // run id -> job id, while it runs
 };
 
+// --step-time: which steps the throughput figures are read from.
+StepTimeConvention stepTimeConvention(const ConsoleOptions& options) {
+    return options.step_time == "last-step" ? StepTimeConvention::LastStep
+                                            : StepTimeConvention::SteadyStateMedian;
+}
+
 } // namespace
 
 int addClusters(const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
@@ -93,8 +99,8 @@ int compareSessions(const ConsoleOptions& options, std::ostream& out, std::ostre
         for (const auto& [row, id] : {std::pair{&a, options.compare_a}, std::pair{&b, options.compare_b}})
             if (!*row)
                 throw std::runtime_error("no session " + std::to_string(id) + " in " + options.db.string());
-        const ComparedSession session_a = loadComparedSession(store, *a),
-                              session_b = loadComparedSession(store, *b);
+        const ComparedSession session_a = loadComparedSession(store, *a, stepTimeConvention(options)),
+                              session_b = loadComparedSession(store, *b, stepTimeConvention(options));
         out << formatComparison(std::to_string(a->id) + " " + a->name + " (" + a->started_at + ")",
                                 std::to_string(b->id) + " " + b->name + " (" + b->started_at + ")",
                                 compareFigures(session_a.results, session_b.results),
@@ -110,6 +116,8 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
     BatchResult batch;
     try {
         const RunPlan plan = parsePlanFile(options.plan);
+        for (const auto& warning : plan.warnings)
+            err << "scalebench: warning: " << warning << "\n";
         if (options.dry_run) {
             batch.exit_code = printDryRun(plan, options, out, err);
             return batch;
@@ -157,7 +165,7 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         }
         std::filesystem::create_directories(options.out_dir);
 
-        batch.results = loadSessionResults(store, outcome.session_id);
+        batch.results = loadSessionResults(store, outcome.session_id, stepTimeConvention(options));
         out << "\n" << formatResultsTable(batch.results) << formatCollectiveSweeps(batch.results);
         const auto csv_path = options.out_dir / "results.csv";
         std::ofstream(csv_path) << resultsCsv(batch.results);

@@ -102,6 +102,15 @@ const std::vector<Option>& options() {
              o.poll_ms = wholeNumber(v, "a number of milliseconds");
              if (o.poll_ms < 10) throw std::invalid_argument("at least 10, not " + v);
          }},
+        {"step-time", "WHICH",
+         "which steps the results' throughput comes from: median (of the steady-state steps) or last-step "
+         "(MaxText's convention: the last step's time)",
+         [](const O& d) { return d.step_time; },
+         [](O& o, const std::string& v) {
+             if (v != "median" && v != "last-step")
+                 throw std::invalid_argument("median or last-step, not '" + v + "'");
+             o.step_time = v;
+         }},
         {"tab", "TAB", "open on this tab: " + joined(tab_names, ", "),
          [](const O&) { return std::string("runs"); },
          [](O& o, const std::string& v) {
@@ -129,13 +138,13 @@ const std::vector<Command>& commands() {
          {"PLAN"},
          "run every run of the plan on this machine with mpirun (or with --cluster as Slurm jobs), store the "
          "session as records arrive, print the results table, write OUT/results.csv and OUT/scaling.png",
-         {"cluster", "dry-run", "check", "db", "out", "engine", "engine-sources", "poll-ms"},
+         {"cluster", "dry-run", "check", "db", "out", "engine", "engine-sources", "poll-ms", "step-time"},
          [](O& o, const Arguments& a) { o.plan = a[0]; }},
         {"compare",
          O::Mode::Compare,
          {"A", "B"},
          "every figure of session A (the reference) against session B, and the settings that differ",
-         {"db"},
+         {"db", "step-time"},
          [](O& o, const Arguments& a) {
              o.compare_a = sessionId(a[0]);
              o.compare_b = sessionId(a[1]);

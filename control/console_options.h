@@ -26,6 +26,9 @@ struct ConsoleOptions {
     // Dry run on a cluster: connect and check what the runs and the engine's build need there.
     bool check = false;
     int poll_ms = 250;
+    // Which steps the throughput figures are read from: "median" (the steady-state steps) or "last-step"
+    // (MaxText's convention, seed 003).
+    std::string step_time = "median";
     std::string help_command; // Help: the command whose help was asked for ("run"), empty for all of it
 
     bool operator==(const ConsoleOptions&) const = default;

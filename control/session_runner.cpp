@@ -186,6 +186,8 @@ void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& recor
         else if (auto* e = std::get_if<EvalRecord>(&record))
             progress_(fmt::format("{}: eval at step {}: {}", run.tag, e->step,
                                   formatEvalValue(e->metric, e->value)));
+        else if (auto* summary = std::get_if<SummaryRecord>(&record); summary && summary->target)
+            progress_(fmt::format("{}: {}", run.tag, formatTargetOutcome(*summary)));
         else if (auto* x = std::get_if<ErrorRecord>(&record))
             run.rank_errors.push_back(fmt::format("rank {}: {}", x->rank, x->message));
     }

@@ -3,6 +3,8 @@
 
 #include "metric_record.h"
 
+#include <compare>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,12 +34,20 @@ struct StepBreakdown {
     double comm_hidden_s = 0;
 };
 
+// Which steps a run's throughput is read from: the median over the steady-state steps (scalebench's), or the
+// last step alone (the MaxText recipe, seed 003: "we are using the last training step timing").
+enum class StepTimeConvention { SteadyStateMedian, LastStep };
+// "median over steady-state steps" / "last step (MaxText)": what a table says beside its figures.
+std::string describeConvention(StepTimeConvention convention);
+
 struct RunFigures {
-    int steady_steps = 0;      // steps counted (after the warm-up steps)
-    double samples_per_s = 0;  // median over steady-state steps
-    double tokens_per_s = 0;   // median over the same steps (language workloads; 0 for the others)
-    std::optional<double> mfu; // median over the same steps, where the run states its peak FLOPs
-    StepBreakdown breakdown;   // means over the same steps
+    StepTimeConvention convention = StepTimeConvention::SteadyStateMedian;
+    int steady_steps = 0;         // steps counted (after the warm-up steps; 1 for the last step)
+    double samples_per_s = 0;     // median over the counted steps
+    double tokens_per_s = 0;      // median over the same steps (language workloads; 0 for the others)
+    double model_flops_per_s = 0; // achieved model FLOPs of all ranks, median (0 where none are defined)
+    std::optional<double> mfu;    // median over the same steps, where the run states its peak FLOPs
+    StepBreakdown breakdown;      // means over the same steps
     double final_loss = 0;
     std::string eval_metric = "accuracy"; // of the workload's evaluations: accuracy, loss, perplexity, bleu
     std::optional<double> final_eval;     // the last evaluation's value
@@ -55,27 +65,85 @@ EvalMetricStyle evalMetricStyle(const std::string& metric);
 // "acc 85.7%", "ppl 123.45", "BLEU 24.10", "loss 0.3110"; "-" without a value.
 std::string formatEvalValue(const std::string& metric, std::optional<double> value);
 
+// How a run with a quality target ended: "reached acc 80.0% at step 40: time to accuracy 12.3 s" or "target
+// acc 80.0% not reached in 100 steps (best acc 64.7%)"; "" for a run without a target.
+std::string formatTargetOutcome(const SummaryRecord& summary);
+
 // Steps before the steady state: a tenth of the run, at least 1 and at most 20 (allocator, caches, warm-up).
 int warmupStepsToSkip(std::size_t step_count);
-RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<EvalRecord>& evals);
+RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<EvalRecord>& evals,
+                      StepTimeConvention convention = StepTimeConvention::SteadyStateMedian);
+
+// The share of a step spent waiting for communication (exposed all-reduce / step time), and the throughput
+// the step would reach if communication took no time (global batch / (step time - exposed communication)):
+// seed 004's "compute speedup ... with lightspeed communication" is this over the same at N0.
+double communicationShare(const StepBreakdown& breakdown);
+double computeOnlyThroughput(double samples_per_s, const StepBreakdown& breakdown);
+
+// Seed 003's figures from one step time (the MaxText recipe's arithmetic, digit for digit):
+//   tokens/s = seq_len x global batch / step time;  days to train = tokens / (tokens/s) / 86400;
+//   MFU = global batch x model FLOPs per sample / step time / GPUs / peak FLOP/s.
+struct LlmStepFigures {
+    double tokens_per_s = 0;
+    double tokens_per_s_per_device = 0;
+    double tflops_per_device = 0; // achieved model TFLOP/s of one device
+    double mfu = 0;               // a fraction; 0 without a peak
+    double days_to_train = 0;     // for the tokens asked
+};
+LlmStepFigures llmStepFigures(double step_s, int seq_len, int global_batch, int devices,
+                              double model_flops_per_sample, double peak_flops_per_device,
+                              double tokens_to_train = 1e12);
+// Days to train `tokens` at a throughput in tokens/s; 0 without a throughput.
+double daysToTrain(double tokens_per_s, double tokens = 1e12);
+
+// What a run measured besides its rank count: its workload, data set and every setting of its plan group
+// (preset, precision, sequence length, batch and its convention, backend, buckets, environment...). Runs
+// alike in all of them form one scaling series; runs that differ in any are never pooled.
+struct SeriesKey {
+    std::string workload;
+    std::string dataset;
+    std::map<std::string, std::string> settings{}; // plan key -> value as the engine is given it
+    auto operator<=>(const SeriesKey&) const = default;
+};
+// One label per key: "workload dataset", then the settings in which keys of the same workload and data set
+// differ ("llama synthetic-tokens preset=tiny"), so that each series is told apart by what differs.
+std::vector<std::string> seriesLabels(const std::vector<SeriesKey>& keys);
 
 // One finished run as analysis sees it.
 struct RunOutcome {
-    std::string workload;
-    std::string dataset;
+    SeriesKey series;
     int ranks = 0;
     double samples_per_s = 0;
+    std::optional<double> time_to_target_s{}; // where the run reached its quality target
+    bool has_target = false;
+    double compute_only_samples_per_s = 0; // computeOnlyThroughput
+    double communication_share = 0;        // communicationShare
 };
 
-// Throughput scaling of one workload: S(N) = X(N) / X(N0), E(N) = S(N) * N0 / N, N0 = its smallest rank
-// count.
+// Scaling of one series at one rank count N against its smallest rank count N0, over repeats (mean and two
+// sigma). Throughput: S(N) = X(N) / X(N0) from samples/s, each repeat at N against the mean at N0. Time to
+// target (MLBench's time to accuracy): S_T(N) = T(N0) / T(N), each repeat at N that reached the target
+// against the mean at N0. Efficiency E = S * N0 / N for both. Compute-only: the same from
+// computeOnlyThroughput.
 struct ScalingPoint {
     std::string workload;
     std::string dataset;
+    SeriesKey series{};
+    std::string label{}; // seriesLabels' for the series
     int ranks = 0;
-    Statistics throughput; // samples/s over repeats
-    double speedup = 0;
+    int repeats = 0;
+    Statistics throughput;    // samples/s over repeats
+    double speedup = 0;       // mean of X_i(N) / mean X(N0)
+    Statistics speedup_stats; // the same ratios: mean and two sigma
     double efficiency = 0;
+    double compute_only_speedup = 0;
+    double communication_share = 0; // mean over repeats
+    // Time to target: the repeats that had one and how many reached it; times over those that did.
+    int target_repeats = 0;
+    int reached = 0;
+    Statistics time_to_target{};
+    std::optional<Statistics> time_to_target_speedup{}; // absent where N or N0 has no time
+    double time_to_target_efficiency = 0;
 };
 std::vector<ScalingPoint> throughputScaling(const std::vector<RunOutcome>& runs);
 

@@ -67,6 +67,12 @@ struct SummaryRecord {
     std::string eval_metric = "accuracy";
     std::optional<double> final_eval; // the last evaluation's value of eval_metric
     std::string json;
+    // The quality target, in the unit the console shows eval_metric in (accuracy in %); none without one.
+    std::optional<double> target{};
+    bool target_reached = false;
+    std::optional<double> time_to_target_s{}; // MLBench's time to accuracy: run start to the evaluation that
+                                              // reached the target
+    std::optional<double> best_eval{};        // the best evaluation's value of eval_metric
 };
 
 // A rank that failed says why before the job ends.

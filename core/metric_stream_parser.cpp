@@ -89,6 +89,18 @@ bool toRecord(const json& j, MetricRecord& out) {
         if (j.contains("eval_metric")) s.eval_metric = text(j, "eval_metric");
         for (const char* key : {"final_value", "final_accuracy"})
             if (!s.final_eval && j.contains(key) && j[key].is_number()) s.final_eval = j[key].get<double>();
+        const auto present = [&](const char* key) -> std::optional<double> {
+            if (j.contains(key) && j[key].is_number()) return j[key].get<double>();
+            return std::nullopt;
+        };
+        s.target = present("target");
+        // Streams before the target was in the unit shown wrote an accuracy target as a fraction.
+        if (s.target && s.eval_metric == "accuracy" && !j.contains("target_reached")) *s.target *= 100;
+        s.time_to_target_s = present("time_to_accuracy_s");
+        s.target_reached = j.contains("target_reached") && j["target_reached"].is_boolean()
+                               ? j["target_reached"].get<bool>()
+                               : s.time_to_target_s.has_value();
+        s.best_eval = present("best_value");
         s.json = j.dump();
         out = s;
     } else if (type == "collective") {

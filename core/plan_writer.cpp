@@ -56,8 +56,7 @@ void writeGroup(std::string& out, const RunGroup& g) {
     integer("steps", g.steps, defaults.steps);
     text("preset", g.preset, info && !info->presets.empty() ? info->presets.front() : "");
     integer("seq_len", g.seq_len, defaults.seq_len);
-    real("target_accuracy", g.target_accuracy, defaults.target_accuracy);
-    real("target", g.target, defaults.target);
+    real("target", g.target, info ? defaultTarget(*info, g.dataset) : defaults.target);
     real("peak_tflops", g.peak_tflops, defaults.peak_tflops);
     integer("batch_per_rank", g.batch_per_rank, info ? info->batch_per_rank : defaults.batch_per_rank);
     real("lr", g.lr, info ? info->base_lr : defaults.lr);

@@ -7,45 +7,124 @@
 
 namespace scalebench {
 
+SeriesKey seriesOf(const RunResult& result) {
+    if (!result.series.workload.empty()) return result.series;
+    return {result.workload, result.dataset, {}};
+}
+
 std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results) {
     std::vector<RunOutcome> outcomes;
     for (const auto& r : results)
-        if (r.status == "ok") outcomes.push_back({r.workload, r.dataset, r.ranks, r.figures.samples_per_s});
+        if (r.status == "ok")
+            outcomes.push_back({seriesOf(r), r.ranks, r.figures.samples_per_s, r.time_to_target_s,
+                                r.target.has_value(),
+                                computeOnlyThroughput(r.figures.samples_per_s, r.figures.breakdown),
+                                communicationShare(r.figures.breakdown)});
     return throughputScaling(outcomes);
 }
 
 std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
-    std::map<std::pair<std::string, std::string>, ScalingPoint>
-        baseline; // smallest rank count of each workload
+    std::map<SeriesKey, ScalingPoint> baseline; // smallest rank count of each series
     for (const auto& p : sessionScaling(results))
-        if (!baseline.contains({p.workload, p.dataset})) baseline[{p.workload, p.dataset}] = p;
+        if (!baseline.contains(p.series)) baseline[p.series] = p;
 
     std::vector<RunScaling> out;
     for (const auto& r : results) {
         RunScaling s;
-        auto it = baseline.find({r.workload, r.dataset});
+        auto it = baseline.find(seriesOf(r));
         if (r.status == "ok" && it != baseline.end() && it->second.throughput.mean > 0) {
-            s.speedup = r.figures.samples_per_s / it->second.throughput.mean;
-            s.efficiency = s.speedup * it->second.ranks / r.ranks;
+            const ScalingPoint& base = it->second;
+            s.speedup = r.figures.samples_per_s / base.throughput.mean;
+            s.efficiency = s.speedup * base.ranks / r.ranks;
+            if (r.time_to_target_s && base.reached > 0 && *r.time_to_target_s > 0) {
+                s.time_to_target_speedup = base.time_to_target.mean / *r.time_to_target_s;
+                s.time_to_target_efficiency = *s.time_to_target_speedup * base.ranks / r.ranks;
+            }
         }
         out.push_back(s);
     }
     return out;
 }
 
+std::string formatTimeToTarget(const RunResult& result) {
+    if (result.time_to_target_s) return fmt::format("{:.1f} s", *result.time_to_target_s);
+    if (result.target && result.status == "ok") return "not reached";
+    return "-";
+}
+
 namespace {
 std::string milliseconds(double seconds) {
     return fmt::format("{:.1f}", seconds * 1e3);
+}
+
+std::string withTwoSigma(const Statistics& s, int decimals, const std::string& suffix = "") {
+    return fmt::format("{:.{}f}{} ±{:.{}f}", s.mean, decimals, suffix, s.two_sigma(), decimals);
+}
+
+// Mean and two sigma over repeats of each series at each rank count: throughput, its speedup and efficiency,
+// the compute-only speedup and the share of communication; then time to target where the runs had one.
+std::string formatSeriesScaling(const std::vector<ScalingPoint>& points) {
+    if (points.empty()) return "";
+    std::string out =
+        fmt::format("\nscaling per series (mean ±2 sigma over repeats):\n{:<44} {:>5} {:>4} {:>20} "
+                    "{:>15} {:>6} {:>12} {:>6}\n",
+                    "series", "ranks", "reps", "samples/s", "speedup", "eff", "compute-only", "comm%");
+    for (const ScalingPoint& p : points)
+        out +=
+            fmt::format("{:<44} {:>5} {:>4} {:>20} {:>15} {:>5.0f}% {:>11.2f}x {:>5.0f}%\n", p.label, p.ranks,
+                        p.repeats, withTwoSigma(p.throughput, 1), withTwoSigma(p.speedup_stats, 2, "x"),
+                        p.efficiency * 100, p.compute_only_speedup, p.communication_share * 100);
+    const bool targets =
+        std::any_of(points.begin(), points.end(), [](const ScalingPoint& p) { return p.target_repeats > 0; });
+    if (!targets) return out;
+    out += fmt::format("\ntime to target (MLBench's time to accuracy; mean ±2 sigma over the repeats that "
+                       "reached it):\n{:<44} {:>5} {:>8} {:>18} {:>15} {:>6}\n",
+                       "series", "ranks", "reached", "seconds", "speedup", "eff");
+    for (const ScalingPoint& p : points) {
+        if (p.target_repeats == 0) continue;
+        const auto& speedup = p.time_to_target_speedup;
+        out += fmt::format("{:<44} {:>5} {:>8} {:>18} {:>15} {:>6}\n", p.label, p.ranks,
+                           fmt::format("{}/{}", p.reached, p.target_repeats),
+                           p.reached ? withTwoSigma(p.time_to_target, 1) : "-",
+                           speedup ? withTwoSigma(*speedup, 2, "x") : "-",
+                           speedup ? fmt::format("{:.0f}%", p.time_to_target_efficiency * 100) : "-");
+    }
+    return out;
+}
+
+// Seed 003's figures for the runs that count tokens: tokens/s (all and per device), model TFLOP/s per device,
+// MFU and days to train 1T tokens.
+std::string formatTokenThroughput(const std::vector<RunResult>& results) {
+    std::string out;
+    for (const RunResult& r : results) {
+        if (r.figures.tokens_per_s <= 0 || r.figures.steady_steps == 0) continue;
+        if (out.empty())
+            out = fmt::format("\n{:<34} {:>5} {:>12} {:>14} {:>14} {:>7} {:>13}\n", "language runs", "ranks",
+                              "tokens/s", "tokens/s/dev", "TFLOP/s/dev", "MFU", "days to 1T tok");
+        out += fmt::format("{:<34} {:>5} {:>12.1f} {:>14.1f} {:>14} {:>7} {:>13.2f}\n", r.name, r.ranks,
+                           r.figures.tokens_per_s, r.figures.tokens_per_s / r.ranks,
+                           r.figures.model_flops_per_s > 0
+                               ? fmt::format("{:.4g}", r.figures.model_flops_per_s / r.ranks / 1e12)
+                               : "-",
+                           r.figures.mfu ? fmt::format("{:.2f}%", *r.figures.mfu * 100) : "-",
+                           daysToTrain(r.figures.tokens_per_s));
+    }
+    if (!out.empty())
+        out += "model FLOPs: MaxText's formula computed exactly for the run's model (the recipe's tables use "
+               "its "
+               "rounded 1.82E+15 a sample);\nMFU = model FLOP/s / (ranks x peak); days to 1T tokens = 1e12 / "
+               "(tokens/s) / 86400 (seed 003).\n";
+    return out;
 }
 } // namespace
 
 std::string formatResultsTable(const std::vector<RunResult>& results) {
     const auto scaling = runScaling(results);
     std::string out =
-        fmt::format("{:<34} {:>5} {:>6} {:>10} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>7} "
-                    "{:>12}\n",
+        fmt::format("{:<34} {:>5} {:>6} {:>10} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>7} {:>6} {:>7} "
+                    "{:>12} {:>11}\n",
                     "run", "ranks", "status", "samples/s", "step ms", "data", "fwd", "bwd", "allred", "optim",
-                    "speedup", "eff", "loss", "eval");
+                    "comm%", "speedup", "eff", "loss", "eval", "to target");
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
         const StepBreakdown& b = r.figures.breakdown;
@@ -59,21 +138,34 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
             out += fmt::format("{:<34} {:>5} {:>6}   (no steady-state steps)\n", r.name, r.ranks, r.status);
         } else {
             out += fmt::format(
-                "{:<34} {:>5} {:>6} {:>10.1f} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} "
-                "{:>7.4f} {:>12}\n",
+                "{:<34} {:>5} {:>6} {:>10.1f} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>5.0f}% {:>7} {:>6} "
+                "{:>7.4f} {:>12} {:>11}\n",
                 r.name, r.ranks, r.status, r.figures.samples_per_s, milliseconds(b.step_s),
                 milliseconds(b.data_s), milliseconds(b.forward_s), milliseconds(b.backward_s),
-                milliseconds(b.allreduce_s), milliseconds(b.optimizer_s),
+                milliseconds(b.allreduce_s), milliseconds(b.optimizer_s), communicationShare(b) * 100,
                 scaling[i].speedup > 0 ? fmt::format("{:.2f}x", scaling[i].speedup) : "-",
                 scaling[i].speedup > 0 ? fmt::format("{:.0f}%", scaling[i].efficiency * 100) : "-",
-                r.figures.final_loss, formatEvalValue(r.figures.eval_metric, r.figures.final_eval));
+                r.figures.final_loss, formatEvalValue(r.figures.eval_metric, r.figures.final_eval),
+                formatTimeToTarget(r));
         }
         if (!r.requeues.empty()) out += "    " + r.requeues + "\n";
         if (!r.error.empty()) out += "    error: " + r.error + "\n";
     }
-    out += "samples/s: median over steady-state steps; step and its parts: mean ms per step (data, forward, "
-           "backward, all-reduce, optimizer);\nspeedup S(N) = X(N)/X(N0) against the smallest rank count N0, "
-           "efficiency E(N) = S(N) * N0/N.\n";
+    const StepTimeConvention convention =
+        results.empty() ? StepTimeConvention::SteadyStateMedian : results.front().figures.convention;
+    out +=
+        "samples/s: " + describeConvention(convention) +
+        "; step and its parts: mean ms per step (data, forward, backward, exposed all-reduce, optimizer);\n"
+        "comm%: exposed all-reduce / step time; speedup S(N) = X(N)/X(N0) against the mean at the smallest "
+        "rank count N0 of the run's series, efficiency E(N) = S(N) * N0/N;\n"
+        "to target: time to the evaluation that reached the run's target (MLBench's time to accuracy).\n";
+    out += formatSeriesScaling(sessionScaling(results));
+    out += formatTokenThroughput(results);
+    if (std::any_of(results.begin(), results.end(),
+                    [](const RunResult& r) { return r.figures.steady_steps; }))
+        out +=
+            "series: runs alike in every plan setting but ranks; compute-only speedup: the same from global "
+            "batch / (step - exposed all-reduce), the speedup with free communication (seed 004).\n";
     return out;
 }
 
@@ -96,20 +188,45 @@ std::string formatCollectiveSweeps(const std::vector<RunResult>& results) {
 
 std::string resultsCsv(const std::vector<RunResult>& results) {
     const auto scaling = runScaling(results);
+    std::vector<SeriesKey> keys;
+    for (const auto& r : results)
+        keys.push_back(seriesOf(r));
+    const std::vector<std::string> labels = seriesLabels(keys);
+    const auto optional = [](std::optional<double> v, int decimals) {
+        return v ? fmt::format("{:.{}f}", *v, decimals) : std::string();
+    };
     std::string out =
         "run,workload,dataset,ranks,repeat,status,samples_per_s,step_s,data_s,forward_s,backward_s,"
-        "allreduce_s,optimizer_s,speedup,efficiency,final_loss,eval_metric,final_eval,tokens_per_s,mfu\n";
+        "allreduce_s,optimizer_s,speedup,efficiency,final_loss,eval_metric,final_eval,tokens_per_s,mfu,"
+        "series,"
+        "comm_share,compute_only_samples_per_s,target,target_reached,time_to_target_s,time_to_target_speedup,"
+        "time_to_target_efficiency,tokens_per_s_per_device,tflops_per_device,days_to_1t_tokens,"
+        "step_time_convention\n";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
-        const StepBreakdown& b = r.figures.breakdown;
+        const RunFigures& f = r.figures;
+        const StepBreakdown& b = f.breakdown;
         out += fmt::format(
             "{},{},{},{},{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.6f},{},{},{:"
-            ".1f},{}\n",
-            r.name, r.workload, r.dataset, r.ranks, r.repeat, r.status, r.figures.samples_per_s, b.step_s,
-            b.data_s, b.forward_s, b.backward_s, b.allreduce_s, b.optimizer_s, scaling[i].speedup,
-            scaling[i].efficiency, r.figures.final_loss, r.figures.final_eval ? r.figures.eval_metric : "",
-            r.figures.final_eval ? fmt::format("{:.6f}", *r.figures.final_eval) : "", r.figures.tokens_per_s,
-            r.figures.mfu ? fmt::format("{:.4f}", *r.figures.mfu) : "");
+            ".1f},{}",
+            r.name, r.workload, r.dataset, r.ranks, r.repeat, r.status, f.samples_per_s, b.step_s, b.data_s,
+            b.forward_s, b.backward_s, b.allreduce_s, b.optimizer_s, scaling[i].speedup,
+            scaling[i].efficiency, f.final_loss, f.final_eval ? f.eval_metric : "", optional(f.final_eval, 6),
+            f.tokens_per_s, optional(f.mfu, 4));
+        const bool tokens = f.tokens_per_s > 0 && r.ranks > 0;
+        out += fmt::format(",\"{}\",{:.4f},{:.3f},{},{},{},{},{},{},{},{},{}\n", labels[i],
+                           communicationShare(b), computeOnlyThroughput(f.samples_per_s, b),
+                           optional(r.target, 4), r.target ? (r.target_reached ? "yes" : "no") : "",
+                           optional(r.time_to_target_s, 3), optional(scaling[i].time_to_target_speedup, 4),
+                           scaling[i].time_to_target_speedup
+                               ? fmt::format("{:.4f}", scaling[i].time_to_target_efficiency)
+                               : "",
+                           tokens ? fmt::format("{:.3f}", f.tokens_per_s / r.ranks) : "",
+                           f.model_flops_per_s > 0 && r.ranks > 0
+                               ? fmt::format("{:.6g}", f.model_flops_per_s / r.ranks / 1e12)
+                               : "",
+                           tokens ? fmt::format("{:.4f}", daysToTrain(f.tokens_per_s)) : "",
+                           f.convention == StepTimeConvention::LastStep ? "last-step" : "median");
     }
     return out;
 }

@@ -19,17 +19,36 @@ struct RunResult {
     RunFigures figures;
     std::vector<CollectiveRecord> collectives{}; // a collective sweep's sizes, in order
     std::string requeues{}; // "requeued once after NODE_FAIL on node2 (...)": empty when it ran once
+    // What the run measured besides its ranks (its plan group's settings); workload and dataset alone where
+    // the plan is not known.
+    SeriesKey series{};
+    // Its quality target in the unit the console shows the metric in (accuracy in %), whether it was reached,
+    // and MLBench's time to accuracy (run start to the evaluation that reached it).
+    std::optional<double> target{};
+    bool target_reached = false;
+    std::optional<double> time_to_target_s{};
+    int seq_len = 0;      // tokens per sequence (language workloads), from its header; 0 where none
+    int global_batch = 0; // samples per step over all ranks, from its header; 0 where not stated
 };
 
-// Throughput scaling over the successful runs (mean and two sigma over repeats).
+// The run's series: its `series`, or its workload and dataset where that is empty.
+SeriesKey seriesOf(const RunResult& result);
+
+// Scaling over the successful runs, one series per SeriesKey (mean and two sigma over repeats).
 std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results);
 
-// Speedup and efficiency of each run against the mean throughput of its workload's smallest rank count.
+// Each run against the mean of its series at the smallest rank count: throughput speedup and efficiency, and
+// time-to-target speedup T(N0) / T(N) and efficiency where both have a time.
 struct RunScaling {
     double speedup = 0;
     double efficiency = 0;
+    std::optional<double> time_to_target_speedup{};
+    double time_to_target_efficiency = 0;
 };
 std::vector<RunScaling> runScaling(const std::vector<RunResult>& results);
+
+// "12.3 s" for a run that reached its target, "not reached" for one that did not, "-" without a target.
+std::string formatTimeToTarget(const RunResult& result);
 
 std::string formatResultsTable(const std::vector<RunResult>& results);
 std::string resultsCsv(const std::vector<RunResult>& results);

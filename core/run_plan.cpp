@@ -1,6 +1,7 @@
 // A benchmark plan (TOML) and its expansion into runs: workload x ranks x repeat.
 #include "run_plan.h"
 
+#include "eval_targets.h"
 #include "toml_table_reader.h"
 #include "workload_catalog.h"
 
@@ -60,7 +61,43 @@ std::map<std::string, std::string> environment(const TableReader& r, const toml:
     return env;
 }
 
-RunGroup readGroup(const toml::table& table, const std::string& file, int index) {
+// The group's quality target, in the unit the console shows its metric in (accuracy in %): `target`, or the
+// old `target_accuracy` (a fraction, read as target = 100 x it with a warning); left out, the target the
+// workload's seed states for this data set (0, none, where it states none).
+double readTarget(const TableReader& r, const toml::table& table, const WorkloadInfo& info,
+                  const std::string& dataset, std::vector<std::string>& warnings) {
+    const toml::node* old_key = table.get("target_accuracy");
+    const toml::node* key = table.get("target");
+    if (old_key && key)
+        r.fail(*old_key, "target_accuracy", "give 'target' or the old 'target_accuracy', not both");
+    double target = defaultTarget(info, dataset);
+    if (key) {
+        const auto value = key->value<double>(); // integers convert too
+        if (!value) r.fail(*key, "target", "'target' must be a number (0: none, run all steps)");
+        target = *value;
+    }
+    if (old_key) {
+        if (info.eval_metric != "accuracy")
+            r.fail(*old_key, "target_accuracy",
+                   "'" + info.name + "' is evaluated by " + info.eval_metric +
+                       ", not accuracy: use 'target'");
+        const double fraction = r.real("target_accuracy", 0);
+        if (fraction < 0 || fraction > 1)
+            r.fail(*old_key, "target_accuracy",
+                   "'target_accuracy' is a fraction: more than 0, at most 1 (or write target = 80 for 80 %)");
+        target = fraction * 100;
+        warnings.push_back(r.where(*old_key) + "'target_accuracy = " + engine_cli::formatValue(fraction) +
+                           "' is the old form of 'target = " + engine_cli::formatValue(target) +
+                           "' (accuracy in %, as the console shows it)");
+    }
+    if (const std::string problem = eval_targets::targetProblem(info.eval_metric, target); !problem.empty())
+        r.fail(old_key ? *old_key : *key, old_key ? "target_accuracy" : "target",
+               "'target' of " + info.name + " (" + info.eval_metric + "): " + problem);
+    return target;
+}
+
+RunGroup readGroup(const toml::table& table, const std::string& file, int index,
+                   std::vector<std::string>& warnings) {
     TableReader r(table, file, "[[run]] #" + std::to_string(index),
                   {"workload",
                    "dataset",
@@ -148,10 +185,7 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
     onlyFor("peak_tflops", !sweep, "training workloads");
     onlyFor("preset", !info->presets.empty(), "workloads with presets");
     onlyFor("seq_len", info->seq_len > 0, "sequence workloads");
-    if (table.get("target_accuracy") && info->eval_metric != "accuracy")
-        r.fail(*table.get("target_accuracy"), "target_accuracy",
-               "'" + g.workload + "' is evaluated by " + info->eval_metric + ", not accuracy: use 'target'");
-    g.target = r.real("target", 0);
+    g.target = readTarget(r, table, *info, g.dataset, warnings);
     g.peak_tflops = r.real("peak_tflops", g.peak_tflops); // left out: the engine's table for the GPU
     if (!info->presets.empty()) {
         g.preset = choice(r, table, "preset", info->presets.front(), info->presets);
@@ -159,11 +193,6 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
     g.seq_len = r.integer("seq_len", 0, 1);
     for (const char* key : {"collectives", "dtypes", "ops", "in_place"})
         onlyFor(key, sweep, "collective sweeps");
-    if (const toml::node* node = table.get("target_accuracy")) {
-        g.target_accuracy = r.real("target_accuracy", 0);
-        if (g.target_accuracy > 1)
-            r.fail(*node, "target_accuracy", "'target_accuracy' is a fraction: more than 0, at most 1");
-    }
     g.collectives = choices(r, table, "collectives", g.collectives, kCollectiveNames);
     g.dtypes = choices(r, table, "dtypes", g.dtypes, kDtypes);
     g.ops = choices(r, table, "ops", g.ops, kOps);
@@ -200,7 +229,10 @@ RunPlan parsePlanText(const std::string& text, const std::string& file_name) {
         r.fail(*root.get("name"), "name", "'name' must not be empty");
     plan.description = r.text("description", "");
     plan.repeats = r.integer("repeats", 1, 1);
-    plan.groups = readArrayOfTables(root, file_name, "run", r, readGroup);
+    plan.groups = readArrayOfTables(root, file_name, "run", r,
+                                    [&](const toml::table& table, const std::string& file, int index) {
+                                        return readGroup(table, file, index, plan.warnings);
+                                    });
     return plan;
 }
 

@@ -53,10 +53,10 @@ struct RunGroup {
     bool overlap = engine_cli::defaults::overlap;       // all-reduce buckets while backward still runs
     std::string precision =
         engine_cli::defaults::precision; // one of the workload's precisions (workload catalog)
-    double target_accuracy =
-        engine_cli::defaults::target_accuracy; // stop when the evaluation reaches it (0..1]; 0: run all steps
-    double target = engine_cli::defaults::target; // stop when the workload's eval metric reaches it (catalog
-                                                  // eval_metric); 0: never
+    // Stop at the first evaluation whose metric (catalog eval_metric) reaches it, in the unit the console
+    // shows it (accuracy in %); 0: run all steps. A plan that leaves it out gets the target the seed states
+    // for the workload on its data set (seedTarget), if any.
+    double target = engine_cli::defaults::target;
     // Dense peak TFLOP/s of one GPU at the run's precision, for MFU; 0: the engine's table for the GPU's
     // model.
     double peak_tflops = engine_cli::defaults::peak_tflops;
@@ -95,6 +95,9 @@ struct RunPlan {
     int repeats = 1;
     std::vector<RunGroup> groups;
     std::string source_text; // the TOML as read, stored with the session
+    // "plan.toml:7: ..." for what the plan says in a way that still works but should be written otherwise (an
+    // old key): shown before the runs start.
+    std::vector<std::string> warnings{};
 };
 
 // One run of an expanded plan.

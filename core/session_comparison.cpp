@@ -17,7 +17,44 @@ namespace scalebench {
 
 namespace {
 
-using GroupKey = std::tuple<std::string, std::string, int>; // workload, dataset, ranks
+// workload, dataset, the settings that tell its series apart ("precision=bf16 preset=tiny"), ranks
+using GroupKey = std::tuple<std::string, std::string, std::string, int>;
+
+// Settings that change what a run measures whatever else differs: matched runs must agree on them.
+const std::set<std::string> kMeasuredSettings = {"preset",       "precision",    "seq-len", "batch-per-rank",
+                                                 "global-batch", "accumulation", "device"};
+
+// The setting names that differ between series of one session (a session's groups that ran with other
+// backends, batches...): runs that differ in them are never pooled.
+std::set<std::string> varyingSettings(const std::vector<RunResult>& results) {
+    std::map<std::string, std::set<std::string>> values;
+    std::set<std::string> names;
+    std::vector<SeriesKey> keys;
+    for (const RunResult& r : results)
+        keys.push_back(seriesOf(r));
+    for (const SeriesKey& key : keys)
+        for (const auto& [name, value] : key.settings)
+            names.insert(name);
+    std::set<std::string> varying;
+    for (const std::string& name : names) {
+        std::set<std::string> seen;
+        for (const SeriesKey& key : keys) {
+            const auto it = key.settings.find(name);
+            seen.insert(it == key.settings.end() ? std::string("(none)") : it->second);
+        }
+        if (seen.size() > 1) varying.insert(name);
+    }
+    return varying;
+}
+
+// "precision=bf16 preset=tiny": the run's values of `names` it has.
+std::string settingsText(const SeriesKey& series, const std::set<std::string>& names) {
+    std::string text;
+    for (const std::string& name : names)
+        if (const auto it = series.settings.find(name); it != series.settings.end())
+            text += (text.empty() ? "" : " ") + name + "=" + it->second;
+    return text;
+}
 
 struct FigureValue {
     std::string figure;
@@ -37,13 +74,18 @@ std::string sweepName(const CollectiveRecord& c) {
                        c.in_place ? " in-place" : "");
 }
 
-// Every figure of every (workload, dataset, ranks) of one session, in the order they are listed.
-std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<RunResult>& results) {
+// Every figure of every (workload, dataset, settings `keyed`, ranks) of one session, in the order they are
+// listed.
+std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<RunResult>& results,
+                                                            const std::set<std::string>& keyed) {
     std::map<GroupKey, std::vector<const RunResult*>> training;
     std::map<GroupKey, std::map<std::string, std::pair<double, int>>> sweeps; // peak busbw sums per sweep
+    const auto keyOf = [&](const RunResult& r) {
+        return GroupKey{r.workload, r.dataset, settingsText(seriesOf(r), keyed), r.ranks};
+    };
     for (const RunResult& r : results) {
         if (r.status != "ok") continue;
-        const GroupKey key{r.workload, r.dataset, r.ranks};
+        const GroupKey key = keyOf(r);
         if (r.figures.steady_steps > 0) training[key].push_back(&r);
         std::map<std::string, double> peaks;
         for (const CollectiveRecord& c : r.collectives)
@@ -52,9 +94,9 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
             addMean(sweeps[key], name, peak);
     }
 
-    std::map<std::pair<std::string, std::string>, std::map<int, double>> speedups; // from sessionScaling
+    std::map<GroupKey, ScalingPoint> scaling; // from sessionScaling: one series per key
     for (const ScalingPoint& p : sessionScaling(results))
-        speedups[{p.workload, p.dataset}][p.ranks] = p.speedup;
+        scaling[{p.workload, p.dataset, settingsText(p.series, keyed), p.ranks}] = p;
 
     std::map<GroupKey, std::vector<FigureValue>> out;
     for (const auto& [key, runs] : training) {
@@ -84,12 +126,23 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
         f.push_back({"optimizer", "ms", Better::Lower, ms(&StepBreakdown::optimizer_s)});
         f.push_back({"exposed communication", "ms", Better::Lower, ms(&StepBreakdown::allreduce_s)});
         f.push_back({"hidden communication", "ms", Better::Neither, ms(&StepBreakdown::comm_hidden_s)});
-        const auto& by_ranks = speedups[{std::get<0>(key), std::get<1>(key)}];
-        if (auto it = by_ranks.find(std::get<2>(key)); it != by_ranks.end()) {
-            const int n0 = by_ranks.begin()->first;
-            f.push_back({"speedup", "x", Better::Higher, it->second});
-            f.push_back({"efficiency", "%", Better::Higher, it->second * n0 / std::get<2>(key) * 100});
+        if (auto it = scaling.find(key); it != scaling.end()) {
+            const ScalingPoint& p = it->second;
+            f.push_back({"speedup", "x", Better::Higher, p.speedup});
+            f.push_back({"efficiency", "%", Better::Higher, p.efficiency * 100});
+            f.push_back({"compute-only speedup", "x", Better::Neither, p.compute_only_speedup});
+            f.push_back({"communication share", "%", Better::Lower, p.communication_share * 100});
+            if (p.reached > 0) f.push_back({"time to target", "s", Better::Lower, p.time_to_target.mean});
+            if (p.time_to_target_speedup)
+                f.push_back({"time-to-target speedup", "x", Better::Higher, p.time_to_target_speedup->mean});
         }
+        if (runs.front()->figures.model_flops_per_s > 0)
+            f.push_back({"TFLOP/s per rank", "TFLOP/s", Better::Higher, mean([](const RunResult& r) {
+                             return r.figures.model_flops_per_s / r.ranks / 1e12;
+                         })});
+        if (runs.front()->figures.tokens_per_s > 0)
+            f.push_back({"days to train 1T tokens", "days", Better::Lower,
+                         mean([](const RunResult& r) { return daysToTrain(r.figures.tokens_per_s); })});
         f.push_back(
             {"final loss", "", Better::Lower, mean([](const RunResult& r) { return r.figures.final_loss; })});
         std::vector<double> evals;
@@ -183,8 +236,9 @@ std::map<std::string, std::string> sessionSettings(const ComparedSession& s) {
 
 } // namespace
 
-ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session) {
-    ComparedSession out{session.name, loadSessionResults(store, session.id)};
+ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session,
+                                    StepTimeConvention convention) {
+    ComparedSession out{session.name, loadSessionResults(store, session.id, convention)};
     out.plan_text = session.plan_text;
     out.cluster_json = session.cluster_json;
     for (const RunRow& run : store.runs(session.id))
@@ -194,8 +248,12 @@ ComparedSession loadComparedSession(const SessionStore& store, const SessionRow&
 
 std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a,
                                              const std::vector<RunResult>& b) {
-    const auto figures_a = sessionFigures(a);
-    const auto figures_b = sessionFigures(b);
+    std::set<std::string> keyed = kMeasuredSettings;
+    for (const auto* side : {&a, &b})
+        for (const std::string& name : varyingSettings(*side))
+            keyed.insert(name);
+    const auto figures_a = sessionFigures(a, keyed);
+    const auto figures_b = sessionFigures(b, keyed);
     std::set<GroupKey> keys;
     for (const auto& [key, figures] : figures_a)
         keys.insert(key);
@@ -211,7 +269,8 @@ std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a,
             for (auto& r : rows)
                 if (r.figure == v.figure) return r;
             rows.push_back(
-                {std::get<0>(key), std::get<1>(key), std::get<2>(key), v.figure, v.unit, v.better});
+                {std::get<0>(key), std::get<1>(key), std::get<3>(key), v.figure, v.unit, v.better});
+            rows.back().settings = std::get<2>(key);
             return rows.back();
         };
         if (it_a != figures_a.end())
@@ -293,7 +352,8 @@ std::string formatComparison(const std::string& name_a, const std::string& name_
         std::string change = f.percent ? fmt::format("{:+.1f}%", *f.percent) : f.note;
         if (f.percent && f.better != Better::Neither && std::abs(*f.percent) >= 0.05)
             change += (*f.percent > 0) == (f.better == Better::Higher) ? " better" : " worse";
-        out += fmt::format("{:<28} {:>5}  {:<44} {:>16} {:>16} {:>9}\n", f.workload + " / " + f.dataset,
+        out += fmt::format("{:<28} {:>5}  {:<44} {:>16} {:>16} {:>9}\n",
+                           f.workload + " / " + f.dataset + (f.settings.empty() ? "" : " " + f.settings),
                            f.ranks, f.figure, value(f.a, f.unit), value(f.b, f.unit), change);
     }
     out += fmt::format("\nsettings that differ: {}\n", settings.size());

@@ -1,5 +1,5 @@
-// Two sessions side by side: every figure of runs matched by (workload, dataset, ranks) with the difference
-// in percent, and the settings (plan, cluster, run headers) that differ between them.
+// Two sessions side by side: every figure of runs matched by (workload, dataset, settings, ranks) with the
+// difference in percent, and the settings (plan, cluster, run headers) that differ between them.
 #pragma once
 
 #include "results_table.h"
@@ -23,7 +23,8 @@ struct ComparedSession {
 };
 
 // A stored session's name, results (loadSessionResults), run headers, plan text and cluster settings.
-ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session);
+ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session,
+                                    StepTimeConvention convention = StepTimeConvention::SteadyStateMedian);
 
 // Which way a figure improves, so a difference can be called better or worse.
 enum class Better { Higher, Lower, Neither };
@@ -39,6 +40,10 @@ struct FigureComparison {
     std::optional<double> b{};
     std::optional<double> percent{}; // (B - A) / A * 100; absent when A is 0 or one side has no value
     std::string note{}; // why percent is absent: "only in A", "only in B", "A is 0: percent undefined"
+    // The settings the matched runs share beyond workload and dataset that tell their series apart: those
+    // that change what is measured (preset, precision, sequence length, batch, device) and any that differ
+    // between series within either session ("precision=bf16 preset=tiny"); empty where the runs have none.
+    std::string settings{};
 };
 
 // Training figures are means over the successful repeats with steady-state steps of each (workload, dataset,

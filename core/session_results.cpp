@@ -1,6 +1,12 @@
 // A stored session's runs with their figures, read back from the store for tables, charts and reports.
 #include "session_results.h"
 
+#include "engine_invocation.h"
+#include "metric_stream_parser.h"
+
+#include <nlohmann/json.hpp>
+#include <set>
+
 namespace scalebench {
 
 std::string requeueNote(const std::vector<AttemptRow>& attempts) {
@@ -20,12 +26,85 @@ std::string requeueNote(const std::vector<AttemptRow>& attempts) {
     return note + "; the figures are the last attempt's";
 }
 
-std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id) {
+std::map<std::string, std::string> seriesSettings(const RunSpec& run) {
+    static const std::set<std::string> not_settings = {"--workload", "--dataset", "--seed", "--metrics",
+                                                       "--data-dir"};
+    const std::vector<std::string> words = engineArguments(run, "engine", "metrics");
+    std::map<std::string, std::string> settings;
+    for (std::size_t i = 1; i + 1 < words.size(); i += 2)
+        if (words[i].starts_with("--") && !not_settings.contains(words[i]))
+            settings[words[i].substr(2)] = words[i + 1];
+    if (run.group.gpus_per_node > 0) settings["gpus-per-node"] = std::to_string(run.group.gpus_per_node);
+    for (const auto& [name, value] : run.environment)
+        settings["env." + name] = value;
+    return settings;
+}
+
+namespace {
+
+// The session's runs by name as its stored plan expands them; empty where the plan no longer parses.
+std::map<std::string, RunSpec> plannedRuns(const SessionStore& store, std::int64_t session_id) {
+    std::map<std::string, RunSpec> runs;
+    const std::optional<SessionRow> session = store.session(session_id);
+    if (!session || session->plan_text.empty()) return runs;
+    try {
+        for (RunSpec& run : expandPlan(parsePlanText(session->plan_text, "stored plan")))
+            runs.emplace(run.name, std::move(run));
+    } catch (const std::exception&) {
+        // A plan stored by an older console that this one reads otherwise: its runs keep workload and data
+        // set as their series.
+    }
+    return runs;
+}
+
+std::optional<SummaryRecord> summaryOf(const RunRow& run) {
+    if (run.summary_json.empty()) return std::nullopt;
+    MetricStreamParser parser;
+    for (const MetricRecord& record : parser.feed(run.summary_json + "\n"))
+        if (const auto* summary = std::get_if<SummaryRecord>(&record)) return *summary;
+    return std::nullopt;
+}
+
+// A whole number from the run's header: the key itself or in its hyper-parameters; 0 where neither has it.
+int headerNumber(const nlohmann::json& header, const char* key) {
+    for (const nlohmann::json* where :
+         {&header, header.contains("hyperparameters") ? &header["hyperparameters"] : nullptr})
+        if (where && where->contains(key) && (*where)[key].is_number()) return (*where)[key].get<int>();
+    return 0;
+}
+
+} // namespace
+
+std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id,
+                                          StepTimeConvention convention) {
+    const std::map<std::string, RunSpec> planned = plannedRuns(store, session_id);
     std::vector<RunResult> results;
-    for (const RunRow& run : store.runs(session_id))
-        results.push_back({run.name, run.workload, run.dataset, run.ranks, run.repeat, run.status, run.error,
-                           runFigures(store.steps(run.id), store.evals(run.id)), store.collectives(run.id),
-                           requeueNote(store.attempts(run.id))});
+    for (const RunRow& run : store.runs(session_id)) {
+        RunResult result{run.name,
+                         run.workload,
+                         run.dataset,
+                         run.ranks,
+                         run.repeat,
+                         run.status,
+                         run.error,
+                         runFigures(store.steps(run.id), store.evals(run.id), convention),
+                         store.collectives(run.id),
+                         requeueNote(store.attempts(run.id))};
+        result.series = {run.workload, run.dataset, {}};
+        if (const auto it = planned.find(run.name); it != planned.end())
+            result.series.settings = seriesSettings(it->second);
+        if (const std::optional<SummaryRecord> summary = summaryOf(run)) {
+            result.target = summary->target;
+            result.target_reached = summary->target_reached;
+            result.time_to_target_s = summary->time_to_target_s;
+        }
+        const nlohmann::json header = nlohmann::json::parse(run.header_json, nullptr, false);
+        if (header.is_object()) {
+            result.seq_len = headerNumber(header, "seq_len");
+            result.global_batch = headerNumber(header, "global_batch");
+        }
+        results.push_back(std::move(result));
+    }
     return results;
 }
 

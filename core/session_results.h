@@ -2,8 +2,10 @@
 #pragma once
 
 #include "results_table.h"
+#include "run_plan.h"
 #include "session_store.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,15 @@ namespace scalebench {
 // "requeued once after NODE_FAIL on node2 (attempt 0 stopped at step 12); ..." for a run's earlier attempts;
 // "" when it ran once.
 std::string requeueNote(const std::vector<AttemptRow>& attempts);
-std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id);
+// Every run of the session with its figures (under `convention`), its series (its plan group's settings, from
+// the plan stored with the session) and its target's outcome (from its summary record).
+std::vector<RunResult>
+loadSessionResults(const SessionStore& store, std::int64_t session_id,
+                   StepTimeConvention convention = StepTimeConvention::SteadyStateMedian);
+
+// The settings of a run's plan group that decide what it measures (SeriesKey::settings): every engine option
+// the console passes for it but its workload, data set, seed and files, plus its GPUs per node and
+// environment.
+std::map<std::string, std::string> seriesSettings(const RunSpec& run);
 
 } // namespace scalebench

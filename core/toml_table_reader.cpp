@@ -82,6 +82,11 @@ void TableReader::fail(const toml::node& node, const std::string& key, const std
     fail(static_cast<int>(node.source().begin.line), key, problem);
 }
 
+std::string TableReader::where(const toml::node& node) const {
+    return file_ + ":" + std::to_string(node.source().begin.line) + ": " +
+           (where_.empty() ? "" : "in " + where_ + ": ");
+}
+
 void TableReader::fail(int line, const std::string& key, const std::string& problem) const {
     throw PlanError(file_, line, key, where_.empty() ? problem : "in " + where_ + ": " + problem);
 }

@@ -26,6 +26,8 @@ class TableReader {
     [[noreturn]] void fail(const toml::node& node, const std::string& key, const std::string& problem) const;
     [[noreturn]] void fail(int line, const std::string& key, const std::string& problem) const;
     int line() const { return static_cast<int>(table_.source().begin.line); }
+    // "plan.toml:7: in [[run]] #1: ": where a warning about this node starts, as an error's message would.
+    std::string where(const toml::node& node) const;
 
     std::string text(const std::string& key, std::string fallback, bool required = false) const;
     int integer(const std::string& key, int fallback, int minimum) const;

@@ -1,6 +1,7 @@
 // The workloads the engine can run, with their data sets and the reference hyper-parameters of their source.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,18 @@ const std::vector<WorkloadInfo>& workloadCatalog();
 const WorkloadInfo* findWorkload(const std::string& name);
 // A collective benchmark (MLBench task 0 and its kin): no model, no accuracy; collectives, dtypes, in_place.
 bool isCollectiveSweep(const WorkloadInfo& workload);
+
+// The quality target a seed states for a workload on its data set, in the unit the console shows the metric
+// in (accuracy in %): a plan that states no `target` stops there.
+struct SeedTarget {
+    std::string metric; // the workload's eval_metric it is measured in
+    double value = 0;
+    std::string source; // the seed's words
+};
+// None where the seed states no target for this data set (synthetic data, a proxy's data, Fashion-MNIST).
+std::optional<SeedTarget> seedTarget(const std::string& workload, const std::string& dataset);
+// The target a plan gets when it states none: the seed's, where the engine measures the metric the seed
+// states it in; 0 (none) otherwise.
+double defaultTarget(const WorkloadInfo& workload, const std::string& dataset);
 
 } // namespace scalebench

@@ -46,9 +46,10 @@
     X(overlap, Switch, "", "all-reduce buckets while backward still runs (no: all after backward)", true)    \
     X(precision, Text, "fp32|bf16|fp16", "compute precision; fp32 master weights always, fp16 loss scaling", \
       "fp32")                                                                                                \
-    X(target_accuracy, Real, "0..1",                                                                         \
-      "stop at the first evaluation whose accuracy reaches it; 0: run all steps", 0)                         \
-    X(target, Real, "0", "stop when the workload's eval metric reaches it; 0: never", 0)                     \
+    X(target, Real, "0",                                                                                     \
+      "stop at the first evaluation whose metric reaches it, in the unit the console shows it: accuracy in " \
+      "% (80), perplexity, BLEU (0-100), loss; 0: run all steps",                                            \
+      0)                                                                                                     \
     X(peak_tflops, Real, "0",                                                                                \
       "dense peak TFLOP/s of one rank's accelerator at the run's precision, for MFU; 0: the GPU's from the " \
       "engine's table (none on a CPU)",                                                                      \
@@ -85,7 +86,9 @@
     X(checkpoint_dir, Text, "", "save a checkpoint here every checkpoint_every steps and at the end", "")    \
     X(checkpoint_every, Int, "0", "steps between checkpoints; 0: only at the end", 0)                        \
     X(resume, Switch, "", "start from the newest checkpoint in checkpoint_dir", false)                       \
-    X(mllog, Text, "", "MLPerf's :::MLLOG lines go to this file (rank 0)", "")
+    X(mllog, Text, "", "MLPerf's :::MLLOG lines go to this file (rank 0)", "")                               \
+    X(target_accuracy, Real, "0..1",                                                                         \
+      "the old form of --target for accuracy: a fraction (0.8 = --target 80)", 0)
 
 #define SCALEBENCH_ENGINE_OPTIONS(X)                                                                         \
     SCALEBENCH_PLAN_OPTIONS(X) SCALEBENCH_METHOD_OPTIONS(X) SCALEBENCH_INVOCATION_OPTIONS(X)

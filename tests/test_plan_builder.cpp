@@ -139,7 +139,7 @@ TEST_CASE("the builder's fields become a TOML preview that reads back to the pla
     CHECK(g.precision == "bf16");
     CHECK(g.batch_per_rank == 64);
     CHECK(g.steps == 500);
-    CHECK(g.target_accuracy == Approx(0.9));
+    CHECK(g.target == Approx(90)); // in %, as shown
     CHECK(g.backend == "nccl");
     CHECK(g.bucket_mb == 50);
     CHECK_FALSE(g.overlap);
@@ -321,7 +321,6 @@ TEST_CASE(
     CHECK(g.preset == "7b");
     CHECK(g.seq_len == 2048);
     CHECK(g.target == Approx(3.5));
-    CHECK(g.target_accuracy == 0);
     const RunPlan back = parsePlanText(builder.tomlText().toStdString(), "preview.toml");
     CHECK(back.groups.back() == g);
 
@@ -330,5 +329,5 @@ TEST_CASE(
     CHECK_FALSE(child<QSpinBox>(builder, "seqLen")->isEnabled());
     CHECK(child<QLabel>(builder, "targetLabel")->text() == "or at accuracy");
     child<QDoubleSpinBox>(builder, "targetAccuracy")->setValue(90);
-    CHECK(builder.plan().groups.back().target_accuracy == Approx(0.9));
+    CHECK(builder.plan().groups.back().target == Approx(90));
 }

@@ -68,7 +68,7 @@ TEST_CASE("every key of a training group survives a write and a read", "[core][p
     g.bucket_mb = 12.5;
     g.overlap = false;
     g.precision = "bf16";
-    g.target_accuracy = 0.915;
+    g.target = 91.5;
     g.gpus_per_node = 4;
     g.env = {{"NCCL_DEBUG", "INFO"}, {"QUOTED", "a \"b\" $c 'd'"}, {"_x1", ""}};
     plan.groups = {g};

@@ -72,7 +72,8 @@ TEST_CASE("a training group's backend, buckets, overlap and target reach the eng
     CHECK(valueOf(words, "--backend") == "nccl");
     CHECK(valueOf(words, "--bucket-mb") == "12.5");
     CHECK(valueOf(words, "--overlap") == "no");
-    CHECK(valueOf(words, "--target-accuracy") == "0.9");
+    CHECK(valueOf(words, "--target") == "90"); // the old key's fraction, in % as --target takes it
+    CHECK(std::find(words.begin(), words.end(), "--target-accuracy") == words.end()); // an engine alias only
 }
 
 TEST_CASE("a workload's preset, sequence length and target reach the engine", "[core][plan]") {

@@ -24,7 +24,17 @@ constexpr auto kFatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
 
 ScalingPoint point(const std::string& workload, int ranks, double mean, double stddev, double speedup,
                    double efficiency) {
-    return {workload, "synthetic", ranks, Statistics{3, mean, stddev}, speedup, efficiency};
+    ScalingPoint p;
+    p.workload = workload;
+    p.dataset = "synthetic";
+    p.series = {workload, "synthetic", {}};
+    p.label = workload + " synthetic";
+    p.ranks = ranks;
+    p.repeats = 3;
+    p.throughput = Statistics{3, mean, stddev};
+    p.speedup = speedup;
+    p.efficiency = efficiency;
+    return p;
 }
 
 std::vector<ScalingPoint> samplePoints() {

@@ -14,6 +14,7 @@
 #include "rank_times_chart_view.h"
 #include "rank_times_model.h"
 #include "scaling_model.h"
+#include "scaling_tab.h"
 #include "session_filter_model.h"
 #include "session_list_model.h"
 #include "session_store.h"
@@ -245,7 +246,14 @@ TEST_CASE("BreakdownChartView stacks the parts to the step time and puts hidden 
     REQUIRE(top.size() == 2);
     CHECK(top[0].y() == Approx(model.data(model.index(3, BreakdownModel::HiddenCommMs)).toDouble()));
     CHECK(top[0].x() > 3.25); // right of the stack, which spans 3 +- 0.25
-    CHECK(view.rankAxis()->categories() == QStringList{"1", "2", "4", "8"});
+    const QStringList categories = view.rankAxis()->categories();
+    REQUIRE(categories.size() == 4);
+    CHECK(categories[0].startsWith("1\ncomm "));
+    CHECK(categories[0].endsWith("compute-only 1.00x")); // N0 against itself
+    CHECK(categories[3].startsWith("8\ncomm "));
+    CHECK(categories[3].contains(
+        QString::number(model.data(model.index(3, BreakdownModel::CommunicationShare)).toDouble(), 'f', 0) +
+        "%"));
     CHECK(view.rankAxis()->titleText().contains("ranks"));
     CHECK(view.timeAxis()->titleText().contains("(ms)"));
     CHECK(view.timeAxis()->max() >= model.data(model.index(3, BreakdownModel::StepMs)).toDouble());
@@ -311,9 +319,32 @@ TEST_CASE("SpeedupChartView draws speedup with two-sigma error bars, the ideal l
     CHECK(view.efficiencyAxis()->max() == 120);
     CHECK(view.efficiencyAxis()->titleText().endsWith("(%)"));
     CHECK(view.efficiencySeries()->attachedAxes().contains(view.efficiencyAxis()));
-    // measured, ideal, efficiency, one error-bar entry
-    CHECK(visibleLegendEntries(view.chart()) == 4);
+    // The speedup with free communication, from the breakdown (seed 004's compute speedup).
+    REQUIRE(view.computeOnlySeries()->count() == 4);
+    CHECK(view.computeOnlySeries()->points()[3].y() ==
+          Approx(model.data(model.index(3, ScalingModel::ComputeOnlySpeedup)).toDouble()));
+    CHECK(view.computeOnlySeries()->points()[0].y() == Approx(1));
+    // No run had a target: no time-to-target line, and no legend entry for one.
+    CHECK(view.timeToTargetSeries()->count() == 0);
+    CHECK_FALSE(view.timeToTargetSeries()->isVisible());
+    // measured, ideal, compute only, efficiency, one error-bar entry
+    CHECK(visibleLegendEntries(view.chart()) == 5);
     CHECK(legendClearOfPlot(view.chart()));
+
+    // Runs that reached a target: T(N0) / T(N) beside the throughput speedup.
+    for (RunResult& r : runs) {
+        r.target = 80;
+        r.target_reached = true;
+        r.time_to_target_s = 100.0 / r.ranks * (1 + 0.1 * r.repeat);
+    }
+    model.setPoints(sessionScaling(runs));
+    QCoreApplication::processEvents();
+    REQUIRE(view.timeToTargetSeries()->count() == 4);
+    CHECK(view.timeToTargetSeries()->isVisible());
+    CHECK(view.timeToTargetSeries()->points()[3].x() == 8);
+    CHECK(view.timeToTargetSeries()->points()[3].y() ==
+          Approx(model.data(model.index(3, ScalingModel::TimeToTargetSpeedup)).toDouble()));
+    CHECK(visibleLegendEntries(view.chart()) == 6);
 }
 
 TEST_CASE("CollectivesModel shows each size of each sweep with time and bandwidths", "[ui][views]") {
@@ -698,4 +729,36 @@ TEST_CASE("every analysis view renders to a PNG for screenshots", "[.screenshots
     b.cluster_json = R"({"name":"prod","host":"login2","partition":"gpu","account":"ml"})";
     comparison.setSessions(sampleComparedSession("last week", 1.0, "2.10.0", 200), b);
     CHECK(saveWidgetPng(comparison, folder + "/comparison.png", size));
+}
+
+// Issue 19, finding 3: the Scaling tab charted every run of a workload as one series, whatever its settings.
+TEST_CASE(
+    "the Scaling tab charts one series at a time and offers the session's series by what tells them apart",
+    "[ui][views]") {
+    std::vector<RunResult> runs = sampleTrainingSession();
+    std::vector<RunResult> bf16 = sampleTrainingSession(1.6);
+    for (RunResult& r : runs)
+        r.series = {r.workload, r.dataset, {{"precision", "fp32"}, {"steps", "100"}}};
+    for (RunResult& r : bf16) {
+        r.name += "-bf16";
+        r.series = {r.workload, r.dataset, {{"precision", "bf16"}, {"steps", "100"}}};
+    }
+    runs.insert(runs.end(), bf16.begin(), bf16.end());
+
+    ScalingTab tab;
+    tab.setResults(runs);
+    QComboBox* choice = tab.seriesChoice();
+    REQUIRE(choice->count() == 2);
+    CHECK(choice->itemText(0) == "resnet20 synthetic precision=bf16"); // steps are alike: not named
+    CHECK(choice->itemText(1) == "resnet20 synthetic precision=fp32");
+    CHECK(choice->isEnabled());
+    REQUIRE(tab.model()->rowCount() == 4); // one series' four rank counts, never the eight runs pooled
+    CHECK(tab.model()->seriesLabel() == choice->currentText());
+    const double bf16_x0 = tab.model()->data(tab.model()->index(0, ScalingModel::SamplesPerS)).toDouble();
+    choice->setCurrentIndex(1);
+    REQUIRE(tab.model()->rowCount() == 4);
+    CHECK(tab.model()->data(tab.model()->index(0, ScalingModel::SamplesPerS)).toDouble() ==
+          Approx(bf16_x0 / 1.6));
+    tab.setResults(runs); // a refresh keeps the chosen series
+    CHECK(choice->currentIndex() == 1);
 }

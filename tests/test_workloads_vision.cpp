@@ -1,5 +1,6 @@
 // The image workloads (MLBench task 1, MLPerf-style ResNet-50) under real mpirun: a few steps with the loss
 // going down, their data formats, and plain errors for bad names and bad data.
+#include "analysis.h"
 #include "cifar10_files.h"
 #include "engine_run.h"
 #include "training_outcome.h"
@@ -151,7 +152,7 @@ TEST_CASE("Task 1 on Fashion-MNIST reaches its accuracy target on 2 ranks in a q
     const EngineRun run = runEngine(folder, 2,
                                     {"--workload", "resnet20", "--dataset", "fashion-mnist", "--steps", "200",
                                      "--batch-per-rank", "64", "--eval-every", "10", "--eval-samples", "1000",
-                                     "--target", "0.75", "--seed", testSeed()});
+                                     "--target", "75", "--seed", testSeed()});
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto evals = recordsOf<EvalRecord>(run);
@@ -165,4 +166,50 @@ TEST_CASE("Task 1 on Fashion-MNIST reaches its accuracy target on 2 ranks in a q
     CHECK(summary["time_to_accuracy_s"].get<double>() > 0);
     CHECK_OUTCOME_BELOW("steps to the target", summary["steps"].get<int64_t>(), 200);
     CHECK(summary["steps"].get<int64_t>() % 10 == 0);
+}
+
+// Issue 19, finding 5: a target is read in the unit the console shows (accuracy in %); a fraction where a
+// percentage belongs is refused before training; a run short of its target says so in its summary, with the
+// best it got; the old --target-accuracy still works and warns.
+TEST_CASE("a target is in percent for accuracy, refused as a fraction, and its outcome is in the summary",
+          "[workloads]") {
+    TemporaryFolder folder;
+    const std::vector<std::string> tiny = {"--workload",   "resnet20", "--dataset",        "synthetic-cifar",
+                                           "--steps",      "4",        "--batch-per-rank", "8",
+                                           "--eval-every", "2",        "--eval-samples",   "16"};
+    const auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> all = tiny;
+        all.insert(all.end(), more.begin(), more.end());
+        return all;
+    };
+
+    const EngineRun fraction = runEngine(folder, 1, with({"--target", "0.5"}), "fraction.jsonl");
+    CHECK(fraction.status != 0);
+    CHECK_THAT(fraction.output, Catch::Contains("--target 0.5 for resnet20 (accuracy)") &&
+                                    Catch::Contains("write 50 for 50 %"));
+
+    const EngineRun short_of = runEngine(folder, 1, with({"--target", "100"}), "short.jsonl");
+    INFO(short_of.output);
+    REQUIRE(short_of.status == 0);
+    const SummaryRecord missed = recordsOf<SummaryRecord>(short_of).at(0);
+    CHECK(missed.target == 100);
+    CHECK_FALSE(missed.target_reached);
+    CHECK_FALSE(missed.time_to_target_s);
+    CHECK(missed.steps == 4); // ran every step
+    REQUIRE(missed.best_eval);
+    CHECK(*missed.best_eval <= 1); // the engine's accuracy is a fraction
+    CHECK_THAT(formatTargetOutcome(missed), Catch::StartsWith("target acc 100.0% not reached in 4 steps"));
+
+    // 2 % of synthetic images: any evaluation reaches it, so the run stops at the first one (step 2).
+    const EngineRun old_key = runEngine(folder, 1, with({"--target-accuracy", "0.02"}), "old.jsonl");
+    INFO(old_key.output);
+    REQUIRE(old_key.status == 0);
+    CHECK_THAT(old_key.output, Catch::Contains("--target-accuracy 0.02 is the old form of --target 2"));
+    const SummaryRecord reached = recordsOf<SummaryRecord>(old_key).at(0);
+    CHECK(reached.target == 2);
+    CHECK(reached.target_reached);
+    REQUIRE(reached.time_to_target_s);
+    CHECK(reached.steps == 2);
+    CHECK_THAT(formatTargetOutcome(reached),
+               Catch::StartsWith("reached acc 2.0% at step 2: time to accuracy"));
 }

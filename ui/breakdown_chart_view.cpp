@@ -63,9 +63,9 @@ BreakdownChartView::BreakdownChartView(BreakdownModel* model, QWidget* parent)
 
 void BreakdownChartView::refresh() {
     const int rows = model_->rowCount();
-    chart()->setTitle(rows == 0 ? tr("No steady-state steps to break down")
-                                : tr("%1 on %2: where a step's time goes (mean over repeats)")
-                                      .arg(model_->workload(), model_->dataset()));
+    chart()->setTitle(
+        rows == 0 ? tr("No steady-state steps to break down")
+                  : tr("%1: where a step's time goes (mean over repeats)").arg(model_->seriesLabel()));
     auto value = [&](int row, int column) { return model_->data(model_->index(row, column)).toDouble(); };
 
     const QList<QBarSet*> sets = stacks_->barSets();
@@ -87,7 +87,12 @@ void BreakdownChartView::refresh() {
     QStringList categories;
     double max_ms = 0;
     for (int row = 0; row < rows; ++row) {
-        categories.append(QString::number(static_cast<int>(value(row, BreakdownModel::Ranks))));
+        // The rank count, the share of the step spent waiting for communication and the speedup the step
+        // would get with free communication (seed 004's communication ratio and compute speedup).
+        categories.append(tr("%1\ncomm %2%\ncompute-only %3x")
+                              .arg(static_cast<int>(value(row, BreakdownModel::Ranks)))
+                              .arg(value(row, BreakdownModel::CommunicationShare), 0, 'f', 0)
+                              .arg(value(row, BreakdownModel::ComputeOnlySpeedup), 0, 'f', 2));
         const double hidden_ms = value(row, BreakdownModel::HiddenCommMs);
         double stacked = 0;
         for (int column : columns)

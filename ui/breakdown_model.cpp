@@ -1,4 +1,4 @@
-// The step breakdown of one workload as a table, one row per rank count: each part in ms, means over repeats.
+// The step breakdown of one series as a table, one row per rank count: each part in ms, means over repeats.
 #include "breakdown_model.h"
 
 #include <algorithm>
@@ -17,10 +17,8 @@ void BreakdownModel::setBreakdowns(std::vector<RanksBreakdown> rows, const QStri
         if (first == rows.end()) {
             rows.clear();
         } else {
-            const std::string chosen_workload = first->workload, chosen_dataset = first->dataset;
-            std::erase_if(rows, [&](const RanksBreakdown& r) {
-                return r.workload != chosen_workload || r.dataset != chosen_dataset;
-            });
+            const SeriesKey chosen = first->series;
+            std::erase_if(rows, [&](const RanksBreakdown& r) { return r.series != chosen; });
             std::stable_sort(rows.begin(), rows.end(), [](const RanksBreakdown& a, const RanksBreakdown& b) {
                 return a.ranks < b.ranks;
             });
@@ -41,6 +39,12 @@ QString BreakdownModel::workload() const {
 
 QString BreakdownModel::dataset() const {
     return rows_.empty() ? QString() : QString::fromStdString(rows_.front().dataset);
+}
+
+QString BreakdownModel::seriesLabel() const {
+    if (rows_.empty()) return {};
+    const RanksBreakdown& r = rows_.front();
+    return QString::fromStdString(r.label.empty() ? r.workload + " " + r.dataset : r.label);
 }
 
 int BreakdownModel::rowCount(const QModelIndex& parent) const {
@@ -77,6 +81,10 @@ QVariant BreakdownModel::data(const QModelIndex& index, int role) const {
         return b.step_s * 1e3;
     case Repeats:
         return static_cast<double>(r.repeats);
+    case CommunicationShare:
+        return r.communication_share * 100;
+    case ComputeOnlySpeedup:
+        return r.compute_only_speedup;
     }
     return {};
 }
@@ -91,6 +99,12 @@ QVariant BreakdownModel::headerData(int section, Qt::Orientation orientation, in
             return tr("Communication overlapped with backward (not part of the step time)");
         case StepMs:
             return tr("Mean step time over the steady-state steps, mean over repeats");
+        case CommunicationShare:
+            return tr("The share of the step spent waiting for communication: exposed communication / step "
+                      "time (seed 004's ratio of communication to total time)");
+        case ComputeOnlySpeedup:
+            return tr("Speedup if communication took no time: global batch / (step - exposed "
+                      "communication) against the smallest rank count (seed 004's compute speedup)");
         }
         return {};
     }
@@ -114,6 +128,10 @@ QVariant BreakdownModel::headerData(int section, Qt::Orientation orientation, in
         return tr("Step time (ms)");
     case Repeats:
         return tr("Repeats");
+    case CommunicationShare:
+        return tr("Communication share (%)");
+    case ComputeOnlySpeedup:
+        return tr("Compute-only speedup");
     }
     return {};
 }

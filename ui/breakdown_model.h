@@ -1,4 +1,4 @@
-// The step breakdown of one workload as a table, one row per rank count: each part in ms, means over repeats.
+// The step breakdown of one series as a table, one row per rank count: each part in ms, means over repeats.
 #pragma once
 
 #include "breakdown_by_ranks.h"
@@ -25,12 +25,14 @@ class BreakdownModel : public QAbstractTableModel {
         HiddenCommMs,
         StepMs,
         Repeats,
+        CommunicationShare, // exposed communication / step time, percent
+        ComputeOnlySpeedup, // the speedup with free communication against the smallest rank count
         ColumnCount
     };
 
     explicit BreakdownModel(QObject* parent = nullptr);
 
-    // Keeps the rows of the first workload/dataset (or of `workload` when given), sorted by rank count;
+    // Keeps the rows of one series: the first (or the first of `workload` when given), sorted by rank count;
     // replaces all rows in one reset.
     void setBreakdowns(std::vector<RanksBreakdown> rows, const QString& workload = {});
     // The same from a session's results (breakdownByRanks).
@@ -38,6 +40,7 @@ class BreakdownModel : public QAbstractTableModel {
     const std::vector<RanksBreakdown>& breakdowns() const { return rows_; }
     QString workload() const;
     QString dataset() const;
+    QString seriesLabel() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

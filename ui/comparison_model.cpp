@@ -79,7 +79,8 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     switch (column) {
     case Workload:
         return QStringLiteral("%1 / %2").arg(QString::fromStdString(r.workload),
-                                             QString::fromStdString(r.dataset));
+                                             QString::fromStdString(r.dataset)) +
+               (r.settings.empty() ? QString() : QLatin1Char(' ') + QString::fromStdString(r.settings));
     case Ranks:
         return r.ranks;
     case Figure:

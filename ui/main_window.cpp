@@ -379,7 +379,10 @@ bool MainWindow::launchPlan(const RunPlan& plan, const QString& cluster) {
         status_text_->setText(tr("a session is still running: wait for it or cancel it first"));
         return false;
     }
-    status_text_->setText(tr("starting '%1' on %2...").arg(QString::fromStdString(plan.name), cluster));
+    QString started = tr("starting '%1' on %2...").arg(QString::fromStdString(plan.name), cluster);
+    for (const auto& warning : plan.warnings)
+        started += tr("  warning: %1").arg(QString::fromStdString(warning));
+    status_text_->setText(started);
     return true;
 }
 

@@ -1,4 +1,5 @@
-// The runs of one session with their figures, speedup and efficiency, one row per run.
+// The runs of one session with their figures, speedup and efficiency, time to target, TFLOP/s and MFU, one
+// row per run.
 #include "run_table_model.h"
 
 #include <QColor>
@@ -46,6 +47,16 @@ QVariant RunTableModel::rawValue(int row, int column) const {
         return r.figures.final_eval
                    ? QVariant(*r.figures.final_eval * evalMetricStyle(r.figures.eval_metric).scale)
                    : QVariant();
+    case TimeToTarget:
+        return r.time_to_target_s ? QVariant(*r.time_to_target_s) : QVariant();
+    case TimeToTargetSpeedup:
+        return s.time_to_target_speedup ? QVariant(*s.time_to_target_speedup) : QVariant();
+    case TflopsPerDevice:
+        return r.figures.model_flops_per_s > 0 && r.ranks > 0
+                   ? QVariant(r.figures.model_flops_per_s / r.ranks / 1e12)
+                   : QVariant();
+    case Mfu:
+        return r.figures.mfu ? QVariant(*r.figures.mfu * 100) : QVariant();
     }
     return {};
 }
@@ -82,6 +93,14 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         return measured ? QString::number(value.toDouble(), 'f', 4) : QStringLiteral("-");
     case Eval:
         return QString::fromStdString(formatEvalValue(r.figures.eval_metric, r.figures.final_eval));
+    case TimeToTarget:
+        return QString::fromStdString(formatTimeToTarget(r));
+    case TimeToTargetSpeedup:
+        return value.isValid() ? QStringLiteral("%1x").arg(value.toDouble(), 0, 'f', 2) : QStringLiteral("-");
+    case TflopsPerDevice:
+        return value.isValid() ? QString::number(value.toDouble(), 'g', 4) : QStringLiteral("-");
+    case Mfu:
+        return value.isValid() ? QStringLiteral("%1%").arg(value.toDouble(), 0, 'f', 2) : QStringLiteral("-");
     }
     return {};
 }
@@ -107,6 +126,14 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Final loss");
     case Eval:
         return tr("Eval");
+    case TimeToTarget:
+        return tr("Time to target");
+    case TimeToTargetSpeedup:
+        return tr("T(N0)/T(N)");
+    case TflopsPerDevice:
+        return tr("TFLOP/s/rank");
+    case Mfu:
+        return tr("MFU");
     }
     return {};
 }

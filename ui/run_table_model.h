@@ -1,4 +1,5 @@
-// The runs of one session with their figures, speedup and efficiency, one row per run.
+// The runs of one session with their figures, speedup and efficiency, time to target, TFLOP/s and MFU, one
+// row per run.
 #pragma once
 
 #include "results_table.h"
@@ -21,7 +22,11 @@ class RunTableModel : public QAbstractTableModel {
         Speedup,
         Efficiency,
         FinalLoss,
-        Eval, // the last evaluation: accuracy, perplexity, BLEU or loss
+        Eval,         // the last evaluation: accuracy, perplexity, BLEU or loss
+        TimeToTarget, // MLBench's time to accuracy, seconds; "not reached" for a run short of its target
+        TimeToTargetSpeedup, // T(N0) / T(N) against the mean at its series' smallest rank count
+        TflopsPerDevice,     // achieved model TFLOP/s of one rank (workloads that define model FLOPs)
+        Mfu,                 // percent, where the run states its peak
         ColumnCount
     };
 

@@ -79,9 +79,8 @@ ScalingChartView::ScalingChartView(ScalingModel* model, QWidget* parent)
 
 void ScalingChartView::refresh() {
     const int rows = model_->rowCount();
-    chart()->setTitle(rows == 0
-                          ? tr("No successful runs to chart")
-                          : tr("%1 on %2: throughput scaling").arg(model_->workload(), model_->dataset()));
+    chart()->setTitle(rows == 0 ? tr("No successful runs to chart")
+                                : tr("%1: throughput scaling").arg(model_->seriesLabel()));
 
     QList<QPointF> upper, lower;
     double max_ranks = 1, max_y = 0;

@@ -1,4 +1,5 @@
-// Throughput scaling of one workload and dataset as a table for the chart to map, one row per rank count.
+// Scaling of one series (workload, dataset and settings) as a table for the chart to map, one row per rank
+// count.
 #include "scaling_model.h"
 
 #include <algorithm>
@@ -7,12 +8,12 @@ namespace scalebench {
 
 ScalingModel::ScalingModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void ScalingModel::setPoints(std::vector<ScalingPoint> points) {
+void ScalingModel::setPoints(std::vector<ScalingPoint> points, const std::string& series) {
     if (!points.empty()) {
-        const std::string workload = points.front().workload;
-        const std::string dataset = points.front().dataset;
-        std::erase_if(points,
-                      [&](const ScalingPoint& p) { return p.workload != workload || p.dataset != dataset; });
+        const auto chosen = std::find_if(points.begin(), points.end(),
+                                         [&](const ScalingPoint& p) { return p.label == series; });
+        const SeriesKey key = chosen != points.end() ? chosen->series : points.front().series;
+        std::erase_if(points, [&](const ScalingPoint& p) { return p.series != key; });
         std::stable_sort(points.begin(), points.end(),
                          [](const ScalingPoint& a, const ScalingPoint& b) { return a.ranks < b.ranks; });
     }
@@ -27,6 +28,17 @@ QString ScalingModel::workload() const {
 
 QString ScalingModel::dataset() const {
     return points_.empty() ? QString() : QString::fromStdString(points_.front().dataset);
+}
+
+QString ScalingModel::seriesLabel() const {
+    if (points_.empty()) return {};
+    const ScalingPoint& p = points_.front();
+    return QString::fromStdString(p.label.empty() ? p.workload + " " + p.dataset : p.label);
+}
+
+bool ScalingModel::hasTimeToTarget() const {
+    return std::any_of(points_.begin(), points_.end(),
+                       [](const ScalingPoint& p) { return p.time_to_target_speedup.has_value(); });
 }
 
 int ScalingModel::rowCount(const QModelIndex& parent) const {
@@ -64,6 +76,21 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const {
         return base.throughput.mean > 0 && p.ranks > 0
                    ? p.throughput.two_sigma() / base.throughput.mean * base.ranks / p.ranks * 100
                    : 0.0;
+    case ComputeOnlySpeedup:
+        return p.compute_only_speedup;
+    case CommunicationShare:
+        return p.communication_share * 100;
+    case TargetReached:
+        return static_cast<double>(p.reached);
+    // Empty where no repeat reached the target (a chart reads it as 0 and draws no point).
+    case TimeToTarget:
+        return p.reached ? QVariant(p.time_to_target.mean) : QVariant();
+    case TimeToTargetTwoSigma:
+        return p.reached ? QVariant(p.time_to_target.two_sigma()) : QVariant();
+    case TimeToTargetSpeedup:
+        return p.time_to_target_speedup ? QVariant(p.time_to_target_speedup->mean) : QVariant();
+    case TimeToTargetSpeedupTwoSigma:
+        return p.time_to_target_speedup ? QVariant(p.time_to_target_speedup->two_sigma()) : QVariant();
     }
     return {};
 }
@@ -89,6 +116,20 @@ QVariant ScalingModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("Ideal speedup");
     case EfficiencyTwoSigma:
         return tr("Efficiency two sigma (%)");
+    case ComputeOnlySpeedup:
+        return tr("Compute-only speedup");
+    case CommunicationShare:
+        return tr("Communication share (%)");
+    case TargetReached:
+        return tr("Repeats at target");
+    case TimeToTarget:
+        return tr("Time to target (s)");
+    case TimeToTargetTwoSigma:
+        return tr("Time to target two sigma (s)");
+    case TimeToTargetSpeedup:
+        return tr("Time-to-target speedup T(N0)/T(N)");
+    case TimeToTargetSpeedupTwoSigma:
+        return tr("Time-to-target speedup two sigma");
     }
     return {};
 }

@@ -1,4 +1,5 @@
-// Throughput scaling of one workload and dataset as a table for the chart to map, one row per rank count.
+// Scaling of one series (workload, dataset and settings) as a table for the chart to map, one row per rank
+// count.
 #pragma once
 
 #include "analysis.h"
@@ -26,17 +27,26 @@ class ScalingModel : public QAbstractTableModel {
         SpeedupTwoSigma,
         IdealSpeedup,
         EfficiencyTwoSigma,
+        ComputeOnlySpeedup, // the speedup with free communication (seed 004's compute speedup)
+        CommunicationShare, // exposed all-reduce / step time, percent
+        TargetReached,      // repeats that reached the target (of those that had one)
+        TimeToTarget,       // seconds, mean over the repeats that reached it; 0 where none did
+        TimeToTargetTwoSigma,
+        TimeToTargetSpeedup, // T(N0) / T(N), mean over repeats; 0 where N or N0 has no time
+        TimeToTargetSpeedupTwoSigma,
         ColumnCount
     };
 
     explicit ScalingModel(QObject* parent = nullptr);
 
-    // Keeps the first workload/dataset series of the points, sorted by rank count; replaces all rows in one
-    // reset.
-    void setPoints(std::vector<ScalingPoint> points);
+    // Keeps one series of the points (the one labelled `series`, or the first), sorted by rank count;
+    // replaces all rows in one reset. Runs of different series are never charted together.
+    void setPoints(std::vector<ScalingPoint> points, const std::string& series = "");
     const std::vector<ScalingPoint>& points() const { return points_; }
     QString workload() const;
     QString dataset() const;
+    QString seriesLabel() const;  // "resnet20 fashion-mnist" or with the settings that tell it apart
+    bool hasTimeToTarget() const; // some rank count reached its target
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

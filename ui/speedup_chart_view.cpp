@@ -1,4 +1,5 @@
-// Speedup against rank count from a ScalingModel: measured mean with two-sigma error bars, ideal linear
+// Speedup against rank count from a ScalingModel: measured throughput speedup with two-sigma error bars, the
+// time-to-target speedup T(N0)/T(N) where runs reached a target, the compute-only speedup, ideal linear
 // speedup, and scaling efficiency on a second axis.
 #include "speedup_chart_view.h"
 
@@ -27,13 +28,24 @@ void hideFromLegend(QChart* chart, QAbstractSeries* series) {
 SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
     : QChartView(parent), model_(model), speedup_(new QLineSeries), speedup_markers_(new QScatterSeries),
       ideal_(new QLineSeries), efficiency_(new QLineSeries), efficiency_markers_(new QScatterSeries),
-      x_axis_(new QValueAxis), speedup_axis_(new QValueAxis), efficiency_axis_(new QValueAxis) {
+      time_to_target_(new QLineSeries), time_to_target_markers_(new QScatterSeries),
+      compute_only_(new QLineSeries), x_axis_(new QValueAxis), speedup_axis_(new QValueAxis),
+      efficiency_axis_(new QValueAxis) {
     QChart* chart = createStyledChart();
     setChart(chart);
     setRenderHint(QPainter::Antialiasing);
 
     const QColor speedup_colour = paletteColour(0), efficiency_colour = paletteColour(1);
-    speedup_->setName(tr("measured (mean over repeats)"));
+    speedup_->setName(tr("throughput X(N)/X(N0) (mean over repeats)"));
+    const QColor time_colour = paletteColour(2), compute_colour = paletteColour(3);
+    time_to_target_->setName(tr("time to target T(N0)/T(N)"));
+    time_to_target_->setPen(QPen(time_colour, 2.5));
+    time_to_target_markers_->setColor(time_colour);
+    time_to_target_markers_->setBorderColor(time_colour);
+    time_to_target_markers_->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
+    time_to_target_markers_->setMarkerSize(10);
+    compute_only_->setName(tr("compute only (free communication)"));
+    compute_only_->setPen(QPen(compute_colour, 1.8, Qt::DashDotLine));
     speedup_->setPen(QPen(speedup_colour, 2.5));
     speedup_markers_->setColor(speedup_colour);
     speedup_markers_->setBorderColor(speedup_colour);
@@ -61,8 +73,8 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
     chart->addAxis(x_axis_, Qt::AlignBottom);
     chart->addAxis(speedup_axis_, Qt::AlignLeft);
     chart->addAxis(efficiency_axis_, Qt::AlignRight);
-    for (QAbstractSeries* series :
-         std::initializer_list<QAbstractSeries*>{ideal_, speedup_, speedup_markers_}) {
+    for (QAbstractSeries* series : std::initializer_list<QAbstractSeries*>{
+             ideal_, compute_only_, speedup_, speedup_markers_, time_to_target_, time_to_target_markers_}) {
         chart->addSeries(series);
         series->attachAxis(x_axis_);
         series->attachAxis(speedup_axis_);
@@ -75,6 +87,7 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
     }
     hideFromLegend(chart, speedup_markers_);
     hideFromLegend(chart, efficiency_markers_);
+    hideFromLegend(chart, time_to_target_markers_);
 
     connect(model_, &QAbstractItemModel::modelReset, this, &SpeedupChartView::refresh);
     connect(model_, &QAbstractItemModel::dataChanged, this, &SpeedupChartView::refresh);
@@ -85,9 +98,10 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
 
 void SpeedupChartView::refresh() {
     const int rows = model_->rowCount();
-    chart()->setTitle(rows == 0 ? tr("No successful runs to chart")
-                                : tr("%1 on %2: speedup and scaling efficiency (± two sigma over repeats)")
-                                      .arg(model_->workload(), model_->dataset()));
+    chart()->setTitle(
+        rows == 0
+            ? tr("No successful runs to chart")
+            : tr("%1: speedup and scaling efficiency (± two sigma over repeats)").arg(model_->seriesLabel()));
     auto value = [&](int row, int column) { return model_->data(model_->index(row, column)).toDouble(); };
 
     for (QLineSeries* bar : error_bars_) {
@@ -96,7 +110,7 @@ void SpeedupChartView::refresh() {
     }
     error_bars_.clear();
 
-    QList<QPointF> speedup, ideal, efficiency;
+    QList<QPointF> speedup, ideal, efficiency, time_to_target, compute_only;
     double max_ranks = 1, max_speedup = 1, max_efficiency = 100;
     for (int row = 0; row < rows; ++row)
         max_ranks = std::max(max_ranks, value(row, ScalingModel::Ranks));
@@ -111,6 +125,14 @@ void SpeedupChartView::refresh() {
         efficiency.append({ranks, value(row, ScalingModel::Efficiency)});
         max_speedup = std::max({max_speedup, s + sigma, value(row, ScalingModel::IdealSpeedup)});
         max_efficiency = std::max(max_efficiency, value(row, ScalingModel::Efficiency));
+        if (const double t = value(row, ScalingModel::TimeToTargetSpeedup); t > 0) {
+            time_to_target.append({ranks, t});
+            max_speedup = std::max(max_speedup, t + value(row, ScalingModel::TimeToTargetSpeedupTwoSigma));
+        }
+        if (const double c = value(row, ScalingModel::ComputeOnlySpeedup); c > 0) {
+            compute_only.append({ranks, c});
+            max_speedup = std::max(max_speedup, c);
+        }
 
         const double low = std::max(0.0, s - sigma), high = s + sigma;
         auto* bar = new QLineSeries;
@@ -131,6 +153,12 @@ void SpeedupChartView::refresh() {
     speedup_->replace(speedup);
     speedup_markers_->replace(speedup);
     ideal_->replace(ideal);
+    time_to_target_->replace(time_to_target);
+    time_to_target_markers_->replace(time_to_target);
+    time_to_target_->setVisible(!time_to_target.isEmpty());
+    time_to_target_markers_->setVisible(!time_to_target.isEmpty());
+    hideFromLegend(chart(), time_to_target_markers_); // showing a series shows its legend entry again
+    compute_only_->replace(compute_only);
     efficiency_->replace(efficiency);
     efficiency_markers_->replace(efficiency);
 

@@ -102,8 +102,7 @@ void TrainingSection::readGroup(const RunGroup& g) {
     target_label_->setText(tr("or at %1").arg(qs(style.label)));
     target_->setSuffix(metric == "accuracy" ? QStringLiteral(" %") : QString());
     target_->setRange(0, metric == "accuracy" ? 100 : 1e9);
-    target_->setValue(metric == "accuracy" && g.target <= 0 ? g.target_accuracy * 100
-                                                            : g.target * style.scale);
+    target_->setValue(g.target); // in the unit shown, as the plan writes it
     target_->setEnabled(!sweep);
     preset_->setEnabled(info && !info->presets.empty());
     seq_len_->setEnabled(info && info->seq_len > 0);
@@ -116,14 +115,7 @@ void TrainingSection::writeGroup(RunGroup& g) const {
     g.precision = precision_->currentText().toStdString();
     g.batch_per_rank = batch_->value();
     g.steps = steps_->value();
-    const WorkloadInfo* workload = findWorkload(g.workload);
-    if (!workload || workload->eval_metric == "accuracy") {
-        g.target_accuracy = target_->value() / 100;
-        g.target = 0;
-    } else {
-        g.target = target_->value();
-        g.target_accuracy = 0;
-    }
+    g.target = target_->value();
     g.preset = preset_->currentText().toStdString();
     g.seq_len = seq_len_->value();
 }

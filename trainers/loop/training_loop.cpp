@@ -3,6 +3,7 @@
 
 #include "checkpoint.h"
 #include "device_batches.h"
+#include "eval_targets.h"
 #include "gpu_inventory.h"
 #include "gpu_peak.h"
 #include "gradient_buckets.h"
@@ -21,6 +22,7 @@
 #include <cstdlib>
 #include <exception>
 #include <fstream>
+#include <iostream>
 #include <malloc.h>
 #include <optional>
 #include <thread>
@@ -68,16 +70,29 @@ void setLearningRate(torch::optim::Optimizer& optimizer, double lr) {
         group.options().set_lr(lr);
 }
 
-// The value the run stops at, if any: --target in the workload's metric, or --target-accuracy.
-std::optional<double> stopTarget(const EngineOptions& o, const EvalMetric& metric) {
-    if (o.target > 0) return o.target;
+// The quality target the run stops at, if any: --target in the unit the console shows the metric in (accuracy
+// in %), or the old --target-accuracy (a fraction, with a warning).
+struct StopTarget {
+    double shown = 0;      // as written: 80 (%)
+    double evaluation = 0; // as the workload's evaluations measure it: 0.8
+};
+std::optional<StopTarget> stopTarget(const EngineOptions& o, const EvalMetric& metric, bool warn) {
+    double target = o.target;
     if (o.target_accuracy > 0) {
         if (metric.name != "accuracy")
             throw std::invalid_argument("--target-accuracy: " + o.workload + " is evaluated by " +
                                         metric.name + ", not accuracy; use --target");
-        return o.target_accuracy;
+        if (o.target > 0) throw std::invalid_argument("--target-accuracy: give --target or it, not both");
+        target = o.target_accuracy * 100;
+        if (warn)
+            std::cerr << "scalebench-engine: warning: --target-accuracy " << o.target_accuracy
+                      << " is the old form of --target " << target << " (accuracy in %)\n";
     }
-    return std::nullopt;
+    if (target == 0) return std::nullopt;
+    if (const std::string problem = eval_targets::targetProblem(metric.name, target); !problem.empty())
+        throw std::invalid_argument("--target " + engine_cli::formatValue(target) + " for " + o.workload +
+                                    " (" + metric.name + "): " + problem);
+    return StopTarget{target, eval_targets::targetInEvaluationUnits(metric.name, target)};
 }
 
 bool reached(const EvalMetric& metric, double value, double target) {
@@ -509,6 +524,12 @@ struct RunTotals {
     double final_loss = 0;
     std::optional<Evaluation> last_eval;
     std::optional<double> time_to_target_s; // MLBench: wall time until the eval metric reaches the target
+    std::optional<double> best_value;       // the best evaluation so far (what a run short of its target got)
+
+    void addEvaluation(const Evaluation& eval, const EvalMetric& metric) {
+        last_eval = eval;
+        if (!best_value || reached(metric, eval.value, *best_value)) best_value = eval.value;
+    }
 
     // A step's time, samples and tokens (every rank's batch is the same size: the local counts times the
     // ranks).
@@ -522,7 +543,7 @@ struct RunTotals {
 
 // The summary record (rank 0): throughput over the steps' own time, the target and the final values.
 json summaryRecord(double peak_tflops, const World& w, const Workload& workload, const EvalMetric& metric,
-                   std::optional<double> target, const RunTotals& t, const LossScaler* scaler,
+                   std::optional<StopTarget> target, const RunTotals& t, const LossScaler* scaler,
                    double wall_s) {
     const bool accuracy = metric.name == "accuracy";
     json summary = {{"type", "summary"},
@@ -531,9 +552,11 @@ json summaryRecord(double peak_tflops, const World& w, const Workload& workload,
                     {"train_s", t.train_s},
                     {"samples_per_s", static_cast<double>(t.samples) / t.train_s},
                     {"eval_metric", metric.name},
-                    {"target", target ? json(*target) : json(nullptr)},
-                    {"target_accuracy", target && accuracy ? json(*target) : json(nullptr)},
+                    {"target", target ? json(target->shown) : json(nullptr)},
+                    {"target_reached", target ? json(t.time_to_target_s.has_value()) : json(nullptr)},
+                    {"target_accuracy", target && accuracy ? json(target->evaluation) : json(nullptr)},
                     {"time_to_accuracy_s", t.time_to_target_s ? json(*t.time_to_target_s) : json(nullptr)},
+                    {"best_value", t.best_value ? json(*t.best_value) : json(nullptr)},
                     {"final_loss", t.final_loss},
                     {"skipped_steps", scaler ? scaler->skippedSteps() : 0},
                     {"final_value", t.last_eval ? json(t.last_eval->value) : json(nullptr)},
@@ -578,7 +601,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     const PeakChoice peak = peakFor(o, device, gpus);
     const auto workload = makeWorkload(o, w);
     const EvalMetric metric = workload->evalMetric();
-    const std::optional<double> target = stopTarget(o, metric);
+    const std::optional<StopTarget> target = stopTarget(o, metric, w.rank == 0);
     torch::nn::Module& model = workload->module();
     model.to(device.device); // model and (made below, over its parameters) optimizer state on the device
     const auto comm = openCommunicator(o, MPI_COMM_WORLD, w.local_rank);
@@ -643,10 +666,10 @@ void trainWorkload(const EngineOptions& o, const World& w) {
                        outcome.stepSeconds() - outcome.allreduce_s);
 
         if (evaluates(step)) {
-            totals.last_eval =
-                evaluateAfterStep(step, *workload, metric, mllog.get(), metrics.get(), run_start);
+            totals.addEvaluation(
+                evaluateAfterStep(step, *workload, metric, mllog.get(), metrics.get(), run_start), metric);
             // Every rank sees the same global metric, so every rank stops at the same step.
-            if (target && reached(metric, totals.last_eval->value, *target))
+            if (target && reached(metric, totals.last_eval->value, target->evaluation))
                 totals.time_to_target_s = seconds(run_start, Clock::now());
         }
 
