@@ -81,7 +81,7 @@ TEST_CASE("task 2: logistic regression's evaluation is held-out accuracy, with t
     CHECK(untrained.value >= 0);
     CHECK(untrained.value <= 1);
     CHECK(untrained.loss == Approx(std::log(2.0)).margin(0.02)); // near-zero logits: the loss of guessing
-    CHECK(std::fmod(untrained.value * 200, 1.0) == Approx(0).margin(1e-9)); // correct / 200 samples
+    CHECK(untrained.value * 200 == Approx(std::round(untrained.value * 200)).margin(1e-9)); // correct / 200
 
     auto optimizer = w->makeOptimizer();
     for (int step = 0; step < kLogisticEpochSteps; ++step) { // one epoch of plain SGD at lr 4
@@ -153,4 +153,57 @@ TEST_CASE("task 3: the language model switches to averaged SGD when the perplexi
     judged(*resumed, 3.5); // the 7th, worse than the best before the last 5: switched
     CHECK(averaged(*resumed));
     CHECK(resumed->hyperparameters()["nonmono"] == 5);
+}
+
+TEST_CASE("task 3: after the switch, the weights after each step are averaged, evaluations use the mean and "
+          "leave the trained weights in place, and a checkpoint keeps the averages",
+          "[engine][rules]") {
+    const auto w = workload(languageModel());
+    for (int i = 0; i < 7; ++i) { // the best, then 6 worse: switched at the 7th
+        finishEpoch(*w);
+        w->afterEvaluation({0, i == 0 ? 3.0 : 3.5});
+    }
+    auto optimizer = w->makeOptimizer();
+    const auto parameters = w->module().parameters();
+    std::vector<torch::Tensor> sums;
+    for (const auto& p : parameters)
+        sums.push_back(torch::zeros_like(p));
+    for (int step = 0; step < 3; ++step) {
+        optimizer->zero_grad();
+        w->forwardLoss(w->nextBatch()).backward();
+        optimizer->step();
+        w->afterOptimizerStep();
+        for (std::size_t i = 0; i < parameters.size(); ++i)
+            sums[i] += parameters[i].detach();
+    }
+    std::vector<torch::Tensor> trained;
+    for (const auto& p : parameters)
+        trained.push_back(p.detach().clone());
+    const Evaluation averaged = w->evaluate();
+    CHECK(averaged.evidence.value("averaged_weights", false));
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        CHECK(torch::equal(parameters[i], trained[i]));
+
+    // The same model, not switched, with the mean of the 3 steps' weights: the same evaluation.
+    const auto reference = workload(languageModel());
+    {
+        torch::NoGradGuard no_grad;
+        const auto mine = reference->module().parameters();
+        for (std::size_t i = 0; i < mine.size(); ++i)
+            mine[i].copy_(sums[i] / 3);
+    }
+    const Evaluation mean = reference->evaluate();
+    CHECK_FALSE(mean.evidence.value("averaged_weights", false));
+    CHECK(averaged.loss == Approx(mean.loss).epsilon(1e-5));
+
+    // Resumed from a checkpoint (the module's weights as the loop restores them): the same evaluation.
+    const auto resumed = workload(languageModel());
+    {
+        torch::NoGradGuard no_grad;
+        const auto mine = resumed->module().parameters();
+        for (std::size_t i = 0; i < mine.size(); ++i)
+            mine[i].copy_(trained[i]);
+    }
+    copyState(*w, *resumed);
+    CHECK(resumed->evaluate().loss == Approx(averaged.loss).epsilon(1e-9));
 }
