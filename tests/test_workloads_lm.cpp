@@ -266,3 +266,57 @@ TEST_CASE("lstm-lm on synthetic Markov text at 2 ranks lowers its loss and perpl
     CHECK_OUTCOME_BELOW("held-out perplexity", evals[1]["value"].get<double>(),
                         20); // uniform over the 64 words: 64
 }
+
+TEST_CASE(
+    "lstm-lm at 2 ranks switches to averaged SGD in a run, evaluates the averaged weights from then on, and "
+    "resumes after the switch as if never stopped",
+    "[workloads][engine][checkpoint][outcome]") {
+    TemporaryFolder folder;
+    const auto checkpoints = (folder.path / "checkpoints").string();
+    // ~20 steps an epoch (200 rows of ~10 tokens), judged once an epoch: the switch came at step 500, 520 and
+    // 180 with seeds 1, 2 and 3, the loss near perplexity 4 to 6 by then.
+    auto train = [&](const std::string& name, std::vector<std::string> options) {
+        options.insert(options.end(), {"--workload", "lstm-lm", "--dataset", "synthetic-text", "--preset",
+                                       "tiny", "--batch-per-rank", "4", "--seq-len", "10", "--lr", "15",
+                                       "--warmup-steps", "0", "--eval-every", "20", "--eval-samples", "40"});
+        RawRun run = runEngineRaw(folder, 2, options, name + ".jsonl");
+        INFO(run.output);
+        REQUIRE(run.status == 0);
+        return run;
+    };
+    const RawRun straight = train("straight", {"--steps", "800"});
+    const auto evals = straight.ofType("eval");
+    REQUIRE(evals.size() == 40);
+    int switched_at = 0;
+    for (const auto& e : evals) {
+        INFO("step " << e["step"]);
+        if (switched_at) { // once switched, always: and every later evaluation is of averaged weights
+            CHECK(e["asgd"] == true);
+            CHECK(e["averaged_weights"] == true);
+        } else if (e["asgd"] == true) {
+            switched_at = e["step"];
+        } else {
+            CHECK(e["averaged_weights"] == false);
+        }
+    }
+    CHECK(straight.ofType("header").at(0)["hyperparameters"]["weight_drop"] == 0.1); // the tiny preset's
+    CHECK_OUTCOME_ABOVE("step of the switch to averaged SGD", switched_at, 0);
+    CHECK_OUTCOME_BELOW("step of the switch to averaged SGD", switched_at, 721); // room for the resumed part
+    if (switched_at == 0 || switched_at > 720) return;
+
+    // Stopped with a checkpoint 2 evaluations after the switch, resumed for 2 more: the same evaluations.
+    const int stop = switched_at + 40;
+    const RawRun first = train("first", {"--steps", std::to_string(stop), "--checkpoint-dir", checkpoints});
+    CHECK(first.ofType("checkpoint").size() == 1);
+    const RawRun resumed = train("resumed", {"--steps", std::to_string(stop + 40), "--checkpoint-dir",
+                                             checkpoints, "--resume", "yes"});
+    const auto resumed_evals = resumed.ofType("eval");
+    REQUIRE(resumed_evals.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& expected = evals.at(static_cast<std::size_t>(stop / 20) + i); // step stop + 20 (i + 1)
+        INFO("step " << expected["step"]);
+        CHECK(resumed_evals[i]["step"] == expected["step"]);
+        CHECK(resumed_evals[i]["averaged_weights"] == true);
+        CHECK(std::abs(resumed_evals[i]["loss"].get<double>() - expected["loss"].get<double>()) <= 1e-5);
+    }
+}
