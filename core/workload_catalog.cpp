@@ -47,23 +47,22 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .seq_len = 0},
         {.name = "logistic-regression",
          .group = kMLBench,
-         .description = "L2-regularised logistic regression (binary), held-out regularised log-loss",
-         .source =
-             "MLBench task 2: batch 128 per worker, lr 4 scaled by workers, SGD without momentum, BCE + L2 "
-             "2.5e-6",
+         .description = "L2-regularised logistic regression (binary), held-out accuracy (and log-loss)",
+         .source = "MLBench task 2: batch 128 per worker, lr 4 scaled by workers, x0.1 after 2 epochs of "
+                   "held-out-loss plateau, SGD without momentum, BCE + L2 2.5e-6; test accuracy 89%",
          .datasets = {"synthetic-epsilon", "libsvm"},
          .precisions = {"fp32", "bf16", "fp16"},
          .batch_per_rank = 128,
          .base_lr = 4,
-         .eval_metric = "loss",
+         .eval_metric = "accuracy",
          .presets = {},
          .seq_len = 0},
         {.name = "lstm-lm",
          .group = kMLBench,
          .description = "AWD-LSTM word-level language model (400/1150/3, tied), validation perplexity",
          .source = "MLBench task 3: batch 80 per worker, bptt 70 (random length), lr 30 x seq_len/bptt "
-                   "warmed up to "
-                   "x sqrt(workers), weight decay 1.2e-6, clip 0.25, AR 2, TAR 1",
+                   "warmed up to x sqrt(workers), weight decay 1.2e-6, clip 0.25, AR 2, TAR 1, weight drop "
+                   "0.5, averaged SGD after 5 epochs without a lower validation perplexity",
          .datasets = {"synthetic-text", "wikitext2"},
          .precisions = {"fp32", "bf16"},
          .batch_per_rank = 80,

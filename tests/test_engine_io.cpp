@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <fstream>
 #include <zlib.h>
 
@@ -77,15 +78,24 @@ TEST_CASE("the engine's command line names a wrong option and its problem", "[en
                       Catch::StartsWith("unknown option '--stpes'"));
 }
 
-TEST_CASE("sweep sizes are numpy's logspace rounded, without repeats", "[engine]") {
-    const auto mlbench = logspaceSizes(8, 80); // MLBench task 0
-    CHECK(mlbench.front() == 1);
+TEST_CASE("sweep sizes: MLBench task 0's 80 sizes of logspace(0, 8, 80) are 80 distinct whole sizes",
+          "[engine]") {
+    // Seed 004: "tensors of increasing size in np.logspace(0, 8, num=80)". Rounded, the first values are 1,
+    // 1, 2, 2, 3, 3, 4, 5, 6, 8, 10, 13 (77 distinct); a repeat takes the next whole size up.
+    const auto mlbench = logspaceSizes(8, 80);
+    REQUIRE(mlbench.size() == 80);
+    CHECK(std::vector<std::int64_t>(mlbench.begin(), mlbench.begin() + 13) ==
+          std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 16});
     CHECK(mlbench.back() == 100000000);
-    CHECK(mlbench.size() <= 80);
-    CHECK(std::is_sorted(mlbench.begin(), mlbench.end()));
-    CHECK(std::adjacent_find(mlbench.begin(), mlbench.end()) == mlbench.end());
+    CHECK(std::adjacent_find(mlbench.begin(), mlbench.end(),
+                             [](std::int64_t a, std::int64_t b) { return b <= a; }) == mlbench.end());
+    for (std::size_t i = 11; i < mlbench.size(); ++i) // from 13 elements up, numpy's value rounded
+        CHECK(mlbench[i] == std::llround(std::pow(10.0, 8.0 * static_cast<double>(i) / 79)));
     CHECK(logspaceSizes(6, 13) == std::vector<std::int64_t>{1, 3, 10, 32, 100, 316, 1000, 3162, 10000, 31623,
                                                             100000, 316228, 1000000});
+    CHECK(logspaceSizes(1, 10) == std::vector<std::int64_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+    // More points than whole sizes up to 10^max: refused, not silently fewer.
+    CHECK_THROWS_WITH(logspaceSizes(1, 11), Catch::Contains("11 sizes") && Catch::Contains("10"));
 }
 
 TEST_CASE("the engine's communication options: backend, buckets, overlap and the sweep's cases", "[engine]") {

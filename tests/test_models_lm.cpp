@@ -1,6 +1,7 @@
 // MLBench tasks 2 and 3 without MPI: the logistic-regression and AWD-LSTM forward passes equal PyTorch's
-// from the same weights (tests/fixtures/make_logistic.py, make_lstm.py), and the LIBSVM and word-level text
-// readers on files the tests write (shards, sparse lines, errors naming file and line).
+// from the same weights (tests/fixtures/make_logistic.py, make_lstm.py), the AWD-LSTM's dropouts and weight
+// drop, and the LIBSVM and word-level text readers on files the tests write (shards, sparse lines, errors
+// naming file and line).
 #include "awd_lstm.h"
 #include "libsvm_file.h"
 #include "logistic_model.h"
@@ -77,6 +78,53 @@ TEST_CASE("the AWD-LSTM's dropouts act in training mode only, with one mask per 
     const auto dropped = lockedDropout(torch::ones({6, 3, 10}), 0.5, true);
     CHECK(torch::equal(dropped[0], dropped[5])); // the same mask at every time step
     CHECK(dropped.eq(0).any().item<bool>());
+}
+
+TEST_CASE(
+    "the AWD-LSTM's weight drop zeroes hidden-to-hidden weights in training only, the gradient reaching "
+    "them through the mask",
+    "[models]") {
+    AwdLstmOptions options;
+    options.vocabulary = 20, options.embedding = 8, options.hidden = 12, options.layers = 2;
+    options.dropout = options.dropout_hidden = options.dropout_input = options.dropout_embedding = 0;
+    CHECK(options.weight_drop == 0.5); // AWD-LSTM's wdrop, the default
+    const auto tokens = torch::randint(0, 20, {5, 4}, torch::kInt64);
+
+    // Weight drop 1 drops every hidden-to-hidden weight: the same as the eval-mode model with them zeroed.
+    options.weight_drop = 1;
+    AwdLstm dropped(options);
+    dropped->train();
+    const auto all_dropped = dropped->forward(tokens, dropped->initialState(4)).logits;
+    {
+        torch::NoGradGuard no_grad;
+        for (auto& p : dropped->named_parameters())
+            if (p.key().find("weight_hh") != std::string::npos) p.value().zero_();
+    }
+    dropped->eval();
+    const auto zeroed = dropped->forward(tokens, dropped->initialState(4)).logits;
+    CHECK(maxAbsDifference(all_dropped, zeroed) < 1e-6);
+
+    // Weight drop 0.5: training outputs differ from eval's (no other dropout is on), eval's are the plain
+    // LSTM's, and about half of each weight_hh gets no gradient.
+    options.weight_drop = 0.5;
+    AwdLstm model(options);
+    model->eval();
+    torch::Tensor plain;
+    {
+        torch::NoGradGuard no_grad;
+        plain = model->forward(tokens, model->initialState(4)).logits;
+    }
+    model->train();
+    const auto trained = model->forward(tokens, model->initialState(4)).logits;
+    CHECK_FALSE(torch::allclose(plain, trained));
+    trained.sum().backward();
+    for (auto& p : model->named_parameters()) {
+        if (p.key().find("weight_hh") == std::string::npos) continue;
+        INFO(p.key());
+        const double without = p.value().grad().eq(0).to(torch::kFloat64).mean().item<double>();
+        CHECK(without > 0.35);
+        CHECK(without < 0.65);
+    }
 }
 
 TEST_CASE("logistic regression computes PyTorch's logits and MLBench's regularised binary cross-entropy",

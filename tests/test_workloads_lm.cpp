@@ -1,5 +1,5 @@
-// MLBench tasks 2 and 3 under real mpirun: logistic regression reaching its held-out loss target (time to
-// accuracy) on synthetic epsilon-shaped data and training on LIBSVM files, the LSTM language model on
+// MLBench tasks 2 and 3 under real mpirun: logistic regression reaching its held-out accuracy target (time
+// to accuracy) on synthetic epsilon-shaped data and training on LIBSVM files, the LSTM language model on
 // WikiText-format files (loss down, tokens/s, perplexity), and errors naming the bad file.
 #include "engine_run.h"
 #include "training_outcome.h"
@@ -71,10 +71,11 @@ void writeWikiText(const std::filesystem::path& path, int lines, unsigned seed) 
 
 } // namespace
 
-TEST_CASE("task 2 reaches its loss: logistic regression at 2 ranks stops at its held-out loss target",
+TEST_CASE("task 2 reaches its accuracy: logistic regression at 2 ranks stops at its held-out accuracy target",
           "[workloads][engine][outcome]") {
     TemporaryFolder folder;
-    constexpr double kTarget = 0.35; // ln 2 = 0.693 before training
+    // Seed 004's target is 89% on epsilon; synthetic-epsilon's labels are ~9% flipped against its hyperplane.
+    constexpr double kTarget = 0.85;
     const RawRun run = runEngineRaw(folder, 2,
                                     {"--workload", "logistic-regression", "--dataset", "synthetic-epsilon",
                                      "--steps", "300", "--batch-per-rank", "64", "--lr", "4", "--eval-every",
@@ -82,18 +83,20 @@ TEST_CASE("task 2 reaches its loss: logistic regression at 2 ranks stops at its 
     INFO(run.output);
     REQUIRE(run.status == 0);
     const auto header = run.ofType("header").at(0);
-    CHECK(header["eval_metric"] == "loss");
+    CHECK(header["eval_metric"] == "accuracy");
     CHECK(header["hyperparameters"]["peak_lr"] == 8.0); // lr x ranks
     CHECK(header["features"] == 2000);
     const auto evals = run.ofType("eval");
     REQUIRE(!evals.empty());
-    CHECK(evals.front()["metric"] == "loss");
-    CHECK_OUTCOME_BELOW("first held-out loss", evals.front()["value"].get<double>(), 0.7);
+    CHECK(evals.front()["metric"] == "accuracy");
+    CHECK(evals.front()["accuracy"] == evals.front()["value"]);
+    CHECK_OUTCOME_BELOW("first held-out loss", evals.front()["loss"].get<double>(), 0.7);
     const auto summary = run.ofType("summary").at(0);
     REQUIRE(summary["time_to_accuracy_s"].is_number());
     CHECK(summary["time_to_accuracy_s"].get<double>() > 0);
-    CHECK(summary["eval_metric"] == "loss");
-    CHECK_OUTCOME_BELOW("final held-out loss", summary["final_value"].get<double>(), kTarget + 1e-12);
+    CHECK(summary["eval_metric"] == "accuracy");
+    CHECK_OUTCOME_ABOVE("final held-out accuracy", summary["final_value"].get<double>(), kTarget - 1e-12);
+    CHECK(summary["final_value"].get<double>() <= 1);
     CHECK(evals.back()["value"] == summary["final_value"]);
     CHECK_OUTCOME_BELOW("steps to the target", summary["steps"].get<int>(), 300); // stopped at the target
     CHECK(summary["steps"].get<int>() % 5 == 0);
@@ -133,7 +136,7 @@ TEST_CASE("logistic regression trains on LIBSVM files at 2 ranks, and a bad line
                         meanLoss(steps, 35, 5) - meanLoss(steps, 0, 5), -0.1);
     const auto evals = run.ofType("eval");
     REQUIRE(evals.size() == 1);
-    CHECK_OUTCOME_BELOW("held-out loss", evals[0]["value"].get<double>(), 0.6);
+    CHECK_OUTCOME_BELOW("held-out loss", evals[0]["loss"].get<double>(), 0.6);
 
     std::ofstream(folder.path / "train.libsvm", std::ios::app) << "+1 3:0.5 oops\n";
     const RawRun bad = runEngineRaw(folder, 2,
@@ -262,4 +265,58 @@ TEST_CASE("lstm-lm on synthetic Markov text at 2 ranks lowers its loss and perpl
                         meanLoss(steps, 145, 5) - meanLoss(steps, 0, 5), -0.5);
     CHECK_OUTCOME_BELOW("held-out perplexity", evals[1]["value"].get<double>(),
                         20); // uniform over the 64 words: 64
+}
+
+TEST_CASE(
+    "lstm-lm at 2 ranks switches to averaged SGD in a run, evaluates the averaged weights from then on, and "
+    "resumes after the switch as if never stopped",
+    "[workloads][engine][checkpoint][outcome]") {
+    TemporaryFolder folder;
+    const auto checkpoints = (folder.path / "checkpoints").string();
+    // ~20 steps an epoch (200 rows of ~10 tokens), judged once an epoch: the switch came at step 500, 520 and
+    // 180 with seeds 1, 2 and 3, the loss near perplexity 4 to 6 by then.
+    auto train = [&](const std::string& name, std::vector<std::string> options) {
+        options.insert(options.end(), {"--workload", "lstm-lm", "--dataset", "synthetic-text", "--preset",
+                                       "tiny", "--batch-per-rank", "4", "--seq-len", "10", "--lr", "15",
+                                       "--warmup-steps", "0", "--eval-every", "20", "--eval-samples", "40"});
+        RawRun run = runEngineRaw(folder, 2, options, name + ".jsonl");
+        INFO(run.output);
+        REQUIRE(run.status == 0);
+        return run;
+    };
+    const RawRun straight = train("straight", {"--steps", "800"});
+    const auto evals = straight.ofType("eval");
+    REQUIRE(evals.size() == 40);
+    int switched_at = 0;
+    for (const auto& e : evals) {
+        INFO("step " << e["step"]);
+        if (switched_at) { // once switched, always: and every later evaluation is of averaged weights
+            CHECK(e["asgd"] == true);
+            CHECK(e["averaged_weights"] == true);
+        } else if (e["asgd"] == true) {
+            switched_at = e["step"];
+        } else {
+            CHECK(e["averaged_weights"] == false);
+        }
+    }
+    CHECK(straight.ofType("header").at(0)["hyperparameters"]["weight_drop"] == 0.1); // the tiny preset's
+    CHECK_OUTCOME_ABOVE("step of the switch to averaged SGD", switched_at, 0);
+    CHECK_OUTCOME_BELOW("step of the switch to averaged SGD", switched_at, 721); // room for the resumed part
+    if (switched_at == 0 || switched_at > 720) return;
+
+    // Stopped with a checkpoint 2 evaluations after the switch, resumed for 2 more: the same evaluations.
+    const int stop = switched_at + 40;
+    const RawRun first = train("first", {"--steps", std::to_string(stop), "--checkpoint-dir", checkpoints});
+    CHECK(first.ofType("checkpoint").size() == 1);
+    const RawRun resumed = train("resumed", {"--steps", std::to_string(stop + 40), "--checkpoint-dir",
+                                             checkpoints, "--resume", "yes"});
+    const auto resumed_evals = resumed.ofType("eval");
+    REQUIRE(resumed_evals.size() == 2);
+    for (std::size_t i = 0; i < 2; ++i) {
+        const auto& expected = evals.at(static_cast<std::size_t>(stop / 20) + i); // step stop + 20 (i + 1)
+        INFO("step " << expected["step"]);
+        CHECK(resumed_evals[i]["step"] == expected["step"]);
+        CHECK(resumed_evals[i]["averaged_weights"] == true);
+        CHECK(std::abs(resumed_evals[i]["loss"].get<double>() - expected["loss"].get<double>()) <= 1e-5);
+    }
 }

@@ -432,6 +432,7 @@ StepOutcome trainStep(int64_t step, const StepParts& parts, bool prefetch_next) 
         state.workload.beforeOptimizerStep();
         setLearningRate(state.optimizer, out.lr);
         state.optimizer.step();
+        state.workload.afterOptimizerStep();
     }
     clock.mark(StepClock::Optimizer);
     if (prefetch_next) parts.batches.prefetch();

@@ -1,4 +1,5 @@
-// The AWD-LSTM language model: embedding, stacked LSTMs, tied decoder, embedding and locked dropout.
+// The AWD-LSTM language model: embedding, stacked LSTMs, tied decoder, embedding and locked dropout, weight
+// drop.
 #include "awd_lstm.h"
 
 #include <stdexcept>
@@ -61,9 +62,28 @@ LanguageModelOutput AwdLstmImpl::forward(const torch::Tensor& tokens, const Lstm
 
     LanguageModelOutput out;
     for (int64_t l = 0; l < options_.layers; ++l) {
-        auto [y, hc] = rnns[l]->as<torch::nn::LSTM>()->forward(x, state.at(static_cast<std::size_t>(l)));
-        out.state.push_back(hc);
-        x = y; // (T, B, width of layer l)
+        auto* lstm = rnns[l]->as<torch::nn::LSTM>();
+        const auto& layer_state = state.at(static_cast<std::size_t>(l));
+        if (is_training() && options_.weight_drop > 0) {
+            // Weight drop (AWD-LSTM's WeightDrop): the layer runs on a copy of its weights whose
+            // hidden-to-hidden matrix (4 x width, width) has elements zeroed with probability weight_drop and
+            // the rest scaled by 1 / (1 - weight_drop), one mask a batch; the gradient reaches the weights
+            // through the mask.
+            auto p = lstm->named_parameters(false);
+            const std::vector<torch::Tensor> weights = {
+                p["weight_ih_l0"], torch::dropout(p["weight_hh_l0"], options_.weight_drop, true),
+                p["bias_ih_l0"], p["bias_hh_l0"]};
+            auto [y, h, c] =
+                torch::lstm(x, {std::get<0>(layer_state), std::get<1>(layer_state)}, weights,
+                            /*has_biases=*/true, /*num_layers=*/1, /*dropout=*/0.0, /*train=*/true,
+                            /*bidirectional=*/false, /*batch_first=*/false);
+            out.state.emplace_back(h, c);
+            x = y;
+        } else {
+            auto [y, hc] = lstm->forward(x, layer_state);
+            out.state.push_back(hc);
+            x = y; // (T, B, width of layer l)
+        }
         if (l + 1 < options_.layers) x = lockedDropout(x, options_.dropout_hidden, is_training());
     }
     out.last_output = x;

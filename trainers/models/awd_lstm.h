@@ -1,8 +1,8 @@
 // The AWD-LSTM language model (Merity et al. 2017, MLBench task 3) as far as it makes sense here: word
 // embedding, a stack of one-layer torch::nn::LSTMs (the last one as wide as the embedding when the
 // weights are tied), the decoder tied to the embedding, embedding dropout, locked (variational) dropout on
-// the embedding output, between layers and on the output. DropConnect on the hidden-to-hidden weights
-// (weight drop) is left out: torch::nn::LSTM keeps its own flat weights and cannot take dropped copies.
+// the embedding output, between layers and on the output, and DropConnect on every layer's hidden-to-hidden
+// weights (weight drop).
 #pragma once
 
 #include <torch/nn/module.h>
@@ -25,6 +25,7 @@ struct AwdLstmOptions {
     double dropout_hidden = 0.2;    // locked dropout between layers (0.2 for WikiText-2)
     double dropout_input = 0.65;    // locked dropout on the embedding output
     double dropout_embedding = 0.1; // whole words of the embedding dropped
+    double weight_drop = 0.5;       // DropConnect on each layer's hidden-to-hidden weights (AWD-LSTM's wdrop)
 };
 
 // Every layer's (h, c), each (1, B, width of the layer).

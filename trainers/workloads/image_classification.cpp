@@ -9,11 +9,6 @@
 namespace scalebench {
 namespace {
 
-// MLBench task 1 (seed 004): "We reduce the learning rate when a plateau in the validation loss is reached
-// for 2 consecutive epochs". The factor is not stated; 0.1 is PyTorch ReduceLROnPlateau's default and He et
-// al.'s step.
-constexpr int64_t kPlateauEpochs = 2;
-constexpr double kPlateauFactor = 0.1;
 // He et al. 2015, section 4.2 (MLBench task 1's preprocessing): 4 pixels padded on each side, a random 32 x
 // 32 crop, random horizontal flip.
 constexpr int64_t kCropPadding = 4;
@@ -96,27 +91,17 @@ torch::Tensor ImageClassification::forwardLoss(const Batch& batch) {
 // linear scaling rule of Goyal et al.), then lr x ranks divided by 10 at each plateau of the held-out loss.
 double ImageClassification::learningRate(int64_t step) const {
     const double target = options_.lr * world_.ranks;
-    if (warmup_steps_ <= 0 || step >= warmup_steps_) return target * lr_factor_;
+    if (warmup_steps_ <= 0 || step >= warmup_steps_) return target * plateau_.factor();
     return (options_.lr +
             (target - options_.lr) * static_cast<double>(step) / static_cast<double>(warmup_steps_)) *
-           lr_factor_;
+           plateau_.factor();
 }
 
-// The plateau rule, once per epoch: the first evaluation after an epoch boundary (every rank's global sample
-// count, so every rank judges alike) compares the held-out loss with the best so far; after kPlateauEpochs
-// such epochs without improvement the learning rate is divided by 10.
+// The plateau rule (PlateauDecay), judged once an epoch: epochs completed from every rank's samples.
 void ImageClassification::afterEvaluation(const Evaluation& evaluation) {
-    const int64_t completed =
-        steps_taken_ * options_.batch_per_rank * world_.ranks / std::max<int64_t>(1, train_samples_);
-    if (completed <= judged_epoch_) return;
-    judged_epoch_ = completed;
-    if (evaluation.loss < best_loss_) {
-        best_loss_ = evaluation.loss;
-        epochs_without_improvement_ = 0;
-    } else if (++epochs_without_improvement_ >= kPlateauEpochs) {
-        lr_factor_ *= kPlateauFactor;
-        epochs_without_improvement_ = 0;
-    }
+    plateau_.observe(steps_taken_ * options_.batch_per_rank * world_.ranks /
+                         std::max<int64_t>(1, train_samples_),
+                     evaluation.loss);
 }
 
 Evaluation evaluateClassifier(torch::nn::Module& model,
@@ -171,23 +156,16 @@ nlohmann::json ImageClassification::headerFields() const {
 
 void ImageClassification::saveState(torch::serialize::OutputArchive& archive) const {
     batches_.saveState(archive); // the data position, then the schedule's plateau state
-    archive.write("lr_factor", torch::tensor(lr_factor_, torch::kFloat64));
-    archive.write("best_loss", torch::tensor(best_loss_, torch::kFloat64));
-    archive.write("plateau_counts",
-                  torch::tensor({steps_taken_, epochs_without_improvement_, judged_epoch_}, torch::kInt64));
+    archive.write("steps_taken", torch::tensor(steps_taken_, torch::kInt64));
+    plateau_.save(archive);
 }
 
 void ImageClassification::loadState(torch::serialize::InputArchive& archive) {
     batches_.loadState(archive);
-    torch::Tensor factor, best, counts;
-    archive.read("lr_factor", factor);
-    archive.read("best_loss", best);
-    archive.read("plateau_counts", counts);
-    lr_factor_ = factor.item<double>();
-    best_loss_ = best.item<double>();
-    steps_taken_ = counts[0].item<int64_t>();
-    epochs_without_improvement_ = counts[1].item<int64_t>();
-    judged_epoch_ = counts[2].item<int64_t>();
+    torch::Tensor steps;
+    archive.read("steps_taken", steps);
+    steps_taken_ = steps.item<int64_t>();
+    plateau_.load(archive);
 }
 
 } // namespace scalebench

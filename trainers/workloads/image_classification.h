@@ -4,11 +4,11 @@
 #pragma once
 
 #include "image_data.h"
+#include "plateau_decay.h"
 #include "resnet.h"
 #include "workload.h"
 
 #include <functional>
-#include <limits>
 #include <random>
 
 namespace scalebench {
@@ -51,11 +51,9 @@ class ImageClassification : public Workload {
     std::mt19937_64 augmentation_random_;
     int64_t warmup_steps_ = 0;
     int64_t steps_taken_ = 0; // batches drawn so far
-    // The plateau rule (learningRate): judged at the first evaluation after each epoch boundary.
-    double lr_factor_ = 1;
-    double best_loss_ = std::numeric_limits<double>::infinity();
-    int64_t epochs_without_improvement_ = 0;
-    int64_t judged_epoch_ = 0;
+    // learningRate's factor. The seed gives no factor: 0.1 is PyTorch ReduceLROnPlateau's default and He et
+    // al.'s step.
+    PlateauDecay plateau_{0.1};
 };
 
 } // namespace scalebench

@@ -1,8 +1,10 @@
-// MLBench task 3: AWD-LSTM on WikiText-2 or synthetic text; validation perplexity.
+// MLBench task 3: AWD-LSTM on WikiText-2 or synthetic text, switched to averaged SGD when the validation loss
+// stalls; validation perplexity.
 #include "language_model.h"
 
 #include "word_corpus.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
@@ -23,6 +25,9 @@ constexpr double kClipNorm = 0.25;
 constexpr double kAlpha = 2; // activation regularisation
 constexpr double kBeta = 1;  // temporal activation regularisation
 constexpr int64_t kSyntheticVocabulary = 64;
+// Seed 004: "If Perplexity stops improving for 5 epochs, optimizer is switched to Averaged SGD" (AWD-LSTM's
+// and MLBench's reference code: nonmono = 5).
+constexpr std::size_t kNonmono = 5;
 
 struct Corpus {
     torch::Tensor train, held_out; // this rank's token streams (N)
@@ -60,7 +65,7 @@ AwdLstmOptions presetOptions(const std::string& preset, int64_t vocabulary) {
     }
     if (preset == "tiny") { // for tests: AWD's dropouts would drown a 16-wide model
         m.embedding = 16, m.hidden = 32, m.layers = 2;
-        m.dropout = m.dropout_hidden = m.dropout_input = 0.1, m.dropout_embedding = 0;
+        m.dropout = m.dropout_hidden = m.dropout_input = m.weight_drop = 0.1, m.dropout_embedding = 0;
         return m;
     }
     throw std::invalid_argument("--preset: lstm-lm has no preset '" + preset + "' (known: awd, small, tiny)");
@@ -140,6 +145,42 @@ void LanguageModel::beforeOptimizerStep() {
     torch::nn::utils::clip_grad_norm_(model_->parameters(), kClipNorm);
 }
 
+// From the switch to averaged SGD on, the running mean of the weights after every step (torch.optim.ASGD with
+// t0 = 0 and lambd = 0, as AWD-LSTM and MLBench's reference switch to: its update is SGD's, and its "ax" this
+// mean).
+void LanguageModel::afterOptimizerStep() {
+    if (!averaging_) return;
+    torch::NoGradGuard no_grad;
+    const auto parameters = model_->parameters();
+    if (averages_.empty())
+        for (const auto& p : parameters)
+            averages_.push_back(torch::zeros_like(p));
+    ++averaged_steps_;
+    for (std::size_t i = 0; i < parameters.size(); ++i)
+        averages_[i].lerp_(parameters[i], 1.0 / static_cast<double>(averaged_steps_));
+}
+
+// The switch to averaged SGD, judged at the first evaluation after each epoch boundary, by AWD-LSTM's
+// non-monotonic rule (main.py, and MLBench's reference): `len(val_losses) > nonmono and loss >
+// min(val_losses[:-nonmono])`, i.e. the loss is above the best of all but the last 5 judged before it.
+void LanguageModel::afterEvaluation(const Evaluation& evaluation) {
+    if (averaging_) return;
+    const int64_t completed = completedEpochs();
+    if (completed <= judged_epoch_) return;
+    judged_epoch_ = completed;
+    const std::size_t judged = judged_losses_.size();
+    if (judged > kNonmono &&
+        evaluation.loss >
+            *std::min_element(judged_losses_.begin(),
+                              judged_losses_.begin() + static_cast<std::ptrdiff_t>(judged - kNonmono)))
+        averaging_ = true;
+    judged_losses_.push_back(evaluation.loss);
+}
+
+int64_t LanguageModel::completedEpochs() const {
+    return epoch_ + (position_ >= train_.size(0) - 2 ? 1 : 0); // nextBatch starts the next pass there
+}
+
 // eta x seq_len / bptt (MLBench task 3), eta warmed up linearly from lr to lr x sqrt(ranks).
 double LanguageModel::learningRate(int64_t step) const {
     const double peak = options_.lr * std::sqrt(static_cast<double>(world_.ranks));
@@ -151,9 +192,16 @@ double LanguageModel::learningRate(int64_t step) const {
 }
 
 // Perplexity = exp(mean cross-entropy) over every rank's share of the validation tokens, read in sequences
-// of 10 over 10 columns with the state carried along (AWD-LSTM's evaluate).
+// of 10 over 10 columns with the state carried along (AWD-LSTM's evaluate); after the switch to averaged SGD,
+// with the averaged weights (the trained ones put back after).
 Evaluation LanguageModel::evaluate() {
     torch::NoGradGuard no_grad;
+    const auto parameters = model_->parameters();
+    std::vector<torch::Tensor> trained;
+    for (std::size_t i = 0; i < averages_.size(); ++i) {
+        trained.push_back(parameters[i].clone());
+        parameters[i].copy_(averages_[i]);
+    }
     model_->eval();
     auto state = model_->initialState(kValidationColumns);
     double sums[2] = {0, 0}; // cross-entropy summed over tokens, tokens
@@ -170,8 +218,10 @@ Evaluation LanguageModel::evaluate() {
     }
     sumAcrossRanks(sums);
     model_->train();
+    for (std::size_t i = 0; i < trained.size(); ++i)
+        parameters[i].copy_(trained[i]);
     const double loss = sums[0] / sums[1];
-    return {std::exp(loss), loss};
+    return {std::exp(loss), loss, {{"asgd", averaging_}, {"averaged_weights", !averages_.empty()}}};
 }
 
 // 6 x tokens x weights each token multiplies (LSTM gates and the decoder; the embedding is a lookup), at
@@ -195,7 +245,10 @@ nlohmann::json LanguageModel::hyperparameters() const {
          {"peak_lr", options_.lr * std::sqrt(static_cast<double>(world_.ranks))},
          {"lr_rule", "eta x seq_len / bptt, eta warmed up linearly to lr x sqrt(ranks)"},
          {"warmup_steps", warmup_steps_},
-         {"optimizer", "SGD momentum 0 weight_decay 1.2e-6"},
+         {"optimizer",
+          "SGD momentum 0 weight_decay 1.2e-6; averaged (ASGD) once the validation loss is above "
+          "the best of all but the last nonmono epochs' evaluations"},
+         {"nonmono", kNonmono},
          {"clip_grad_norm", kClipNorm},
          {"ar_alpha", kAlpha},
          {"tar_beta", kBeta},
@@ -207,7 +260,7 @@ nlohmann::json LanguageModel::hyperparameters() const {
          {"dropout_hidden", m.dropout_hidden},
          {"dropout_input", m.dropout_input},
          {"dropout_embedding", m.dropout_embedding},
-         {"weight_drop", 0}});
+         {"weight_drop", m.weight_drop}});
 }
 
 nlohmann::json LanguageModel::headerFields() const {
@@ -224,6 +277,13 @@ void LanguageModel::saveState(torch::serialize::OutputArchive& archive) const {
         archive.write("lm_h" + std::to_string(l), std::get<0>(state_[l]).detach());
         archive.write("lm_c" + std::to_string(l), std::get<1>(state_[l]).detach());
     }
+    // Averaged SGD: the switch, its steps, the judged epoch, the losses judged, the averages.
+    archive.write("lm_asgd", torch::tensor({int64_t(averaging_), averaged_steps_, judged_epoch_,
+                                            static_cast<int64_t>(averages_.size())},
+                                           torch::kInt64));
+    archive.write("lm_judged_losses", torch::tensor(judged_losses_, torch::kFloat64));
+    for (std::size_t i = 0; i < averages_.size(); ++i)
+        archive.write("lm_average" + std::to_string(i), averages_[i]);
 }
 
 void LanguageModel::loadState(torch::serialize::InputArchive& archive) {
@@ -234,6 +294,22 @@ void LanguageModel::loadState(torch::serialize::InputArchive& archive) {
     for (std::size_t l = 0; l < state_.size(); ++l) {
         archive.read("lm_h" + std::to_string(l), std::get<0>(state_[l]));
         archive.read("lm_c" + std::to_string(l), std::get<1>(state_[l]));
+    }
+    torch::Tensor asgd, losses;
+    archive.read("lm_asgd", asgd);
+    archive.read("lm_judged_losses", losses);
+    averaging_ = asgd[0].item<int64_t>() != 0;
+    averaged_steps_ = asgd[1].item<int64_t>();
+    judged_epoch_ = asgd[2].item<int64_t>();
+    judged_losses_.clear();
+    for (int64_t i = 0; i < losses.numel(); ++i)
+        judged_losses_.push_back(losses[i].item<double>());
+    averages_.clear();
+    const torch::Device device = deviceOf(*model_);
+    for (int64_t i = 0; i < asgd[3].item<int64_t>(); ++i) {
+        torch::Tensor average;
+        archive.read("lm_average" + std::to_string(i), average);
+        averages_.push_back(average.to(device));
     }
 }
 

@@ -1,6 +1,7 @@
 // MLBench task 3: an AWD-LSTM language model on WikiText-2 (or synthetic Markov text), synchronous SGD with
 // AWD-LSTM's random sequence lengths, the learning rate scaled by seq_len / bptt and warmed up to
-// lr x sqrt(ranks), gradient-norm clipping, activation regularisation; validation perplexity.
+// lr x sqrt(ranks), gradient-norm clipping, activation regularisation, weight drop, and the switch to
+// averaged SGD when the validation loss stalls; validation perplexity.
 #pragma once
 
 #include "awd_lstm.h"
@@ -17,7 +18,9 @@ class LanguageModel : public Workload {
     Batch nextBatch() override;
     torch::Tensor forwardLoss(const Batch& batch) override;
     void beforeOptimizerStep() override;
+    void afterOptimizerStep() override;
     double learningRate(int64_t step) const override;
+    void afterEvaluation(const Evaluation& evaluation) override;
     EvalMetric evalMetric() const override { return {"perplexity", false}; }
     Evaluation evaluate() override;
     int64_t epoch() const override { return epoch_; }
@@ -42,6 +45,16 @@ class LanguageModel : public Workload {
     LstmState state_; // carried across batches, detached
     int64_t position_ = 0, epoch_ = 0, steps_ = 0;
     int64_t warmup_steps_ = 0;
+    // Averaged SGD (afterEvaluation): the held-out losses judged so far (one an epoch), and from the switch
+    // on the mean of the weights after every step since (one tensor a parameter, in parameters() order).
+    std::vector<double> judged_losses_;
+    int64_t judged_epoch_ = 0;
+    bool averaging_ = false;
+    int64_t averaged_steps_ = 0;
+    std::vector<torch::Tensor> averages_;
+
+    // Whole passes over this rank's training text so far (the same on every rank: equal shards, one length).
+    int64_t completedEpochs() const;
 };
 
 } // namespace scalebench

@@ -68,6 +68,8 @@ class Workload {
     virtual torch::Tensor forwardLoss(const Batch& batch) = 0;
     // After the gradients are averaged and unscaled, before the optimizer (e.g. gradient-norm clipping).
     virtual void beforeOptimizerStep() {}
+    // After the optimizer's step (not after a step fp16 skipped), e.g. to average the weights.
+    virtual void afterOptimizerStep() {}
 
     // The learning rate of step (1-based) for every parameter group.
     virtual double learningRate(int64_t step) const = 0;
