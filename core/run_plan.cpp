@@ -1,6 +1,7 @@
 // A benchmark plan (TOML) and its expansion into runs: workload x ranks x repeat.
 #include "run_plan.h"
 
+#include "batch_split.h"
 #include "toml_table_reader.h"
 #include "workload_catalog.h"
 
@@ -62,36 +63,17 @@ std::map<std::string, std::string> environment(const TableReader& r, const toml:
 
 RunGroup readGroup(const toml::table& table, const std::string& file, int index) {
     TableReader r(table, file, "[[run]] #" + std::to_string(index),
-                  {"workload",
-                   "dataset",
-                   "ranks",
-                   "steps",
-                   "batch_per_rank",
-                   "lr",
-                   "warmup_steps",
-                   "eval_every",
-                   "eval_samples",
-                   "threads_per_rank",
-                   "seed",
-                   "sweep_points",
-                   "sweep_max_log10",
-                   "repetitions",
-                   "warmup_iterations",
-                   "backend",
-                   "device",
-                   "bucket_mb",
-                   "overlap",
-                   "precision",
-                   "target_accuracy",
-                   "target",
-                   "peak_tflops",
-                   "preset",
-                   "seq_len",
-                   "gpus_per_node",
-                   "env",
-                   "collectives",
-                   "dtypes",
-                   "ops",
+                  {"workload",         "dataset",       "ranks",
+                   "data_dir",         "steps",         "epochs",
+                   "batch_per_rank",   "global_batch",  "lr",
+                   "warmup_steps",     "eval_every",    "eval_samples",
+                   "threads_per_rank", "seed",          "sweep_points",
+                   "sweep_max_log10",  "repetitions",   "warmup_iterations",
+                   "backend",          "device",        "bucket_mb",
+                   "overlap",          "precision",     "target_accuracy",
+                   "target",           "peak_tflops",   "preset",
+                   "seq_len",          "gpus_per_node", "env",
+                   "collectives",      "dtypes",        "ops",
                    "in_place"});
     RunGroup g;
     g.workload = r.text("workload", "", true);
@@ -109,12 +91,23 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
                "workload '" + g.workload + "' has no dataset '" + g.dataset +
                    "' (known: " + joinedWords(info->datasets) + ")");
     g.ranks = r.positiveIntegers("ranks");
+    g.data_dir = r.text("data_dir", g.data_dir);
+    if (const toml::node* node = table.get("data_dir"); node && g.data_dir.empty())
+        r.fail(*node, "data_dir",
+               "'data_dir' must not be empty (left out: the cluster's data_root/" + g.dataset + ")");
     g.steps = r.integer("steps", g.steps, 1);
+    if (table.get("epochs")) {
+        if (table.get("steps"))
+            r.fail(*table.get("epochs"), "epochs",
+                   "'epochs' and 'steps' both say how long to train: give one of them");
+        g.epochs = r.real("epochs", 0);
+    }
     g.batch_per_rank = r.integer("batch_per_rank", info->batch_per_rank, 1);
+    g.global_batch = r.integer("global_batch", g.global_batch, 1);
     g.lr = r.real("lr", info->base_lr);
     g.warmup_steps = r.integer("warmup_steps", g.warmup_steps, 0);
-    g.eval_every = r.integer("eval_every", g.eval_every, 0);
-    g.eval_samples = r.integer("eval_samples", g.eval_samples, 1);
+    g.eval_every = r.integer("eval_every", info->eval_every, -1);
+    g.eval_samples = r.integer("eval_samples", info->eval_samples, 0);
     g.threads_per_rank = r.integer("threads_per_rank", g.threads_per_rank, 0);
     g.seed = r.integer("seed", g.seed, 0);
     g.sweep_points = r.integer("sweep_points", g.sweep_points, 1);
@@ -146,6 +139,15 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index)
     onlyFor("target_accuracy", !sweep, "training workloads");
     onlyFor("target", !sweep, "training workloads");
     onlyFor("peak_tflops", !sweep, "training workloads");
+    for (const char* key : {"data_dir", "epochs", "global_batch"})
+        onlyFor(key, !sweep, "training workloads");
+    if (const toml::node* node = table.get("global_batch"))
+        for (int ranks : g.ranks)
+            try {
+                engine_cli::splitGlobalBatch(g.global_batch, ranks, g.batch_per_rank);
+            } catch (const std::invalid_argument& e) {
+                r.fail(*node, "global_batch", std::string("'global_batch': ") + e.what());
+            }
     onlyFor("preset", !info->presets.empty(), "workloads with presets");
     onlyFor("seq_len", info->seq_len > 0, "sequence workloads");
     if (table.get("target_accuracy") && info->eval_metric != "accuracy")

@@ -19,6 +19,10 @@ struct WorkloadInfo {
     std::vector<std::string> presets;     // model sizes; the first is the default (empty: one size)
     int seq_len =
         0; // the source's tokens per sequence (the engine's default may depend on the preset); 0: none
+    // Evaluation as the source does it: steps between evaluations (0: only at the end; -1: after each
+    // epoch) and held-out samples (0: the whole held-out set).
+    int eval_every = 0;
+    int eval_samples = 0;
 };
 
 // The groups of the catalog, in the order the console lists them.
