@@ -274,6 +274,7 @@ TEST_CASE("a plan on CIFAR-10 reads the folder its data_dir names, with a global
           "accumulation and epochs; a missing folder is named",
           "[integration][cli][plankeys]") {
     const TemporaryFolder folder;
+    std::filesystem::create_directories(folder.path / "cifar");
     writeCifar10Folder(folder.path / "cifar", 16, 20); // 80 training images, 20 test images
     const auto plan = [&](const std::string& data_dir, const std::string& out) {
         std::ofstream(folder.path / "cifar.toml") << R"(
