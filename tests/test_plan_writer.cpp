@@ -148,3 +148,23 @@ TEST_CASE("the example plans read back to themselves after a write", "[core][pla
         requireSamePlan(roundTrip(plan), plan);
     }
 }
+
+TEST_CASE(
+    "a group's data folder, global batch and epochs survive a write and a read; epochs stand instead of "
+    "steps",
+    "[core][plan][plankeys]") {
+    RunPlan plan;
+    plan.name = "seed 004 task 1";
+    RunGroup g = groupFor("resnet20", {1, 2, 8});
+    g.dataset = "cifar10";
+    g.data_dir = "cifar-10-batches-bin";
+    g.global_batch = 1024;
+    g.epochs = 164;
+    g.eval_every = -1;
+    g.eval_samples = 0;
+    plan.groups = {g};
+    const std::string toml = writePlanToml(plan);
+    CHECK(toml.find("steps") == std::string::npos);      // a plan with both is refused
+    CHECK(toml.find("eval_every") == std::string::npos); // the catalog's: after each epoch
+    requireSamePlan(roundTrip(plan), plan);
+}
