@@ -65,9 +65,6 @@ ImageClassification::ImageClassification(const EngineOptions& options, const Wor
           held_out_ = shards.held_out;
           model_ = CifarResNet(shards.in_channels, 10, depth_);
           augment_ = options.dataset == "cifar10" && options.augmentation == "standard";
-          double samples[1] = {static_cast<double>(shards.train.size())};
-          sumAcrossRanks(samples);
-          train_samples_ = static_cast<int64_t>(samples[0]);
           return BatchSampler(shards.train, options.batch_per_rank,
                               static_cast<uint64_t>(options.seed) * 7919 + static_cast<uint64_t>(world.rank));
       }()),
