@@ -286,7 +286,7 @@ data_dir = ")" + data_dir + R"("
 ranks = 1
 batch_per_rank = 8
 global_batch = 16
-epochs = 1
+epochs = 2
 )";
         return std::vector<std::string>{"--batch", (folder.path / "cifar.toml").string(),
                                         "--db",    (folder.path / "s.db").string(),
@@ -303,9 +303,15 @@ epochs = 1
     CHECK(hp["batch_per_rank"] == 8);
     CHECK(hp["accumulation"] == 2);
     CHECK(hp["global_batch"] == 16);
-    CHECK(hp["steps"] == 5);        // one pass over 80 images, 16 a step
+    CHECK(hp["steps"] == 10);       // two passes over 80 images, 16 a step
     CHECK(hp["eval_samples"] == 0); // MLBench task 1: the whole test set
     CHECK(hp["eval_every"] == -1);  // after each epoch
+    std::vector<int> evaluated;     // the steps after which the run evaluated
+    std::istringstream lines(stream);
+    for (std::string line; std::getline(lines, line);)
+        if (const auto record = nlohmann::json::parse(line); record["type"] == "eval")
+            evaluated.push_back(record["step"].get<int>());
+    CHECK(evaluated == std::vector<int>{5, 10});
 
     const auto missing = runConsole(folder, plan((folder.path / "missing").string(), "out-missing"));
     CHECK(missing.exit_status != 0);
