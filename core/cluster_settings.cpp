@@ -79,6 +79,7 @@ ClusterSettings readCluster(const toml::table& table, const std::string& file, i
                    "trust_on_first_use",
                    "remote_root",
                    "torch_python",
+                   "data_root",
                    "partition",
                    "account",
                    "constraint",
@@ -103,6 +104,7 @@ ClusterSettings readCluster(const toml::table& table, const std::string& file, i
     c.trust_on_first_use = r.boolean("trust_on_first_use", false);
     c.remote_root = r.text("remote_root", c.remote_root);
     c.torch_python = r.text("torch_python", c.torch_python);
+    c.data_root = r.text("data_root", c.data_root);
     c.partition = r.text("partition", "");
     c.account = r.text("account", "");
     c.constraint = r.text("constraint", "");
@@ -224,6 +226,10 @@ std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
         add("remote_root", c.remote_root, "scalebench's folder on the cluster: " + one_line + ", not empty");
     if (c.torch_python.empty() || hasControl(c.torch_python))
         add("torch_python", c.torch_python, "a Python command or " + one_line);
+    if (c.data_root.empty() || c.data_root.front() != '/' || hasControl(c.data_root))
+        add("data_root", c.data_root,
+            "the folder of the cluster's data sets, as the compute nodes see it: an absolute path, " +
+                one_line);
     bool partitions = true;
     for (const auto& name : split(c.partition, ','))
         partitions = partitions && isSlurmName(name);
@@ -271,6 +277,7 @@ std::string clusterToJson(const ClusterSettings& c) {
                         {"trust_on_first_use", c.trust_on_first_use},
                         {"remote_root", c.remote_root},
                         {"torch_python", c.torch_python},
+                        {"data_root", c.data_root},
                         {"partition", c.partition},
                         {"account", c.account},
                         {"constraint", c.constraint},
@@ -300,6 +307,7 @@ ClusterSettings clusterFromJson(const std::string& text) {
     c.trust_on_first_use = j.value("trust_on_first_use", false);
     c.remote_root = j.value("remote_root", c.remote_root);
     c.torch_python = j.value("torch_python", c.torch_python);
+    c.data_root = j.value("data_root", c.data_root);
     c.partition = j.value("partition", "");
     c.account = j.value("account", "");
     c.constraint = j.value("constraint", "");

@@ -1,6 +1,8 @@
 // A cluster as scalebench reaches and uses it: the head node over SSH and how its Slurm jobs are shaped.
 #pragma once
 
+#include "engine_option_table.h"
+
 #include <filesystem>
 #include <map>
 #include <string>
@@ -20,6 +22,10 @@ struct ClusterSettings {
     std::string remote_root =
         "scalebench";                     // per-cluster folder on the head node, relative to the home folder
     std::string torch_python = "python3"; // the cluster's Python whose torch package gives LibTorch
+    // Where the cluster keeps data sets, one folder each named as the data set: a run whose plan gives no
+    // data_dir reads <data_root>/<dataset>, and a relative data_dir is under it. An absolute path (the
+    // runs' working folders differ).
+    std::string data_root = SCALEBENCH_DATA_ROOT;
 
     // Shaping jobs.
     std::string partition;

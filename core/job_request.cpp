@@ -2,16 +2,27 @@
 #include "job_request.h"
 
 #include "engine_invocation.h"
+#include "workload_catalog.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 namespace scalebench {
 
+std::string dataDirOf(const RunGroup& group, const ClusterSettings& cluster) {
+    if (!group.data_dir.empty() && group.data_dir.front() == '/') return group.data_dir;
+    return cluster.data_root + "/" + (group.data_dir.empty() ? group.dataset : group.data_dir);
+}
+
 JobRequest jobRequestFor(const RunSpec& run, const LaunchSite& site) {
     JobRequest job;
     job.name = run.name;
-    job.program = engineArguments(run, site.engine, job.output);
+    RunSpec placed = run; // with its data set's folder on the machine that runs it (data made up needs none)
+    const WorkloadInfo* workload = findWorkload(run.group.workload);
+    const bool reads_files = run.group.dataset.rfind("synthetic-", 0) != 0 && run.group.dataset != "none";
+    if (workload && !isCollectiveSweep(*workload) && reads_files)
+        placed.group.data_dir = dataDirOf(run.group, site.cluster);
+    job.program = engineArguments(placed, site.engine, job.output);
     job.ranks = run.ranks;
     job.threads_per_rank = run.group.threads_per_rank;
     job.environment = run.environment;

@@ -47,4 +47,8 @@ struct LaunchSite {
 // asks, else as the cluster does (tasks_per_node). On this machine: one node, every rank on it.
 JobRequest jobRequestFor(const RunSpec& run, const LaunchSite& site);
 
+// Where a training run reads its data set on `cluster`: the plan's data_dir where absolute, else under the
+// cluster's data_root: <data_root>/<data_dir>, or <data_root>/<dataset> where the plan gives none.
+std::string dataDirOf(const RunGroup& group, const ClusterSettings& cluster);
+
 } // namespace scalebench

@@ -53,16 +53,24 @@ void writeGroup(std::string& out, const RunGroup& g) {
     text("dataset", g.dataset, info ? info->datasets.front() : "");
     line("ranks", tomlArray(g.ranks, [](int n) { return std::to_string(n); }));
     integer("gpus_per_node", g.gpus_per_node, defaults.gpus_per_node);
-    integer("steps", g.steps, defaults.steps);
+    text("data_dir", g.data_dir, defaults.data_dir);
+    if (g.epochs > 0)
+        real("epochs", g.epochs, defaults.epochs); // instead of steps
+    else
+        integer("steps", g.steps, defaults.steps);
     text("preset", g.preset, info && !info->presets.empty() ? info->presets.front() : "");
     integer("seq_len", g.seq_len, defaults.seq_len);
     real("target", g.target, info ? defaultTarget(*info, g.dataset) : defaults.target);
     real("peak_tflops", g.peak_tflops, defaults.peak_tflops);
-    integer("batch_per_rank", g.batch_per_rank, info ? info->batch_per_rank : defaults.batch_per_rank);
+    if (!g.batch_per_rank_by_ranks.empty())
+        line("batch_per_rank", tomlArray(g.batch_per_rank_by_ranks, [](int n) { return std::to_string(n); }));
+    else
+        integer("batch_per_rank", g.batch_per_rank, info ? info->batch_per_rank : defaults.batch_per_rank);
+    integer("global_batch", g.global_batch, defaults.global_batch);
     real("lr", g.lr, info ? info->base_lr : defaults.lr);
     integer("warmup_steps", g.warmup_steps, defaults.warmup_steps);
-    integer("eval_every", g.eval_every, defaults.eval_every);
-    integer("eval_samples", g.eval_samples, defaults.eval_samples);
+    integer("eval_every", g.eval_every, info ? info->eval_every : defaults.eval_every);
+    integer("eval_samples", g.eval_samples, info ? info->eval_samples : defaults.eval_samples);
     integer("threads_per_rank", g.threads_per_rank, defaults.threads_per_rank);
     integer("seed", g.seed, defaults.seed);
     text("precision", g.precision, defaults.precision);

@@ -1,6 +1,7 @@
 // A benchmark plan (TOML) and its expansion into runs: workload x ranks x repeat.
 #include "run_plan.h"
 
+#include "batch_split.h"
 #include "eval_targets.h"
 #include "toml_table_reader.h"
 #include "workload_catalog.h"
@@ -96,39 +97,25 @@ double readTarget(const TableReader& r, const toml::table& table, const Workload
     return target;
 }
 
+// The per-rank batch at the group's i-th rank count.
+int batchPerRankAt(const RunGroup& g, std::size_t i) {
+    return g.batch_per_rank_by_ranks.empty() ? g.batch_per_rank : g.batch_per_rank_by_ranks.at(i);
+}
+
 RunGroup readGroup(const toml::table& table, const std::string& file, int index,
                    std::vector<std::string>& warnings) {
     TableReader r(table, file, "[[run]] #" + std::to_string(index),
-                  {"workload",
-                   "dataset",
-                   "ranks",
-                   "steps",
-                   "batch_per_rank",
-                   "lr",
-                   "warmup_steps",
-                   "eval_every",
-                   "eval_samples",
-                   "threads_per_rank",
-                   "seed",
-                   "sweep_points",
-                   "sweep_max_log10",
-                   "repetitions",
-                   "warmup_iterations",
-                   "backend",
-                   "device",
-                   "bucket_mb",
-                   "overlap",
-                   "precision",
-                   "target_accuracy",
-                   "target",
-                   "peak_tflops",
-                   "preset",
-                   "seq_len",
-                   "gpus_per_node",
-                   "env",
-                   "collectives",
-                   "dtypes",
-                   "ops",
+                  {"workload",         "dataset",       "ranks",
+                   "data_dir",         "steps",         "epochs",
+                   "batch_per_rank",   "global_batch",  "lr",
+                   "warmup_steps",     "eval_every",    "eval_samples",
+                   "threads_per_rank", "seed",          "sweep_points",
+                   "sweep_max_log10",  "repetitions",   "warmup_iterations",
+                   "backend",          "device",        "bucket_mb",
+                   "overlap",          "precision",     "target_accuracy",
+                   "target",           "peak_tflops",   "preset",
+                   "seq_len",          "gpus_per_node", "env",
+                   "collectives",      "dtypes",        "ops",
                    "in_place"});
     RunGroup g;
     g.workload = r.text("workload", "", true);
@@ -146,12 +133,35 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
                "workload '" + g.workload + "' has no dataset '" + g.dataset +
                    "' (known: " + joinedWords(info->datasets) + ")");
     g.ranks = r.positiveIntegers("ranks");
+    g.data_dir = r.text("data_dir", g.data_dir);
+    if (const toml::node* node = table.get("data_dir"); node && g.data_dir.empty())
+        r.fail(*node, "data_dir",
+               "'data_dir' must not be empty (left out: the cluster's data_root/" + g.dataset + ")");
     g.steps = r.integer("steps", g.steps, 1);
-    g.batch_per_rank = r.integer("batch_per_rank", info->batch_per_rank, 1);
+    if (table.get("epochs")) {
+        if (table.get("steps"))
+            r.fail(*table.get("epochs"), "epochs",
+                   "'epochs' and 'steps' both say how long to train: give one of them");
+        g.epochs = r.real("epochs", 0);
+    }
+    if (const toml::node* node = table.get("batch_per_rank"); node && node->is_array()) {
+        g.batch_per_rank_by_ranks = r.positiveIntegers("batch_per_rank");
+        if (g.batch_per_rank_by_ranks.size() != g.ranks.size())
+            r.fail(*node, "batch_per_rank",
+                   "'batch_per_rank' as a list holds one batch per entry of 'ranks': " +
+                       std::to_string(g.batch_per_rank_by_ranks.size()) + " for " +
+                       std::to_string(g.ranks.size()) + " rank counts");
+        for (int batch : g.batch_per_rank_by_ranks)
+            if (batch < 1) r.fail(*node, "batch_per_rank", "'batch_per_rank' must be at least 1");
+        g.batch_per_rank = g.batch_per_rank_by_ranks.front();
+    } else {
+        g.batch_per_rank = r.integer("batch_per_rank", info->batch_per_rank, 1);
+    }
+    g.global_batch = r.integer("global_batch", g.global_batch, 1);
     g.lr = r.real("lr", info->base_lr);
     g.warmup_steps = r.integer("warmup_steps", g.warmup_steps, 0);
-    g.eval_every = r.integer("eval_every", g.eval_every, 0);
-    g.eval_samples = r.integer("eval_samples", g.eval_samples, 1);
+    g.eval_every = r.integer("eval_every", info->eval_every, -1);
+    g.eval_samples = r.integer("eval_samples", info->eval_samples, 0);
     g.threads_per_rank = r.integer("threads_per_rank", g.threads_per_rank, 0);
     g.seed = r.integer("seed", g.seed, 0);
     g.sweep_points = r.integer("sweep_points", g.sweep_points, 1);
@@ -183,12 +193,25 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
     onlyFor("target_accuracy", !sweep, "training workloads");
     onlyFor("target", !sweep, "training workloads");
     onlyFor("peak_tflops", !sweep, "training workloads");
+    for (const char* key : {"data_dir", "epochs", "global_batch"})
+        onlyFor(key, !sweep, "training workloads");
+    if (const toml::node* node = table.get("global_batch"))
+        for (std::size_t i = 0; i < g.ranks.size(); ++i)
+            try {
+                engine_cli::splitGlobalBatch(g.global_batch, g.ranks[i], batchPerRankAt(g, i));
+            } catch (const std::invalid_argument& e) {
+                r.fail(*node, "global_batch", std::string("'global_batch': ") + e.what());
+            }
     onlyFor("preset", !info->presets.empty(), "workloads with presets");
     onlyFor("seq_len", info->seq_len > 0, "sequence workloads");
     g.target = readTarget(r, table, *info, g.dataset, warnings);
     g.peak_tflops = r.real("peak_tflops", g.peak_tflops); // left out: the engine's table for the GPU
     if (!info->presets.empty()) {
         g.preset = choice(r, table, "preset", info->presets.front(), info->presets);
+        if (const std::string why = presetRefusal(g.workload, g.preset); !why.empty())
+            r.fail(table.get("preset") ? static_cast<int>(table.get("preset")->source().begin.line)
+                                       : r.line(),
+                   "preset", "'" + g.workload + "' preset '" + g.preset + "' cannot run here: " + why);
     }
     g.seq_len = r.integer("seq_len", 0, 1);
     for (const char* key : {"collectives", "dtypes", "ops", "in_place"})
@@ -258,9 +281,10 @@ std::vector<RunSpec> expandPlan(const RunPlan& plan) {
                 stem += "-g" + std::to_string(g + 1);
                 break;
             }
-        for (int ranks : group.ranks)
-            for (int repeat = 1; repeat <= plan.repeats; ++repeat) {
+        for (std::size_t i = 0; i < group.ranks.size(); ++i)
+            for (int repeat = 1, ranks = group.ranks[i]; repeat <= plan.repeats; ++repeat) {
                 RunSpec run{nameOf(stem, ranks, repeat), group, ranks, repeat};
+                run.group.batch_per_rank = batchPerRankAt(group, i);
                 names.insert(run.name);
                 if (group.gpus_per_node > 0) {
                     run.ranks_per_node = std::min(ranks, group.gpus_per_node);

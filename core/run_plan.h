@@ -31,13 +31,26 @@ struct RunGroup {
     std::string workload;
     std::string dataset;
     std::vector<int> ranks;
+    // Where the data set's files are on the machine that runs it; empty: the cluster's data_root/DATASET
+    // (this machine: SCALEBENCH_DATA_ROOT/DATASET); relative: to that data root.
+    std::string data_dir = engine_cli::defaults::data_dir;
     int steps = engine_cli::defaults::steps;
-    int batch_per_rank = 0; // 0: the workload's reference value
-    double lr = 0;          // base learning rate before scaling by ranks; 0: the workload's reference value
+    double epochs = engine_cli::defaults::epochs; // passes over the training set instead of steps; 0: steps
+    int batch_per_rank = 0; // 0: the workload's reference value; with global_batch the most per micro-batch
+    // `batch_per_rank = [48, 24, 12, 36]`: one per entry of `ranks`, as MLPerf submissions change the per-GPU
+    // batch with the GPU count (seed 000's config_1cc_1x8x48x1 ... 8x8x36x1); empty: batch_per_rank at every
+    // rank count. expandPlan gives each run its own.
+    std::vector<int> batch_per_rank_by_ranks{};
+    // Samples per step over all ranks, split into ranks x accumulation micro-batches
+    // (engine_cli::splitGlobalBatch); 0: batch_per_rank x ranks.
+    int global_batch = engine_cli::defaults::global_batch;
+    double lr = 0; // base learning rate before scaling by ranks; 0: the workload's reference value
     int warmup_steps = engine_cli::defaults::warmup_steps; // linear warm-up to lr x ranks; -1: log2(ranks)
                                                            // epochs as in MLBench
-    int eval_every = engine_cli::defaults::eval_every;     // steps between evaluations; 0: only at the end
-    int eval_samples = engine_cli::defaults::eval_samples; // held-out samples per evaluation
+    int eval_every =
+        engine_cli::defaults::eval_every; // steps between evaluations; 0: only at the end; -1:
+                                          // after each epoch (the catalog's default per workload)
+    int eval_samples = engine_cli::defaults::eval_samples;         // held-out samples per evaluation; 0: all
     int threads_per_rank = engine_cli::defaults::threads_per_rank; // 0: cores of the node / ranks on it
     int seed = engine_cli::defaults::seed;
     // Collective sweeps (MLBench task 0): message sizes logspace(0, sweep_max_log10, sweep_points) elements.

@@ -35,6 +35,14 @@ std::map<std::string, std::string> seriesSettings(const RunSpec& run) {
         if (words[i].starts_with("--") && !not_settings.contains(words[i]))
             settings[words[i].substr(2)] = words[i + 1];
     if (run.group.gpus_per_node > 0) settings["gpus-per-node"] = std::to_string(run.group.gpus_per_node);
+    // A batch per rank count (MLPerf's per-scale configs) is the group's convention, one series over its
+    // counts.
+    if (!run.group.batch_per_rank_by_ranks.empty()) {
+        std::string batches;
+        for (int batch : run.group.batch_per_rank_by_ranks)
+            batches += (batches.empty() ? "" : ",") + std::to_string(batch);
+        settings["batch-per-rank"] = "[" + batches + "] by ranks";
+    }
     for (const auto& [name, value] : run.environment)
         settings["env." + name] = value;
     return settings;

@@ -30,7 +30,10 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .base_lr = 0.02,
          .eval_metric = "accuracy",
          .presets = {},
-         .seq_len = 0},
+         .seq_len = 0,
+         // MLBench task 1: the plateau is judged per epoch, on the whole test set (10,000 images)
+         .eval_every = -1,
+         .eval_samples = 0},
         {.name = "resnet56",
          .group = kMLBench,
          .description = "ResNet-56 (He et al. 2015, v1) image classification, top-1 accuracy",
@@ -44,7 +47,10 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .base_lr = 0.02,
          .eval_metric = "accuracy",
          .presets = {},
-         .seq_len = 0},
+         .seq_len = 0,
+         // MLBench task 1: the plateau is judged per epoch, on the whole test set (10,000 images)
+         .eval_every = -1,
+         .eval_samples = 0},
         {.name = "logistic-regression",
          .group = kMLBench,
          .description = "L2-regularised logistic regression (binary), held-out accuracy (and log-loss)",
@@ -56,7 +62,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .base_lr = 4,
          .eval_metric = "accuracy",
          .presets = {},
-         .seq_len = 0},
+         .seq_len = 0,
+         .eval_every = 0,
+         .eval_samples = 2000},
         {.name = "lstm-lm",
          .group = kMLBench,
          .description = "AWD-LSTM word-level language model (400/1150/3, tied), validation perplexity",
@@ -69,7 +77,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .base_lr = 30,
          .eval_metric = "perplexity",
          .presets = {"awd", "small", "tiny"},
-         .seq_len = 70},
+         .seq_len = 70,
+         .eval_every = 0,
+         .eval_samples = 2000},
         {.name = "gnmt",
          .group = kMLBench,
          .description =
@@ -85,7 +95,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .base_lr = 2e-3,
          .eval_metric = "bleu",
          .presets = {"mlbench", "tiny"},
-         .seq_len = 75},
+         .seq_len = 75,
+         .eval_every = 0,
+         .eval_samples = 2000},
         {.name = "transformer",
          .group = kMLBench,
          .description = "Transformer (Vaswani et al. 2017) translation, pre-norm, shared embeddings, BLEU",
@@ -98,7 +110,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .base_lr = 1.976e-3,
          .eval_metric = "bleu",
          .presets = {"mlbench", "base", "tiny"},
-         .seq_len = 80},
+         .seq_len = 80,
+         .eval_every = 0,
+         .eval_samples = 2000},
         {.name = "resnet50",
          .group = kMLPerf,
          .description =
@@ -114,7 +128,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .base_lr = 0.1,
          .eval_metric = "accuracy",
          .presets = {"224", "192", "160", "128", "112", "96", "64", "32"},
-         .seq_len = 0},
+         .seq_len = 0,
+         .eval_every = 0,
+         .eval_samples = 2000},
         {.name = "bert",
          .group = kMLPerf,
          .description = "BERT-large encoder (post-LN, GELU), masked-LM 15% (80/10/10) on synthetic tokens, "
@@ -127,7 +143,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .base_lr = 3.5e-4,
          .eval_metric = "accuracy",
          .presets = {"large", "tiny"},
-         .seq_len = 512},
+         .seq_len = 512,
+         .eval_every = 0,
+         .eval_samples = 2000},
         {.name = "llama",
          .group = kLLM,
          .description = "Llama-style decoder (RMSNorm, grouped-query causal attention with RoPE, SwiGLU), "
@@ -141,7 +159,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .base_lr = 3e-4,
          .eval_metric = "loss",
          .presets = {"small", "tiny", "1b", "7b", "13b", "70b"},
-         .seq_len = 4096},
+         .seq_len = 4096,
+         .eval_every = 0,
+         .eval_samples = 2000},
         {.name = "allreduce-sweep",
          .group = kCollectives,
          .description = "Collectives (all-reduce, all-gather, reduce-scatter, broadcast, all-to-all) over a "
@@ -153,7 +173,9 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .base_lr = 1,
          .eval_metric = "",
          .presets = {},
-         .seq_len = 0},
+         .seq_len = 0,
+         .eval_every = 0,
+         .eval_samples = 2000},
     };
     return catalog;
 }
@@ -199,6 +221,23 @@ std::optional<SeedTarget> seedTarget(const std::string& workload, const std::str
 double defaultTarget(const WorkloadInfo& workload, const std::string& dataset) {
     const std::optional<SeedTarget> seed = seedTarget(workload.name, dataset);
     return seed && seed->metric == workload.eval_metric ? seed->value : 0;
+}
+
+std::string presetRefusal(const std::string& workload, const std::string& preset) {
+    if (workload != "llama") return "";
+    const auto refusal = [](const char* parameters, const char* bytes) {
+        return std::string("Llama-2 ") + parameters +
+               " trained data-parallel keeps a whole replica on every GPU: " +
+               "fp32 weights, gradients and Adam's two moments, 16 bytes a parameter, " + bytes +
+               ", beyond any one GPU (80 GB H100, 141 GB H200). It needs its state sharded across GPUs "
+               "(FSDP: " +
+               "seed 003 trains 70B with FSDP=64), which the data-parallel engine does not have; run "
+               "MaxText's " +
+               "recipe for it as a benchmark of its own";
+    };
+    if (preset == "13b") return refusal("13B", "208 GB");
+    if (preset == "70b") return refusal("70B", "1.1 TB");
+    return "";
 }
 
 } // namespace scalebench

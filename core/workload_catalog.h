@@ -20,6 +20,10 @@ struct WorkloadInfo {
     std::vector<std::string> presets;     // model sizes; the first is the default (empty: one size)
     int seq_len =
         0; // the source's tokens per sequence (the engine's default may depend on the preset); 0: none
+    // Evaluation as the source does it: steps between evaluations (0: only at the end; -1: after each
+    // epoch) and held-out samples (0: the whole held-out set).
+    int eval_every = 0;
+    int eval_samples = 0;
 };
 
 // The groups of the catalog, in the order the console lists them.
@@ -38,6 +42,12 @@ struct SeedTarget {
 };
 // None where the seed states no target for this data set (synthetic data, a proxy's data, Fashion-MNIST).
 std::optional<SeedTarget> seedTarget(const std::string& workload, const std::string& dataset);
+// Why the engine cannot run this preset of the workload ("" where it can): a data-parallel rank holds a whole
+// replica, fp32 weights, gradients and Adam's two moments, 16 bytes a parameter, which for Llama-2 13B and
+// 70B is beyond any one GPU (80 GB H100, 141 GB H200); they need sharding (FSDP), which the engine does not
+// have.
+std::string presetRefusal(const std::string& workload, const std::string& preset);
+
 // The target a plan gets when it states none: the seed's, where the engine measures the metric the seed
 // states it in; 0 (none) otherwise.
 double defaultTarget(const WorkloadInfo& workload, const std::string& dataset);

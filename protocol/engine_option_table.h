@@ -9,6 +9,11 @@
 #include <system_error>
 #include <vector>
 
+// Where the data sets are on this machine and, unless a cluster's data_root says otherwise, on a cluster: one
+// folder per data set, named as the data set (Debian's dataset-fashion-mnist installs
+// /usr/share/datasets/fashion-mnist).
+#define SCALEBENCH_DATA_ROOT "/usr/share/datasets"
+
 // Each row: X(name, Kind, accepts, help, default...). The option is --name with '_' as '-'.
 //   Kind: Text (a string), Int, Real, Switch (yes or no), List (comma-separated, each item accepted).
 //   accepts: for Text and List the accepted values separated by '|' ("" for any text); for numbers the least
@@ -20,13 +25,24 @@
 #define SCALEBENCH_PLAN_OPTIONS(X)                                                                           \
     X(workload, Text, "", "what to train, or allreduce-sweep (docs/workloads.md)", "resnet20")               \
     X(dataset, Text, "", "the workload's data set (docs/workloads.md)", "fashion-mnist")                     \
-    X(steps, Int, "1", "training steps", 100)                                                                \
-    X(batch_per_rank, Int, "1", "samples per step on each rank", 128)                                        \
+    X(data_dir, Text, "",                                                                                    \
+      "where the dataset's files are; empty: " SCALEBENCH_DATA_ROOT "/DATASET (synthetic data: unused)", "") \
+    X(steps, Int, "1", "training steps (optimizer steps)", 100)                                              \
+    X(epochs, Real, "0",                                                                                     \
+      "passes over the training set instead of steps: steps = ceil(epochs x training samples / "             \
+      "global_batch); 0: steps",                                                                             \
+      0)                                                                                                     \
+    X(batch_per_rank, Int, "1",                                                                              \
+      "samples per step on each rank; with global_batch, the most per micro-batch", 128)                     \
+    X(global_batch, Int, "0",                                                                                \
+      "samples per step over all ranks: micro-batches of global_batch / (ranks x A) on each rank, A (the "   \
+      "gradient accumulation) the least that fits batch_per_rank; 0: batch_per_rank x ranks, A = 1",         \
+      0)                                                                                                     \
     X(lr, Real, "0", "base learning rate, scaled linearly to lr x ranks after the warm-up", 0.02)            \
     X(warmup_steps, Int, "-1", "steps of linear warm-up to lr x ranks; -1: log2(ranks) epochs (MLBench)",    \
       -1)                                                                                                    \
-    X(eval_every, Int, "0", "steps between evaluations; 0: only at the end", 0)                              \
-    X(eval_samples, Int, "1", "held-out samples per evaluation", 2000)                                       \
+    X(eval_every, Int, "-1", "steps between evaluations; 0: only at the end; -1: after each epoch", 0)       \
+    X(eval_samples, Int, "0", "held-out samples per evaluation; 0: the whole held-out set", 0)               \
     X(threads_per_rank, Int, "0",                                                                            \
       "intra-op threads per rank; 0: cores of the node / ranks on it (the header "                           \
       "records what it became)",                                                                             \
@@ -79,7 +95,6 @@
 // Where files go and uses of the engine outside a plan (tests, benchmarks, checkpoints): passed when used.
 #define SCALEBENCH_INVOCATION_OPTIONS(X)                                                                     \
     X(metrics, Text, "", "the JSON-lines metric stream rank 0 writes (required; must not exist)", "")        \
-    X(data_dir, Text, "", "where the dataset's files are", "/usr/share/datasets/fashion-mnist")              \
     X(rendezvous_file, Text, "", "gloo, nccl: meet through this file instead of MPI", "")                    \
     X(dump_parameters, Text, "", "rank 0 writes the trained parameters here (float32, registration order)",  \
       "")                                                                                                    \

@@ -1,5 +1,6 @@
 // scalebench --batch as a user runs it: bad plans and stores are named, and a killed rank fails the batch
 // without losing the records collected before it died.
+#include "cifar10_files.h"
 #include "console_run.h"
 #include "metric_stream_parser.h"
 #include "run_folder.h"
@@ -257,4 +258,64 @@ batch_per_rank = 8
     for (const auto& record : parser.feed(fileText(metricFile(a.run_dir, 0))))
         if (auto* s = std::get_if<StepRecord>(&record)) last_step = s->step;
     CHECK(last_step == 9);
+}
+
+namespace {
+// The metric stream of the one run under `out`.
+std::string onlyMetricStream(const std::filesystem::path& out) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(out))
+        if (entry.path().filename() == kMetricFileName) return fileText(entry.path());
+    FAIL("no " << kMetricFileName << " under " << out);
+    return "";
+}
+} // namespace
+
+TEST_CASE("a plan on CIFAR-10 reads the folder its data_dir names, with a global batch over gradient "
+          "accumulation and epochs; a missing folder is named",
+          "[integration][cli][plankeys]") {
+    const TemporaryFolder folder;
+    std::filesystem::create_directories(folder.path / "cifar");
+    writeCifar10Folder(folder.path / "cifar", 16, 20); // 80 training images, 20 test images
+    const auto plan = [&](const std::string& data_dir, const std::string& out) {
+        std::ofstream(folder.path / "cifar.toml") << R"(
+name = "cifar"
+[[run]]
+workload = "resnet20"
+dataset = "cifar10"
+data_dir = ")" + data_dir + R"("
+ranks = 1
+batch_per_rank = 8
+global_batch = 16
+epochs = 2
+)";
+        return std::vector<std::string>{"--batch", (folder.path / "cifar.toml").string(),
+                                        "--db",    (folder.path / "s.db").string(),
+                                        "--out",   (folder.path / out).string()};
+    };
+    const auto ran = runConsole(folder, plan((folder.path / "cifar").string(), "out"));
+    INFO(ran.printed());
+    REQUIRE(ran.exit_status == 0);
+    const std::string stream = onlyMetricStream(folder.path / "out");
+    const auto header = nlohmann::json::parse(stream.substr(0, stream.find('\n')));
+    CHECK(header["dataset"] == "cifar10");
+    CHECK(header["data_dir"] == (folder.path / "cifar").string());
+    const auto& hp = header["hyperparameters"];
+    CHECK(hp["batch_per_rank"] == 8);
+    CHECK(hp["accumulation"] == 2);
+    CHECK(hp["global_batch"] == 16);
+    CHECK(hp["steps"] == 10);       // two passes over 80 images, 16 a step
+    CHECK(hp["eval_samples"] == 0); // MLBench task 1: the whole test set
+    CHECK(hp["eval_every"] == -1);  // after each epoch
+    std::vector<int> evaluated;     // the steps after which the run evaluated
+    std::istringstream lines(stream);
+    for (std::string line; std::getline(lines, line);)
+        if (const auto record = nlohmann::json::parse(line); record["type"] == "eval")
+            evaluated.push_back(record["step"].get<int>());
+    CHECK(evaluated == std::vector<int>{5, 10});
+
+    const auto missing = runConsole(folder, plan((folder.path / "missing").string(), "out-missing"));
+    CHECK(missing.exit_status != 0);
+    CHECK_THAT(missing.printed(), Catch::Contains("dataset 'cifar10'") &&
+                                      Catch::Contains((folder.path / "missing").string()) &&
+                                      Catch::Contains("data_dir"));
 }

@@ -19,6 +19,7 @@ tasks_per_node = 8
 gpus_per_node = 8
 setup = ["module load cuda/12.4"]
 launcher = "mpirun"
+data_root = "/scratch/datasets"
 container_image = "nvcr.io#nvidia/pytorch:24.04-py3"
 [cluster.nccl_env]
 NCCL_IB_HCA = "mlx5"
@@ -31,6 +32,8 @@ NCCL_IB_HCA = "mlx5"
     CHECK(c.launcher == ClusterSettings::Launcher::Mpirun);
     CHECK(c.nccl_env.at("NCCL_IB_HCA") == "mlx5");
     CHECK(c.exclusive); // the default: benchmarks want whole nodes
+    CHECK(c.data_root == "/scratch/datasets");
+    CHECK(clusterFromJson(clusterToJson(c)).data_root == "/scratch/datasets");
 
     const ClusterSettings back = clusterFromJson(clusterToJson(c));
     CHECK(clusterToJson(back) == clusterToJson(c));
@@ -68,6 +71,7 @@ TEST_CASE(
         "known_hosts = \"/home/me/.ssh/known hosts\"",
         "remote_root = \"/scratch/me/scalebench\"",
         "torch_python = \"/opt/torch env/bin/python3\"",
+        "data_root = \"/scratch/data sets\"",
         "partition = \"gpu\"",
         "partition = \"gpu,gpu-long\"",
         "partition = \"a100_80g.x-1\"",
@@ -114,6 +118,9 @@ TEST_CASE(
         {"remote_root = \"\"", "remote_root", "''"},
         {"remote_root = \"a\\nb\"", "remote_root", "'a\\nb'"},
         {"torch_python = \"py\\u0000thon\"", "torch_python", "'py\\x00thon'"},
+        {"data_root = \"\"", "data_root", "''"},
+        {"data_root = \"datasets\"", "data_root", "'datasets'"},
+        {"data_root = \"a\\nb\"", "data_root", "'a\\nb'"},
         {"partition = \"gpu long\"", "partition", "'gpu long'"},
         {"partition = \"gpu,\"", "partition", "'gpu,'"},
         {"partition = \"$(id)\"", "partition", "'$(id)'"},

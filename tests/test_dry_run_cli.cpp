@@ -190,3 +190,66 @@ TEST_CASE("the engine configured for a cluster says what to install there when t
                    !Catch::Contains("scripts/setup.sh") && !Catch::Contains("install libgloo-dev ("));
     }
 }
+
+// Issue 19: one plan per seed experiment the engine can run (resources/plans/seeds/), each value commented
+// with the seed's words. Those that need GPUs run here as a dry run on a cluster with GPUs: every run's
+// sbatch script, one task per GPU, nothing connected to.
+TEST_CASE("every seed plan runs as a dry run on a GPU cluster, its runs' engine lines carrying the seed's "
+          "settings",
+          "[cli][dry-run]") {
+    TemporaryFolder folder;
+    SilentPort head;
+    std::ofstream(folder.path / "clusters.toml")
+        << "[[cluster]]\nname = \"gpus\"\nhost = \"127.0.0.1\"\n"
+        << "port = " << head.port << "\nuser = \"alice\"\n"
+        << "remote_root = \"/scratch/alice/sb\"\npartition = \"gpu\"\n"
+        << "tasks_per_node = 8\ngpus_per_node = 8\n"
+        << "data_root = \"/datasets\"\n";
+    const std::string db = (folder.path / "sessions.db").string();
+    REQUIRE(runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db})
+                .exit_status == 0);
+    int plans = 0;
+    for (const auto& entry :
+         std::filesystem::directory_iterator(SCALEBENCH_SOURCE_DIR "/resources/plans/seeds")) {
+        if (entry.path().extension() != ".toml") continue;
+        ++plans;
+        const ConsoleRun dry =
+            runConsole(folder, {"run", entry.path().string(), "--dry-run", "--cluster", "gpus", "--db", db});
+        INFO(entry.path().filename().string() << "\n" << dry.printed());
+        CHECK(dry.exit_status == 0);
+        CHECK_THAT(dry.out, Catch::Contains("#SBATCH --partition=gpu"));
+        CHECK(dry.err.find("warning") == std::string::npos); // no old keys
+    }
+    CHECK(plans >= 9);
+    CHECK_FALSE(head.connectedTo());
+
+    const ConsoleRun task1 = runConsole(
+        folder, {"run", SCALEBENCH_SOURCE_DIR "/resources/plans/seeds/mlbench-task1a-resnet20-cifar10.toml",
+                 "--dry-run", "--cluster", "gpus", "--db", db});
+    CHECK_THAT(task1.out, Catch::Contains("--data-dir /datasets/cifar-10-batches-bin") &&
+                              Catch::Contains("--epochs 164") && Catch::Contains("--target 80") &&
+                              Catch::Contains("--eval-every -1") && Catch::Contains("--batch-per-rank 128"));
+    const ConsoleRun bert = runConsole(
+        folder, {"run", SCALEBENCH_SOURCE_DIR "/resources/plans/seeds/mlperf-bert-seed000-8-to-64.toml",
+                 "--dry-run", "--cluster", "gpus", "--db", db});
+    // Seed 000's per-GPU batch at each GPU count: 48, 24, 12, 36.
+    CHECK_THAT(bert.out, Catch::Contains("--batch-per-rank 48") && Catch::Contains("--batch-per-rank 24") &&
+                             Catch::Contains("--batch-per-rank 12") &&
+                             Catch::Contains("--batch-per-rank 36"));
+}
+
+// Seed 003's Llama-2 70B (and 13B) need FSDP: a plan asking for them is refused with that reason, not
+// attempted.
+TEST_CASE("a plan asking for a model the data-parallel engine cannot hold is refused with the reason",
+          "[cli][dry-run]") {
+    TemporaryFolder folder;
+    std::ofstream(folder.path / "llama70b.toml")
+        << "name = \"seed003\"\n[[run]]\nworkload = \"llama\"\npreset = \"70b\"\nranks = [64]\n"
+        << "gpus_per_node = 8\nseq_len = 4096\nprecision = \"bf16\"\n";
+    const ConsoleRun refused = runConsole(folder, {"run", (folder.path / "llama70b.toml").string(),
+                                                   "--dry-run", "--db", (folder.path / "s.db").string()});
+    CHECK(refused.exit_status == 2);
+    CHECK_THAT(refused.err, Catch::Contains("llama70b.toml:4:") &&
+                                Catch::Contains("preset '70b' cannot run") && Catch::Contains("FSDP") &&
+                                Catch::Contains("1.1 TB"));
+}

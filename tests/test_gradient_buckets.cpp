@@ -84,3 +84,70 @@ TEST_CASE(
             CHECK(torch::allclose(net.parameters()[i].grad(), reference.parameters()[i].grad(), 1e-6, 1e-7));
     }
 }
+
+namespace {
+
+// MPI's collectives, counted (the buckets' all-reduces of a step).
+class CountingCommunicator : public Communicator {
+  public:
+    explicit CountingCommunicator(Communicator& inner) : inner_(inner) {}
+    std::string backend() const override { return inner_.backend(); }
+    std::string description() const override { return inner_.description(); }
+    int rank() const override { return inner_.rank(); }
+    int size() const override { return inner_.size(); }
+    void checkSupported(Collective c, DType d, ReduceOp op, bool in_place) const override {
+        inner_.checkSupported(c, d, op, in_place);
+    }
+    std::unique_ptr<CommWork> start(const CollectiveCall& call) override {
+        ++started;
+        return inner_.start(call);
+    }
+    int started = 0;
+
+  private:
+    Communicator& inner_;
+};
+
+} // namespace
+
+TEST_CASE(
+    "gradient accumulation: two half-batches give the whole batch's gradients, each loss halved, and the "
+    "buckets are all-reduced once, after the last",
+    "[engine][buckets][accumulation]") {
+    const bool overlap = GENERATE(true, false);
+    INFO("overlap " << overlap);
+    MpiCommunicator mpi(oneRankWorld());
+    CountingCommunicator comm(mpi);
+    SmallNet reference, net;
+    torch::NoGradGuard copying;
+    for (std::size_t i = 0; i < net.parameters().size(); ++i)
+        net.parameters()[i].copy_(reference.parameters()[i]);
+    GradientBuckets buckets(net.parameters(), comm, 0.0001, 0.0004, overlap); // several buckets
+    torch::AutoGradMode grad_mode(true);
+    torch::manual_seed(7);
+    const auto x = torch::randn({6, 3, 5, 5}).contiguous(torch::MemoryFormat::ChannelsLast);
+    const auto y = torch::tensor({0, 1, 1, 0, 1, 0});
+    const auto loss = [](SmallNet& n, const torch::Tensor& images, const torch::Tensor& labels) {
+        return torch::nn::functional::cross_entropy(n.forward(images), labels);
+    };
+    reference.zero_grad();
+    const auto whole = loss(reference, x, y); // the batch of 6 at once
+    whole.backward();
+
+    for (int step = 1; step <= 2; ++step) { // the second step starts from zero again
+        comm.started = 0;
+        const auto first = loss(net, x.narrow(0, 0, 3), y.narrow(0, 0, 3)) / 2;
+        buckets.accumulate(true);
+        first.backward();
+        CHECK(comm.started == 0); // an accumulation micro-batch communicates nothing
+        const auto second = loss(net, x.narrow(0, 3, 3), y.narrow(0, 3, 3)) / 2;
+        buckets.beginStep((first + second).detach(), false);
+        second.backward();
+        buckets.finishStep();
+        const auto communication = buckets.collect();
+        CHECK(comm.started == static_cast<int>(buckets.bucketCount()));
+        CHECK(communication.mean_loss == Approx(whole.item<double>()).epsilon(1e-6));
+        for (std::size_t i = 0; i < net.parameters().size(); ++i)
+            CHECK(torch::allclose(net.parameters()[i].grad(), reference.parameters()[i].grad(), 1e-5, 1e-6));
+    }
+}

@@ -86,7 +86,7 @@ TEST_CASE("a workload's preset, sequence length and target survive a write and a
     g.ranks = {1, 2};
     g.batch_per_rank = 4;
     g.lr = 3e-4;
-    g.preset = "13b";
+    g.preset = "7b";
     g.seq_len = 1024;
     g.target = 2.75;
     RunGroup tiny = g;
@@ -147,4 +147,24 @@ TEST_CASE("the example plans read back to themselves after a write", "[core][pla
         const RunPlan plan = parsePlanFile(std::string(SCALEBENCH_SOURCE_DIR) + file);
         requireSamePlan(roundTrip(plan), plan);
     }
+}
+
+TEST_CASE(
+    "a group's data folder, global batch and epochs survive a write and a read; epochs stand instead of "
+    "steps",
+    "[core][plan][plankeys]") {
+    RunPlan plan;
+    plan.name = "seed 004 task 1";
+    RunGroup g = groupFor("resnet20", {1, 2, 8});
+    g.dataset = "cifar10";
+    g.data_dir = "cifar-10-batches-bin";
+    g.global_batch = 1024;
+    g.epochs = 164;
+    g.eval_every = -1;
+    g.eval_samples = 0;
+    plan.groups = {g};
+    const std::string toml = writePlanToml(plan);
+    CHECK(toml.find("steps") == std::string::npos);      // a plan with both is refused
+    CHECK(toml.find("eval_every") == std::string::npos); // the catalog's: after each epoch
+    requireSamePlan(roundTrip(plan), plan);
 }

@@ -1,4 +1,5 @@
 // Specification of plans: TOML in, runs out; every mistake named by file, line and key.
+#include "plan_writer.h"
 #include "run_plan.h"
 #include "workload_catalog.h"
 
@@ -404,4 +405,84 @@ TEST_CASE("left out, a target is the one the workload's seed states for its data
     CHECK(targetOf("resnet20", "fashion-mnist") == 0); // no seed target for this data set
     CHECK(targetOf("transformer", "synthetic-parallel") == 0);
     CHECK(targetOf("resnet20", "cifar10", "target = 0\n") == 0); // run all steps
+}
+
+TEST_CASE("a plan names its data set's folder, a global batch and epochs, and takes the seed's evaluation "
+          "defaults",
+          "[core][plan][plankeys]") {
+    const RunPlan plan = parsePlanText(R"(name = "p"
+[[run]]
+workload = "resnet20"
+dataset = "cifar10"
+data_dir = "/data/cifar-10-batches-bin"
+ranks = [1, 2, 8]
+global_batch = 1024
+epochs = 164
+[[run]]
+workload = "logistic-regression"
+ranks = [1]
+)",
+                                       "plan.toml");
+    const RunGroup& resnet = plan.groups[0];
+    CHECK(resnet.data_dir == "/data/cifar-10-batches-bin");
+    CHECK(resnet.global_batch == 1024);
+    CHECK(resnet.batch_per_rank ==
+          128); // the most a micro-batch holds: 1024 = 1 x 8 x 128, 2 x 4 x 128, 8 x 1 x 128
+    CHECK(resnet.epochs == 164);
+    CHECK(resnet.eval_every == -1);  // MLBench task 1: after each epoch
+    CHECK(resnet.eval_samples == 0); // the whole test set
+    const RunGroup& logistic = plan.groups[1];
+    CHECK(logistic.data_dir.empty()); // the cluster's data_root/<dataset>
+    CHECK(logistic.global_batch == 0);
+    CHECK(logistic.epochs == 0);
+    CHECK(logistic.eval_every == 0);
+    CHECK(logistic.eval_samples == 2000);
+}
+
+TEST_CASE(
+    "a plan refuses steps with epochs, a global batch that does not split evenly, and an empty data_dir",
+    "[core][plan][plankeys]") {
+    const std::string head = "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 3]\n";
+    CHECK_THAT(planError(head + "steps = 10\nepochs = 2\n").what(),
+               Catch::Contains("'epochs' and 'steps' both say how long to train"));
+    // 3 ranks x at most 128: accumulation 3 makes 9 micro-batches, and 1000 is not 9 equal ones.
+    CHECK_THAT(planError(head + "global_batch = 1000\n").what(),
+               Catch::Contains("'global_batch'") && Catch::Contains("global_batch 1000 over 3 ranks") &&
+                   Catch::Contains("batch_per_rank at most 128") && Catch::Contains("accumulation 3"));
+    CHECK_THAT(planError(head + "global_batch = 2\n").what(), Catch::Contains("fewer samples than ranks"));
+    CHECK_THAT(planError(head + "data_dir = \"\"\n").what(), Catch::Contains("'data_dir' must not be empty"));
+    CHECK_THAT(planError(head + "eval_every = -2\n").what(), Catch::Contains("eval_every"));
+    CHECK_THAT(
+        planError("name = \"p\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = [2]\nglobal_batch = 8\n")
+            .what(),
+        Catch::Contains("'global_batch' applies to training workloads only"));
+}
+
+// Seed 000's configs change the per-GPU batch with the GPU count (config_1cc_1x8x48x1 ... 8x8x36x1): one
+// group, one series, a batch per rank count.
+TEST_CASE("a batch per rank count gives each run its own batch and keeps the group one series",
+          "[core][plan]") {
+    const RunPlan plan = parsePlanText("name = \"p\"\n[[run]]\nworkload = \"bert\"\nranks = [8, 16, 32, 64]\n"
+                                       "batch_per_rank = [48, 24, 12, 36]\n",
+                                       "p.toml");
+    const auto runs = expandPlan(plan);
+    REQUIRE(runs.size() == 4);
+    CHECK(runs[0].group.batch_per_rank == 48);
+    CHECK(runs[3].group.batch_per_rank == 36);
+    CHECK(runs[1].group.batch_per_rank_by_ranks == std::vector<int>{48, 24, 12, 36});
+    CHECK(parsePlanText(writePlanToml(plan), "again.toml").groups == plan.groups); // the writer keeps the list
+    CHECK_THAT(
+        planError("name = \"p\"\n[[run]]\nworkload = \"bert\"\nranks = [8, 16]\nbatch_per_rank = [48]\n")
+            .what(),
+        Catch::Contains("one batch per entry of 'ranks': 1 for 2 rank counts"));
+}
+
+TEST_CASE("a preset the data-parallel engine cannot hold is refused with the reason", "[core][plan]") {
+    const std::string head = "name = \"p\"\n[[run]]\nworkload = \"llama\"\nranks = [8]\n";
+    for (const char* preset : {"13b", "70b"}) {
+        const PlanError e = planError(head + "preset = \"" + preset + "\"\n");
+        CHECK(e.key() == "preset");
+        CHECK_THAT(e.what(), Catch::Contains("FSDP") && Catch::Contains("16 bytes a parameter"));
+    }
+    CHECK(parsePlanText(head + "preset = \"7b\"\n", "p.toml").groups[0].preset == "7b"); // fits an H200
 }

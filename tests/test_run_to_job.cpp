@@ -115,8 +115,32 @@ TEST_CASE("a run on a cluster: ranks packed by the plan's GPUs per node, one GPU
     CHECK(job.threads_per_rank == 3);
     CHECK(job.environment == std::map<std::string, std::string>{{"NCCL_DEBUG", "INFO"}});
     CHECK(job.run_dir == runFolder("/home/me/sb/sessions", session, run.name));
-    CHECK(job.program == engineArguments(run, "/e/engine", kMetricFileName));
+    RunSpec placed = run; // the data set's folder: the cluster's data_root/<dataset>
+    placed.group.data_dir = std::string(SCALEBENCH_DATA_ROOT) + "/fashion-mnist";
+    CHECK(job.program == engineArguments(placed, "/e/engine", kMetricFileName));
     CHECK(job.output == kMetricFileName);
+}
+
+TEST_CASE("a run reads its data set from the plan's data_dir, else from the cluster's data_root/<dataset>; a "
+          "relative data_dir is under the data root",
+          "[core][plan][plankeys]") {
+    const std::string plan =
+        "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\ndataset = \"cifar10\"\nranks = 2\n";
+    ClusterSettings cluster = clusterWith(1, 0);
+    cluster.data_root = "/scratch/datasets";
+    const auto dataDir = [&](const std::string& text, const ClusterSettings& c) {
+        return valueOf(jobRequestFor(runOf(text), {c, "e", "/s", {}}).program, "--data-dir");
+    };
+    CHECK(dataDir(plan, cluster) == "/scratch/datasets/cifar10");
+    CHECK(dataDir(plan, localMachine()) == std::string(SCALEBENCH_DATA_ROOT) + "/cifar10");
+    CHECK(dataDir(plan + "data_dir = \"cifar-10-batches-bin\"\n", cluster) ==
+          "/scratch/datasets/cifar-10-batches-bin");
+    CHECK(dataDir(plan + "data_dir = \"/home/me/cifar\"\n", cluster) == "/home/me/cifar");
+    // Data made up reads no folder: the plan's data_dir (none) is passed as it is.
+    CHECK(
+        dataDir("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\ndataset = \"synthetic-cifar\"\nranks = 2\n",
+                cluster)
+            .empty());
 }
 
 TEST_CASE("without GPUs per node in the plan, a rank per GPU of the cluster's nodes, or its tasks per node",

@@ -246,3 +246,46 @@ TEST_CASE("a run's MLLOG file holds one :::MLLOG JSON line an event with MLPerf'
     CHECK(events.back()["event_type"] == "INTERVAL_END");
     CHECK(events[0]["event_type"] == "INTERVAL_START");
 }
+
+TEST_CASE("gradient accumulation: a global batch of 16 as 2 micro-batches of 8 trains the loss curve of one "
+          "batch of 16",
+          "[workloads][accumulation][outcome]") {
+    // Logistic regression on a LIBSVM file: no batch normalisation, and the sampler's order does not depend
+    // on the batch size, so both runs see the same 16 samples at every step.
+    TemporaryFolder folder;
+    std::filesystem::create_directories(folder.path / "svm");
+    for (const auto& [name, rows] : {std::pair<std::string, int>{"train.libsvm", 64}, {"test.libsvm", 16}}) {
+        std::ofstream file(folder.path / "svm" / name);
+        for (int i = 0; i < rows; ++i)
+            file << (i % 3 == 0 ? "+1" : "-1") << " 1:" << 0.1 * (i % 7) << " 2:" << (i % 3 == 0 ? 0.8 : -0.4)
+                 << " 4:" << 0.05 * i << "\n";
+    }
+    const std::vector<std::string> common = {"--workload",
+                                             "logistic-regression",
+                                             "--dataset",
+                                             "libsvm",
+                                             "--data-dir",
+                                             (folder.path / "svm").string(),
+                                             "--steps",
+                                             "8",
+                                             "--eval-samples",
+                                             "16",
+                                             "--threads-per-rank",
+                                             "1"};
+    const auto curveOf = [&](std::vector<std::string> batch, const std::string& name) {
+        batch.insert(batch.begin(), common.begin(), common.end());
+        const EngineRun run = runEngine(folder, 1, batch, name);
+        INFO(run.output);
+        REQUIRE(run.status == 0);
+        const auto steps = recordsOf<StepRecord>(run);
+        REQUIRE(steps.size() == 8);
+        return steps;
+    };
+    const auto whole = curveOf({"--batch-per-rank", "16"}, "whole.jsonl");
+    const auto accumulated = curveOf({"--batch-per-rank", "8", "--global-batch", "16"}, "accumulated.jsonl");
+    double largest = 0;
+    for (std::size_t i = 0; i < whole.size(); ++i)
+        largest = std::max(largest, std::abs(whole[i].loss - accumulated[i].loss) / std::abs(whole[i].loss));
+    CHECK(whole.back().loss != Approx(whole.front().loss)); // it trains
+    CHECK_OUTCOME_BELOW("largest relative loss difference, accumulated against whole", largest, 1e-5);
+}

@@ -66,6 +66,8 @@ QWidget* ClusterForm::buildHeadNodeBox() {
         named(new QCheckBox(tr("accept an unknown host key in batch mode"), head), "trustOnFirstUse");
     remote_root_ = named(new QLineEdit(head), "remoteRoot");
     torch_python_ = named(new QLineEdit(head), "torchPython");
+    data_root_ = named(new QLineEdit(head), "dataRoot");
+    data_root_->setPlaceholderText(tr("one folder per data set, e.g. %1/cifar10").arg(SCALEBENCH_DATA_ROOT));
     h->addRow(tr("Name"), name_);
     h->addRow(tr("Host"), host_);
     h->addRow(tr("User"), user_);
@@ -75,6 +77,7 @@ QWidget* ClusterForm::buildHeadNodeBox() {
     h->addRow(tr("First use"), trust_on_first_use_);
     h->addRow(tr("Remote folder"), remote_root_);
     h->addRow(tr("Torch Python"), torch_python_);
+    h->addRow(tr("Data sets"), data_root_);
     return head;
 }
 
@@ -138,6 +141,7 @@ void ClusterForm::setSettings(const ClusterSettings& c) {
     trust_on_first_use_->setChecked(c.trust_on_first_use);
     remote_root_->setText(qs(c.remote_root));
     torch_python_->setText(qs(c.torch_python));
+    data_root_->setText(qs(c.data_root));
     partition_->setText(qs(c.partition));
     account_->setText(qs(c.account));
     constraint_->setText(qs(c.constraint));
@@ -180,6 +184,7 @@ ClusterSettings ClusterForm::settings() const {
     c.trust_on_first_use = trust_on_first_use_->isChecked();
     c.remote_root = remote_root_->text().trimmed().toStdString();
     c.torch_python = torch_python_->text().trimmed().toStdString();
+    c.data_root = data_root_->text().trimmed().toStdString();
     c.partition = partition_->text().trimmed().toStdString();
     c.account = account_->text().trimmed().toStdString();
     c.constraint = constraint_->text().trimmed().toStdString();
@@ -215,6 +220,7 @@ std::map<std::string, QWidget*> ClusterForm::fields() const {
             {"known_hosts", known_hosts_},
             {"remote_root", remote_root_},
             {"torch_python", torch_python_},
+            {"data_root", data_root_},
             {"partition", partition_},
             {"account", account_},
             {"constraint", constraint_},

@@ -54,6 +54,7 @@ class ClusterForm : public QWidget {
     QCheckBox* trust_on_first_use_;
     QLineEdit* remote_root_;
     QLineEdit* torch_python_;
+    QLineEdit* data_root_; // the cluster's data_root
     QLineEdit* partition_;
     QLineEdit* account_;
     QLineEdit* constraint_;

@@ -249,6 +249,8 @@ void PlanBuilderWidget::addWorkload(const std::string& workload) {
     g.dataset = info->datasets.front();
     g.batch_per_rank = info->batch_per_rank;
     g.lr = info->base_lr;
+    g.eval_every = info->eval_every; // as a plan that leaves them out: the seed's cadence and size
+    g.eval_samples = info->eval_samples;
     if (!info->presets.empty()) g.preset = info->presets.front();
     g.ranks = {1, 2, 4, 8};
     plan_.groups.push_back(g);

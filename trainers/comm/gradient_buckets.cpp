@@ -182,14 +182,26 @@ void GradientBuckets::broadcastParameters() {
     }
 }
 
-void GradientBuckets::beginStep(const torch::Tensor& local_loss) {
+void GradientBuckets::accumulate(bool first) {
+    if (first) {
+        torch::NoGradGuard no_grad;
+        for (auto& b : buckets_)
+            b.flat.zero_(); // the gradients: views of it
+    }
+    std::lock_guard lock(mutex_);
+    accumulating_ = true;
+}
+
+void GradientBuckets::beginStep(const torch::Tensor& local_loss, bool zero) {
     torch::NoGradGuard no_grad;
-    for (auto& b : buckets_)
-        b.flat.zero_(); // the gradients: views of it
+    if (zero)
+        for (auto& b : buckets_)
+            b.flat.zero_(); // the gradients: views of it
     auto& last = buckets_.back().flat;
     last.narrow(0, last.numel() - 1, 1).copy_(local_loss.detach().reshape({1}));
     if (step_begin_) step_begin_->record(*compute_stream_);
     std::lock_guard lock(mutex_);
+    accumulating_ = false;
     std::fill(ready_.begin(), ready_.end(), 0);
     for (auto& b : buckets_)
         b.pending = static_cast<int>(b.parameters.size());
@@ -201,6 +213,7 @@ void GradientBuckets::beginStep(const torch::Tensor& local_loss) {
 
 void GradientBuckets::gradientReady(std::size_t index) {
     std::lock_guard lock(mutex_);
+    if (accumulating_) return; // the step's last micro-batch starts the buckets
     markReady(index);
 }
 

@@ -62,9 +62,14 @@ class GradientBuckets {
 
     // Copies rank 0's parameter values to every rank through the communicator.
     void broadcastParameters();
-    // After forward, before backward: zeroes every gradient and writes the local loss (a scalar tensor on
-    // the parameters' device; not read on the host) into the last bucket.
-    void beginStep(const torch::Tensor& local_loss);
+    // Gradient accumulation: after the forward of a micro-batch that is not the step's last, before its
+    // backward, which then adds its gradients into the buckets and starts no communication. first: zeroes
+    // every gradient before (the step's first micro-batch).
+    void accumulate(bool first);
+    // After forward, before backward: zeroes every gradient (zero false: keeps what accumulate()'s
+    // micro-batches added) and writes the local loss (a scalar tensor on the parameters' device; not read on
+    // the host) into the last bucket. This backward averages the buckets.
+    void beginStep(const torch::Tensor& local_loss, bool zero = true);
     // After backward has returned (been enqueued, on a GPU): starts the buckets not started yet and makes the
     // current stream wait for all (on the CPU: waits for them).
     void finishStep();
@@ -118,6 +123,7 @@ class GradientBuckets {
     std::exception_ptr error_;
     bool stop_ = false;
     std::atomic<bool> backward_done_{false};
+    bool accumulating_ = false; // a micro-batch's backward that only adds into the buckets (under mutex_)
     std::thread thread_;
 };
 

@@ -14,6 +14,7 @@
 #include "open_communicator.h"
 #include "step_clock.h"
 #include "training_device.h"
+#include "training_schedule.h"
 
 #include <ATen/Version.h>
 #include <ATen/autocast_mode.h>
@@ -164,16 +165,16 @@ bool unscaleGradients(torch::nn::Module& model, double scale) {
 }
 
 // The MLPerf compliance log's training-session keys (mlcommons/logging constants.py).
-void logRunInfo(MllogWriter& log, const EngineOptions& o, const World& w, const Workload& workload) {
+void logRunInfo(MllogWriter& log, const EngineOptions& o, const World& w, const Workload& workload,
+                const TrainingSchedule& schedule) {
     const json hp = workload.hyperparameters();
     log.event("submission_benchmark", o.workload);
     log.event("submission_division", "open");
     log.event("submission_status", "research");
     log.event("submission_platform", std::to_string(w.ranks) + "x" + w.host);
     log.event("seed", o.seed);
-    log.event("global_batch_size",
-              hp.value("global_batch", static_cast<int64_t>(o.batch_per_rank) * w.ranks));
-    log.event("gradient_accumulation_steps", 1);
+    log.event("global_batch_size", schedule.globalBatch());
+    log.event("gradient_accumulation_steps", schedule.accumulation());
     log.event("opt_base_learning_rate", hp.value("base_lr", o.lr));
     if (hp.contains("warmup_steps")) log.event("opt_learning_rate_warmup_steps", hp["warmup_steps"]);
     const json fields = workload.mllogFields(); // items() refers to it
@@ -302,6 +303,21 @@ json trainingHeaderFields(const EngineOptions& o, int threads, const TrainingSta
     return header;
 }
 
+// The run's length and batch as the schedule made them: the steps (of --epochs), the micro-batch, the
+// gradient accumulation and the global batch, in the header's hyperparameters.
+void scheduleHeaderFields(json& header, const EngineOptions& o, const TrainingSchedule& schedule) {
+    json& hp = header["hyperparameters"];
+    hp["steps"] = schedule.steps();
+    hp["batch_per_rank"] = o.batch_per_rank;
+    hp["accumulation"] = schedule.accumulation();
+    hp["global_batch"] = schedule.globalBatch();
+    if (o.epochs > 0) hp["epochs"] = o.epochs;
+    if (schedule.trainingSamples() > 0) hp["train_samples"] = schedule.trainingSamples();
+    hp["eval_every"] = o.eval_every;
+    hp["eval_samples"] = o.eval_samples;
+    header["data_dir"] = o.data_dir;
+}
+
 // On a GPU, fp32 matrix products and convolutions on TF32 tensor cores or in full fp32 (--tf32), set
 // explicitly rather than left to LibTorch's defaults (which differ between the two).
 void useTf32(bool on) {
@@ -383,7 +399,7 @@ struct StepOutcome {
     double loss_scale = 1;    // fp16: this step's
     bool stepped = true;      // false: fp16 found an inf or a NaN and skipped the optimizer
     double comm_hidden_s = 0; // all-reduce time hidden behind backward, seconds
-    int64_t samples = 0;      // this rank's batch
+    int64_t samples = 0;      // this rank's batch (all its micro-batches)
     int64_t tokens = 0;
 
     // data + forward + backward + exposed all-reduce + optimizer, seconds
@@ -402,28 +418,41 @@ struct StepParts {
 
 // data, forward, backward (buckets averaged meanwhile), the rest of the all-reduce, the optimizer; on a GPU
 // all enqueued, then (prefetch_next) the next batch made and its copy started while the device works, and
-// only then the host waits for the step's end and reads its times and loss.
-StepOutcome trainStep(int64_t step, const StepParts& parts, bool prefetch_next) {
+// only then the host waits for the step's end and reads its times and loss. With gradient accumulation
+// (accumulation > 1) data, forward and backward run once per micro-batch, each loss divided by the count;
+// only the last micro-batch's backward averages the buckets across ranks.
+StepOutcome trainStep(int64_t step, const StepParts& parts, int64_t accumulation, bool prefetch_next) {
     const TrainingState& state = parts.state;
     StepClock& clock = parts.clock;
     StepOutcome out;
     out.lr = state.workload.learningRate(step);
-    clock.mark(StepClock::Start);
-    const Batch batch = parts.batches.take();
-    clock.mark(StepClock::Data);
-    out.epoch = parts.batches.epoch();
-    parts.epochs.enter(out.epoch);
-    torch::Tensor local_loss; // () fp32
-    {
-        AutocastGuard guard(parts.autocast.type, parts.autocast.device);
-        local_loss = state.workload.forwardLoss(batch);
-    }
-    clock.mark(StepClock::Forward);
-    parts.gradients.beginStep(local_loss);                       // zeroes the gradients
     out.loss_scale = state.scaler ? state.scaler->scale() : 1.0; // this step's
-    (state.scaler ? local_loss * out.loss_scale : local_loss)
-        .backward(); // full buckets are averaged meanwhile
-    clock.mark(StepClock::Backward);
+    clock.mark(StepClock::Start);
+    torch::Tensor step_loss; // () fp32: the micro-batches' mean losses over accumulation, added up
+    for (int64_t micro = 1; micro <= accumulation; ++micro) {
+        const bool last = micro == accumulation;
+        const Batch batch = parts.batches.take();
+        clock.mark(StepClock::Data);
+        out.epoch = parts.batches.epoch();
+        parts.epochs.enter(out.epoch);
+        torch::Tensor local_loss; // () fp32
+        {
+            AutocastGuard guard(parts.autocast.type, parts.autocast.device);
+            local_loss = state.workload.forwardLoss(batch);
+        }
+        if (accumulation > 1) local_loss = local_loss / static_cast<double>(accumulation);
+        step_loss = micro == 1 ? local_loss.detach() : step_loss + local_loss.detach();
+        clock.mark(StepClock::Forward);
+        if (last)
+            parts.gradients.beginStep(step_loss, accumulation == 1); // zeroes the gradients where none wait
+        else
+            parts.gradients.accumulate(micro == 1);
+        (state.scaler ? local_loss * out.loss_scale : local_loss)
+            .backward(); // the last micro-batch: full buckets are averaged meanwhile
+        clock.mark(StepClock::Backward);
+        out.samples += batch.samples;
+        out.tokens += batch.tokens;
+    }
     parts.gradients.finishStep();
     clock.mark(StepClock::AllReduce);
     // fp16: an inf or a NaN in the averaged gradients skips the step (and shrinks the scale).
@@ -441,23 +470,22 @@ StepOutcome trainStep(int64_t step, const StepParts& parts, bool prefetch_next) 
     const auto communication = parts.gradients.collect();
     out.loss = communication.mean_loss;
     out.comm_hidden_s = communication.hidden_s;
-    out.data_s = clock.seconds(StepClock::Start, StepClock::Data);
-    out.forward_s = clock.seconds(StepClock::Data, StepClock::Forward);
-    out.backward_s = clock.seconds(StepClock::Forward, StepClock::Backward);
-    out.allreduce_s = clock.seconds(StepClock::Backward, StepClock::AllReduce);
-    out.optimizer_s = clock.seconds(StepClock::AllReduce, StepClock::Optimizer);
-    out.samples = batch.samples;
-    out.tokens = batch.tokens;
+    out.data_s = clock.phaseSeconds(StepClock::Data);
+    out.forward_s = clock.phaseSeconds(StepClock::Forward);
+    out.backward_s = clock.phaseSeconds(StepClock::Backward);
+    out.allreduce_s = clock.phaseSeconds(StepClock::AllReduce);
+    out.optimizer_s = clock.phaseSeconds(StepClock::Optimizer);
     return out;
 }
 
 // The step record (rank 0): global throughput, the time of each phase, and with model FLOPs the MFU.
-json stepRecord(int64_t step, const StepOutcome& s, const Workload& workload, double peak_tflops,
-                const World& w, bool loss_scaling, Clock::time_point run_start) {
+json stepRecord(int64_t step, const StepOutcome& s, const Workload& workload, int64_t accumulation,
+                double peak_tflops, const World& w, bool loss_scaling, Clock::time_point run_start) {
     const double step_s = s.stepSeconds();
     // Every rank's batch is the same size, so the global counts are the local ones times the ranks.
     const int64_t step_samples = s.samples * w.ranks, step_tokens = s.tokens * w.ranks;
-    const double step_flops = workload.trainingFlopsPerStep() * w.ranks; // model FLOPs, all ranks
+    const double step_flops = workload.trainingFlopsPerStep() * static_cast<double>(accumulation) *
+                              w.ranks; // model FLOPs, all micro-batches of all ranks
     json record = {{"type", "step"},
                    {"step", step},
                    {"epoch", s.epoch},
@@ -543,9 +571,9 @@ struct RunTotals {
 };
 
 // The summary record (rank 0): throughput over the steps' own time, the target and the final values.
-json summaryRecord(double peak_tflops, const World& w, const Workload& workload, const EvalMetric& metric,
-                   std::optional<StopTarget> target, const RunTotals& t, const LossScaler* scaler,
-                   double wall_s) {
+json summaryRecord(double peak_tflops, const World& w, const Workload& workload, int64_t accumulation,
+                   const EvalMetric& metric, std::optional<StopTarget> target, const RunTotals& t,
+                   const LossScaler* scaler, double wall_s) {
     const bool accuracy = metric.name == "accuracy";
     json summary = {{"type", "summary"},
                     {"steps", t.steps},
@@ -563,7 +591,9 @@ json summaryRecord(double peak_tflops, const World& w, const Workload& workload,
                     {"final_value", t.last_eval ? json(t.last_eval->value) : json(nullptr)},
                     {"final_accuracy", t.last_eval && accuracy ? json(t.last_eval->value) : json(nullptr)}};
     if (t.tokens > 0) summary["tokens_per_s"] = static_cast<double>(t.tokens) / t.train_s;
-    if (const double flops = workload.trainingFlopsPerStep() * w.ranks * t.steps; flops > 0) {
+    if (const double flops =
+            workload.trainingFlopsPerStep() * static_cast<double>(accumulation) * w.ranks * t.steps;
+        flops > 0) {
         summary["model_flops_per_s"] = flops / t.train_s;
         if (peak_tflops > 0) summary["mfu"] = flops / t.train_s / (w.ranks * peak_tflops * 1e12);
     }
@@ -587,8 +617,9 @@ json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
              std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
 }
 
-void trainWorkload(const EngineOptions& o, const World& w) {
+void trainWorkload(const EngineOptions& given, const World& w) {
     // ---------------------------------------------------------------- setup
+    EngineOptions o = workloadOptions(given, w); // batch_per_rank: the micro-batch
     const int threads = trainingThreads(o, w);
     torch::set_num_threads(threads);
     keepFreedBlocksInHeap();
@@ -601,6 +632,8 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     if (device.cuda()) useTf32(o.tf32);
     const PeakChoice peak = peakFor(o, device, gpus);
     const auto workload = makeWorkload(o, w);
+    const TrainingSchedule schedule(o, *workload, w); // steps (of --epochs), accumulation, evaluations
+    o.steps = static_cast<int>(schedule.steps());
     const EvalMetric metric = workload->evalMetric();
     const std::optional<StopTarget> target = stopTarget(o, metric, w.rank == 0);
     torch::nn::Module& model = workload->module();
@@ -625,13 +658,14 @@ void trainWorkload(const EngineOptions& o, const World& w) {
         metrics = std::make_unique<MetricWriter>(o.metrics);
         json header = headerRecord(o, w, hosts);
         header.update(trainingHeaderFields(o, threads, state, metric, gradients, *comm, start));
+        scheduleHeaderFields(header, o, schedule);
         header.update(deviceHeaderFields(device, gpus, gradients, peak));
         header.update(workload->headerFields());
         metrics->write(header);
     }
 
     if (mllog) {
-        logRunInfo(*mllog, o, w, *workload);
+        logRunInfo(*mllog, o, w, *workload, schedule);
         mllog->end("init_stop");
     }
 
@@ -645,24 +679,24 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     DeviceBatches batches(*workload, device.device);
     StepClock clock(device.device);
     const StepParts parts{state, batches, gradients, autocast, epochs, clock};
-    const auto evaluates = [&](int64_t step) {
-        return (o.eval_every > 0 && step % o.eval_every == 0) || step == o.steps;
-    };
+    const int64_t steps = schedule.steps();
+    const auto evaluates = [&](int64_t step) { return schedule.evaluatesAfter(step); };
     const auto checkpoints = [&](int64_t step) {
         return !o.checkpoint_dir.empty() &&
-               ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || step == o.steps);
+               ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || step == steps);
     };
-    for (int64_t step = start.first_step; step <= o.steps && !totals.time_to_target_s; ++step) {
+    for (int64_t step = start.first_step; step <= steps && !totals.time_to_target_s; ++step) {
         totals.steps = step;
         // The next batch is made during this step only where no evaluation or checkpoint comes between.
-        const StepOutcome outcome = trainStep(step, parts, !evaluates(step) && !checkpoints(step));
+        const StepOutcome outcome =
+            trainStep(step, parts, schedule.accumulation(), !evaluates(step) && !checkpoints(step));
         totals.add(outcome, w.ranks);
         if (!std::isfinite(outcome.loss))
             throw std::runtime_error("loss is " + std::to_string(outcome.loss) + " at step " +
                                      std::to_string(step));
         if (metrics)
-            metrics->write(
-                stepRecord(step, outcome, *workload, peak.tflops, w, scaler.has_value(), run_start));
+            metrics->write(stepRecord(step, outcome, *workload, schedule.accumulation(), peak.tflops, w,
+                                      scaler.has_value(), run_start));
         writeRankTimes(metrics.get(), w, step, outcome.stepSeconds(),
                        outcome.stepSeconds() - outcome.allreduce_s);
 
@@ -689,8 +723,8 @@ void trainWorkload(const EngineOptions& o, const World& w) {
 
     // ---------------------------------------------------------------- summary
     if (metrics)
-        metrics->write(summaryRecord(peak.tflops, w, *workload, metric, target, totals, state.scaler,
-                                     seconds(run_start, Clock::now())));
+        metrics->write(summaryRecord(peak.tflops, w, *workload, schedule.accumulation(), metric, target,
+                                     totals, state.scaler, seconds(run_start, Clock::now())));
 }
 
 } // namespace scalebench

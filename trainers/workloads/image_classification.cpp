@@ -3,6 +3,7 @@
 #include "image_classification.h"
 
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 #include <torch/torch.h>
 
@@ -12,6 +13,8 @@ namespace {
 // He et al. 2015, section 4.2 (MLBench task 1's preprocessing): 4 pixels padded on each side, a random 32 x
 // 32 crop, random horizontal flip.
 constexpr int64_t kCropPadding = 4;
+// Held-out images of synthetic-cifar with --eval-samples 0 (the engine's earlier default).
+constexpr int kSyntheticHeldOut = 2000;
 
 struct Shards {
     LabelledImages train, held_out;
@@ -24,7 +27,10 @@ LabelledImages firstSamples(const LabelledImages& data, int64_t count) {
 }
 
 Shards loadShards(const EngineOptions& o, const World& w) {
-    const int64_t held_out_share = o.eval_samples / w.ranks + 1;
+    // --eval-samples 0: the whole held-out set (MLBench task 1 evaluates on all 10,000 CIFAR-10 test images);
+    // synthetic data has no set of its own, and makes kSyntheticHeldOut images.
+    const int64_t held_out_share = o.eval_samples > 0 ? o.eval_samples / w.ranks + 1 : INT64_MAX;
+    const int synthetic_held_out = o.eval_samples > 0 ? o.eval_samples : kSyntheticHeldOut;
     if (o.dataset == "fashion-mnist")
         return {loadFashionMnistShard(o.data_dir, "train", w.rank, w.ranks),
                 firstSamples(loadFashionMnistShard(o.data_dir, "t10k", w.rank, w.ranks), held_out_share), 1};
@@ -33,7 +39,7 @@ Shards loadShards(const EngineOptions& o, const World& w) {
                 firstSamples(loadCifar10Shard(o.data_dir, "test", w.rank, w.ranks), held_out_share), 3};
     if (o.dataset == "synthetic-cifar")
         return {syntheticCifar(8 * o.batch_per_rank, o.seed + w.rank),
-                syntheticCifar(std::max(1, o.eval_samples / w.ranks), o.seed + 1000 + w.rank), 3};
+                syntheticCifar(std::max(1, synthetic_held_out / w.ranks), o.seed + 1000 + w.rank), 3};
     throw std::invalid_argument("--dataset: " + o.workload + " has no dataset '" + o.dataset +
                                 "' (known: fashion-mnist, cifar10, synthetic-cifar)");
 }
@@ -54,9 +60,6 @@ ImageClassification::ImageClassification(const EngineOptions& options, const Wor
           held_out_ = shards.held_out;
           model_ = CifarResNet(shards.in_channels, 10, depth_);
           augment_ = options.dataset == "cifar10" && options.augmentation == "standard";
-          double samples[1] = {static_cast<double>(shards.train.size())};
-          sumAcrossRanks(samples);
-          train_samples_ = static_cast<int64_t>(samples[0]);
           return BatchSampler(shards.train, options.batch_per_rank,
                               static_cast<uint64_t>(options.seed) * 7919 + static_cast<uint64_t>(world.rank));
       }()),
@@ -65,7 +68,9 @@ ImageClassification::ImageClassification(const EngineOptions& options, const Wor
     warmup_steps_ =
         options.warmup_steps >= 0
             ? options.warmup_steps
-            : static_cast<int64_t>(std::log2(world.ranks) * static_cast<double>(batches_.batchesPerEpoch()));
+            : static_cast<int64_t>(
+                  std::log2(world.ranks) * static_cast<double>(batches_.batchesPerEpoch()) /
+                  static_cast<double>(accumulationOf(options, world))); // steps of log2(ranks) epochs
 }
 
 std::unique_ptr<torch::optim::Optimizer> ImageClassification::makeOptimizer() {
@@ -99,9 +104,8 @@ double ImageClassification::learningRate(int64_t step) const {
 
 // The plateau rule (PlateauDecay), judged once an epoch: epochs completed from every rank's samples.
 void ImageClassification::afterEvaluation(const Evaluation& evaluation) {
-    plateau_.observe(steps_taken_ * options_.batch_per_rank * world_.ranks /
-                         std::max<int64_t>(1, train_samples_),
-                     evaluation.loss);
+    // Whole passes over the training data: every rank draws batchesPerEpoch() batches a pass.
+    plateau_.observe(steps_taken_ / std::max<int64_t>(1, batches_.batchesPerEpoch()), evaluation.loss);
 }
 
 Evaluation evaluateClassifier(torch::nn::Module& model,

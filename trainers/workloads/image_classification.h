@@ -45,8 +45,7 @@ class ImageClassification : public Workload {
     // held_out_ and model_ come before batches_: the constructor fills them while it makes the sampler.
     LabelledImages held_out_;
     CifarResNet model_{nullptr};
-    bool augment_ = false;      // random crop (padding 4) and horizontal flip: CIFAR-10's training batches
-    int64_t train_samples_ = 0; // all ranks' training samples together (one epoch)
+    bool augment_ = false; // random crop (padding 4) and horizontal flip: CIFAR-10's training batches
     BatchSampler batches_;
     std::mt19937_64 augmentation_random_;
     int64_t warmup_steps_ = 0;

@@ -86,7 +86,7 @@ torch::Tensor ImageNetClassification::forwardLoss(const Batch& batch) {
 }
 
 double ImageNetClassification::peakLearningRate() const {
-    return options_.lr * static_cast<double>(options_.batch_per_rank) * world_.ranks / kReferenceBatch;
+    return options_.lr * static_cast<double>(globalBatchOf(options_, world_)) / kReferenceBatch;
 }
 
 // Linear warm-up from 0 to the peak, then polynomial decay (power 2) to 1e-4 at the last step (--steps).

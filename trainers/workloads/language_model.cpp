@@ -177,6 +177,11 @@ void LanguageModel::afterEvaluation(const Evaluation& evaluation) {
     judged_losses_.push_back(evaluation.loss);
 }
 
+int64_t LanguageModel::trainingSamples() const {
+    const int64_t sequences_a_column = std::max<int64_t>(1, (train_.size(0) - 1) / bptt_);
+    return sequences_a_column * options_.batch_per_rank * world_.ranks;
+}
+
 int64_t LanguageModel::completedEpochs() const {
     return epoch_ + (position_ >= train_.size(0) - 2 ? 1 : 0); // nextBatch starts the next pass there
 }

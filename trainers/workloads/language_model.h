@@ -24,6 +24,9 @@ class LanguageModel : public Workload {
     EvalMetric evalMetric() const override { return {"perplexity", false}; }
     Evaluation evaluate() override;
     int64_t epoch() const override { return epoch_; }
+    // Sequences of bptt tokens in a pass over every rank's shard: what --epochs and per-epoch evaluation
+    // count.
+    int64_t trainingSamples() const override;
     double trainingFlopsPerStep() const override;
     nlohmann::json hyperparameters() const override;
     nlohmann::json headerFields() const override;

@@ -23,6 +23,7 @@ class LogisticRegression : public Workload {
     EvalMetric evalMetric() const override { return {"accuracy", true}; }
     Evaluation evaluate() override;
     int64_t epoch() const override { return batches_.epoch(); }
+    int64_t trainingSamples() const override { return train_samples_; }
     double trainingFlopsPerStep() const override;
     nlohmann::json hyperparameters() const override;
     nlohmann::json headerFields() const override;

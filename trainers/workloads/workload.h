@@ -20,12 +20,23 @@
 
 namespace scalebench {
 
+// Samples of one step over all ranks: --global-batch, else batch_per_rank x ranks. The training loop hands
+// workloads options whose batch_per_rank is the micro-batch (engine_cli::splitGlobalBatch).
+inline int64_t globalBatchOf(const EngineOptions& o, const World& w) {
+    return o.global_batch > 0 ? o.global_batch : static_cast<int64_t>(o.batch_per_rank) * w.ranks;
+}
+// Micro-batches a rank adds up into one step (gradient accumulation).
+inline int64_t accumulationOf(const EngineOptions& o, const World& w) {
+    return globalBatchOf(o, w) / (static_cast<int64_t>(o.batch_per_rank) * w.ranks);
+}
+
 // A workload's hyper-parameters (its `hyperparameters()`): the ones every run has (steps, batch per rank,
-// global batch, base learning rate, seed) with the workload's own added.
+// gradient accumulation, global batch, base learning rate, seed) with the workload's own added.
 inline nlohmann::json withRunHyperparameters(const EngineOptions& o, const World& w, nlohmann::json own) {
     own.update({{"steps", o.steps},
                 {"batch_per_rank", o.batch_per_rank},
-                {"global_batch", static_cast<int64_t>(o.batch_per_rank) * w.ranks},
+                {"accumulation", accumulationOf(o, w)},
+                {"global_batch", globalBatchOf(o, w)},
                 {"base_lr", o.lr},
                 {"seed", o.seed}});
     return own;
@@ -83,6 +94,9 @@ class Workload {
 
     // Data passes so far (0-based).
     virtual int64_t epoch() const = 0;
+    // Samples of one data pass over all ranks (what an epoch takes); 0 where the workload does not say
+    // (its mllogFields' train_samples).
+    virtual int64_t trainingSamples() const { return mllogFields().value("train_samples", int64_t{0}); }
     // Model FLOPs of one training step of this rank's batch (forward + backward; 0 when not defined), for
     // MFU.
     virtual double trainingFlopsPerStep() const { return 0; }
