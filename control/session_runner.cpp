@@ -176,13 +176,16 @@ void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& recor
     if (records.empty()) return;
     store_.appendRecords(run.run_id, records); // one transaction for the batch
     events_->recordsStored(run.run_id, records);
-    const std::int64_t report_every = std::max(1, run.spec.group.steps / 5);
+    if (run.steps == 0) run.steps = run.spec.group.steps;
     for (const auto& record : records) {
+        if (const auto* header = std::get_if<HeaderRecord>(&record); header && header->steps > 0)
+            run.steps = header->steps;
+        const std::int64_t report_every = std::max<std::int64_t>(1, run.steps / 5);
         if (auto* step = std::get_if<StepRecord>(&record))
             run.last_step = std::max(run.last_step, step->step);
         if (auto* s = std::get_if<StepRecord>(&record); s && s->step % report_every == 0)
             progress_(fmt::format("{}: step {}/{}  loss {:.4f}  {:.0f} samples/s", run.tag, s->step,
-                                  run.spec.group.steps, s->loss, s->samples_per_s));
+                                  run.steps, s->loss, s->samples_per_s));
         else if (auto* e = std::get_if<EvalRecord>(&record))
             progress_(fmt::format("{}: eval at step {}: {}", run.tag, e->step,
                                   formatEvalValue(e->metric, e->value)));

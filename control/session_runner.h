@@ -70,6 +70,7 @@ class SessionRunner {
         std::string output;         // the file the job writes in each attempt's folder (JobRequest::output)
         int attempt = 0;            // the scheduler's attempt whose metric file `tail` follows
         std::int64_t last_step = 0; // of that attempt, as stored
+        std::int64_t steps = 0; // the steps it trains: the plan's, then its header's (epochs become steps)
         std::unique_ptr<MetricFileTail> tail;
         std::vector<std::string> rank_errors;
         std::string pending_reason;

@@ -18,6 +18,8 @@ struct HeaderRecord {
     std::string dataset;
     int ranks = 0;
     std::string json; // the whole record as written by the engine (hosts, versions, hyper-parameters)
+    std::int64_t steps =
+        0; // the steps it will train (hyperparameters.steps: with --epochs, what they came to)
 };
 
 // One optimisation step, timed on rank 0. Seconds unless named otherwise; the parts add up to step_s.

@@ -54,6 +54,10 @@ bool toRecord(const json& j, MetricRecord& out) {
         h.dataset = text(j, "dataset");
         h.ranks = static_cast<int>(number(j, "ranks"));
         h.json = j.dump();
+        // The steps the engine will train: the plan's, or what `epochs` came to (the engine alone knows).
+        if (j.contains("hyperparameters") && j["hyperparameters"].is_object() &&
+            j["hyperparameters"].contains("steps") && j["hyperparameters"]["steps"].is_number())
+            h.steps = j["hyperparameters"]["steps"].get<std::int64_t>();
         out = h;
     } else if (type == "step") {
         StepRecord s;

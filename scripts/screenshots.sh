@@ -28,3 +28,17 @@ for tab in plan runs live scaling breakdown collectives compare clusters; do
     "$build/app/scalebench" --db "$db" --screenshot "$images/$tab.png" --tab "$tab" 2>/dev/null
   say "docs/images/$tab.png"
 done
+
+# MLBench task 1 from its plan file (issue 19): time to 80 % at 1 and 2 ranks, 3 repeats each (about 10 minutes).
+task1_db=$out/task1.db
+if [ ! -f "$task1_db" ] || [ "${FRESH:-0}" = 1 ]; then
+  rm -f "$task1_db" "$task1_db"-wal "$task1_db"-shm
+  say "running resources/plans/seeds/mlbench-task1-here.toml into $task1_db"
+  "$build/app/scalebench" run "$here/resources/plans/seeds/mlbench-task1-here.toml" --db "$task1_db" \
+    --out "$out/task1" >/dev/null
+fi
+for tab in scaling runs; do
+  XDG_CONFIG_HOME=$settings xvfb-run -a -s "-screen 0 1400x900x24" \
+    "$build/app/scalebench" --db "$task1_db" --screenshot "$images/task1-$tab.png" --tab "$tab" 2>/dev/null
+  say "docs/images/task1-$tab.png"
+done

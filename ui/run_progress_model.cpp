@@ -112,7 +112,11 @@ void RunProgressModel::runStateChanged(std::int64_t run_id, const JobStatus& sta
 void RunProgressModel::appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records) {
     const int r = rowOf(run_id);
     if (r < 0) return;
-    appendTo(rows_[static_cast<std::size_t>(r)].trace, records);
+    Row& row = rows_[static_cast<std::size_t>(r)];
+    for (const auto& record : records) // the engine's count (epochs become steps there), not the plan's
+        if (const auto* header = std::get_if<HeaderRecord>(&record); header && header->steps > 0)
+            row.steps = static_cast<int>(header->steps);
+    appendTo(row.trace, records);
     record_count_ += records.size();
     emit dataChanged(index(r, Progress), index(r, Loss));
     if (!coalesce_.isActive()) coalesce_.start();
