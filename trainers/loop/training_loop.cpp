@@ -577,6 +577,7 @@ void trainWorkload(const EngineOptions& o, const World& w) {
     if (device.cuda()) useTf32(o.tf32);
     const PeakChoice peak = peakFor(o, device, gpus);
     const auto workload = makeWorkload(o, w);
+    refuseFp16LstmsOnCpu(*workload, o, device.device); // GNMT: fp16 on a GPU only
     const EvalMetric metric = workload->evalMetric();
     const std::optional<double> target = stopTarget(o, metric);
     torch::nn::Module& model = workload->module();
