@@ -264,7 +264,7 @@ Evaluation Translation::evaluate() {
             {{"bleu_counts", counts},
              {"bleu_mean_of_batches", batch_bleu[1] > 0 ? batch_bleu[0] / batch_bleu[1] : 0.0},
              {"bleu_greedy", corpusBleu(greedy_bleu)},
-             {"test_sentences", batch_bleu[1]}}};
+             {"test_sentences", static_cast<int64_t>(batch_bleu[1])}}};
 }
 
 nlohmann::json Translation::hyperparameters() const {
