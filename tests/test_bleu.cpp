@@ -1,4 +1,5 @@
-// Corpus BLEU against published and independently computed values (tests/fixtures/bleu_reference.py).
+// Corpus BLEU against published and independently computed values (tests/fixtures/bleu_reference.py), and
+// MLBench's words against sacremoses + sacrebleu.
 #include "bleu.h"
 
 #include <catch2/catch.hpp>
@@ -74,4 +75,76 @@ TEST_CASE("corpus BLEU of a perfect translation is 100 and of an empty one is 0"
     joined += empty;
     CHECK(joined.values[9] == 10);
     CHECK(corpusBleu(joined) == Approx(100.0 * std::exp(1.0 - 10.0 / 5.0)));
+}
+
+namespace {
+
+std::vector<std::string> tokens(const std::string& line) {
+    std::vector<std::string> out;
+    std::istringstream words(line);
+    for (std::string w; words >> w;)
+        out.push_back(w);
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string out;
+    for (const auto& w : words)
+        out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+} // namespace
+
+// Issue 19, finding 8: MLBench scores detokenised, lowercased text with sacrebleu's "intl" tokenisation
+// (mlbench_core's BLEUScore), not BPE pieces. Expected words: sacremoses' MosesDetokenizer("de") on the line
+// with "@@ " removed, lowercased, then sacrebleu 2.4.3's TokenizerV14International.
+TEST_CASE("BLEU's words are MLBench's: BPE merged, Moses spacing undone, lowercased, intl-tokenised",
+          "[engine]") {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"Die Stadt hat 2014 rund 3,5 Milli@@ onen Ein@@ wohner .",
+         "die stadt hat 2014 rund 3,5 millionen einwohner ."},
+        {"&quot; Das ist gut &quot; , sagte er ( 2015 ) .", "\" das ist gut \" , sagte er ( 2015 ) ."},
+        {"Er ist ein daten @-@ getriebener Mensch , der 50 % mehr ver@@ dient .",
+         "er ist ein daten - getriebener mensch , der 50 % mehr verdient ."},
+        {"\xc3\x84RGER \xc3\xbc"
+         "ber \xe2\x80\x9e Politik \xe2\x80\x9c - \xc3\x9c"
+         "BER alles ! Preis : 30 \xe2\x82\xac oder $ 40",
+         "\xc3\xa4rger \xc3\xbc"
+         "ber \xe2\x80\x9e politik \xe2\x80\x9c - \xc3\xbc"
+         "ber alles ! preis : 30 \xe2\x82\xac oder $ 40"},
+        // A number glued to the line's last or first punctuation stays one word (mteval-v14's quirk).
+        {"(1990) war es 2:3 ... bei 10 + 2 = 12 .", "(1990 ) war es 2:3 . . . bei 10 + 2 = 12."},
+        {"Das ist&apos;s : Stra\xc3\x9f"
+         "e , \xc3\x96l , na\xc3\xafve \xc5\x92uvre",
+         "das ist ' s : stra\xc3\x9f"
+         "e , \xc3\xb6l , na\xc3\xafve \xc5\x93uvre"},
+    };
+    for (const auto& [line, words] : cases) {
+        INFO(line);
+        CHECK(joined(bleuWords(tokens(line))) == words);
+    }
+}
+
+TEST_CASE("corpus BLEU on MLBench's words equals sacrebleu's corpus_bleu(tokenize='intl', lowercase=True)",
+          "[engine]") {
+    // The same three pairs through sacremoses + sacrebleu 2.4.3: score 69.69087198138524, counts
+    // [29, 23, 18, 14], totals [32, 29, 26, 23], sys_len 32, ref_len 34.
+    const std::vector<std::pair<std::string, std::string>> pairs = {
+        {"Die Stadt hat 2014 rund 3,5 Milli@@ onen Ein@@ wohner .",
+         "Die Stadt hatte 2014 etwa 3,5 Millionen Einwohner ."},
+        {"&quot; Das ist gut &quot; , sagte er ( 2015 ) .",
+         "&quot; Das ist sehr gut &quot; , sagte er ( 2015 ) ."},
+        {"Er ist ein Mensch , der 50 % mehr verdient .",
+         "ER ist ein Mensch , der 50 % mehr ver@@ dient als 2014 ."},
+    };
+    BleuCounts words, pieces;
+    for (const auto& [hypothesis, reference] : pairs) {
+        words.add(bleuWords(tokens(hypothesis)), bleuWords(tokens(reference)));
+        pieces.add(tokens(hypothesis), tokens(reference));
+    }
+    CHECK(words.values == decltype(words.values){29, 23, 18, 14, 32, 29, 26, 23, 32, 34});
+    CHECK(corpusBleu(words) == Approx(69.69087198138524).epsilon(1e-12));
+    // BLEU over the pieces as the files hold them (what the engine scored before) is another number.
+    CHECK(std::abs(corpusBleu(pieces) - 69.69087198138524) > 5);
 }

@@ -1,6 +1,7 @@
 // GNMT's and the Transformer's teacher-forced logits and label-smoothed loss equal PyTorch's from the same
 // weights (tests/fixtures/make_translation.py), the fused attention equals the written-out softmax, and
-// greedy decoding and the parallel batches behave.
+// greedy and beam decoding and the parallel batches behave, and the Transformer's token normalisation gives
+// the all-rank token mean's gradient.
 #include "gnmt.h"
 #include "label_smoothing.h"
 #include "model_fixture.h"
@@ -84,7 +85,6 @@ TEST_CASE("a parallel batch pads sources with their end token and shifts targets
     SentencePairs pairs;
     pairs.sources = {{5, 6, 7}, {8}};
     pairs.targets = {{9}, {10, 11}};
-    pairs.references = pairs.targets;
     const ParallelBatch b = makeParallelBatch(pairs, {0, 1});
     CHECK(torch::equal(b.source, torch::tensor({5, 6, 7, 3, 8, 3, 0, 0}, torch::kInt64).view({2, 4})));
     CHECK(torch::equal(b.source_lengths, torch::tensor({4, 2}, torch::kInt64)));
@@ -199,4 +199,133 @@ TEST_CASE("attention dropout acts while training and not in evaluation", "[model
     attention->train();
     const auto trained = attention->forward(query, kv, {}, true);
     CHECK_FALSE(torch::allclose(trained, evaluated));
+}
+
+// Issue 19, finding 8: MLBench's Transformer (fairseq) normalises the step's gradient by the tokens of all
+// workers; the engine's buckets average the ranks' gradients. Two "ranks" with 3 and 21 target tokens: each
+// rank's mean loss weighed by globalTokenWeight, averaged, gives the gradient of the token mean over both
+// ranks' pairs in one batch; the plain average of the ranks' means does not.
+TEST_CASE("ranks weighing their mean loss by globalTokenWeight average to the all-rank token mean's gradient",
+          "[models]") {
+    torch::manual_seed(3);
+    TransformerOptions o;
+    o.vocabulary = 16;
+    o.model = 8;
+    o.heads = 2;
+    o.ffn = 16;
+    o.layers = 1;
+    Transformer model(o);
+    model->eval(); // dropout off; gradients still flow
+    SentencePairs pairs;
+    pairs.sources = {{4, 5}, {6, 7, 8}, {9, 10, 11, 12}, {13, 4}};
+    pairs.targets = {{5, 6}, {7, 8, 9, 10, 11}, {12, 13, 14, 15, 4, 5}, {6, 7, 8, 9, 10, 11, 12}};
+    const auto gradient = [&](const std::vector<int64_t>& rows, double weight) {
+        model->zero_grad();
+        const ParallelBatch b = makeParallelBatch(pairs, rows);
+        const auto loss =
+            labelSmoothedLoss(model->forward(b.source, b.target_in), b.target_out, 0.1, Vocabulary::kPad);
+        (loss * weight).backward();
+        std::vector<torch::Tensor> out;
+        for (const auto& p : model->parameters())
+            out.push_back(p.grad().clone());
+        return std::make_pair(out, b.target_tokens);
+    };
+    const auto [all, global_tokens] = gradient({0, 1, 2, 3}, 1.0);
+    REQUIRE(global_tokens == 24);
+    const auto [first, first_tokens] = gradient({0}, globalTokenWeight(3, global_tokens, 2));
+    const auto [second, second_tokens] = gradient({1, 2, 3}, globalTokenWeight(21, global_tokens, 2));
+    REQUIRE(first_tokens == 3);
+    REQUIRE(second_tokens == 21);
+    const auto [first_mean, ignored_a] = gradient({0}, 1.0);
+    const auto [second_mean, ignored_b] = gradient({1, 2, 3}, 1.0);
+    double weighted_error = 0, plain_error = 0, size = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        weighted_error += ((first[i] + second[i]) / 2 - all[i]).abs().max().item<double>();
+        plain_error =
+            std::max(plain_error, ((first_mean[i] + second_mean[i]) / 2 - all[i]).abs().max().item<double>());
+        size = std::max(size, all[i].abs().max().item<double>());
+    }
+    INFO("largest gradient " << size << ", weighted error " << weighted_error << ", plain error "
+                             << plain_error);
+    CHECK(weighted_error < 1e-5 * size * static_cast<double>(all.size()));
+    CHECK(plain_error > 1e-2 * size);
+    CHECK(globalTokenWeight(12, 24, 2) == 1.0); // equal shares: the plain average
+}
+
+// Issue 19, finding 8: the reference decodes with beams. A made-up model whose likeliest first token (A, 0.6)
+// leads to a poorer sentence (A X eos: 0.6 x 0.46 x 1) than the runner-up (B eos: 0.4 x 0.99): greedy (one
+// beam) takes A, four beams find B, also after length normalisation (fairseq's L^0.6 and GNMT's).
+TEST_CASE("beam search finds the likelier sentence that greedy decoding misses", "[models]") {
+    constexpr int64_t kA = 4, kB = 5, kX = 6, kY = 7, kVocabulary = 8;
+    const auto next = [](const torch::Tensor& prefixes, const torch::Tensor&) {
+        auto p = torch::full({prefixes.size(0), kVocabulary}, 1e-6);
+        const auto last = prefixes.select(1, prefixes.size(1) - 1);
+        for (int64_t row = 0; row < prefixes.size(0); ++row) {
+            const int64_t token = last[row].item<int64_t>();
+            if (token == Vocabulary::kBos) {
+                p[row][kA] = 0.6;
+                p[row][kB] = 0.4;
+            } else if (token == kA) {
+                p[row][kX] = 0.46;
+                p[row][kY] = 0.44;
+                p[row][Vocabulary::kEos] = 0.1;
+            } else if (token == kB) {
+                p[row][Vocabulary::kEos] = 0.99;
+                p[row][kX] = 0.01;
+            } else {
+                p[row][Vocabulary::kEos] = 1.0;
+            }
+        }
+        return p.log();
+    };
+    BeamOptions o;
+    o.max_length = 6;
+    o.beam = 1;
+    const auto greedy = beamSearch(2, o, next, torch::zeros({1}));
+    INFO("one beam: " << greedy);
+    CHECK(torch::equal(greedy.select(0, 0).narrow(0, 0, 3), torch::tensor({kA, kX, Vocabulary::kEos})));
+    for (const auto penalty : {LengthPenalty::fairseq, LengthPenalty::gnmt}) {
+        o.beam = 4;
+        o.penalty = penalty;
+        const auto beamed = beamSearch(2, o, next, torch::zeros({1})); // (2, <= 6): both sentences alike
+        INFO("four beams: " << beamed);
+        REQUIRE(beamed.size(0) == 2);
+        for (int64_t s = 0; s < 2; ++s)
+            CHECK(torch::equal(beamed.select(0, s).narrow(0, 0, 2), torch::tensor({kB, Vocabulary::kEos})));
+    }
+}
+
+TEST_CASE("beam decoding of both models with one beam is greedy decoding", "[models]") {
+    torch::manual_seed(5);
+    TransformerOptions t;
+    t.vocabulary = 16;
+    t.model = 8;
+    t.heads = 2;
+    t.ffn = 16;
+    t.layers = 1;
+    Transformer transformer(t);
+    GnmtOptions g;
+    g.vocabulary = 16;
+    g.hidden = 8;
+    Gnmt gnmt(g);
+    transformer->eval();
+    gnmt->eval();
+    torch::NoGradGuard no_grad;
+    const auto source = torch::tensor({4, 5, 6, 3, 7, 8, 3, 0}, torch::kInt64).view({2, 4});
+    const auto lengths = torch::tensor({4, 3}, torch::kInt64);
+    BeamOptions one;
+    one.beam = 1;
+    one.max_length = 6;
+    // Greedy decoding goes on after </s> until every row has one; beam search pads with </s>: compare up to
+    // it.
+    const auto same = [](const torch::Tensor& a, const torch::Tensor& b) {
+        for (int64_t row = 0; row < a.size(0); ++row)
+            for (int64_t i = 0; i < std::min(a.size(1), b.size(1)); ++i) {
+                if (a[row][i].item<int64_t>() != b[row][i].item<int64_t>()) return false;
+                if (a[row][i].item<int64_t>() == Vocabulary::kEos) break;
+            }
+        return true;
+    };
+    CHECK(same(transformer->beamDecode(source, one), transformer->greedyDecode(source, 6, 2, 3)));
+    CHECK(same(gnmt->beamDecode(source, lengths, one), gnmt->greedyDecode(source, lengths, 6, 2, 3)));
 }

@@ -1,9 +1,12 @@
 // The translation workloads (MLBench task 4: gnmt, transformer) under real mpirun at their tiny presets: a
 // few steps with the loss going down, tokens per second, a BLEU evaluation; the WMT-style parallel text
-// files; plain errors for misaligned files.
+// files; plain errors for misaligned files; the seed's fp16 loss scalers, the catalog's precisions as the
+// engine trains them, the seed's test-set length filter.
 #include "engine_run.h"
 #include "training_outcome.h"
+#include "workload_catalog.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
@@ -106,6 +109,13 @@ nlohmann::json checkTrainingRun(const EngineRun& run, const TemporaryFolder& fol
     INFO("n-gram counts " << counts.dump());
     CHECK(evals[0]["value"].get<double>() == Approx(bleu));
     CHECK(evals[0]["loss"].get<double>() > 0);
+    // Beside the beams' BLEU, greedy decoding's and MLBench's mean of per-batch BLEU, both in [0, 100].
+    for (const char* key : {"bleu_greedy", "bleu_mean_of_batches"}) {
+        INFO(key);
+        REQUIRE(evals[0].contains(key));
+        CHECK(evals[0][key].get<double>() >= 0);
+        CHECK(evals[0][key].get<double>() <= 100);
+    }
     const auto summary = ofType(records, "summary");
     REQUIRE(summary.size() == 1);
     CHECK(summary[0]["tokens_per_s"].get<double>() > 0);
@@ -113,14 +123,15 @@ nlohmann::json checkTrainingRun(const EngineRun& run, const TemporaryFolder& fol
 }
 
 // The BLEU evaluation translated something, and got words right: more of its unigrams match the references
-// than guessing uniformly among the synthetic pair's 64 words would (measured over seeds 1-5: 0.029-0.068
-// for gnmt at 150 steps, 0.038-0.27 for transformer at 60; bench/results/2026-11-25-outcome-margins.md).
+// than guessing uniformly among the synthetic pair's 64 words would (measured over seeds 1-5 with greedy
+// decoding: 0.029-0.068 for gnmt at 150 steps, 0.038-0.27 for transformer at 60,
+// bench/results/2026-11-25-outcome-margins.md; with the beams: 0.025-0.061 and 0.045-0.20).
 void checkTranslatedWords(const nlohmann::json& eval) {
     const auto& counts = eval.at("bleu_counts");
     INFO("n-gram counts " << counts.dump());
     const double hypothesis = counts.at("hypothesis_length");
     REQUIRE(hypothesis > 0);
-    CHECK_OUTCOME_ABOVE("unigram precision of the greedy translations",
+    CHECK_OUTCOME_ABOVE("unigram precision of the beam-searched translations",
                         counts.at("matches").at(0).get<double>() / hypothesis, 1.0 / 64);
 }
 
@@ -197,4 +208,123 @@ TEST_CASE("a translation workload names its datasets and presets when given anot
     REQUIRE(recordsOf<ErrorRecord>(preset).size() == 1);
     CHECK_THAT(recordsOf<ErrorRecord>(preset)[0].message,
                Catch::Contains("no preset 'huge'") && Catch::Contains("tiny"));
+}
+
+// Issue 19, finding 7: GNMT's fp16 loss scaler is the seed's (task 4a: "initial_scale = 2**10 ... max_scale =
+// 2**13 scale_window = 128"), the Transformer's task 4b's (2**7, window 2000, no maximum); what the fp16 run
+// of the Transformer scales with is what its header states.
+TEST_CASE("gnmt and transformer state the seed's fp16 loss scalers", "[workloads][precision]") {
+    TemporaryFolder folder;
+    const std::vector<std::string> two_steps = {"--dataset",
+                                                "synthetic-parallel",
+                                                "--preset",
+                                                "tiny",
+                                                "--steps",
+                                                "2",
+                                                "--batch-per-rank",
+                                                "4",
+                                                "--eval-samples",
+                                                "4",
+                                                "--threads-per-rank",
+                                                "1"};
+    const EngineRun gnmt = runEngine(folder, 1, with(two_steps, {"--workload", "gnmt"}), "gnmt.jsonl");
+    INFO(gnmt.output);
+    REQUIRE(gnmt.status == 0);
+    const auto gnmt_header = ofType(jsonLines(folder.path / "gnmt.jsonl"), "header");
+    REQUIRE(gnmt_header.size() == 1);
+    CHECK(gnmt_header[0]["hyperparameters"]["fp16_loss_scaling"] ==
+          nlohmann::json({{"initial_scale", 1024}, {"factor", 2}, {"window", 128}, {"max_scale", 8192}}));
+
+    const EngineRun transformer =
+        runEngine(folder, 1, with(two_steps, {"--workload", "transformer", "--precision", "fp16"}),
+                  "transformer.jsonl");
+    INFO(transformer.output);
+    REQUIRE(transformer.status == 0);
+    const auto records = jsonLines(folder.path / "transformer.jsonl");
+    const auto header = ofType(records, "header");
+    REQUIRE(header.size() == 1);
+    const nlohmann::json seed = {
+        {"initial_scale", 128}, {"factor", 2}, {"window", 2000}, {"max_scale", nullptr}};
+    CHECK(header[0]["hyperparameters"]["fp16_loss_scaling"] == seed);
+    for (const char* key : {"initial_scale", "factor", "window", "max_scale"})
+        CHECK(header[0]["loss_scaling"][key] == seed[key]);
+    CHECK(ofType(records, "step").at(0)["loss_scale"] == 128);
+}
+
+// Issue 19, finding 7: the catalog offers a precision for a translation workload exactly when the engine
+// trains it; fp16 GNMT needs a GPU (oneDNN has no fp16 LSTM) and says so on the CPU. bf16 GNMT trains on the
+// CPU.
+TEST_CASE("every precision the catalog offers for gnmt and transformer trains on the CPU or names the GPU it "
+          "needs",
+          "[workloads][precision]") {
+    for (const std::string workload : {"gnmt", "transformer"}) {
+        const WorkloadInfo* info = findWorkload(workload);
+        REQUIRE(info != nullptr);
+        for (const std::string precision : {"fp32", "bf16", "fp16"}) {
+            INFO(workload << " " << precision);
+            CHECK(std::find(info->precisions.begin(), info->precisions.end(), precision) !=
+                  info->precisions.end());
+            TemporaryFolder folder;
+            const EngineRun run =
+                runEngine(folder, 1,
+                          {"--workload", workload, "--dataset", "synthetic-parallel", "--preset", "tiny",
+                           "--precision", precision, "--steps", "3", "--batch-per-rank", "4",
+                           "--eval-samples", "4", "--threads-per-rank", "1"});
+            const auto records = jsonLines(folder.path / "metrics.jsonl");
+            if (workload == "gnmt" && precision == "fp16") {
+                CHECK(run.status != 0);
+                REQUIRE(ofType(records, "error").size() == 1);
+                CHECK_THAT(ofType(records, "error")[0]["message"].get<std::string>(),
+                           Catch::Contains("no fp16 kernels on the CPU") &&
+                               Catch::Contains("train on a GPU"));
+                CHECK(ofType(records, "step").empty());
+                continue;
+            }
+            INFO(run.output);
+            CHECK(run.status == 0);
+            const auto steps = ofType(records, "step");
+            REQUIRE(steps.size() == 3);
+            for (const auto& step : steps)
+                CHECK(std::isfinite(step["loss"].get<double>()));
+        }
+    }
+}
+
+// Issue 19, finding 8: the seed's test sets are length-filtered ("tested on sentences of max length 150
+// tokens" for GNMT, "trained and tested on sentences of maximum length 80 tokens" for the Transformer), and
+// BLEU is scored on MLBench's words, with MLBench's own mean of per-batch BLEU beside the corpus BLEU.
+TEST_CASE("the test sentences are the seed's: at most 150 tokens for gnmt and 80 for transformer",
+          "[workloads]") {
+    for (const std::string workload : {"gnmt", "transformer"}) {
+        TemporaryFolder folder;
+        writeParallelFiles(folder.path, 40, 0);
+        {
+            // Test pairs of 70, 81, 120 and 151 target tokens, each once.
+            std::ofstream src(folder.path / "valid.src"), tgt(folder.path / "valid.tgt");
+            for (const int length : {70, 81, 120, 151}) {
+                for (int k = 0; k < length; ++k) {
+                    src << (k ? " " : "") << "en" << k % 30;
+                    tgt << (k ? " " : "") << "de" << k % 30;
+                }
+                src << "\n";
+                tgt << "\n";
+            }
+        }
+        const EngineRun run =
+            runEngine(folder, 1,
+                      {"--workload", workload, "--dataset", "wmt", "--data-dir", folder.path.string(),
+                       "--preset", "tiny", "--steps", "1", "--batch-per-rank", "4", "--eval-samples", "100",
+                       "--threads-per-rank", "1"});
+        INFO(workload << "\n" << run.output);
+        REQUIRE(run.status == 0);
+        const auto records = jsonLines(folder.path / "metrics.jsonl");
+        const auto header = ofType(records, "header");
+        REQUIRE(header.size() == 1);
+        CHECK(header[0]["hyperparameters"]["max_test_length"] == (workload == "gnmt" ? 150 : 80));
+        const auto evals = ofType(records, "eval");
+        REQUIRE(evals.size() == 1);
+        CHECK(evals[0]["test_sentences"] == (workload == "gnmt" ? 3 : 1));
+        CHECK(evals[0]["bleu_counts"]["reference_length"] == (workload == "gnmt" ? 70 + 81 + 120 : 70));
+        CHECK(evals[0].contains("bleu_mean_of_batches"));
+    }
 }

@@ -80,7 +80,7 @@ Vocabulary Vocabulary::synthetic(int64_t words) {
 
 SentencePairs readParallelShard(const std::filesystem::path& source_path,
                                 const std::filesystem::path& target_path, const Vocabulary& vocabulary,
-                                int rank, int ranks, int64_t max_length) {
+                                int rank, int ranks, int64_t max_length, bool keep_target_text) {
     const int64_t source_lines = lineCount(source_path), target_lines = lineCount(target_path);
     if (source_lines != target_lines)
         throw std::runtime_error(source_path.string() + " has " + std::to_string(source_lines) +
@@ -99,16 +99,14 @@ SentencePairs readParallelShard(const std::filesystem::path& source_path,
         if (max_length > 0 && (static_cast<int64_t>(source_words.size()) > max_length ||
                                static_cast<int64_t>(target_words.size()) > max_length))
             continue;
-        std::vector<int64_t> s, t, r;
+        std::vector<int64_t> s, t;
         for (const auto& w : source_words)
             s.push_back(vocabulary.id(w));
-        for (const auto& w : target_words) {
+        for (const auto& w : target_words)
             t.push_back(vocabulary.id(w));
-            r.push_back(t.back() == Vocabulary::kUnk ? -1 : t.back());
-        }
         pairs.sources.push_back(std::move(s));
         pairs.targets.push_back(std::move(t));
-        pairs.references.push_back(std::move(r));
+        if (keep_target_text) pairs.target_text.push_back(target_words);
     }
     return pairs;
 }
@@ -133,9 +131,12 @@ SentencePairs syntheticParallel(const Vocabulary& vocabulary, int64_t pairs, int
             s[k] = first + w;
             t[k] = permutation[static_cast<std::size_t>(w)];
         }
+        std::vector<std::string> text;
+        for (const int64_t id : t)
+            text.push_back(vocabulary.word(id));
         out.sources.push_back(s);
-        out.references.push_back(t);
         out.targets.push_back(std::move(t));
+        out.target_text.push_back(std::move(text));
     }
     return out;
 }

@@ -38,21 +38,26 @@ class Vocabulary {
 // Sentence pairs as ids, without <s> or </s>.
 struct SentencePairs {
     std::vector<std::vector<int64_t>> sources, targets;
-    // The targets for BLEU: words outside the vocabulary are -1, so that a hypothesis's <unk> never matches.
-    std::vector<std::vector<int64_t>> references;
+    // The targets for BLEU as written (their tokens, BPE pieces included), so that a word outside the
+    // vocabulary never matches a hypothesis's <unk>: held-out pairs only (readParallelShard's
+    // keep_target_text), empty otherwise.
+    std::vector<std::vector<std::string>> target_text;
     int64_t size() const { return static_cast<int64_t>(sources.size()); }
 };
 
 // This rank's shard (pairs i with i % ranks == rank) of source_path / target_path. Pairs with an empty side,
-// or a side longer than max_length tokens (when max_length > 0), are left out (MLBench's length filter).
-// Throws std::runtime_error naming a file that cannot be read, and both files with their line counts when
-// the counts differ.
+// or a side longer than max_length tokens (when max_length > 0), are left out (MLBench's length filter: seed
+// 004's "trained on sentences of maximum length 75 tokens, and tested on sentences of max length 150").
+// keep_target_text: the target sides' tokens as written too (SentencePairs::target_text, for BLEU). Throws
+// std::runtime_error naming a file that cannot be read, and both files with their line counts when the counts
+// differ.
 SentencePairs readParallelShard(const std::filesystem::path& source_path,
                                 const std::filesystem::path& target_path, const Vocabulary& vocabulary,
-                                int rank, int ranks, int64_t max_length);
+                                int rank, int ranks, int64_t max_length, bool keep_target_text = false);
 
 // A learnable language pair: sources of uniformly random words (lengths min_length..max_length), targets the
-// same words mapped through a fixed permutation of the vocabulary (the same on every rank and every seed).
+// same words mapped through a fixed permutation of the vocabulary (the same on every rank and every seed);
+// with their target_text.
 SentencePairs syntheticParallel(const Vocabulary& vocabulary, int64_t pairs, int64_t min_length,
                                 int64_t max_length, uint64_t seed);
 

@@ -632,7 +632,8 @@ void trainWorkload(const EngineOptions& given, const World& w) {
     if (device.cuda()) useTf32(o.tf32);
     const PeakChoice peak = peakFor(o, device, gpus);
     const auto workload = makeWorkload(o, w);
-    const TrainingSchedule schedule(o, *workload, w); // steps (of --epochs), accumulation, evaluations
+    refuseFp16LstmsOnCpu(*workload, o, device.device); // GNMT: fp16 on a GPU only
+    const TrainingSchedule schedule(o, *workload, w);  // steps (of --epochs), accumulation, evaluations
     o.steps = static_cast<int>(schedule.steps());
     const EvalMetric metric = workload->evalMetric();
     const std::optional<StopTarget> target = stopTarget(o, metric, w.rank == 0);

@@ -133,4 +133,22 @@ torch::Tensor GnmtImpl::greedyDecode(const torch::Tensor& source, const torch::T
     return torch::cat(out, 1);
 }
 
+torch::Tensor GnmtImpl::beamDecode(const torch::Tensor& source, const torch::Tensor& source_lengths,
+                                   const BeamOptions& options) {
+    const auto context = encode(source, source_lengths).repeat_interleave(options.beam, 0); // (B x K, S, H)
+    const auto padding = source.eq(0).repeat_interleave(options.beam, 0);
+    State state;
+    return beamSearch(
+        source.size(0), options,
+        [&](const torch::Tensor& prefixes, const torch::Tensor& reorder) {
+            for (auto& [h, c] : state) { // (1, B x K, H): each beam takes its parent's state
+                h = h.index_select(1, reorder);
+                c = c.index_select(1, reorder);
+            }
+            const auto last = prefixes.narrow(1, prefixes.size(1) - 1, 1); // (B x K, 1)
+            return decode(embedder->forward(last), context, padding, state).select(1, 0);
+        },
+        source);
+}
+
 } // namespace scalebench

@@ -4,6 +4,8 @@
 // third.
 #pragma once
 
+#include "beam_search.h"
+
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/modulelist.h>
 #include <torch/nn/modules/dropout.h>
@@ -56,6 +58,9 @@ class GnmtImpl : public torch::nn::Module {
     // Greedy decoding from <s>: (B, <= max_length) token ids, each row ending with </s> or at max_length.
     torch::Tensor greedyDecode(const torch::Tensor& source, const torch::Tensor& source_lengths,
                                int64_t max_length, int64_t bos, int64_t eos);
+    // Beam search from <s> (beam_search.h; no coverage penalty): (B, <= options.max_length) token ids.
+    torch::Tensor beamDecode(const torch::Tensor& source, const torch::Tensor& source_lengths,
+                             const BeamOptions& options);
 
     const GnmtOptions& options() const { return options_; }
 

@@ -172,4 +172,15 @@ torch::Tensor TransformerImpl::greedyDecode(const torch::Tensor& source, int64_t
     return prefix.narrow(1, 1, prefix.size(1) - 1);
 }
 
+torch::Tensor TransformerImpl::beamDecode(const torch::Tensor& source, const BeamOptions& options) {
+    const auto memory = encode(source).repeat_interleave(options.beam, 0); // (B x K, S, D)
+    const auto padding = source.eq(0).repeat_interleave(options.beam, 0);
+    return beamSearch(
+        source.size(0), options,
+        [&](const torch::Tensor& prefixes, const torch::Tensor&) {
+            return decode(prefixes, memory, padding).select(1, -1); // the whole prefix again, as greedy
+        },
+        source);
+}
+
 } // namespace scalebench

@@ -3,6 +3,8 @@
 // encoder, the decoder and the output projection (share_all_embeddings), ReLU feed-forward.
 #pragma once
 
+#include "beam_search.h"
+
 #include <torch/nn/module.h>
 #include <torch/nn/modules/container/modulelist.h>
 #include <torch/nn/modules/dropout.h>
@@ -66,6 +68,8 @@ class TransformerImpl : public torch::nn::Module {
     torch::Tensor forward(const torch::Tensor& source, const torch::Tensor& target_in);
     // Greedy decoding from <s>: (B, <= max_length) token ids.
     torch::Tensor greedyDecode(const torch::Tensor& source, int64_t max_length, int64_t bos, int64_t eos);
+    // Beam search from <s> (beam_search.h): (B, <= options.max_length) token ids of each best hypothesis.
+    torch::Tensor beamDecode(const torch::Tensor& source, const BeamOptions& options);
 
     const TransformerOptions& options() const { return options_; }
 

@@ -1,4 +1,4 @@
-// MLBench task 4: GNMT and Transformer translation with Adam, warm-up schedules, label smoothing; greedy
+// MLBench task 4: GNMT and Transformer translation with Adam, warm-up schedules, label smoothing; beam
 // decoding and corpus BLEU summed over every rank's share of the held-out pairs.
 #include "translation.h"
 
@@ -17,8 +17,25 @@ constexpr double kGnmtGradClip = 5.0;      // MLBench task 4a: max norm of 5.0 (
 constexpr int64_t kSyntheticWords = 64;    // synthetic-parallel: words beside the four special tokens
 constexpr int64_t kSyntheticPairs = 4096;  // synthetic-parallel: training pairs a rank
 constexpr int64_t kEvalBatch = 64;         // MLBench: val_batch_size 64
-constexpr int64_t kExtraDecodeTokens = 10; // greedy decoding stops at the longest source + 10 tokens
+constexpr int64_t kExtraDecodeTokens = 10; // decoding stops at the longest source + 10 tokens
 constexpr int64_t kGnmtMaxDecode = 150;    // MLBench task 4a: max_seq_len 150
+constexpr int64_t kGnmtBeam = 5;           // MLBench task 4a's reference: beam_size 5, len_norm_factor 0.6
+constexpr int64_t kTransformerBeam = 4;    // MLBench task 4b's reference: beam_size=4, len_penalty=0.6
+// Seed 004, task 4a: "trained on sentences of maximum length 75 tokens, and tested on sentences of max length
+// 150 tokens"; task 4b: "trained and tested on sentences of maximum length 80 tokens".
+constexpr int64_t kGnmtMaxTrain = 75, kGnmtMaxTest = 150, kTransformerMaxLength = 80;
+
+// Seed 004, task 4a's loss scaling: "initial_scale = 2**10 scale_factor = 2 (downscale and upscale) max_scale
+// = 2**13 scale_window = 128"; task 4b's: "initial_scale = 2**7 scale_factor = 2 ... scale_window = 2000" (no
+// max_scale: LossScalerOptions' defaults).
+LossScalerOptions gnmtLossScaling() {
+    LossScalerOptions o;
+    o.initial_scale = 1024; // 2**10
+    o.factor = 2;
+    o.window = 128;
+    o.max_scale = 8192; // 2**13
+    return o;
+}
 
 GnmtOptions gnmtPreset(const std::string& preset, int64_t vocabulary) {
     GnmtOptions o;
@@ -52,12 +69,14 @@ TransformerOptions transformerPreset(const std::string& preset, int64_t vocabula
                                 "' (known: mlbench, base, tiny)");
 }
 
-// Ids of a decoded row up to (not including) </s>.
-std::vector<int64_t> hypothesis(const torch::Tensor& row) {
-    std::vector<int64_t> out;
+// The tokens of a decoded row up to (not including) </s>, without <pad> and <s> (as MLBench's detokenize
+// drops them; <unk> stays).
+std::vector<std::string> hypothesis(const torch::Tensor& row, const Vocabulary& vocabulary) {
+    std::vector<std::string> out;
     const auto values = row.accessor<int64_t, 1>();
     for (int64_t i = 0; i < row.size(0) && values[i] != Vocabulary::kEos; ++i)
-        out.push_back(values[i]);
+        if (values[i] != Vocabulary::kPad && values[i] != Vocabulary::kBos)
+            out.push_back(vocabulary.word(values[i]));
     return out;
 }
 
@@ -66,9 +85,10 @@ std::vector<int64_t> hypothesis(const torch::Tensor& row) {
 Translation::Translation(const EngineOptions& options, const World& world)
     : options_(options), world_(world) {
     const bool gnmt = options.workload == "gnmt";
-    if (gnmt) refuseFp16Lstms(options);
-    // MLBench: GNMT trains on sentences of at most 75 tokens, the Transformer on at most 80.
-    max_length_ = options.seq_len > 0 ? options.seq_len : (gnmt ? 75 : 80);
+    // MLBench: GNMT trains on sentences of at most 75 tokens and is tested on at most 150, the Transformer on
+    // at most 80 both.
+    max_length_ = options.seq_len > 0 ? options.seq_len : (gnmt ? kGnmtMaxTrain : kTransformerMaxLength);
+    max_test_length_ = gnmt ? kGnmtMaxTest : kTransformerMaxLength;
     const uint64_t seed = static_cast<uint64_t>(options.seed) * 7919 + static_cast<uint64_t>(world.rank);
     SentencePairs train;
     if (options.dataset == "wmt") {
@@ -76,11 +96,13 @@ Translation::Translation(const EngineOptions& options, const World& world)
         vocabulary_ = Vocabulary::fromFiles({dir / "train.src", dir / "train.tgt"});
         train = readParallelShard(dir / "train.src", dir / "train.tgt", vocabulary_, world.rank, world.ranks,
                                   max_length_);
-        held_out_ =
-            readParallelShard(dir / "valid.src", dir / "valid.tgt", vocabulary_, world.rank, world.ranks, 0);
-        const int64_t kept = std::min<int64_t>(held_out_.size(), options.eval_samples / world.ranks + 1);
-        for (auto* side : {&held_out_.sources, &held_out_.targets, &held_out_.references})
-            side->resize(static_cast<std::size_t>(kept));
+        held_out_ = readParallelShard(dir / "valid.src", dir / "valid.tgt", vocabulary_, world.rank,
+                                      world.ranks, max_test_length_, true);
+        const auto kept = static_cast<std::size_t>(
+            std::min<int64_t>(held_out_.size(), options.eval_samples / world.ranks + 1));
+        for (auto* side : {&held_out_.sources, &held_out_.targets})
+            side->resize(kept);
+        held_out_.target_text.resize(kept);
         if (train.size() == 0)
             throw std::runtime_error((dir / "train.src").string() + ": rank " + std::to_string(world.rank) +
                                      " has no sentence pair of 1 to " + std::to_string(max_length_) +
@@ -95,6 +117,9 @@ Translation::Translation(const EngineOptions& options, const World& world)
         throw std::invalid_argument("--dataset: " + options.workload + " has no dataset '" + options.dataset +
                                     "' (known: wmt, synthetic-parallel)");
     }
+    double pairs[1] = {static_cast<double>(train.size())}; // every rank's training pairs: one epoch
+    sumAcrossRanks(pairs);
+    train_samples_ = static_cast<int64_t>(pairs[0]);
     sampler_.emplace(std::move(train), options.batch_per_rank, seed);
     if (gnmt)
         gnmt_ = Gnmt(gnmtPreset(options.preset, vocabulary_.size()));
@@ -132,7 +157,14 @@ torch::Tensor Translation::logits(const torch::Tensor& source, const torch::Tens
 
 torch::Tensor Translation::forwardLoss(const Batch& batch) {
     const auto& t = batch.tensors; // source (B, S), lengths (B), target_in (B, T), target_out (B, T)
-    return labelSmoothedLoss(logits(t[0], t[1], t[2]), t[3], kLabelSmoothing, Vocabulary::kPad);
+    const auto loss = labelSmoothedLoss(logits(t[0], t[1], t[2]), t[3], kLabelSmoothing, Vocabulary::kPad);
+    if (isGnmt() || world_.ranks == 1) return loss;
+    // The Transformer as fairseq (MLBench task 4b): the step's gradient is the sum of every rank's token
+    // losses over the tokens of all ranks. The buckets average over ranks, so each rank weighs its own mean
+    // by ranks x its tokens / all tokens; the loss the step reports is then the all-rank token mean.
+    double tokens = static_cast<double>(batch.tokens); // this rank's target tokens -> all ranks'
+    sumAcrossRanks({&tokens, 1});
+    return loss * globalTokenWeight(batch.tokens, static_cast<int64_t>(tokens), world_.ranks);
 }
 
 void Translation::beforeOptimizerStep() {
@@ -161,11 +193,16 @@ double Translation::learningRate(int64_t step) const {
     return base * std::sqrt(static_cast<double>(warmup) / static_cast<double>(step));
 }
 
-// Label-smoothed loss (teacher forcing) and BLEU of greedy translations, over every rank's held-out share.
+// Label-smoothed loss (teacher forcing) and BLEU of beam-searched translations on MLBench's words, over every
+// rank's held-out share: the corpus BLEU of all of it, and beside it MLBench's own figure, the mean over
+// batches of 64 of each batch's corpus BLEU, weighted by its sentences (mlbench_core's BLEUScore with its
+// AverageMeter), and the corpus BLEU of greedy decoding.
 Evaluation Translation::evaluate() {
     torch::NoGradGuard no_grad;
     module().eval();
     BleuCounts bleu;
+    BleuCounts greedy_bleu;        // of greedy decoding, beside the beams'
+    double batch_bleu[2] = {0, 0}; // sum of BLEU x sentences over batches, sentences
     const torch::Device device = deviceOf(module());
     double loss_sums[2] = {0, 0}; // loss x tokens, tokens
     std::vector<int64_t> indices;
@@ -182,29 +219,55 @@ Evaluation Translation::evaluate() {
         loss_sums[1] += static_cast<double>(b.target_tokens);
 
         int64_t max_length = b.source.size(1) + kExtraDecodeTokens;
-        torch::Tensor decoded; // (B, <= max_length)
+        if (isGnmt()) max_length = std::min(max_length, kGnmtMaxDecode);
+        // The reference's beam search (the value) and greedy decoding (beside it: their difference measured).
+        BeamOptions beam;
+        beam.max_length = max_length;
+        beam.bos = Vocabulary::kBos;
+        beam.eos = Vocabulary::kEos;
+        torch::Tensor beamed, greedy; // (B, <= max_length)
         if (isGnmt()) {
-            max_length = std::min(max_length, kGnmtMaxDecode);
-            decoded = gnmt_->greedyDecode(b.source, b.source_lengths, max_length, Vocabulary::kBos,
-                                          Vocabulary::kEos);
+            beam.beam = kGnmtBeam;
+            beam.penalty = LengthPenalty::gnmt;
+            beamed = gnmt_->beamDecode(b.source, b.source_lengths, beam);
+            greedy = gnmt_->greedyDecode(b.source, b.source_lengths, max_length, Vocabulary::kBos,
+                                         Vocabulary::kEos);
         } else {
-            decoded = transformer_->greedyDecode(b.source, max_length, Vocabulary::kBos, Vocabulary::kEos);
+            beam.beam = kTransformerBeam;
+            beam.penalty = LengthPenalty::fairseq;
+            beam.min_length = 1; // the reference's minlen=1: no empty translation
+            beamed = transformer_->beamDecode(b.source, beam);
+            greedy = transformer_->greedyDecode(b.source, max_length, Vocabulary::kBos, Vocabulary::kEos);
         }
-        decoded = decoded.to(torch::kCPU);
-        for (std::size_t row = 0; row < indices.size(); ++row)
-            bleu.add(hypothesis(decoded[static_cast<int64_t>(row)]),
-                     held_out_.references[static_cast<std::size_t>(indices[row])]);
+        beamed = beamed.to(torch::kCPU);
+        greedy = greedy.to(torch::kCPU);
+        BleuCounts batch_counts;
+        for (std::size_t row = 0; row < indices.size(); ++row) {
+            const auto reference = bleuWords(held_out_.target_text[static_cast<std::size_t>(indices[row])]);
+            batch_counts.add(bleuWords(hypothesis(beamed[static_cast<int64_t>(row)], vocabulary_)),
+                             reference);
+            greedy_bleu.add(bleuWords(hypothesis(greedy[static_cast<int64_t>(row)], vocabulary_)), reference);
+        }
+        bleu += batch_counts;
+        batch_bleu[0] += corpusBleu(batch_counts) * static_cast<double>(indices.size());
+        batch_bleu[1] += static_cast<double>(indices.size());
     }
     sumAcrossRanks(bleu.data());
+    sumAcrossRanks(greedy_bleu.data());
     sumAcrossRanks(loss_sums);
+    sumAcrossRanks(batch_bleu);
     module().train();
     const auto& c = bleu.values;
     const nlohmann::json counts = {{"matches", {c[0], c[1], c[2], c[3]}},
                                    {"ngrams", {c[4], c[5], c[6], c[7]}},
                                    {"hypothesis_length", c[8]},
                                    {"reference_length", c[9]}};
-    return {
-        corpusBleu(bleu), loss_sums[1] > 0 ? loss_sums[0] / loss_sums[1] : 0.0, {{"bleu_counts", counts}}};
+    return {corpusBleu(bleu),
+            loss_sums[1] > 0 ? loss_sums[0] / loss_sums[1] : 0.0,
+            {{"bleu_counts", counts},
+             {"bleu_mean_of_batches", batch_bleu[1] > 0 ? batch_bleu[0] / batch_bleu[1] : 0.0},
+             {"bleu_greedy", corpusBleu(greedy_bleu)},
+             {"test_sentences", static_cast<int64_t>(batch_bleu[1])}}};
 }
 
 nlohmann::json Translation::hyperparameters() const {
@@ -214,7 +277,18 @@ nlohmann::json Translation::hyperparameters() const {
                                 {"warmup_steps", warmup_steps_},
                                 {"label_smoothing", kLabelSmoothing},
                                 {"max_train_length", max_length_},
+                                {"max_test_length", max_test_length_},
                                 {"preset", options_.preset.empty() ? "mlbench" : options_.preset}});
+    const LossScalerOptions scaling = lossScaling();
+    h["fp16_loss_scaling"] = {{"initial_scale", scaling.initial_scale},
+                              {"factor", scaling.factor},
+                              {"window", scaling.window},
+                              {"max_scale", std::isfinite(scaling.max_scale)
+                                                ? nlohmann::json(scaling.max_scale)
+                                                : nlohmann::json()}};
+    h["loss_normalisation"] =
+        isGnmt() ? "each rank's mean over its target tokens, averaged over ranks"
+                 : "the sum of every rank's token losses over the target tokens of all ranks (fairseq)";
     if (isGnmt()) {
         const auto& o = gnmt_->options();
         h["optimizer"] = "Adam betas (0.9, 0.999) eps 1e-8";
@@ -237,9 +311,20 @@ nlohmann::json Translation::hyperparameters() const {
 }
 
 nlohmann::json Translation::headerFields() const {
-    return {
-        {"decoding", "greedy, up to the longest source + " + std::to_string(kExtraDecodeTokens) + " tokens"},
-        {"bleu", "corpus BLEU on token ids, 4-gram, brevity penalty, sacrebleu's exp smoothing"}};
+    return {{"decoding", "beam search, " + std::to_string(isGnmt() ? kGnmtBeam : kTransformerBeam) +
+                             " beams, length penalty " + (isGnmt() ? "((5 + L) / 6)^0.6" : "L^0.6") +
+                             ", no coverage penalty, up to the longest source + " +
+                             std::to_string(kExtraDecodeTokens) + " tokens" +
+                             (isGnmt() ? " (at most 150)" : "") + "; bleu_greedy: greedy decoding's BLEU"},
+            {"bleu",
+             "corpus BLEU of the test sentences of at most " + std::to_string(max_test_length_) +
+                 " tokens on MLBench's words (BPE merged, lowercased, sacrebleu's intl tokenisation), "
+                 "4-gram, brevity penalty, sacrebleu's exp smoothing; bleu_mean_of_batches: MLBench's mean "
+                 "of each batch's BLEU (64 sentences a batch, per rank)"}};
+}
+
+LossScalerOptions Translation::lossScaling() const {
+    return isGnmt() ? gnmtLossScaling() : LossScalerOptions{};
 }
 
 } // namespace scalebench

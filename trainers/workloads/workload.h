@@ -110,6 +110,9 @@ class Workload {
     virtual nlohmann::json mllogFields() const { return nlohmann::json::object(); }
     // --precision fp16: the dynamic loss scaling (initial scale, factor, window, maximum).
     virtual LossScalerOptions lossScaling() const { return {}; }
+    // Whether the model runs LSTMs: the training loop refuses fp16 for them on the CPU
+    // (refuseFp16LstmsOnCpu).
+    virtual bool hasLstms() const { return false; }
 
     // Checkpoints: the workload's own state beyond the module and the optimizer (data position, schedule).
     virtual void saveState(torch::serialize::OutputArchive&) const {}
@@ -123,6 +126,16 @@ inline void refuseFp16Lstms(const EngineOptions& options) {
     if (options.precision == "fp16")
         throw std::invalid_argument("--precision fp16: " + options.workload +
                                     "'s LSTMs have no fp16 kernels on the CPU (oneDNN); use bf16 or fp32");
+}
+
+// The same refusal where the loop has chosen the training device: on the CPU only. cuDNN has fp16 LSTMs, so
+// on a GPU a workload with LSTMs trains in fp16 (MLBench's GNMT does, seed 004 task 4a).
+inline void refuseFp16LstmsOnCpu(const Workload& workload, const EngineOptions& options,
+                                 const torch::Device& device) {
+    if (options.precision == "fp16" && workload.hasLstms() && !device.is_cuda())
+        throw std::invalid_argument("--precision fp16: " + options.workload +
+                                    "'s LSTMs have no fp16 kernels on the CPU (oneDNN); use bf16 or fp32, or "
+                                    "train on a GPU (cuDNN has them)");
 }
 
 // Where a workload's module lives (the training loop moves it to the rank's device): evaluations move their
