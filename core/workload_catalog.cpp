@@ -63,7 +63,7 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .eval_metric = "accuracy",
          .presets = {},
          .seq_len = 0,
-         .eval_every = 0,
+         .eval_every = -1, // seed 004, task 2: the plateau is judged "for 2 consecutive epochs"
          .eval_samples = 2000},
         {.name = "lstm-lm",
          .group = kMLBench,
@@ -78,7 +78,7 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .eval_metric = "perplexity",
          .presets = {"awd", "small", "tiny"},
          .seq_len = 70,
-         .eval_every = 0,
+         .eval_every = -1, // seed 004, task 3: averaged SGD "If Perplexity stops improving for 5 epochs"
          .eval_samples = 2000},
         {.name = "gnmt",
          .group = kMLBench,

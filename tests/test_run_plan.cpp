@@ -435,7 +435,7 @@ ranks = [1]
     CHECK(logistic.data_dir.empty()); // the cluster's data_root/<dataset>
     CHECK(logistic.global_batch == 0);
     CHECK(logistic.epochs == 0);
-    CHECK(logistic.eval_every == 0);
+    CHECK(logistic.eval_every == -1); // task 2: after each epoch
     CHECK(logistic.eval_samples == 2000);
 }
 
@@ -470,7 +470,8 @@ TEST_CASE("a batch per rank count gives each run its own batch and keeps the gro
     CHECK(runs[0].group.batch_per_rank == 48);
     CHECK(runs[3].group.batch_per_rank == 36);
     CHECK(runs[1].group.batch_per_rank_by_ranks == std::vector<int>{48, 24, 12, 36});
-    CHECK(parsePlanText(writePlanToml(plan), "again.toml").groups == plan.groups); // the writer keeps the list
+    CHECK(parsePlanText(writePlanToml(plan), "again.toml").groups ==
+          plan.groups); // the writer keeps the list
     CHECK_THAT(
         planError("name = \"p\"\n[[run]]\nworkload = \"bert\"\nranks = [8, 16]\nbatch_per_rank = [48]\n")
             .what(),

@@ -320,3 +320,39 @@ TEST_CASE(
         CHECK(std::abs(resumed_evals[i]["loss"].get<double>() - expected["loss"].get<double>()) <= 1e-5);
     }
 }
+
+// Issue 19, finding 6: `epochs` (seed 004: "maximum epochs: 164 / 750") for tasks 2 and 3, whose data pass
+// the engine now knows: the header states the steps they came to, and each epoch ends in an evaluation.
+TEST_CASE("tasks 2 and 3 train for a number of epochs and evaluate after each", "[workloads][engine]") {
+    TemporaryFolder folder;
+    // synthetic-epsilon: 32 batches a rank, so 2 epochs of 16 a rank at 2 ranks are 2 x 32 x 16 x 2 / 32
+    // steps.
+    const RawRun logistic = runEngineRaw(folder, 2,
+                                         {"--workload", "logistic-regression", "--dataset",
+                                          "synthetic-epsilon", "--batch-per-rank", "16", "--epochs", "2",
+                                          "--eval-every", "-1", "--eval-samples", "64"},
+                                         "logistic.jsonl");
+    INFO(logistic.output);
+    REQUIRE(logistic.status == 0);
+    const json hp = logistic.ofType("header").at(0)["hyperparameters"];
+    CHECK(hp["train_samples"] == 2 * 32 * 16);
+    CHECK(hp["steps"] == 64); // 2 epochs of 1024 samples, 32 a step
+    std::vector<int64_t> at;
+    for (const json& eval : logistic.ofType("eval"))
+        at.push_back(eval["step"].get<int64_t>());
+    CHECK(at == std::vector<int64_t>{32, 64}); // after each epoch (the last is also the end)
+
+    // synthetic-text: about 20 sequences of bptt tokens a column; an epoch is what the header says it is.
+    const RawRun lstm = runEngineRaw(folder, 1,
+                                     {"--workload", "lstm-lm", "--dataset", "synthetic-text", "--preset",
+                                      "tiny", "--batch-per-rank", "4", "--seq-len", "8", "--epochs", "1",
+                                      "--eval-every", "-1", "--eval-samples", "8"},
+                                     "lstm.jsonl");
+    INFO(lstm.output);
+    REQUIRE(lstm.status == 0);
+    const json lstm_hp = lstm.ofType("header").at(0)["hyperparameters"];
+    const int64_t sequences = lstm_hp["train_samples"].get<int64_t>();
+    CHECK(sequences >= 4 * 19);
+    CHECK(lstm_hp["steps"] == (sequences + 3) / 4); // ceil(sequences / global batch 4)
+    CHECK(lstm.ofType("eval").size() == 1);
+}
