@@ -606,8 +606,8 @@ TEST_CASE("chart views export to PNG of the asked size and to SVG holding the se
     REQUIRE(document.setContent(&file));
     CHECK(document.documentElement().tagName() == "svg");
     const QString text = document.toString();
-    CHECK(text.contains("ideal S(N) = N/N0"));
-    CHECK(text.contains("efficiency (right axis)"));
+    CHECK(text.contains("ideal N/N0"));
+    CHECK(text.contains("efficiency (right)"));
     // Lines drawn as vectors, not one image.
     CHECK(document.elementsByTagName("polyline").size() + document.elementsByTagName("path").size() > 10);
     CHECK(document.elementsByTagName("image").isEmpty());

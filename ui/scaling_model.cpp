@@ -101,9 +101,9 @@ QVariant ScalingModel::headerData(int section, Qt::Orientation orientation, int 
     case Ranks:
         return tr("Ranks");
     case SamplesPerS:
-        return tr("Samples/s (mean)");
+        return tr("Samples/s");
     case TwoSigma:
-        return tr("Two sigma");
+        return tr("±2σ");
     case IdealSamplesPerS:
         return tr("Ideal samples/s");
     case Speedup:
@@ -111,25 +111,25 @@ QVariant ScalingModel::headerData(int section, Qt::Orientation orientation, int 
     case Efficiency:
         return tr("Efficiency (%)");
     case SpeedupTwoSigma:
-        return tr("Speedup two sigma");
+        return tr("Speedup ±2σ");
     case IdealSpeedup:
         return tr("Ideal speedup");
     case EfficiencyTwoSigma:
-        return tr("Efficiency two sigma (%)");
+        return tr("Efficiency ±2σ (%)");
     case ComputeOnlySpeedup:
         return tr("Compute-only speedup");
     case CommunicationShare:
-        return tr("Communication share (%)");
+        return tr("Comm. share (%)");
     case TargetReached:
-        return tr("Repeats at target");
+        return tr("At target");
     case TimeToTarget:
         return tr("Time to target (s)");
     case TimeToTargetTwoSigma:
-        return tr("Time to target two sigma (s)");
+        return tr("Time ±2σ (s)");
     case TimeToTargetSpeedup:
-        return tr("Time-to-target speedup T(N0)/T(N)");
+        return tr("T(N0)/T(N)");
     case TimeToTargetSpeedupTwoSigma:
-        return tr("Time-to-target speedup two sigma");
+        return tr("T(N0)/T(N) ±2σ");
     }
     return {};
 }

@@ -44,6 +44,12 @@ ScalingTab::ScalingTab(QWidget* parent)
         table->setItemDelegateForColumn(column, new QStyledItemDelegate(table));
     for (int column : {ScalingModel::IdealSamplesPerS, ScalingModel::IdealSpeedup})
         table->setColumnHidden(column, true);
+    // Time to target (MLBench's basic metric) beside the throughput's speedup, before the detail columns.
+    int position = ScalingModel::Efficiency;
+    for (int column :
+         {ScalingModel::TargetReached, ScalingModel::TimeToTarget, ScalingModel::TimeToTargetTwoSigma,
+          ScalingModel::TimeToTargetSpeedup, ScalingModel::TimeToTargetSpeedupTwoSigma})
+        table->horizontalHeader()->moveSection(table->horizontalHeader()->visualIndex(column), ++position);
     split->setSizes({460, 220});
 
     auto* layout = new QVBoxLayout(this);

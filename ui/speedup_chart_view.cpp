@@ -36,23 +36,23 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
     setRenderHint(QPainter::Antialiasing);
 
     const QColor speedup_colour = paletteColour(0), efficiency_colour = paletteColour(1);
-    speedup_->setName(tr("throughput X(N)/X(N0) (mean over repeats)"));
+    speedup_->setName(tr("X(N)/X(N0)"));
     const QColor time_colour = paletteColour(2), compute_colour = paletteColour(3);
-    time_to_target_->setName(tr("time to target T(N0)/T(N)"));
+    time_to_target_->setName(tr("T(N0)/T(N)"));
     time_to_target_->setPen(QPen(time_colour, 2.5));
     time_to_target_markers_->setColor(time_colour);
     time_to_target_markers_->setBorderColor(time_colour);
     time_to_target_markers_->setMarkerShape(QScatterSeries::MarkerShapeTriangle);
     time_to_target_markers_->setMarkerSize(10);
-    compute_only_->setName(tr("compute only (free communication)"));
+    compute_only_->setName(tr("compute only"));
     compute_only_->setPen(QPen(compute_colour, 1.8, Qt::DashDotLine));
     speedup_->setPen(QPen(speedup_colour, 2.5));
     speedup_markers_->setColor(speedup_colour);
     speedup_markers_->setBorderColor(speedup_colour);
     speedup_markers_->setMarkerSize(9);
-    ideal_->setName(tr("ideal S(N) = N/N0"));
+    ideal_->setName(tr("ideal N/N0"));
     ideal_->setPen(QPen(QColor(120, 120, 120), 1.8, Qt::DashLine));
-    efficiency_->setName(tr("efficiency (right axis)"));
+    efficiency_->setName(tr("efficiency (right)"));
     efficiency_->setPen(QPen(efficiency_colour, 2, Qt::DotLine));
     efficiency_markers_->setColor(efficiency_colour);
     efficiency_markers_->setBorderColor(efficiency_colour);
@@ -63,7 +63,7 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
     x_axis_->setLabelFormat(QStringLiteral("%d"));
     x_axis_->setTickType(QValueAxis::TicksDynamic);
     x_axis_->setTickAnchor(0);
-    speedup_axis_->setTitleText(tr("speedup S(N) = X(N)/X(N0)"));
+    speedup_axis_->setTitleText(tr("speedup against N0 ranks"));
     speedup_axis_->setLabelFormat(QStringLiteral("%.1f"));
     efficiency_axis_->setTitleText(tr("scaling efficiency E(N) = S(N) N0/N (%)"));
     efficiency_axis_->setLabelFormat(QStringLiteral("%.0f"));
@@ -98,10 +98,9 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
 
 void SpeedupChartView::refresh() {
     const int rows = model_->rowCount();
-    chart()->setTitle(
-        rows == 0
-            ? tr("No successful runs to chart")
-            : tr("%1: speedup and scaling efficiency (± two sigma over repeats)").arg(model_->seriesLabel()));
+    chart()->setTitle(rows == 0
+                          ? tr("No successful runs to chart")
+                          : tr("%1: speedup and efficiency (±2σ over repeats)").arg(model_->seriesLabel()));
     auto value = [&](int row, int column) { return model_->data(model_->index(row, column)).toDouble(); };
 
     for (QLineSeries* bar : error_bars_) {
@@ -142,7 +141,7 @@ void SpeedupChartView::refresh() {
                                     {ranks, high},
                                     {ranks - cap, high},
                                     {ranks + cap, high}});
-        bar->setName(tr("± two sigma over repeats"));
+        bar->setName(tr("±2σ"));
         bar->setPen(QPen(bar_colour, 1.6));
         chart()->addSeries(bar);
         bar->attachAxis(x_axis_);
