@@ -64,7 +64,7 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .presets = {},
          .seq_len = 0,
          .eval_every = -1, // seed 004, task 2: the plateau is judged "for 2 consecutive epochs"
-         .eval_samples = 2000},
+         .eval_samples = 0},
         {.name = "lstm-lm",
          .group = kMLBench,
          .description = "AWD-LSTM word-level language model (400/1150/3, tied), validation perplexity",
@@ -79,7 +79,7 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .presets = {"awd", "small", "tiny"},
          .seq_len = 70,
          .eval_every = -1, // seed 004, task 3: averaged SGD "If Perplexity stops improving for 5 epochs"
-         .eval_samples = 2000},
+         .eval_samples = 0},
         {.name = "gnmt",
          .group = kMLBench,
          .description =
@@ -98,7 +98,7 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .presets = {"mlbench", "tiny"},
          .seq_len = 75,
          .eval_every = 0,
-         .eval_samples = 2000},
+         .eval_samples = 0},
         {.name = "transformer",
          .group = kMLBench,
          .description = "Transformer (Vaswani et al. 2017) translation, pre-norm, shared embeddings, BLEU",
@@ -114,7 +114,7 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .presets = {"mlbench", "base", "tiny"},
          .seq_len = 80,
          .eval_every = 0,
-         .eval_samples = 2000},
+         .eval_samples = 0},
         {.name = "resnet50",
          .group = kMLPerf,
          .description =

@@ -271,7 +271,7 @@ std::string onlyMetricStream(const std::filesystem::path& out) {
 } // namespace
 
 TEST_CASE("a plan on CIFAR-10 reads the folder its data_dir names, with a global batch over gradient "
-          "accumulation and epochs; a missing folder is named",
+          "accumulation and epochs, and a missing folder is named",
           "[integration][cli][plankeys]") {
     const TemporaryFolder folder;
     std::filesystem::create_directories(folder.path / "cifar");

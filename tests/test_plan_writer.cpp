@@ -150,7 +150,7 @@ TEST_CASE("the example plans read back to themselves after a write", "[core][pla
 }
 
 TEST_CASE(
-    "a group's data folder, global batch and epochs survive a write and a read; epochs stand instead of "
+    "a group's data folder, global batch and epochs survive a write and a read, and epochs stand instead of "
     "steps",
     "[core][plan][plankeys]") {
     RunPlan plan;

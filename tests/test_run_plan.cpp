@@ -435,8 +435,8 @@ ranks = [1]
     CHECK(logistic.data_dir.empty()); // the cluster's data_root/<dataset>
     CHECK(logistic.global_batch == 0);
     CHECK(logistic.epochs == 0);
-    CHECK(logistic.eval_every == -1); // task 2: after each epoch
-    CHECK(logistic.eval_samples == 2000);
+    CHECK(logistic.eval_every == -1);  // task 2: after each epoch
+    CHECK(logistic.eval_samples == 0); // the whole test set
 }
 
 TEST_CASE(

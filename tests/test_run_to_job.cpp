@@ -121,9 +121,10 @@ TEST_CASE("a run on a cluster: ranks packed by the plan's GPUs per node, one GPU
     CHECK(job.output == kMetricFileName);
 }
 
-TEST_CASE("a run reads its data set from the plan's data_dir, else from the cluster's data_root/<dataset>; a "
-          "relative data_dir is under the data root",
-          "[core][plan][plankeys]") {
+TEST_CASE(
+    "a run reads its data set from the plan's data_dir, else from the cluster's data_root/<dataset>, and a "
+    "relative data_dir is under the data root",
+    "[core][plan][plankeys]") {
     const std::string plan =
         "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\ndataset = \"cifar10\"\nranks = 2\n";
     ClusterSettings cluster = clusterWith(1, 0);

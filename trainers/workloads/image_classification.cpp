@@ -13,8 +13,6 @@ namespace {
 // He et al. 2015, section 4.2 (MLBench task 1's preprocessing): 4 pixels padded on each side, a random 32 x
 // 32 crop, random horizontal flip.
 constexpr int64_t kCropPadding = 4;
-// Held-out images of synthetic-cifar with --eval-samples 0 (the engine's earlier default).
-constexpr int kSyntheticHeldOut = 2000;
 
 struct Shards {
     LabelledImages train, held_out;
@@ -30,7 +28,7 @@ Shards loadShards(const EngineOptions& o, const World& w) {
     // --eval-samples 0: the whole held-out set (MLBench task 1 evaluates on all 10,000 CIFAR-10 test images);
     // synthetic data has no set of its own, and makes kSyntheticHeldOut images.
     const int64_t held_out_share = o.eval_samples > 0 ? o.eval_samples / w.ranks + 1 : INT64_MAX;
-    const int synthetic_held_out = o.eval_samples > 0 ? o.eval_samples : kSyntheticHeldOut;
+    const int synthetic_held_out = syntheticHeldOut(o);
     if (o.dataset == "fashion-mnist")
         return {loadFashionMnistShard(o.data_dir, "train", w.rank, w.ranks),
                 firstSamples(loadFashionMnistShard(o.data_dir, "t10k", w.rank, w.ranks), held_out_share), 1};

@@ -45,8 +45,8 @@ Corpus loadCorpus(const EngineOptions& o, const World& w, int64_t bptt) {
     if (o.dataset == "synthetic-text") {
         // 20 sequences of bptt a column for training; the validation text is another walk on the same chain.
         const auto seed = static_cast<uint64_t>(o.seed) * 7919 + static_cast<uint64_t>(w.rank);
-        const int64_t held_out =
-            std::max<int64_t>(2 * kValidationColumns, int64_t(o.eval_samples) * kValidationSeqLen / w.ranks);
+        const int64_t held_out = std::max<int64_t>(2 * kValidationColumns, int64_t(syntheticHeldOut(o)) *
+                                                                               kValidationSeqLen / w.ranks);
         return {markovText(20 * bptt * o.batch_per_rank + 1, kSyntheticVocabulary, 2 * seed),
                 markovText(held_out, kSyntheticVocabulary, 2 * seed + 1), kSyntheticVocabulary};
     }
@@ -88,8 +88,12 @@ LanguageModel::LanguageModel(const EngineOptions& options, const World& world)
     Corpus corpus = loadCorpus(options, world, bptt_);
     vocabulary_ = corpus.vocabulary;
     train_ = batchify(corpus.train, options.batch_per_rank, "training text");
-    const int64_t eval_tokens = std::max<int64_t>(
-        2 * kValidationColumns, int64_t(options.eval_samples) * kValidationSeqLen / world.ranks);
+    // --eval-samples sequences of the validation length, or with 0 the whole validation text (seed 004).
+    const int64_t eval_tokens =
+        options.eval_samples > 0
+            ? std::max<int64_t>(2 * kValidationColumns,
+                                int64_t(options.eval_samples) * kValidationSeqLen / world.ranks)
+            : corpus.held_out.size(0);
     held_out_ = batchify(corpus.held_out.narrow(0, 0, std::min(eval_tokens, corpus.held_out.size(0))),
                          kValidationColumns, "validation text");
     model_ = AwdLstm(presetOptions(options.preset, vocabulary_));

@@ -47,12 +47,11 @@ LibsvmShard syntheticEpsilon(int64_t samples, uint64_t seed) {
 }
 
 Shards loadShards(const EngineOptions& o, const World& w) {
-    const int64_t held_out_per_rank = std::max(1, o.eval_samples / w.ranks);
     if (o.dataset == "libsvm") {
         const std::filesystem::path dir(o.data_dir);
         LibsvmShard train = readLibsvmShard(dir / "train.libsvm", w.rank, w.ranks);
         LibsvmShard held_out = readLibsvmShard(dir / "test.libsvm", w.rank, w.ranks, train.feature_count);
-        const int64_t kept = std::min(held_out.size(), held_out_per_rank);
+        const int64_t kept = heldOutPerRank(o, w, held_out.size()); // 0: the whole test set
         held_out.features = held_out.features.narrow(0, 0, kept);
         held_out.labels = held_out.labels.narrow(0, 0, kept);
         return {std::move(train), std::move(held_out)};
@@ -60,7 +59,7 @@ Shards loadShards(const EngineOptions& o, const World& w) {
     if (o.dataset == "synthetic-epsilon") {
         const auto seed = static_cast<uint64_t>(o.seed) * 7919 + static_cast<uint64_t>(w.rank);
         return {syntheticEpsilon(32 * static_cast<int64_t>(o.batch_per_rank), 2 * seed),
-                syntheticEpsilon(held_out_per_rank, 2 * seed + 1)};
+                syntheticEpsilon(std::max(1, syntheticHeldOut(o) / w.ranks), 2 * seed + 1)};
     }
     throw std::invalid_argument("--dataset: " + o.workload + " has no dataset '" + o.dataset +
                                 "' (known: libsvm, synthetic-epsilon)");

@@ -98,8 +98,10 @@ Translation::Translation(const EngineOptions& options, const World& world)
                                   max_length_);
         held_out_ = readParallelShard(dir / "valid.src", dir / "valid.tgt", vocabulary_, world.rank,
                                       world.ranks, max_test_length_, true);
-        const auto kept = static_cast<std::size_t>(
-            std::min<int64_t>(held_out_.size(), options.eval_samples / world.ranks + 1));
+        const auto kept = static_cast<std::size_t>( // --eval-samples 0: the whole (length-filtered) test set
+            options.eval_samples > 0
+                ? std::min<int64_t>(held_out_.size(), options.eval_samples / world.ranks + 1)
+                : held_out_.size());
         for (auto* side : {&held_out_.sources, &held_out_.targets})
             side->resize(kept);
         held_out_.target_text.resize(kept);
@@ -111,7 +113,7 @@ Translation::Translation(const EngineOptions& options, const World& world)
         vocabulary_ = Vocabulary::synthetic(kSyntheticWords);
         const int64_t longest = std::min<int64_t>(12, max_length_);
         train = syntheticParallel(vocabulary_, kSyntheticPairs, std::min<int64_t>(3, longest), longest, seed);
-        held_out_ = syntheticParallel(vocabulary_, std::max(1, options.eval_samples / world.ranks),
+        held_out_ = syntheticParallel(vocabulary_, std::max(1, syntheticHeldOut(options) / world.ranks),
                                       std::min<int64_t>(3, longest), longest, seed + 100003);
     } else {
         throw std::invalid_argument("--dataset: " + options.workload + " has no dataset '" + options.dataset +

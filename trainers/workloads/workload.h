@@ -7,6 +7,7 @@
 #include "loss_scaler.h"
 #include "world.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -40,6 +41,18 @@ inline nlohmann::json withRunHyperparameters(const EngineOptions& o, const World
                 {"base_lr", o.lr},
                 {"seed", o.seed}});
     return own;
+}
+
+// Held-out samples a rank evaluates: --eval-samples over the ranks, or with --eval-samples 0 the whole
+// held-out set of a data set read from files (`available`, this rank's share of it); synthetic data makes
+// kSyntheticHeldOut in all for 0.
+inline constexpr int kSyntheticHeldOut = 2000;
+inline int64_t heldOutPerRank(const EngineOptions& o, const World& w, int64_t available) {
+    return o.eval_samples > 0 ? std::min<int64_t>(available, std::max(1, o.eval_samples / w.ranks))
+                              : available;
+}
+inline int syntheticHeldOut(const EngineOptions& o) {
+    return o.eval_samples > 0 ? o.eval_samples : kSyntheticHeldOut;
 }
 
 // This rank's share of one step's data, as the workload's forward pass wants it.
