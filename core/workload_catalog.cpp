@@ -72,7 +72,7 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
                    "warmed up to x sqrt(workers), weight decay 1.2e-6, clip 0.25, AR 2, TAR 1, weight drop "
                    "0.5, averaged SGD after 5 epochs without a lower validation perplexity",
          .datasets = {"synthetic-text", "wikitext2"},
-         .precisions = {"fp32", "bf16"},
+         .precisions = {"fp32", "bf16", "fp16"},
          .batch_per_rank = 80,
          .base_lr = 30,
          .eval_metric = "perplexity",

@@ -180,12 +180,12 @@ TEST_CASE("wrong values of the new keys are refused with the line, the key and w
                                  Catch::Contains("'backend' must be one of mpi, gloo, nccl, not 'mpich'"));
     }
     SECTION("a precision the workload does not support names what it supports") {
-        auto e =
-            planError("name = \"p\"\n[[run]]\nworkload = \"lstm-lm\"\nranks = 1\nprecision = \"fp16\"\n");
+        auto e = planError(
+            "name = \"p\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = 2\nprecision = \"bf16\"\n");
         CHECK(e.line() == 5);
         CHECK(e.key() == "precision");
         CHECK_THAT(e.what(),
-                   Catch::Contains("workload 'lstm-lm' supports precision fp32, bf16 only, not 'fp16'"));
+                   Catch::Contains("workload 'allreduce-sweep' supports precision fp32 only, not 'bf16'"));
     }
     SECTION("a precision nobody knows") {
         CHECK_THAT(planError(head + "precision = \"fp8\"\n").what(),

@@ -84,7 +84,6 @@ LstmState detached(const LstmState& state, const torch::Device& device) {
 
 LanguageModel::LanguageModel(const EngineOptions& options, const World& world)
     : options_(options), world_(world), bptt_(options.seq_len > 0 ? options.seq_len : kBptt) {
-    refuseFp16Lstms(options);
     Corpus corpus = loadCorpus(options, world, bptt_);
     vocabulary_ = corpus.vocabulary;
     train_ = batchify(corpus.train, options.batch_per_rank, "training text");

@@ -24,6 +24,7 @@ class LanguageModel : public Workload {
     EvalMetric evalMetric() const override { return {"perplexity", false}; }
     Evaluation evaluate() override;
     int64_t epoch() const override { return epoch_; }
+    bool hasLstms() const override { return true; } // fp16 on a GPU only
     // Sequences of bptt tokens in a pass over every rank's shard: what --epochs and per-epoch evaluation
     // count.
     int64_t trainingSamples() const override;

@@ -133,16 +133,9 @@ class Workload {
 };
 
 // oneDNN has no fp16 LSTM on the CPU ("could not create a primitive descriptor for the LSTM forward
-// propagation primitive"): workloads with LSTMs refuse --precision fp16 before they start, naming the way
-// out.
-inline void refuseFp16Lstms(const EngineOptions& options) {
-    if (options.precision == "fp16")
-        throw std::invalid_argument("--precision fp16: " + options.workload +
-                                    "'s LSTMs have no fp16 kernels on the CPU (oneDNN); use bf16 or fp32");
-}
-
-// The same refusal where the loop has chosen the training device: on the CPU only. cuDNN has fp16 LSTMs, so
-// on a GPU a workload with LSTMs trains in fp16 (MLBench's GNMT does, seed 004 task 4a).
+// propagation primitive"): where the loop has chosen the training device, a workload with LSTMs refuses
+// --precision fp16 on the CPU before it starts, naming the way out. cuDNN has fp16 LSTMs, so on a GPU it
+// trains in fp16 (MLBench's GNMT does, seed 004 task 4a).
 inline void refuseFp16LstmsOnCpu(const Workload& workload, const EngineOptions& options,
                                  const torch::Device& device) {
     if (options.precision == "fp16" && workload.hasLstms() && !device.is_cuda())
