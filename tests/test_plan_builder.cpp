@@ -331,3 +331,23 @@ TEST_CASE(
     child<QDoubleSpinBox>(builder, "targetAccuracy")->setValue(90);
     CHECK(builder.plan().groups.back().target == Approx(90));
 }
+
+// Issue 19: the keys a seed sets are in the builder too: the data set's folder, a global batch, epochs.
+TEST_CASE("the builder sets a data set's folder, a global batch and epochs, which the preview carries",
+          "[ui][plan]") {
+    PlanBuilderWidget builder;
+    child<QComboBox>(builder, "dataset")->setCurrentText("cifar10");
+    typeInto(child<QLineEdit>(builder, "dataDir"), "cifar-10-batches-bin");
+    child<QSpinBox>(builder, "globalBatch")->setValue(256);
+    child<QDoubleSpinBox>(builder, "epochs")->setValue(164);
+    INFO(str(builder.tomlText()));
+    CHECK(builder.errorText().isEmpty());
+    const RunGroup g = parsePlanText(builder.tomlText().toStdString(), "preview.toml").groups.at(0);
+    CHECK(g.dataset == "cifar10");
+    CHECK(g.data_dir == "cifar-10-batches-bin");
+    CHECK(g.global_batch == 256);
+    CHECK(g.epochs == 164);
+    CHECK(g.target == 80); // the seed's for ResNet-20 on CIFAR-10, the data set's when it was chosen
+    CHECK(child<QDoubleSpinBox>(builder, "targetAccuracy")->value() == 80);
+    CHECK_THAT(str(builder.tomlText()), Contains("epochs = 164") && !Contains("steps ="));
+}

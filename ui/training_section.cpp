@@ -1,5 +1,6 @@
-// The run group form's training rows: the workload and its dataset, precision, model preset, sequence length,
-// batch per GPU, and when to stop (a number of steps, or a target in the workload's own metric).
+// The run group form's training rows: the workload, its dataset and the dataset's folder, precision, model
+// preset, sequence length, batch per GPU or a global batch, and when to stop (steps or epochs, or a target in
+// the workload's own metric).
 #include "training_section.h"
 
 #include "analysis.h"
@@ -11,6 +12,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSignalBlocker>
 #include <QSpinBox>
 
@@ -40,7 +42,15 @@ TrainingSection::TrainingSection(QWidget* parent) : QWidget(parent) {
     workload_ = named(new QLabel(this), "workload");
     dataset_ = named(new QComboBox(this), "dataset");
     form->addRow(tr("Workload"), workload_);
-    form->addRow(tr("Dataset"), dataset_);
+    data_dir_ = named(new QLineEdit(this), "dataDir");
+    data_dir_->setPlaceholderText(tr("folder: data_root/<dataset>"));
+    data_dir_->setToolTip(
+        tr("The data set's folder where the run runs; relative: under the cluster's data_root "
+           "(this machine: /usr/share/datasets)"));
+    auto* dataset_row = new QHBoxLayout;
+    dataset_row->addWidget(dataset_, 1);
+    dataset_row->addWidget(data_dir_, 1);
+    form->addRow(tr("Dataset"), dataset_row);
     precision_ = named(new QComboBox(this), "precision");
     form->addRow(tr("Precision"), precision_);
     preset_ = named(new QComboBox(this), "preset");
@@ -53,7 +63,17 @@ TrainingSection::TrainingSection(QWidget* parent) : QWidget(parent) {
     form->addRow(tr("Sequence length"), seq_len_);
     batch_ = named(new QSpinBox(this), "batchPerGpu");
     batch_->setRange(1, 1 << 20);
-    form->addRow(tr("Batch per GPU"), batch_);
+    global_batch_ = named(new QSpinBox(this), "globalBatch");
+    global_batch_->setRange(0, 1 << 30);
+    global_batch_->setPrefix(tr("global "));
+    global_batch_->setSpecialValueText(tr("global: per GPU x GPUs"));
+    global_batch_->setToolTip(
+        tr("Samples a step over all GPUs, the same at every GPU count: each GPU runs micro-"
+           "batches of at most the batch per GPU, accumulating their gradients"));
+    auto* batch_row = new QHBoxLayout;
+    batch_row->addWidget(batch_, 1);
+    batch_row->addWidget(global_batch_, 1);
+    form->addRow(tr("Batch per GPU"), batch_row);
     addStopRow(form);
 
     connect(dataset_, &QComboBox::currentIndexChanged, this, &TrainingSection::changed);
@@ -62,6 +82,9 @@ TrainingSection::TrainingSection(QWidget* parent) : QWidget(parent) {
     connect(seq_len_, &QSpinBox::valueChanged, this, &TrainingSection::changed);
     connect(batch_, &QSpinBox::valueChanged, this, &TrainingSection::changed);
     connect(steps_, &QSpinBox::valueChanged, this, &TrainingSection::changed);
+    connect(epochs_, &QDoubleSpinBox::valueChanged, this, &TrainingSection::changed);
+    connect(global_batch_, &QSpinBox::valueChanged, this, &TrainingSection::changed);
+    connect(data_dir_, &QLineEdit::textChanged, this, &TrainingSection::changed);
     connect(target_, &QDoubleSpinBox::valueChanged, this, &TrainingSection::changed);
 }
 
@@ -69,6 +92,13 @@ TrainingSection::TrainingSection(QWidget* parent) : QWidget(parent) {
 void TrainingSection::addStopRow(QFormLayout* form) {
     steps_ = named(new QSpinBox(this), "steps");
     steps_->setRange(1, 100000000);
+    epochs_ = named(new QDoubleSpinBox(this), "epochs");
+    epochs_->setRange(0, 1e6);
+    epochs_->setDecimals(2);
+    epochs_->setPrefix(tr("or "));
+    epochs_->setSuffix(tr(" epochs"));
+    epochs_->setSpecialValueText(tr("(steps)"));
+    epochs_->setToolTip(tr("Passes over the training set instead of steps (the engine counts them)"));
     target_ = named(new QDoubleSpinBox(this), "targetAccuracy");
     target_->setRange(0, 100);
     target_->setDecimals(2);
@@ -79,6 +109,7 @@ void TrainingSection::addStopRow(QFormLayout* form) {
     target_label_ = named(new QLabel(tr("or at accuracy"), this), "targetLabel");
     auto* stop_row = new QHBoxLayout;
     stop_row->addWidget(steps_, 1);
+    stop_row->addWidget(epochs_, 1);
     stop_row->addWidget(target_label_);
     stop_row->addWidget(target_, 1);
     form->addRow(tr("Steps (at most)"), stop_row);
@@ -95,7 +126,10 @@ void TrainingSection::readGroup(const RunGroup& g) {
     setChoices(preset_, info ? info->presets : std::vector<std::string>{}, g.preset, false);
     seq_len_->setValue(g.seq_len);
     batch_->setValue(g.batch_per_rank);
+    global_batch_->setValue(g.global_batch);
+    data_dir_->setText(qs(g.data_dir));
     steps_->setValue(g.steps);
+    epochs_->setValue(g.epochs);
     // The target in the workload's own metric: accuracy in %, BLEU, perplexity or loss as they are.
     const std::string metric = info ? info->eval_metric : "accuracy";
     const auto style = evalMetricStyle(metric);
@@ -107,15 +141,32 @@ void TrainingSection::readGroup(const RunGroup& g) {
     preset_->setEnabled(info && !info->presets.empty());
     seq_len_->setEnabled(info && info->seq_len > 0);
     batch_->setEnabled(!sweep);
-    steps_->setEnabled(!sweep);
+    global_batch_->setEnabled(!sweep);
+    data_dir_->setEnabled(!sweep);
+    steps_->setEnabled(!sweep && g.epochs <= 0);
+    epochs_->setEnabled(!sweep);
 }
 
 void TrainingSection::writeGroup(RunGroup& g) const {
-    g.dataset = dataset_->currentText().toStdString();
+    const std::string dataset = dataset_->currentText().toStdString();
+    // A target left at the seed's for the old data set follows the data set: the seed's for the new one.
+    if (const WorkloadInfo* info = findWorkload(g.workload);
+        info && dataset != g.dataset && target_->value() == defaultTarget(*info, g.dataset)) {
+        g.target = defaultTarget(*info, dataset);
+        const QSignalBlocker quiet(target_); // the field shows it, and keeps it through later edits
+        target_->setValue(g.target);
+    } else {
+        g.target = target_->value();
+    }
+    g.dataset = dataset;
     g.precision = precision_->currentText().toStdString();
+    if (batch_->value() != g.batch_per_rank)
+        g.batch_per_rank_by_ranks.clear(); // one batch for every count now
     g.batch_per_rank = batch_->value();
+    g.global_batch = global_batch_->value();
+    g.data_dir = data_dir_->text().trimmed().toStdString();
     g.steps = steps_->value();
-    g.target = target_->value();
+    g.epochs = epochs_->value();
     g.preset = preset_->currentText().toStdString();
     g.seq_len = seq_len_->value();
 }

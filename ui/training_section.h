@@ -1,5 +1,6 @@
-// The run group form's training rows: the workload and its dataset, precision, model preset, sequence length,
-// batch per GPU, and when to stop (a number of steps, or a target in the workload's own metric).
+// The run group form's training rows: the workload, its dataset and the dataset's folder, precision, model
+// preset, sequence length, batch per GPU or a global batch, and when to stop (steps or epochs, or a target in
+// the workload's own metric).
 #pragma once
 
 #include "run_plan.h"
@@ -10,6 +11,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
+class QLineEdit;
 class QSpinBox;
 
 namespace scalebench {
@@ -33,11 +35,14 @@ class TrainingSection : public QWidget {
 
     QLabel* workload_;
     QComboBox* dataset_;
+    QLineEdit* data_dir_; // empty: the cluster's data_root/<dataset>
     QComboBox* precision_;
     QComboBox* preset_;
     QSpinBox* seq_len_;
     QSpinBox* batch_;
+    QSpinBox* global_batch_; // 0: batch per GPU x GPUs
     QSpinBox* steps_;
+    QDoubleSpinBox* epochs_; // 0: steps
     QLabel* target_label_;
     QDoubleSpinBox* target_;
 };
