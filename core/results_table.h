@@ -27,8 +27,6 @@ struct RunResult {
     std::optional<double> target{};
     bool target_reached = false;
     std::optional<double> time_to_target_s{};
-    int seq_len = 0;      // tokens per sequence (language workloads), from its header; 0 where none
-    int global_batch = 0; // samples per step over all ranks, from its header; 0 where not stated
 };
 
 // The run's series: its `series`, or its workload and dataset where that is empty.

@@ -4,7 +4,6 @@
 #include "engine_invocation.h"
 #include "metric_stream_parser.h"
 
-#include <nlohmann/json.hpp>
 #include <set>
 
 namespace scalebench {
@@ -73,14 +72,6 @@ std::optional<SummaryRecord> summaryOf(const RunRow& run) {
     return std::nullopt;
 }
 
-// A whole number from the run's header: the key itself or in its hyper-parameters; 0 where neither has it.
-int headerNumber(const nlohmann::json& header, const char* key) {
-    for (const nlohmann::json* where :
-         {&header, header.contains("hyperparameters") ? &header["hyperparameters"] : nullptr})
-        if (where && where->contains(key) && (*where)[key].is_number()) return (*where)[key].get<int>();
-    return 0;
-}
-
 } // namespace
 
 std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id,
@@ -105,11 +96,6 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
             result.target = summary->target;
             result.target_reached = summary->target_reached;
             result.time_to_target_s = summary->time_to_target_s;
-        }
-        const nlohmann::json header = nlohmann::json::parse(run.header_json, nullptr, false);
-        if (header.is_object()) {
-            result.seq_len = headerNumber(header, "seq_len");
-            result.global_batch = headerNumber(header, "global_batch");
         }
         results.push_back(std::move(result));
     }

@@ -19,10 +19,11 @@ inline std::string targetProblem(const std::string& metric, double target) {
     if (target == 0) return "";
     if (target < 0) return "a target is more than 0 (0: none), not " + shown();
     if (metric == "accuracy") {
-        if (target <= 1)
+        if (target <= 1) {
+            const std::string percent = std::to_string(static_cast<int>(target * 100 + 0.5));
             return "an accuracy target is in percent (80 for 80 %): " + shown() +
-                   " reads as a fraction; write " + std::to_string(static_cast<int>(target * 100 + 0.5)) +
-                   " for " + std::to_string(static_cast<int>(target * 100 + 0.5)) + " %";
+                   " reads as a fraction; write " + percent + " for " + percent + " %";
+        }
         if (target > 100) return "an accuracy target is at most 100 (%), not " + shown();
     } else if (metric == "bleu") {
         if (target > 100) return "a BLEU target is at most 100, not " + shown();

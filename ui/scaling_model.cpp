@@ -36,11 +36,6 @@ QString ScalingModel::seriesLabel() const {
     return QString::fromStdString(p.label.empty() ? p.workload + " " + p.dataset : p.label);
 }
 
-bool ScalingModel::hasTimeToTarget() const {
-    return std::any_of(points_.begin(), points_.end(),
-                       [](const ScalingPoint& p) { return p.time_to_target_speedup.has_value(); });
-}
-
 int ScalingModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(points_.size());
 }

@@ -45,8 +45,7 @@ class ScalingModel : public QAbstractTableModel {
     const std::vector<ScalingPoint>& points() const { return points_; }
     QString workload() const;
     QString dataset() const;
-    QString seriesLabel() const;  // "resnet20 fashion-mnist" or with the settings that tell it apart
-    bool hasTimeToTarget() const; // some rank count reached its target
+    QString seriesLabel() const; // "resnet20 fashion-mnist" or with the settings that tell it apart
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
