@@ -1,12 +1,14 @@
 // Helpers of the tests that run SshTransport against the test cluster's sshds (tests/test_ssh_transport.cpp,
 // tests/test_jump_host.cpp): files and key pairs made here, the error a transport throws, the fixture's
-// processes (its recorded daemons and their per-connection children) and its authorized_keys. Needs only
-// the remote library, as scalebench_jump_host_tests links nothing more.
+// processes (its recorded daemons and their per-connection children), its authorized_keys, and the ssh config
+// of a head behind its bastion. Needs only the remote library, as scalebench_jump_host_tests links nothing
+// more.
 #pragma once
 
 #include "file_text.h"
 #include "local_transport.h"
 #include "shell_words.h"
+#include "ssh_transport.h"
 #include "transport.h"
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -171,5 +174,55 @@ class ExtraAuthorizedKey {
     std::filesystem::path path_;
     std::string original_;
 };
+
+// --- a head behind the fixture's bastion
+// ------------------------------------------------------------------------------
+
+// An ssh config as a user behind a bastion has it: `Host head` with `ProxyJump bastion`, and `Host bastion`.
+// The bastion's lines can be changed or added to (its Port, its IdentityFile).
+struct JumpConfig {
+    std::string bastion_port;
+    std::string bastion_key;
+    std::string head_extra; // more lines for Host head
+    bool proxy_command =
+        false; // the head through a ProxyCommand that does what ProxyJump does, not ProxyJump
+
+    std::string text(const std::map<std::string, std::string>& env,
+                     const std::filesystem::path& folder) const {
+        const std::string proxy =
+            proxy_command
+                ? "ProxyCommand ssh -F " + (folder / "config").string() + " -o BatchMode=yes" +
+                      " -o UserKnownHostsFile=" + (folder / "known_hosts").string() + " -W [%h]:%p bastion"
+                : "ProxyJump bastion";
+        return "Host head\n  HostName " + env.at("SSH_HOST") + "\n  Port " + env.at("SSH_PORT") +
+               "\n  User " + env.at("SSH_USER") + "\n  " + proxy + "\n" + head_extra +
+               "\nHost bastion\n  HostName " + env.at("SSH_HOST") + "\n  Port " + bastion_port + "\n  User " +
+               env.at("SSH_USER") + "\n  IdentityFile " + bastion_key + "\n  IdentitiesOnly yes\n";
+    }
+};
+
+// Settings for `head` through the bastion, with the config and known_hosts written into folder.
+inline SshSettings jumpSettings(const std::map<std::string, std::string>& env,
+                                const std::filesystem::path& folder, JumpConfig config = {}) {
+    if (config.bastion_port.empty()) config.bastion_port = env.at("BASTION_PORT");
+    if (config.bastion_key.empty()) config.bastion_key = env.at("SSH_KEY");
+    spit(folder / "config", config.text(env, folder));
+    std::filesystem::copy_file(env.at("SSH_KNOWN_HOSTS"), folder / "known_hosts",
+                               std::filesystem::copy_options::overwrite_existing);
+    SshSettings settings;
+    settings.host = "head";
+    settings.identity_files = {env.at("SSH_KEY")};
+    settings.known_hosts_file = (folder / "known_hosts").string();
+    settings.config_file = (folder / "config").string();
+    return settings;
+}
+
+// Kills the per-connection processes of a fixture sshd (not the listener): every session through it drops,
+// and new ones are taken at once.
+inline void dropSessionsOf(const std::string& daemon) {
+    const std::vector<pid_t> sessions = descendants(fixturePid(daemon));
+    REQUIRE_FALSE(sessions.empty());
+    killAndWait(sessions);
+}
 
 } // namespace scalebench

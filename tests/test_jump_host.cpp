@@ -34,53 +34,6 @@ std::filesystem::path headHostKey(const std::map<std::string, std::string>& env)
     return std::filesystem::path(env.at("SSH_KEY")).parent_path() / "ssh_host_ed25519_key.pub";
 }
 
-// An ssh config as a user behind a bastion has it: `Host head` with `ProxyJump bastion`, and `Host bastion`.
-// The bastion's lines can be changed or added to (its Port, its IdentityFile).
-struct JumpConfig {
-    std::string bastion_port;
-    std::string bastion_key;
-    std::string head_extra; // more lines for Host head
-    bool proxy_command =
-        false; // the head through a ProxyCommand that does what ProxyJump does, not ProxyJump
-
-    std::string text(const std::map<std::string, std::string>& env,
-                     const std::filesystem::path& folder) const {
-        const std::string proxy =
-            proxy_command
-                ? "ProxyCommand ssh -F " + (folder / "config").string() + " -o BatchMode=yes" +
-                      " -o UserKnownHostsFile=" + (folder / "known_hosts").string() + " -W [%h]:%p bastion"
-                : "ProxyJump bastion";
-        return "Host head\n  HostName " + env.at("SSH_HOST") + "\n  Port " + env.at("SSH_PORT") +
-               "\n  User " + env.at("SSH_USER") + "\n  " + proxy + "\n" + head_extra +
-               "\nHost bastion\n  HostName " + env.at("SSH_HOST") + "\n  Port " + bastion_port + "\n  User " +
-               env.at("SSH_USER") + "\n  IdentityFile " + bastion_key + "\n  IdentitiesOnly yes\n";
-    }
-};
-
-// Settings for `head` through the bastion, with the config and known_hosts written into folder.
-SshSettings jumpSettings(const std::map<std::string, std::string>& env, const std::filesystem::path& folder,
-                         JumpConfig config = {}) {
-    if (config.bastion_port.empty()) config.bastion_port = env.at("BASTION_PORT");
-    if (config.bastion_key.empty()) config.bastion_key = env.at("SSH_KEY");
-    spit(folder / "config", config.text(env, folder));
-    std::filesystem::copy_file(env.at("SSH_KNOWN_HOSTS"), folder / "known_hosts",
-                               std::filesystem::copy_options::overwrite_existing);
-    SshSettings settings;
-    settings.host = "head";
-    settings.identity_files = {env.at("SSH_KEY")};
-    settings.known_hosts_file = (folder / "known_hosts").string();
-    settings.config_file = (folder / "config").string();
-    return settings;
-}
-
-// Kills the per-connection processes of a fixture sshd (not the listener): every session through it drops,
-// and new ones are taken at once.
-void dropSessionsOf(const std::string& daemon) {
-    const std::vector<pid_t> sessions = descendants(fixturePid(daemon));
-    REQUIRE_FALSE(sessions.empty());
-    killAndWait(sessions);
-}
-
 // Waits until the jump's `ssh -W` child of this process has ended (it does once its hop dropped).
 void waitForJumpToEnd() {
     const auto deadline = std::chrono::steady_clock::now() + 5s;
