@@ -5,7 +5,7 @@ DB     ?= out/scalebench.db
 # The engine against LibTorch's CUDA libraries and the CUDA 13.0 toolkit (preset cuda; docs/testing.md).
 CUDA_ENGINE := build/cuda/trainers/scalebench-engine
 
-.PHONY: quickstart test lint setup build build-cuda screenshots bench clean
+.PHONY: quickstart test lint setup build build-cuda screenshots bench soak clean
 
 quickstart: build
 	@echo "[quickstart] running resources/plans/quickstart.toml on this machine (store: $(DB))"
@@ -46,6 +46,10 @@ bench: build
 	$(BUILD)/bench/live_view_bench
 	bench/train_vs_ddp.py --engine $(BUILD)/trainers/scalebench-engine
 	bench/exposed_comm.py --engine $(BUILD)/trainers/scalebench-engine --bucket-mb 0.25
+
+# The long reliability runs (docs/testing.md, "Reliability in figures"): figures to bench/results/.
+soak: build
+	bench/soak.sh
 
 clean:
 	rm -rf build out

@@ -135,10 +135,14 @@ std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolder
     progress_(run.tag + ": starting " + std::to_string(spec.ranks) + " rank(s)");
     try {
         if (!refused.empty()) throw std::invalid_argument(refused);
-        // A new folder, never one that exists: its files would be another run's.
+        // A new folder, never one that exists: its files would be another run's. An empty one is this run's
+        // own, made by a try the connection dropped under (its name holds the session's UUID).
         const std::string parent = std::filesystem::path(run.run_dir).parent_path().string();
-        const CommandResult mkdir =
-            transport_.run("mkdir -p " + shellQuote(parent) + " && mkdir " + shellQuote(run.run_dir));
+        const std::string folder = shellQuote(run.run_dir);
+        const CommandResult mkdir = repeatedOnDrop([&] {
+            return transport_.run("mkdir -p " + shellQuote(parent) + " && { mkdir " + folder + " || { [ -d " +
+                                  folder + " ] && [ -z \"$(ls -A " + folder + ")\" ]; }; }");
+        });
         if (mkdir.exit_status != 0)
             throw TransportError("cannot make the run's folder " + run.run_dir + " on " +
                                  transport_.describe() + ": " +

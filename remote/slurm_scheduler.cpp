@@ -8,7 +8,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fmt/format.h>
 #include <fstream>
+#include <random>
 #include <set>
 
 namespace scalebench {
@@ -20,6 +22,26 @@ std::string joinIds(const std::vector<std::string>& ids) {
         out += id;
     }
     return out;
+}
+
+// A name for one submission's record in the run folder, unique to this submit() call.
+std::string submissionMark() {
+    std::random_device random;
+    return fmt::format(".sbatch-{:08x}{:08x}", random(), random());
+}
+
+// sbatch at most once, however often the connection drops under it, and its answer never lost: the first try
+// takes the submission's mark in the run folder (mkdir is atomic) and records sbatch's output and exit status
+// there; a try after a drop finds the mark and reads the record, waiting (60 s at most) for the first try,
+// which runs on without its connection, to finish.
+std::string submissionCommand(const std::string& run_dir, const std::string& mark) {
+    return fmt::format(
+        "cd {0} && if mkdir {1} 2>/dev/null; then sbatch --parsable job.sbatch >{1}/out 2>{1}/err; "
+        "echo $? >{1}/status.next && mv {1}/status.next {1}/status; fi; i=0; "
+        "while [ ! -f {1}/status ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; "
+        "[ -f {1}/status ] || {{ echo 'sbatch gave no answer in 60 s' >&2; exit 254; }}; "
+        "cat {1}/err >&2; cat {1}/out; exit $(cat {1}/status)",
+        shellQuote(run_dir), mark);
 }
 } // namespace
 
@@ -40,12 +62,14 @@ std::string SlurmScheduler::submit(const JobRequest& job) {
     const ScratchFolder scratch("scalebench-sbatch");
     const auto local = scratch.path() / "job.sbatch";
     std::ofstream(local) << commandLine(job);
-    const CommandResult mkdir = transport_.run("mkdir -p " + shellQuote(job.run_dir));
+    const CommandResult mkdir =
+        repeatedOnDrop([&] { return transport_.run("mkdir -p " + shellQuote(job.run_dir)); });
     if (mkdir.exit_status != 0)
         throw TransportError("cannot create " + job.run_dir + " on " + transport_.describe() + ": " +
                              mkdir.err);
-    transport_.upload(local, script_path);
-    const CommandResult r = run("cd " + shellQuote(job.run_dir) + " && sbatch --parsable job.sbatch");
+    repeatedOnDrop([&] { transport_.upload(local, script_path); });
+    const std::string command = submissionCommand(job.run_dir, submissionMark());
+    const CommandResult r = repeatedOnDrop([&] { return run(command); });
     if (r.exit_status != 0) {
         std::string why = "sbatch refused " + job.name + " on " + transport_.describe() + ": " + r.err;
         // "sbatch: error: Batch job submission failed: Requested node configuration is not available": no

@@ -35,4 +35,17 @@ class Transport {
     virtual std::string describe() const = 0;
 };
 
+// Runs `step`, and again when the connection drops under it (a TransportError: the transport reconnects at
+// the next call), `tries` times in all. Only for steps that do the same done twice as once: mkdir -p, an
+// upload, a command that records its own first run (SlurmScheduler's submission).
+template <typename Step> auto repeatedOnDrop(Step step, int tries = 4) {
+    for (int tried = 1;; ++tried) {
+        try {
+            return step();
+        } catch (const TransportError&) {
+            if (tried >= tries) throw;
+        }
+    }
+}
+
 } // namespace scalebench

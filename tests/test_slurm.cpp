@@ -1,11 +1,16 @@
 // Specification of the Slurm side: the sbatch script a run becomes, and the parsers of Slurm's own output.
+#include "file_text.h"
+#include "local_transport.h"
 #include "scripted_transport.h"
 #include "slurm_job_script.h"
 #include "slurm_output.h"
 #include "slurm_scheduler.h"
+#include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <fstream>
+#include <future>
 #include <sstream>
 
 using namespace scalebench;
@@ -138,6 +143,66 @@ TEST_CASE("shell metacharacters from a plan reach Slurm and the shell as plain t
     c.partition = "gpu\n#SBATCH --uid=0";
     CHECK_THROWS_WITH(renderSbatchScript(c, {.name = "r", .program = {"e"}, .run_dir = "/d"}),
                       Catch::Contains("partition"));
+}
+
+namespace {
+// This machine's shell, with the connection dropping under the first sbatch command: the command runs on (as
+// a remote one does once its sshd session is gone) and the caller gets the TransportError of a cut
+// connection, either once sbatch has answered or while it still runs.
+class DropUnderSbatch final : public Transport {
+  public:
+    explicit DropUnderSbatch(bool while_running) : while_running_(while_running) {}
+    ~DropUnderSbatch() override {
+        if (cut_off_.valid()) cut_off_.wait();
+    }
+    CommandResult run(const std::string& command) override {
+        if (command.find("sbatch") == std::string::npos || cut_off_.valid()) return here_.run(command);
+        cut_off_ = std::async(std::launch::async, [command] { return LocalTransport().run(command); });
+        if (!while_running_) cut_off_.wait();
+        throw TransportError("the connection dropped under a command: not rerun");
+    }
+    void upload(const std::filesystem::path& local, const std::string& remote) override {
+        here_.upload(local, remote);
+    }
+    void download(const std::string& remote, const std::filesystem::path& local) override {
+        here_.download(remote, local);
+    }
+    std::optional<std::string> readFrom(const std::string& path, std::int64_t offset,
+                                        std::size_t bytes) override {
+        return here_.readFrom(path, offset, bytes);
+    }
+    std::string describe() const override { return "dropping"; }
+
+  private:
+    LocalTransport here_;
+    bool while_running_;
+    std::future<CommandResult> cut_off_;
+};
+} // namespace
+
+TEST_CASE("a connection dropped under sbatch neither submits the job twice nor loses its id",
+          "[remote][slurm]") {
+    TemporaryFolder folder;
+    // sbatch as the shell finds it: it counts its calls, takes a second, and answers a job id.
+    const auto bin = folder.path / "bin";
+    std::filesystem::create_directories(bin);
+    std::ofstream(bin / "sbatch") << "#!/bin/sh\necho call >> " << (folder.path / "calls").string()
+                                  << "\nsleep 1\necho 4242\n";
+    std::filesystem::permissions(bin / "sbatch", std::filesystem::perms::owner_all);
+    const std::string path = std::getenv("PATH");
+    setenv("PATH", (bin.string() + ":" + path).c_str(), 1);
+    const bool while_running = GENERATE(false, true);
+    INFO((while_running ? "dropped while sbatch runs" : "dropped after sbatch answered"));
+
+    DropUnderSbatch transport(while_running);
+    SlurmScheduler slurm(transport, ClusterSettings{});
+    const JobRequest job{.name = "r", .program = {"e"}, .run_dir = (folder.path / "run").string()};
+    CHECK(slurm.submit(job) == "4242");
+    CHECK(fileText(folder.path / "calls") == "call\n");
+    // A second submission of the same run folder is a new one: it calls sbatch again.
+    CHECK(slurm.submit(job) == "4242");
+    CHECK(fileText(folder.path / "calls") == "call\ncall\n");
+    setenv("PATH", path.c_str(), 1);
 }
 
 TEST_CASE("sbatch --parsable gives the job id, with or without a cluster name", "[remote][slurm]") {
