@@ -438,6 +438,9 @@ ChosenCommand chooseCommand(const QCommandLineParser& parser) {
     return chosen;
 }
 
+// The longest path a file system takes (PATH_MAX, with its NUL), in bytes.
+constexpr std::size_t kMostPathBytes = 4095;
+
 // The options given, each refused where the command does not take it or its value is bad.
 void takeOptions(const QCommandLineParser& parser, const ChosenCommand& chosen, ConsoleOptions& o,
                  const std::string& help) {
@@ -453,6 +456,13 @@ void takeOptions(const QCommandLineParser& parser, const ChosenCommand& chosen, 
                 help);
         }
         try {
+            // An empty path or name ("--out \"$DIR\"" with DIR unset) would mean the current folder or
+            // nothing.
+            if (!option.value_name.empty() && parser.value(name).isEmpty())
+                throw std::invalid_argument("empty: give a " + option.value_name);
+            if (parser.value(name).toStdString().size() > kMostPathBytes)
+                throw std::invalid_argument("longer than any path or name (" +
+                                            std::to_string(kMostPathBytes) + " bytes, PATH_MAX)");
             option.take(o, parser.value(name).toStdString());
         } catch (const std::invalid_argument& e) {
             throw ConsoleUsageError("--" + option.name + ": " + e.what(), help);

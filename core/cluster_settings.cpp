@@ -25,6 +25,21 @@ bool hasControl(const std::string& s, bool tab_allowed = false) {
 bool hasSpaceOrControl(const std::string& s) {
     return std::any_of(s.begin(), s.end(), [](char c) { return c == ' ' || isControl(c); });
 }
+// As OpenSSH's ssh takes a host or login name (valid_hostname, valid_ruser; CVE-2023-51385): not starting
+// with '-', no space, control character or shell metacharacter. An ssh config's ProxyCommand gets them
+// through %h and %r, unquoted, in a shell, whether OpenSSH's or libssh's runs it.
+bool isLoginName(const std::string& s) {
+    return !s.empty() && s[0] != '-' && !hasSpaceOrControl(s) &&
+           s.find_first_of("'`\"$\\;&<>|(){}") == std::string::npos;
+}
+// A path as a file system and a shell word take it: one line, no control characters, at most PATH_MAX - 1
+// bytes.
+constexpr std::size_t kMostPathBytes = 4095;
+// The longest environment string Linux passes to a program (MAX_ARG_STRLEN, with its NUL).
+constexpr std::size_t kMostEnvironmentBytes = 32 * 4096;
+bool isOneLine(const std::string& s) {
+    return !hasControl(s) && s.size() <= kMostPathBytes;
+}
 bool isDigits(const std::string& s) {
     return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
@@ -203,15 +218,19 @@ std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
                  "'" + key + "' must be at least " + std::to_string(least) + ", not " + std::to_string(value),
                  -1, ""});
     };
-    const std::string one_line = "a path on one line, without control characters";
+    const std::string one_line = "a path on one line, without control characters, at most " +
+                                 std::to_string(kMostPathBytes) + " bytes";
+    const std::string no_option =
+        ", not starting with '-' (a command would read an option: write ./" + std::string("-NAME)");
     if (!isSlurmName(c.name))
         add("name", c.name,
             "a cluster's name is letters, digits, '.', '_' and '-' (it is what --cluster takes)");
     const std::string login =
-        "no spaces or control characters, not starting with '-' (ssh would read an option)";
-    if (c.host.empty() || hasSpaceOrControl(c.host) || c.host[0] == '-')
+        "no spaces, control characters or shell metacharacters ' ` \" $ \\ ; & < > | ( ) "
+        "{ }, not starting with '-' (as OpenSSH's ssh: a ProxyCommand gets it in a shell)";
+    if (!isLoginName(c.host))
         add("host", c.host, "give the head node's host name, address or ~/.ssh/config Host alias: " + login);
-    if (hasSpaceOrControl(c.user) || (!c.user.empty() && c.user[0] == '-'))
+    if (!c.user.empty() && !isLoginName(c.user))
         add("user", c.user, "a login name (or none, for the ssh config's): " + login);
     if (c.port < 0 || c.port > 65535)
         out.push_back({"port",
@@ -219,14 +238,15 @@ std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
                            ": a TCP port is 1 to 65535 (0: the ssh config's Port, else 22)",
                        -1, ""});
     for (std::size_t i = 0; i < c.identity_files.size(); ++i)
-        if (c.identity_files[i].empty() || hasControl(c.identity_files[i]))
+        if (c.identity_files[i].empty() || !isOneLine(c.identity_files[i]))
             add("identity_files", c.identity_files[i], "each key file is " + one_line, static_cast<int>(i));
-    if (hasControl(c.known_hosts)) add("known_hosts", c.known_hosts, one_line);
-    if (c.remote_root.empty() || hasControl(c.remote_root))
-        add("remote_root", c.remote_root, "scalebench's folder on the cluster: " + one_line + ", not empty");
-    if (c.torch_python.empty() || hasControl(c.torch_python))
-        add("torch_python", c.torch_python, "a Python command or " + one_line);
-    if (c.data_root.empty() || c.data_root.front() != '/' || hasControl(c.data_root))
+    if (!isOneLine(c.known_hosts)) add("known_hosts", c.known_hosts, one_line);
+    if (c.remote_root.empty() || !isOneLine(c.remote_root) || c.remote_root[0] == '-')
+        add("remote_root", c.remote_root,
+            "scalebench's folder on the cluster: " + one_line + ", not empty" + no_option);
+    if (c.torch_python.empty() || !isOneLine(c.torch_python) || c.torch_python[0] == '-')
+        add("torch_python", c.torch_python, "a Python command or " + one_line + no_option);
+    if (c.data_root.empty() || c.data_root.front() != '/' || !isOneLine(c.data_root))
         add("data_root", c.data_root,
             "the folder of the cluster's data sets, as the compute nodes see it: an absolute path, " +
                 one_line);
@@ -259,11 +279,20 @@ std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
                 name);
         else if (value.find_first_of(std::string("\n\r\0", 3)) != std::string::npos)
             add("nccl_env", value, name + "'s value must be on one line, without NUL", -1, name);
+        else if (name.size() + 1 + value.size() >= kMostEnvironmentBytes)
+            add("nccl_env", value.substr(0, 64) + "...",
+                name + " is " + std::to_string(name.size() + 1 + value.size()) +
+                    " bytes as NAME=value: a process gets at most " +
+                    std::to_string(kMostEnvironmentBytes - 1),
+                -1, name);
     }
-    if (hasSpaceOrControl(c.container_image))
-        add("container_image", c.container_image, "an image name without spaces or control characters");
+    if (hasSpaceOrControl(c.container_image) || c.container_image.size() > kMostPathBytes)
+        add("container_image", c.container_image,
+            "an image name without spaces or control characters, at most " + std::to_string(kMostPathBytes) +
+                " bytes");
     atLeast("poll_seconds", c.poll_seconds, 1);
-    if (hasControl(c.jobcomp_log)) add("jobcomp_log", c.jobcomp_log, one_line);
+    if (!isOneLine(c.jobcomp_log) || c.jobcomp_log.starts_with("-"))
+        add("jobcomp_log", c.jobcomp_log, one_line + no_option);
     return out;
 }
 

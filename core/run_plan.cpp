@@ -12,6 +12,17 @@
 namespace scalebench {
 namespace {
 
+// The longest argument or environment string Linux passes to a program (MAX_ARG_STRLEN, with its NUL), and
+// the longest path (PATH_MAX, with its NUL), in bytes.
+constexpr std::size_t kMostArgumentBytes = 32 * 4096;
+constexpr std::size_t kMostPathBytes = 4095;
+
+bool isOneLinePath(const std::string& path) {
+    return path.size() <= kMostPathBytes && std::none_of(path.begin(), path.end(), [](char c) {
+               return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
+           });
+}
+
 // A string key that must be one of `allowed`.
 std::string choice(const TableReader& r, const toml::table& table, const char* key,
                    const std::string& fallback, const std::vector<std::string>& allowed) {
@@ -57,6 +68,16 @@ std::map<std::string, std::string> environment(const TableReader& r, const toml:
                        "not starting with a digit)");
         auto v = value.value<std::string>();
         if (!v) r.fail(value, "env", "'env' value of " + name + " must be a string");
+        // As a cluster's nccl_env: an `export NAME='value'` line of a job script (sbatch refuses "\r\n"), and
+        // `mpirun -x NAME=value` here, one argument (no NUL, at most the kernel's MAX_ARG_STRLEN).
+        if (v->find_first_of(std::string("\n\r\0", 3)) != std::string::npos)
+            r.fail(value, "env", "'env' value of " + name + " must be on one line, without NUL");
+        if (name.size() + 1 + v->size() >= kMostArgumentBytes)
+            r.fail(value, "env",
+                   "'env' variable " + name.substr(0, 64) + " is " +
+                       std::to_string(name.size() + 1 + v->size()) +
+                       " bytes as NAME=value: a process gets at most " +
+                       std::to_string(kMostArgumentBytes - 1));
         env[name] = *v;
     }
     return env;
@@ -137,6 +158,10 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
     if (const toml::node* node = table.get("data_dir"); node && g.data_dir.empty())
         r.fail(*node, "data_dir",
                "'data_dir' must not be empty (left out: the cluster's data_root/" + g.dataset + ")");
+    if (const toml::node* node = table.get("data_dir"); node && !isOneLinePath(g.data_dir))
+        r.fail(*node, "data_dir",
+               "'data_dir' must be a path on one line, without control characters, at most " +
+                   std::to_string(kMostPathBytes) + " bytes");
     g.steps = r.integer("steps", g.steps, 1);
     if (table.get("epochs")) {
         if (table.get("steps"))

@@ -194,9 +194,13 @@ std::string thisProcess() {
     return std::string(host) + ":" + std::to_string(getpid());
 }
 
+// All of the column's bytes: a text may hold NUL (a plan's name written "\u0000"), where a C string would
+// end.
 std::string columnText(sqlite3_stmt* s, int column) {
     const unsigned char* text = sqlite3_column_text(s, column);
-    return text ? reinterpret_cast<const char*>(text) : "";
+    return text ? std::string(reinterpret_cast<const char*>(text),
+                              static_cast<std::size_t>(sqlite3_column_bytes(s, column)))
+                : "";
 }
 
 } // namespace
