@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The long reliability runs, whose short versions make test runs (docs/testing.md, "Reliability in figures"):
 # kill -9 of `scalebench --batch` while it writes its store, and connection kills during streamed runs on a test
-# cluster started here (direct and through its bastion). Writes their figures to bench/results/DATE-reliability.md.
+# cluster started here (direct and through its bastion). Appends their figures to bench/results/DATE-reliability.md.
 #
-#   bench/soak.sh [STORE_KILLS [CONNECTION_KILLS]]     (defaults 1000 and 100 a path; about 35 minutes on 2 cores)
+#   bench/soak.sh [STORE_KILLS [CONNECTION_KILLS]]   (defaults 1000 and 100 a path, 0 skips; about 20 minutes on 2 cores)
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,11 +36,12 @@ run() { # NAME TEST-SPEC: a reliability test, its figures kept
   rm -f "$figures.$name.log"
   return 0
 }
-run store-kills "[store-kills]"
-run connection-kills "[connection-kills]"
+[ "$store_kills" -eq 0 ] || run store-kills "[store-kills]"
+[ "$connection_kills" -eq 0 ] || run connection-kills "[connection-kills]"
 
 {
-  echo "# Reliability soak, $(date -u '+%F %H:%M UTC')"
+  [ -s "$results" ] && echo
+  echo "## Reliability soak, $(date -u '+%F %H:%M UTC')"
   echo
   echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(free -g | awk '/Mem:/{print $2}') GiB;" \
        "scalebench $(git -C "$here" rev-parse --short HEAD)."
@@ -49,6 +50,6 @@ run connection-kills "[connection-kills]"
   echo '```'
   cat "$figures"
   echo '```'
-} >"$results"
+} >>"$results"
 say "figures in $results"
 cat "$results"

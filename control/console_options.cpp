@@ -2,6 +2,8 @@
 // FILE). One table of options and one of commands give the parser, the checks and the help text.
 #include "console_options.h"
 
+#include "system_limits.h"
+
 #include <QCommandLineParser>
 #include <algorithm>
 #include <cctype>
@@ -437,9 +439,6 @@ ChosenCommand chooseCommand(const QCommandLineParser& parser) {
     chosen.arguments.erase(chosen.arguments.begin());
     return chosen;
 }
-
-// The longest path a file system takes (PATH_MAX, with its NUL), in bytes.
-constexpr std::size_t kMostPathBytes = 4095;
 
 // The options given, each refused where the command does not take it or its value is bad.
 void takeOptions(const QCommandLineParser& parser, const ChosenCommand& chosen, ConsoleOptions& o,

@@ -1,6 +1,7 @@
 // Cluster settings: read from a user's TOML file, kept in the session store as JSON.
 #include "cluster_settings.h"
 
+#include "system_limits.h"
 #include "toml_table_reader.h"
 
 #include <algorithm>
@@ -34,9 +35,6 @@ bool isLoginName(const std::string& s) {
 }
 // A path as a file system and a shell word take it: one line, no control characters, at most PATH_MAX - 1
 // bytes.
-constexpr std::size_t kMostPathBytes = 4095;
-// The longest environment string Linux passes to a program (MAX_ARG_STRLEN, with its NUL).
-constexpr std::size_t kMostEnvironmentBytes = 32 * 4096;
 bool isOneLine(const std::string& s) {
     return !hasControl(s) && s.size() <= kMostPathBytes;
 }
@@ -279,11 +277,10 @@ std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
                 name);
         else if (value.find_first_of(std::string("\n\r\0", 3)) != std::string::npos)
             add("nccl_env", value, name + "'s value must be on one line, without NUL", -1, name);
-        else if (name.size() + 1 + value.size() >= kMostEnvironmentBytes)
+        else if (name.size() + 1 + value.size() >= kMostArgumentBytes)
             add("nccl_env", value.substr(0, 64) + "...",
                 name + " is " + std::to_string(name.size() + 1 + value.size()) +
-                    " bytes as NAME=value: a process gets at most " +
-                    std::to_string(kMostEnvironmentBytes - 1),
+                    " bytes as NAME=value: a process gets at most " + std::to_string(kMostArgumentBytes - 1),
                 -1, name);
     }
     if (hasSpaceOrControl(c.container_image) || c.container_image.size() > kMostPathBytes)

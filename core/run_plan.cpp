@@ -3,6 +3,7 @@
 
 #include "batch_split.h"
 #include "eval_targets.h"
+#include "system_limits.h"
 #include "toml_table_reader.h"
 #include "workload_catalog.h"
 
@@ -11,11 +12,6 @@
 
 namespace scalebench {
 namespace {
-
-// The longest argument or environment string Linux passes to a program (MAX_ARG_STRLEN, with its NUL), and
-// the longest path (PATH_MAX, with its NUL), in bytes.
-constexpr std::size_t kMostArgumentBytes = 32 * 4096;
-constexpr std::size_t kMostPathBytes = 4095;
 
 bool isOneLinePath(const std::string& path) {
     return path.size() <= kMostPathBytes && std::none_of(path.begin(), path.end(), [](char c) {
