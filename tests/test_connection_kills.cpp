@@ -53,8 +53,21 @@ RunPlan replayPlan() {
     return parsePlanText(text, "connection-kills.toml");
 }
 
+// Jobs of the store's latest session that Slurm has taken (their job ids stored).
+int submitted(const std::filesystem::path& db) {
+    SessionStore reader(db);
+    std::int64_t latest = 0;
+    for (const auto& session : reader.sessions())
+        latest = std::max(latest, session.id);
+    int jobs = 0;
+    for (const auto& run : reader.runs(latest))
+        jobs += run.job_id.empty() ? 0 : 1;
+    return jobs;
+}
+
 struct ConnectionKillFigures {
     int kills = 0;
+    int during_submissions = 0; // kills that came before the session's jobs were all submitted
     std::map<std::string, int> by_victim;
     int sessions = 0, failed_runs = 0;
     StoreTally tally;
@@ -98,6 +111,7 @@ TEST_CASE("connection kills at random moments of streamed runs on the test clust
                                                  : std::vector<std::string>{"sshd"};
     std::mt19937 random(static_cast<unsigned>(countFromEnvironment("SCALEBENCH_KILLS_SEED", 20261126)));
     std::uniform_real_distribution<double> pause_s(0.2, 1.2);
+    std::uniform_real_distribution<double> submitting_s(0.0, 0.3);
 
     const std::filesystem::path db = folder.path / "sessions.db";
     SessionStore store(db);
@@ -111,8 +125,12 @@ TEST_CASE("connection kills at random moments of streamed runs on the test clust
         std::jthread killer([&] {
             // At random moments from the session's start (its runs' folders made and jobs submitted) to its
             // end.
+            // The first within the time the session's submissions take (a few tenths of a second here).
+            bool first = true;
             while (!over && figures.kills < wanted) {
-                std::this_thread::sleep_for(std::chrono::duration<double>(pause_s(random)));
+                std::this_thread::sleep_for(
+                    std::chrono::duration<double>(first ? submitting_s(random) : pause_s(random)));
+                first = false;
                 if (over) break;
                 const std::string& target = targets[random() % targets.size()];
                 const auto doomed = victims(target);
@@ -120,6 +138,7 @@ TEST_CASE("connection kills at random moments of streamed runs on the test clust
                 const int reconnects = ssh.reconnectCount();
                 killAndWait(doomed);
                 ++figures.kills;
+                figures.during_submissions += submitted(db) < kRuns ? 1 : 0;
                 ++figures.by_victim[target];
                 // The next kill is for the next connection: once this one has been made again.
                 while (!over && ssh.reconnectCount() == reconnects)
@@ -154,10 +173,10 @@ TEST_CASE("connection kills at random moments of streamed runs on the test clust
     std::string victims_line;
     for (const auto& [victim, count] : figures.by_victim)
         victims_line += fmt::format("{}{} {}", victims_line.empty() ? "" : ", ", count, victim);
-    reportFigure(fmt::format("connection kills, {}: {} kills ({}) in {} sessions of {} streaming jobs, {} "
-                             "reconnections",
-                             path, figures.kills, victims_line, figures.sessions, kRuns,
-                             ssh.reconnectCount()));
+    reportFigure(fmt::format("connection kills, {}: {} kills ({}; {} before the session's jobs were all "
+                             "submitted) in {} sessions of {} streaming jobs, {} reconnections",
+                             path, figures.kills, victims_line, figures.during_submissions, figures.sessions,
+                             kRuns, ssh.reconnectCount()));
     reportFigure(fmt::format("  runs: {}, failed {}, whole {}; steps stored {}, lost {}, doubled {}, another "
                              "run's {}, runs with evaluations not their own {}",
                              figures.tally.runs, figures.failed_runs, figures.tally.complete_runs,
