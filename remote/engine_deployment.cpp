@@ -94,6 +94,17 @@ DeployedEngine EngineDeployment::ensure(const std::function<void(const std::stri
     const CommandResult unpack = cluster_.run("tar -xzf " + folder + "/sources.tar.gz -C " + folder + "/src");
     if (unpack.exit_status != 0) throw TransportError("cannot unpack the engine's sources: " + unpack.err);
 
+    // A build of these sources that failed before left its attempt folders and logs: they are put aside in
+    // failed-N, so that this build runs in new ones (a job never runs in a folder that exists) and the
+    // earlier log stays readable.
+    const CommandResult aside = cluster_.run(
+        "cd " + folder +
+        " && if [ -e attempt-0 ]; then n=1; while [ -e failed-$n ]; do n=$((n+1)); done; mkdir failed-$n && "
+        "for f in attempt-* stdout.log stderr.log job.sbatch .sbatch-*; do [ ! -e \"$f\" ] || mv \"$f\" "
+        "failed-$n/; done; fi");
+    if (aside.exit_status != 0)
+        throw TransportError("cannot put the failed build's folders aside in " + deployed.folder + ": " +
+                             aside.err);
     const std::string job_id = scheduler_.submit(build.job);
     const std::string log = deployed.folder + "/stdout.log";
     const std::string tag = "engine " + hash + ": build job " + job_id;

@@ -3,6 +3,7 @@
 // states, GPU jobs on its nodes' GPUs (generic resources) and one asking for more than they have.
 #include "cluster_environment.h"
 #include "engine_deployment.h"
+#include "file_text.h"
 #include "job_end.h"
 #include "job_request.h"
 #include "local_transport.h"
@@ -304,4 +305,14 @@ TEST_CASE("a failed engine build is reported with its log", "[integration][slurm
     CHECK_THROWS_WITH(deployment.ensure([](const std::string&) {}),
                       Catch::Contains("build job") && Catch::Contains("failed") &&
                           Catch::Contains("its log ends") && Catch::Contains("No Python at"));
+    // Tried again (the same sources), it builds in new folders: it fails for its own reason, the first
+    // build's log put aside.
+    CHECK_THROWS_WITH(deployment.ensure([](const std::string&) {}),
+                      Catch::Contains("its log ends") && Catch::Contains("No Python at"));
+    const std::filesystem::path engines = cluster.remote_root + "/engine";
+    REQUIRE(std::filesystem::is_directory(engines));
+    const auto build = std::filesystem::directory_iterator(engines)->path();
+    CHECK_THAT(fileText(build / "failed-1" / "stdout.log") + fileText(build / "failed-1" / "stderr.log"),
+               Catch::Contains("scalebench: attempt-0 of job") && Catch::Contains("No Python at"));
+    CHECK(std::filesystem::is_directory(build / "failed-1" / "attempt-0"));
 }
