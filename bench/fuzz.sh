@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The long fuzzing run: builds the fuzz preset, fuzzes every target for SECONDS each (libFuzzer, ASan, UBSan),
 # and writes the figures per target to bench/results/DATE-fuzz.md. Usage: bench/fuzz.sh [SECONDS_PER_TARGET]
-# (default 600). Crash inputs stay in build/fuzz/fuzz/soak/TARGET/artifacts/: fix the parser, then commit the
+# (default 600); FUZZ_JOBS=N fuzzes N targets at once (default 1). Crash inputs stay in build/fuzz/fuzz/soak/TARGET/artifacts/: fix the parser, then commit the
 # input under fuzz/regressions/TARGET/ so that `ctest --preset fuzz` replays it on every make test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -17,21 +17,34 @@ mapfile -t targets < <(sed -n 's/^scalebench_add_fuzz_target(\([a-z_]*\) .*/\1/p
 started=$(date -u '+%Y-%m-%d %H:%M UTC')
 date=$(date -u +%F)
 report="bench/results/${date}-fuzz.md"
+jobs="${FUZZ_JOBS:-1}" # targets fuzzed at once (each one process, one core)
+
+# Fuzzes target $1 for $seconds: its log, scratch corpus and crash inputs in build/fuzz/fuzz/soak/$1/.
+fuzz_one() {
+  local t=$1 work="build/fuzz/fuzz/soak/$1"
+  mkdir -p "$work/corpus" "$work/artifacts"
+  local options=(-max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048
+                 -artifact_prefix="$work/artifacts/")
+  [ -f "fuzz/dictionaries/$t.dict" ] && options+=(-dict="fuzz/dictionaries/$t.dict")
+  local inputs=("$work/corpus" "fuzz/corpus/$t")
+  [ -d "fuzz/regressions/$t" ] && inputs+=("fuzz/regressions/$t")
+  say "$t: ${seconds} s (build/fuzz/fuzz/fuzz_$t ${options[*]} ${inputs[*]})"
+  touch "$work/started"
+  local status=0
+  "build/fuzz/fuzz/fuzz_$t" "${options[@]}" "${inputs[@]}" >"$work/log" 2>&1 || status=$?
+  echo "$status" >"$work/status"
+}
+
+for t in "${targets[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n || true; done
+  fuzz_one "$t" &
+done
+wait
+
 rows=()
 found=()
 for t in "${targets[@]}"; do
-  exe="build/fuzz/fuzz/fuzz_$t"
   work="build/fuzz/fuzz/soak/$t"
-  mkdir -p "$work/corpus" "$work/artifacts"
-  options=(-max_total_time="$seconds" -print_final_stats=1 -timeout=10 -rss_limit_mb=2048
-           -artifact_prefix="$work/artifacts/")
-  [ -f "fuzz/dictionaries/$t.dict" ] && options+=(-dict="fuzz/dictionaries/$t.dict")
-  inputs=("$work/corpus" "fuzz/corpus/$t")
-  [ -d "fuzz/regressions/$t" ] && inputs+=("fuzz/regressions/$t")
-  say "$t: ${seconds} s ($exe ${options[*]} ${inputs[*]})"
-  touch "$work/started"
-  status=0
-  "$exe" "${options[@]}" "${inputs[@]}" >"$work/log" 2>&1 || status=$?
   stat() { sed -n "s/^stat::$1: *//p" "$work/log" | tail -1; }
   runs=$(stat number_of_executed_units)
   per_s=$(stat average_exec_per_sec)
@@ -40,10 +53,11 @@ for t in "${targets[@]}"; do
   ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$status_line")
   corpus_files=$(find "$work/corpus" "fuzz/corpus/$t" -type f | wc -l)
   mapfile -t crashes < <(find "$work/artifacts" -type f -newer "$work/started" | sort)
-  crash_count=${#crashes[@]}
-  rows+=("| \`$t\` | ${runs:-?} | ${per_s:-?} | ${corpus_files} | ${cov:-?} | ${ft:-?} | ${crash_count} | $status |")
-  for c in "${crashes[@]}"; do found+=("- \`$t\`: \`$c\` ($(grep -m1 -E 'ERROR: (AddressSanitizer|libFuzzer)|runtime error|\[fuzz\] finding' "$work/log" | cut -c1-160))"); done
-  say "$t: ${runs:-?} executions, ${per_s:-?} exec/s, cov ${cov:-?} ft ${ft:-?}, ${crash_count} crash input(s), exit $status"
+  status=$(cat "$work/status")
+  rows+=("| \`$t\` | ${runs:-?} | ${per_s:-?} | ${corpus_files} | ${cov:-?} | ${ft:-?} | ${#crashes[@]} | $status |")
+  why=$(grep -m1 -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|\[fuzz\] finding' "$work/log" | cut -c1-160 || true)
+  for c in "${crashes[@]}"; do found+=("- \`$t\`: \`$c\` ($why)"); done
+  say "$t: ${runs:-?} executions, ${per_s:-?} exec/s, cov ${cov:-?} ft ${ft:-?}, ${#crashes[@]} crash input(s), exit $status"
 done
 
 cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
@@ -56,7 +70,8 @@ cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
   echo "Each target starts from its seed corpus (fuzz/corpus/TARGET) and kept regressions, with its dictionary; the"
   echo "corpus column counts seeds and the inputs added in this run; cov and ft are libFuzzer's last coverage and"
   echo "feature counts (edges of the instrumented code: scalebench's and the header-only libraries', not libssh's)."
-  echo "A target stops at its first crash; exit is libFuzzer's status (0: the time ran out without a finding)."
+  echo "Targets ran $jobs at a time (FUZZ_JOBS). A target stops at its first crash; exit is libFuzzer's status (0: the"
+  echo "time ran out without a finding)."
   echo
   echo "| target | executions | exec/s | corpus | cov | ft | crashes | exit |"
   echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
