@@ -5,9 +5,9 @@
 #include <charconv>
 #include <map>
 #include <optional>
-#include <string_view>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace scalebench {
 namespace {
