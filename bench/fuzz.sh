@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The long fuzzing run: builds the fuzz preset, fuzzes every target for SECONDS each (libFuzzer, ASan, UBSan),
-# and writes the figures per target to bench/results/DATE-fuzz.md. Usage: bench/fuzz.sh [SECONDS_PER_TARGET]
-# (default 600); FUZZ_JOBS=N fuzzes N targets at once (default 1). Crash inputs stay in build/fuzz/fuzz/soak/TARGET/artifacts/: fix the parser, then commit the
-# input under fuzz/regressions/TARGET/ so that `ctest --preset fuzz` replays it on every make test.
+# and writes the figures per target to bench/results/DATE-fuzz.md.
+# Usage: [FUZZ_JOBS=N] [FUZZ_TARGETS="a b"] bench/fuzz.sh [SECONDS_PER_TARGET]   (default 600 s; N targets at once,
+# default 1; only the targets named, reported in DATE-fuzz-a-b.md). Crash inputs stay in
+# build/fuzz/fuzz/soak/TARGET/artifacts/: fix the parser, then commit the input under fuzz/regressions/TARGET/
+# so that `ctest --preset fuzz` replays it on every make test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-600}"
@@ -14,9 +16,14 @@ say "building build/fuzz"
 cmake --build --preset fuzz ${JOBS:+-j "$JOBS"}
 
 mapfile -t targets < <(sed -n 's/^scalebench_add_fuzz_target(\([a-z_]*\) .*/\1/p' fuzz/CMakeLists.txt)
-started=$(date -u '+%Y-%m-%d %H:%M UTC')
 date=$(date -u +%F)
 report="bench/results/${date}-fuzz.md"
+if [ -n "${FUZZ_TARGETS:-}" ]; then # some targets only, e.g. again after a fix: a report of their own
+  read -ra targets <<<"$FUZZ_TARGETS"
+  report="bench/results/${date}-fuzz-$(IFS=-; echo "${targets[*]}").md"
+fi
+started=$(date -u '+%Y-%m-%d %H:%M UTC')
+commit="$(git rev-parse --short HEAD)$(git diff --quiet || echo ' with uncommitted changes')"
 jobs="${FUZZ_JOBS:-1}" # targets fuzzed at once (each one process, one core)
 
 # Fuzzes target $1 for $seconds: its log, scratch corpus and crash inputs in build/fuzz/fuzz/soak/$1/.
@@ -65,7 +72,7 @@ cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
   echo "# Fuzzing every parser (libFuzzer, ASan + UBSan): ${seconds} s per target"
   echo
   echo "Command: \`bench/fuzz.sh $seconds\` (preset \`fuzz\`: $(clang++-14 --version | head -1), \`-fsanitize=fuzzer,address,undefined"
-  echo "-fno-sanitize-recover=all -O1\`), started $started at commit $(git rev-parse --short HEAD)$(git diff --quiet || echo ' with uncommitted changes')."
+  echo "-fno-sanitize-recover=all -O1\`), started $started at commit $commit."
   echo "Machine: $cpu, $(nproc) cores (shared with other builds), $(free -g | awk '/^Mem:/{print $2}') GiB."
   echo "Each target starts from its seed corpus (fuzz/corpus/TARGET) and kept regressions, with its dictionary; the"
   echo "corpus column counts seeds and the inputs added in this run; cov and ft are libFuzzer's last coverage and"
