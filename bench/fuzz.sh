@@ -71,7 +71,7 @@ cpu=$(lscpu | sed -n 's/^Model name: *//p' | head -1)
 {
   echo "# Fuzzing every parser (libFuzzer, ASan + UBSan): ${seconds} s per target"
   echo
-  echo "Command: \`bench/fuzz.sh $seconds\` (preset \`fuzz\`: $(clang++-14 --version | head -1), \`-fsanitize=fuzzer,address,undefined"
+  echo "Command: \`${FUZZ_JOBS:+FUZZ_JOBS=$jobs }${FUZZ_TARGETS:+FUZZ_TARGETS=\"$FUZZ_TARGETS\" }bench/fuzz.sh $seconds\` (preset \`fuzz\`: $(clang++-14 --version | head -1), \`-fsanitize=fuzzer,address,undefined"
   echo "-fno-sanitize-recover=all -O1\`), started $started at commit $commit."
   echo "Machine: $cpu, $(nproc) cores (shared with other builds), $(free -g | awk '/^Mem:/{print $2}') GiB."
   echo "Each target starts from its seed corpus (fuzz/corpus/TARGET) and kept regressions, with its dictionary; the"
