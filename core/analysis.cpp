@@ -151,7 +151,10 @@ std::vector<std::string> seriesLabels(const std::vector<SeriesKey>& keys) {
     std::vector<std::string> labels;
     for (const SeriesKey& key : keys) {
         std::string label = key.workload + " " + key.dataset;
-        for (const auto& [name, value] : key.settings) {
+        // Named references, not a structured binding: clang before 16 cannot capture those (preset fuzz).
+        for (const auto& setting : key.settings) {
+            const std::string& name = setting.first;
+            const std::string& value = setting.second;
             const bool differs = std::any_of(keys.begin(), keys.end(), [&](const SeriesKey& other) {
                 if (other.workload != key.workload || other.dataset != key.dataset) return false;
                 const auto it = other.settings.find(name);

@@ -20,6 +20,8 @@ struct HeaderRecord {
     std::string json; // the whole record as written by the engine (hosts, versions, hyper-parameters)
     std::int64_t steps =
         0; // the steps it will train (hyperparameters.steps: with --epochs, what they came to)
+
+    friend bool operator==(const HeaderRecord&, const HeaderRecord&) = default;
 };
 
 // One optimisation step, timed on rank 0. Seconds unless named otherwise; the parts add up to step_s.
@@ -40,6 +42,8 @@ struct StepRecord {
     double tokens_per_s = 0;      // language workloads: global tokens / step_s (0 for the others)
     double model_flops_per_s = 0; // achieved model FLOPs of every rank (0 where the workload defines none)
     std::optional<double> mfu;    // model FLOPs utilisation, where the run states the peak
+
+    friend bool operator==(const StepRecord&, const StepRecord&) = default;
 };
 
 // Per-rank timing of one step, for straggler views: every rank's step time and its own compute (data +
@@ -49,6 +53,8 @@ struct RankTimesRecord {
     std::int64_t step = 0;
     std::vector<double> step_s;
     std::vector<double> compute_s;
+
+    friend bool operator==(const RankTimesRecord&, const RankTimesRecord&) = default;
 };
 
 // Evaluation on held-out data.
@@ -58,6 +64,8 @@ struct EvalRecord {
     double value = 0;                // of metric
     double loss = 0;
     double elapsed_s = 0;
+
+    friend bool operator==(const EvalRecord&, const EvalRecord&) = default;
 };
 
 // Last record of a run that ended normally.
@@ -75,12 +83,16 @@ struct SummaryRecord {
     std::optional<double> time_to_target_s{}; // MLBench's time to accuracy: run start to the evaluation that
                                               // reached the target
     std::optional<double> best_eval{};        // the best evaluation's value of eval_metric
+
+    friend bool operator==(const SummaryRecord&, const SummaryRecord&) = default;
 };
 
 // A rank that failed says why before the job ends.
 struct ErrorRecord {
     int rank = 0;
     std::string message;
+
+    friend bool operator==(const ErrorRecord&, const ErrorRecord&) = default;
 };
 
 // One message size of a collective sweep (MLBench task 0), timed like nccl-tests: warm-up, then repetitions;
@@ -99,6 +111,8 @@ struct CollectiveRecord {
     double algbw_gbps = 0; // bytes / time_s, in 1e9 bytes/s
     double busbw_gbps = 0; // algbw x the collective's bus factor (nccl-tests)
     bool correct = false;  // every element of the result checked
+
+    friend bool operator==(const CollectiveRecord&, const CollectiveRecord&) = default;
 };
 
 using MetricRecord = std::variant<HeaderRecord, StepRecord, EvalRecord, SummaryRecord, ErrorRecord,

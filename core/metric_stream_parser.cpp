@@ -1,6 +1,7 @@
 // Incremental, tolerant parser of the JSON-lines metric stream.
 #include "metric_stream_parser.h"
 
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -23,6 +24,20 @@ double number(const json& j, const char* key) {
 double optionalNumber(const json& j, const char* key) {
     auto it = j.find(key);
     return it != j.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+// A number that counts something (a step, ranks, bytes) as Int: one out of Int's range makes the record
+// broken, where a cast would be undefined (1e300 steps).
+template <typename Int> Int integral(double value, const json& j, const char* key) {
+    const double low = static_cast<double>(std::numeric_limits<Int>::min()); // -2^31 or -2^63: exact
+    if (!(value >= low && value < -low))
+        throw std::runtime_error(std::string("'") + j.value("type", "") + "' record with '" + key + "' " +
+                                 json(value).dump() + ", out of range");
+    return static_cast<Int>(value);
+}
+
+template <typename Int> Int integer(const json& j, const char* key) {
+    return integral<Int>(number(j, key), j, key);
 }
 
 std::vector<double> numbers(const json& j, const char* key) {
@@ -49,19 +64,19 @@ bool toRecord(const json& j, MetricRecord& out) {
     const std::string type = text(j, "type");
     if (type == "header") {
         HeaderRecord h;
-        h.version = static_cast<int>(number(j, "version"));
+        h.version = integer<int>(j, "version");
         h.workload = text(j, "workload");
         h.dataset = text(j, "dataset");
-        h.ranks = static_cast<int>(number(j, "ranks"));
+        h.ranks = integer<int>(j, "ranks");
         h.json = j.dump();
         // The steps the engine will train: the plan's, or what `epochs` came to (the engine alone knows).
         if (j.contains("hyperparameters") && j["hyperparameters"].is_object() &&
             j["hyperparameters"].contains("steps") && j["hyperparameters"]["steps"].is_number())
-            h.steps = j["hyperparameters"]["steps"].get<std::int64_t>();
+            h.steps = integral<std::int64_t>(j["hyperparameters"]["steps"].get<double>(), j, "steps");
         out = h;
     } else if (type == "step") {
         StepRecord s;
-        s.step = static_cast<std::int64_t>(number(j, "step"));
+        s.step = integer<std::int64_t>(j, "step");
         s.loss = number(j, "loss");
         s.samples_per_s = number(j, "samples_per_s");
         s.step_s = number(j, "step_s");
@@ -78,7 +93,7 @@ bool toRecord(const json& j, MetricRecord& out) {
         out = s;
     } else if (type == "eval") {
         EvalRecord e;
-        e.step = static_cast<std::int64_t>(number(j, "step"));
+        e.step = integer<std::int64_t>(j, "step");
         e.metric = j.contains("metric") ? text(j, "metric") : "accuracy";
         e.value = j.contains("value") ? number(j, "value") : number(j, "accuracy");
         e.loss = optionalNumber(j, "loss");
@@ -86,7 +101,7 @@ bool toRecord(const json& j, MetricRecord& out) {
         out = e;
     } else if (type == "summary") {
         SummaryRecord s;
-        s.steps = static_cast<std::int64_t>(number(j, "steps"));
+        s.steps = integer<std::int64_t>(j, "steps");
         s.wall_s = number(j, "wall_s");
         s.samples_per_s = number(j, "samples_per_s");
         s.final_loss = optionalNumber(j, "final_loss");
@@ -114,10 +129,10 @@ bool toRecord(const json& j, MetricRecord& out) {
         if (j.contains("backend")) c.backend = text(j, "backend");
         if (j.contains("op")) c.op = text(j, "op");
         c.in_place = j.value("in_place", false);
-        c.elements = static_cast<std::int64_t>(number(j, "elements"));
-        c.bytes = static_cast<std::int64_t>(number(j, "bytes"));
-        c.ranks = static_cast<int>(number(j, "ranks"));
-        c.repetitions = static_cast<int>(optionalNumber(j, "repetitions"));
+        c.elements = integer<std::int64_t>(j, "elements");
+        c.bytes = integer<std::int64_t>(j, "bytes");
+        c.ranks = integer<int>(j, "ranks");
+        c.repetitions = integral<int>(optionalNumber(j, "repetitions"), j, "repetitions");
         c.time_s = number(j, "time_s");
         c.algbw_gbps = optionalNumber(j, "algbw_gbps");
         c.busbw_gbps = optionalNumber(j, "busbw_gbps");
@@ -125,7 +140,7 @@ bool toRecord(const json& j, MetricRecord& out) {
         out = c;
     } else if (type == "rank_times") {
         RankTimesRecord r;
-        r.step = static_cast<std::int64_t>(number(j, "step"));
+        r.step = integer<std::int64_t>(j, "step");
         r.step_s = numbers(j, "step_s");
         r.compute_s = numbers(j, "compute_s");
         if (r.compute_s.size() != r.step_s.size())
@@ -134,7 +149,7 @@ bool toRecord(const json& j, MetricRecord& out) {
                                      " compute times");
         out = r;
     } else if (type == "error") {
-        out = ErrorRecord{static_cast<int>(number(j, "rank")), text(j, "message")};
+        out = ErrorRecord{integer<int>(j, "rank"), text(j, "message")};
     } else if (type.empty()) {
         throw std::runtime_error("record without a 'type'");
     } else {

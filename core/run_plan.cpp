@@ -8,6 +8,7 @@
 #include "workload_catalog.h"
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace scalebench {
@@ -91,7 +92,8 @@ double readTarget(const TableReader& r, const toml::table& table, const Workload
     double target = defaultTarget(info, dataset);
     if (key) {
         const auto value = key->value<double>(); // integers convert too
-        if (!value) r.fail(*key, "target", "'target' must be a number (0: none, run all steps)");
+        if (!value || !std::isfinite(*value))    // TOML's nan and inf are no target
+            r.fail(*key, "target", "'target' must be a number (0: none, run all steps)");
         target = *value;
     }
     if (old_key) {

@@ -99,7 +99,10 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
         scaling[{p.workload, p.dataset, settingsText(p.series, keyed), p.ranks}] = p;
 
     std::map<GroupKey, std::vector<FigureValue>> out;
-    for (const auto& [key, runs] : training) {
+    // Named references, not a structured binding: clang before 16 cannot capture those (preset fuzz).
+    for (const auto& group : training) {
+        const GroupKey& key = group.first;
+        const auto& runs = group.second;
         double n = static_cast<double>(runs.size());
         auto mean = [&](auto part) {
             double sum = 0;

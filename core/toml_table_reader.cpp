@@ -3,6 +3,7 @@
 #include "toml_table_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -120,6 +121,9 @@ double TableReader::real(const std::string& key, double fallback) const {
     if (!node) return fallback;
     auto v = node->value<double>(); // integers convert too
     if (!v || *v <= 0) fail(*node, key, "'" + key + "' must be a positive number");
+    // TOML's nan and inf: no setting means either (nan passed the test above, and never equals itself).
+    if (!std::isfinite(*v))
+        fail(*node, key, "'" + key + "' must be a positive number, not " + (std::isnan(*v) ? "nan" : "inf"));
     return *v;
 }
 
@@ -136,11 +140,15 @@ std::vector<int> TableReader::positiveIntegers(const std::string& key) const {
     if (!node) fail(line(), key, "missing key '" + key + "'");
     std::vector<int> out;
     if (auto v = node->as_integer()) {
+        if (v->get() > std::numeric_limits<int>::max())
+            fail(*node, key, "'" + key + "' is " + std::to_string(v->get()) + ": far too large");
         out.push_back(static_cast<int>(v->get()));
     } else if (auto array = node->as_array()) {
         for (const auto& element : *array) {
             auto i = element.as_integer();
             if (!i) fail(element, key, "'" + key + "' must hold integers");
+            if (i->get() > std::numeric_limits<int>::max()) // would wrap to another count
+                fail(element, key, "'" + key + "' holds " + std::to_string(i->get()) + ": far too large");
             out.push_back(static_cast<int>(i->get()));
         }
     } else {

@@ -10,6 +10,8 @@
 #include <cctype>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <vector>
 
 namespace scalebench {
@@ -37,10 +39,31 @@ std::string describeKey(ssh_key key) {
     return std::string(ssh_key_type_to_char(ssh_key_type(key))).append(" ").append(sha256Fingerprint(key));
 }
 
-// The keys a known_hosts file records for a host, each as "ssh-ed25519 SHA256:... (file:line)".
+// The keys a known_hosts file records for a host, each as "ssh-ed25519 SHA256:... (file:line)"; a file that
+// cannot be read records none.
 std::vector<std::string> recordedKeys(const std::string& file, const std::string& host) {
-    std::vector<std::string> keys;
     std::ifstream in(file);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return recordedHostKeysInText(text, file, host);
+}
+} // namespace
+
+std::string sha256Fingerprint(ssh_key key) {
+    unsigned char* hash = nullptr;
+    size_t length = 0;
+    if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &length) != 0)
+        return "SHA256:(unavailable)";
+    char* text = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, length);
+    ssh_clean_pubkey_hash(&hash);
+    std::string fingerprint = text ? text : "SHA256:(unavailable)";
+    ssh_string_free_char(text);
+    return fingerprint;
+}
+
+std::vector<std::string> recordedHostKeysInText(const std::string& text, const std::string& file,
+                                                const std::string& host) {
+    std::vector<std::string> keys;
+    std::istringstream in(text);
     std::string line;
     for (int number = 1; std::getline(in, line); ++number) {
         const auto start = line.find_first_not_of(" \t");
@@ -57,19 +80,6 @@ std::vector<std::string> recordedKeys(const std::string& file, const std::string
                            .append(")"));
     }
     return keys;
-}
-} // namespace
-
-std::string sha256Fingerprint(ssh_key key) {
-    unsigned char* hash = nullptr;
-    size_t length = 0;
-    if (ssh_get_publickey_hash(key, SSH_PUBLICKEY_HASH_SHA256, &hash, &length) != 0)
-        return "SHA256:(unavailable)";
-    char* text = ssh_get_fingerprint_hash(SSH_PUBLICKEY_HASH_SHA256, hash, length);
-    ssh_clean_pubkey_hash(&hash);
-    std::string fingerprint = text ? text : "SHA256:(unavailable)";
-    ssh_string_free_char(text);
-    return fingerprint;
 }
 
 std::vector<std::string> recordedHostKeys(const std::string& known_hosts_file, const std::string& host) {

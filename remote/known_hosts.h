@@ -23,6 +23,11 @@ void checkHostKey(ssh_session session, const std::string& where, const std::stri
 // The keys a known_hosts file records for a host ("host", or "[host]:port"), each as
 // "ssh-ed25519 SHA256:... (file:line)".
 std::vector<std::string> recordedHostKeys(const std::string& known_hosts_file, const std::string& host);
+// The same from the text of a known_hosts file named `file` (in each key's "(file:line)"): a pure function of
+// the text, what recordedHostKeys reads. Comments, marker lines (@cert-authority, @revoked) and other hosts'
+// entries are skipped.
+std::vector<std::string> recordedHostKeysInText(const std::string& text, const std::string& file,
+                                                const std::string& host);
 
 // Classifies the host key of a connected session against known_hosts_file and /etc/ssh/ssh_known_hosts (the
 // finding: core/host_key_finding.h).

@@ -2,9 +2,12 @@
 // functions.
 #include "slurm_output.h"
 
+#include <charconv>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 namespace scalebench {
 namespace {
@@ -29,16 +32,26 @@ std::vector<std::string> fields(const std::string& line, char separator) {
     return out;
 }
 
-// "0:0" -> 0, "2:0" -> 2, "0:9" -> 137
-int exitStatus(const std::string& exit_code) {
+// A count as Slurm prints it: decimal digits that fit an int; nullopt for anything else.
+std::optional<int> count(std::string_view text) {
+    int value = 0;
+    const char* end = text.data() + text.size();
+    const auto [stop, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || text.front() == '-' || error != std::errc() || stop != end) return std::nullopt;
+    return value;
+}
+
+// ExitCode "N:S" (N the exit code 0-255, S the signal 0-127; "N" alone in old logs): "0:0" -> 0, "2:0" -> 2,
+// "0:9" -> 137. Throws std::runtime_error naming `what` (the command and job) for anything else.
+int exitStatus(const std::string& exit_code, const std::string& what) {
     const auto colon = exit_code.find(':');
-    try {
-        const int status = std::stoi(exit_code.substr(0, colon));
-        const int signal = colon == std::string::npos ? 0 : std::stoi(exit_code.substr(colon + 1));
-        return signal ? 128 + signal : status;
-    } catch (const std::exception&) {
-        return 0;
-    }
+    const std::string_view text(exit_code);
+    const auto status = count(text.substr(0, colon));
+    const auto signal = colon == std::string::npos ? std::optional<int>(0) : count(text.substr(colon + 1));
+    if (!status || !signal || *status > 255 || *signal > 127)
+        throw std::runtime_error(what + " has ExitCode '" + exit_code +
+                                 "', not EXIT:SIGNAL (0-255:0-127) as Slurm writes it");
+    return *signal ? 128 + *signal : *status;
 }
 
 SlurmJobInfo info(std::string id, const std::string& state, std::string reason, std::string nodes) {
@@ -107,8 +120,13 @@ std::vector<SlurmJobInfo> parseSqueue(const std::string& output) {
         const auto f = fields(line, '|');
         if (f.size() < 4) continue;
         SlurmJobInfo job = info(f[0], f[1], f[2], f[3]);
-        if (f.size() >= 5 && !f[4].empty() && f[4].find_first_not_of("0123456789") == std::string::npos)
-            job.restarts = std::stoi(f[4]);
+        if (f.size() >= 5 && !f[4].empty()) { // RestartCnt: the older format has none
+            const auto restarts = count(f[4]);
+            if (!restarts)
+                throw std::runtime_error("squeue: job " + f[0] + " has RestartCnt '" + f[4] +
+                                         "', not a count");
+            job.restarts = *restarts;
+        }
         jobs.push_back(job);
     }
     return jobs;
@@ -142,7 +160,7 @@ std::vector<SlurmJobInfo> parseSacct(const std::string& output) {
         const auto f = fields(line, '|');
         if (f.size() < 4 || f[0].find('.') != std::string::npos) continue; // steps: 17.batch, 17.0
         SlurmJobInfo job = info(f[0], f[1], "", f[3]);
-        job.exit_status = exitStatus(f[2]);
+        job.exit_status = exitStatus(f[2], "sacct: job " + f[0]);
         jobs.push_back(job);
     }
     return jobs;
@@ -162,7 +180,9 @@ std::vector<SlurmJobInfo> parseJobRecords(const std::string& output) {
         }
         if (!values.contains("JobId") || !values.contains("JobState")) continue;
         SlurmJobInfo job = info(values["JobId"], values["JobState"], values["Reason"], values["NodeList"]);
-        job.exit_status = exitStatus(values["ExitCode"]);
+        // No ExitCode (a job record of an older jobcomp log): the state alone says how it ended.
+        if (values.contains("ExitCode"))
+            job.exit_status = exitStatus(values["ExitCode"], "job record " + values["JobId"]);
         jobs.push_back(job);
     }
     return jobs;

@@ -22,6 +22,9 @@ packages=(
   libssh-dev openmpi-bin libopenmpi-dev libsqlite3-dev sqlite3 zlib1g-dev
   libfmt-dev catch2 nlohmann-json3-dev libtomlplusplus-dev dataset-fashion-mnist
   slurmctld slurmd slurm-client munge openssh-server openssh-client iproute2
+  # The fuzz preset: clang 14 and its compiler-rt (libclang_rt.fuzzer, asan, ubsan are libclang-rt-14-dev's);
+  # llvm has /usr/bin/llvm-symbolizer, which sanitizer reports need for file:line in their stacks.
+  clang-14 libclang-rt-14-dev llvm
 )
 
 missing=()

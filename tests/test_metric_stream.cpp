@@ -50,6 +50,26 @@ TEST_CASE("garbage lines are counted with their line numbers and the good record
     CHECK(broken[2].reason == "not a JSON object");
 }
 
+// Found by fuzz_metric_stream (fuzz/regressions/metric_stream): a version of 1e300 was cast to int, which is
+// undefined (UBSan: "1e+300 is outside the range of representable values of type 'int'").
+TEST_CASE("a count out of its integer's range makes the line broken, naming the key", "[core][stream]") {
+    MetricStreamParser parser;
+    auto records = parser.feed(R"({"type":"header","version":1e300,"workload":"w","dataset":"d","ranks":2})"
+                               "\n"
+                               R"({"type":"error","rank":2147483648,"message":"x"})"
+                               "\n"
+                               R"({"type":"step","step":-9.3e18,"loss":1,"samples_per_s":1,"step_s":1})"
+                               "\n"
+                               R"({"type":"error","rank":2147483647,"message":"the last int"})"
+                               "\n");
+    REQUIRE(records.size() == 1);
+    CHECK(std::get<ErrorRecord>(records[0]).rank == 2147483647);
+    REQUIRE(parser.brokenLineCount() == 3);
+    CHECK(parser.brokenLines()[0].reason == "'header' record with 'version' 1e+300, out of range");
+    CHECK(parser.brokenLines()[1].reason == "'error' record with 'rank' 2147483648.0, out of range");
+    CHECK_THAT(parser.brokenLines()[2].reason, Catch::StartsWith("'step' record with 'step' -9.3e+18"));
+}
+
 TEST_CASE("records of types from a newer engine are skipped, not counted as broken", "[core][stream]") {
     MetricStreamParser parser;
     auto records = parser.feed(R"({"type":"gpu_power","watts":700})"

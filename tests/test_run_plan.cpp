@@ -91,6 +91,27 @@ TEST_CASE("wrong values are refused with the line and key", "[core][plan]") {
     }
 }
 
+// Found by fuzz_plan_text (fuzz/regressions/plan_text): bucket_mb = nan was accepted and written back as a
+// plan that never equals itself; reading the same reader showed lr = inf and target = nan accepted, and a
+// rank count of 2^32 + 2 wrapped to 2.
+TEST_CASE("TOML's nan and inf and rank counts beyond an int are refused with the line and key",
+          "[core][plan]") {
+    const std::string head = "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\n";
+    auto e = planError(head + "bucket_mb = nan\n");
+    CHECK(e.line() == 5);
+    CHECK(e.key() == "bucket_mb");
+    CHECK_THAT(e.what(), Catch::Contains("'bucket_mb' must be a positive number, not nan"));
+    CHECK_THAT(planError(head + "lr = inf\n").what(),
+               Catch::Contains("'lr' must be a positive number, not inf"));
+    CHECK_THAT(planError(head + "target = nan\n").what(), Catch::Contains("'target' must be a number"));
+    e = planError("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 4294967298]\n");
+    CHECK(e.key() == "ranks");
+    CHECK_THAT(e.what(), Catch::Contains("'ranks' holds 4294967298: far too large"));
+    CHECK_THAT(planError("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 4294967298\n").what(),
+               Catch::Contains("'ranks' is 4294967298: far too large"));
+    CHECK(parsePlanText(head + "bucket_mb = 1e3\n", "plan.toml").groups.at(0).bucket_mb == 1000);
+}
+
 TEST_CASE("text that is not TOML is refused with the line of the problem", "[core][plan]") {
     auto e = planError("name = \"p\"\n\n[[run]\n");
     CHECK(e.line() == 3);

@@ -315,6 +315,25 @@ TEST_CASE("sacct's allocations give final states, exit codes and signals, steps 
     CHECK(jobs[6].state == JobState::Requeued);
 }
 
+// Found by the fuzz targets (fuzz/regressions/sacct, job_records, squeue): a negative exit code was taken
+// for a status, a signal near INT_MAX overflowed 128 + signal, and a restart count beyond an int escaped as
+// std::out_of_range "stoi".
+TEST_CASE("exit codes and restart counts that Slurm never writes are refused naming the job",
+          "[remote][slurm]") {
+    CHECK_THROWS_WITH(parseSacct("20|FAILED|-1:0|node1\n"),
+                      "sacct: job 20 has ExitCode '-1:0', not EXIT:SIGNAL (0-255:0-127) as Slurm writes it");
+    CHECK_THROWS_WITH(parseSacct("20|FAILED|0:2147483647|node1\n"), Catch::Contains("'0:2147483647'"));
+    CHECK_THROWS_WITH(parseSacct("20|FAILED|1:x|node1\n"), Catch::Contains("job 20 has ExitCode '1:x'"));
+    CHECK_THROWS_WITH(parseJobRecords("JobId=21 JobState=FAILED ExitCode=256:0\n"),
+                      Catch::StartsWith("job record 21 has ExitCode '256:0'"));
+    CHECK_THROWS_WITH(parseSqueue("1|RUNNING|None|node1|99999999999|\n"),
+                      "squeue: job 1 has RestartCnt '99999999999', not a count");
+    // The edges that are Slurm's: exit 255, signal 127, a record without ExitCode.
+    CHECK(parseSacct("22|FAILED|255:0|node1\n").at(0).exit_status == 255);
+    CHECK(parseSacct("22|FAILED|0:127|node1\n").at(0).exit_status == 255);
+    CHECK(parseJobRecords("JobId=23 JobState=COMPLETED\n").at(0).exit_status == 0);
+}
+
 TEST_CASE(
     "a job that squeue, sacct and scontrol have all forgotten gets its final state from the completion log",
     "[remote][slurm]") {
