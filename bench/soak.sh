@@ -12,6 +12,7 @@ store_kills="${1:-1000}"
 connection_kills="${2:-100}"
 tests="$build/tests/scalebench_reliability_tests"
 results="$here/bench/results/$(date -u +%F)-reliability.md"
+commit=$(git -C "$here" rev-parse --short HEAD) # at the start: the build is what was there then
 say() { printf '[soak] %s\n' "$*"; }
 
 [ -x "$tests" ] || { echo "[soak] error: $tests missing: run make build first" >&2; exit 1; }
@@ -44,7 +45,7 @@ run() { # NAME TEST-SPEC: a reliability test, its figures kept
   echo "## Reliability soak, $(date -u '+%F %H:%M UTC')"
   echo
   echo "Machine: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) CPUs, $(free -g | awk '/Mem:/{print $2}') GiB;" \
-       "scalebench $(git -C "$here" rev-parse --short HEAD)."
+       "scalebench $commit."
   echo "Command: \`bench/soak.sh $store_kills $connection_kills\` (build $build)."
   echo
   echo '```'
