@@ -39,13 +39,6 @@ std::string describeKey(ssh_key key) {
     return std::string(ssh_key_type_to_char(ssh_key_type(key))).append(" ").append(sha256Fingerprint(key));
 }
 
-// The keys a known_hosts file records for a host, each as "ssh-ed25519 SHA256:... (file:line)"; a file that
-// cannot be read records none.
-std::vector<std::string> recordedKeys(const std::string& file, const std::string& host) {
-    std::ifstream in(file);
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-    return recordedHostKeysInText(text, file, host);
-}
 } // namespace
 
 std::string sha256Fingerprint(ssh_key key) {
@@ -82,8 +75,11 @@ std::vector<std::string> recordedHostKeysInText(const std::string& text, const s
     return keys;
 }
 
+// A file that cannot be read records none.
 std::vector<std::string> recordedHostKeys(const std::string& known_hosts_file, const std::string& host) {
-    return recordedKeys(known_hosts_file, host);
+    std::ifstream in(known_hosts_file);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return recordedHostKeysInText(text, known_hosts_file, host);
 }
 
 void checkHostKey(ssh_session session, const std::string& where, const std::string& known_hosts_file,
@@ -103,7 +99,7 @@ void checkHostKey(ssh_session session, const std::string& where, const std::stri
     case SSH_KNOWN_HOSTS_OTHER: { // only keys of other types are recorded
         std::string expected;
         for (const std::string& file : {known_hosts_file, std::string(kSystemKnownHosts)}) {
-            for (const std::string& recorded : recordedKeys(file, host)) {
+            for (const std::string& recorded : recordedHostKeys(file, host)) {
                 if (!expected.empty()) expected += ", ";
                 expected += recorded;
             }
@@ -208,7 +204,7 @@ HostKeyFinding classifyHostKey(ssh_session session, const std::string& known_hos
     case SSH_KNOWN_HOSTS_OTHER:
         finding.state = HostKeyState::Changed;
         for (const std::string& file : {known_hosts_file, std::string(kSystemKnownHosts)})
-            for (const std::string& recorded : recordedKeys(file, finding.host))
+            for (const std::string& recorded : recordedHostKeys(file, finding.host))
                 finding.recorded.push_back(recorded);
         return finding;
     case SSH_KNOWN_HOSTS_UNKNOWN:

@@ -42,8 +42,10 @@ std::optional<int> count(std::string_view text) {
 }
 
 // ExitCode "N:S" (N the exit code 0-255, S the signal 0-127; "N" alone in old logs): "0:0" -> 0, "2:0" -> 2,
-// "0:9" -> 137. Throws std::runtime_error naming `what` (the command and job) for anything else.
+// "0:9" -> 137; left blank, 0 (the state alone says how the job ended). Throws std::runtime_error naming
+// `what` (the command and job) for anything else.
 int exitStatus(const std::string& exit_code, const std::string& what) {
+    if (exit_code.empty()) return 0;
     const auto colon = exit_code.find(':');
     const std::string_view text(exit_code);
     const auto status = count(text.substr(0, colon));

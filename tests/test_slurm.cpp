@@ -328,10 +328,11 @@ TEST_CASE("exit codes and restart counts that Slurm never writes are refused nam
                       Catch::StartsWith("job record 21 has ExitCode '256:0'"));
     CHECK_THROWS_WITH(parseSqueue("1|RUNNING|None|node1|99999999999|\n"),
                       "squeue: job 1 has RestartCnt '99999999999', not a count");
-    // The edges that are Slurm's: exit 255, signal 127, a record without ExitCode.
+    // The edges that are Slurm's: exit 255, signal 127, a record without ExitCode or with it blank.
     CHECK(parseSacct("22|FAILED|255:0|node1\n").at(0).exit_status == 255);
     CHECK(parseSacct("22|FAILED|0:127|node1\n").at(0).exit_status == 255);
     CHECK(parseJobRecords("JobId=23 JobState=COMPLETED\n").at(0).exit_status == 0);
+    CHECK(parseSacct("24|COMPLETED||node1\n").at(0).exit_status == 0);
 }
 
 TEST_CASE(

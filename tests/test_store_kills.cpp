@@ -4,7 +4,6 @@
 // The runs replay a recorded engine stream (tests/replayed_stream.h), so that a kill costs a second, not a
 // training. SCALEBENCH_STORE_KILLS sets the number of kills (make test: 20; make soak: 1000).
 #include "child_process.h"
-#include "console_run.h"
 #include "replayed_stream.h"
 #include "temporary_folder.h"
 
@@ -18,7 +17,7 @@
 #include <set>
 #include <sqlite3.h>
 #include <sstream>
-#include <sys/wait.h>
+#include <thread>
 
 using namespace scalebench;
 using Clock = std::chrono::steady_clock;
