@@ -111,6 +111,11 @@ struct CollectiveRecord {
     double algbw_gbps = 0; // bytes / time_s, in 1e9 bytes/s
     double busbw_gbps = 0; // algbw x the collective's bus factor (nccl-tests)
     bool correct = false;  // every element of the result checked
+    // What measured it: "scalebench" (the engine's sweep), "nccl-tests", "osu"; the engine's records have
+    // none in the stream.
+    std::string tool = "scalebench";
+    bool checked =
+        true; // the result was checked at all (nccl-tests -c 0 prints N/A; OSU checks only with -c)
 
     friend bool operator==(const CollectiveRecord&, const CollectiveRecord&) = default;
 };

@@ -8,9 +8,6 @@
 namespace scalebench {
 namespace {
 
-constexpr std::size_t kMaxKeptBroken = 100;
-constexpr std::size_t kShownBytes = 120;
-
 using nlohmann::json;
 
 double number(const json& j, const char* key) {
@@ -160,31 +157,7 @@ bool toRecord(const json& j, MetricRecord& out) {
 
 } // namespace
 
-std::vector<MetricRecord> MetricStreamParser::feed(std::string_view bytes) {
-    std::vector<MetricRecord> out;
-    pending_.append(bytes);
-    std::size_t start = 0;
-    for (std::size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1) {
-        parseLine(std::string_view(pending_).substr(start, nl - start), out);
-        consumed_ += static_cast<std::int64_t>(nl - start + 1);
-    }
-    pending_.erase(0, start);
-    return out;
-}
-
-std::vector<MetricRecord> MetricStreamParser::finish() {
-    std::vector<MetricRecord> out;
-    if (!pending_.empty()) {
-        parseLine(pending_, out);
-        consumed_ += static_cast<std::int64_t>(pending_.size());
-        pending_.clear();
-    }
-    return out;
-}
-
-void MetricStreamParser::parseLine(std::string_view line, std::vector<MetricRecord>& out) {
-    ++lines_;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+void MetricStreamParser::readLine(std::string_view line, std::vector<MetricRecord>& out) {
     if (line.find_first_not_of(" \t") == std::string_view::npos) return;
     std::string reason;
     try {
@@ -198,9 +171,7 @@ void MetricStreamParser::parseLine(std::string_view line, std::vector<MetricReco
     } catch (const std::exception& e) {
         reason = e.what();
     }
-    ++broken_count_;
-    if (broken_.size() < kMaxKeptBroken)
-        broken_.push_back({lines_, reason, std::string(line.substr(0, kShownBytes))});
+    countBroken(line, std::move(reason));
 }
 
 } // namespace scalebench
