@@ -4,6 +4,7 @@
 
 #include "local_transport.h"
 #include "metric_file_tail.h"
+#include "output_formats.h"
 #include "run_folder.h"
 
 #include <chrono>
@@ -60,10 +61,24 @@ std::string stopLocalJob(const std::string& job_id) {
     return "mpirun " + job_id + " was still running: stopped";
 }
 
-// Reads the run's metric file again from the start and stores all of it; returns the steps stored.
-std::int64_t collect(SessionStore& store, const RunRow& run, Transport& transport) {
+// The run of the session's stored plan named as `run`, for where its output is and how it reads; an engine
+// run where the plan cannot be read.
+RunSpec specOf(const SessionRow& session, const RunRow& run) {
+    try {
+        for (RunSpec& spec : expandPlan(parsePlanText(session.plan_text, "stored plan")))
+            if (spec.name == run.name) return spec;
+    } catch (const std::exception&) {
+    }
+    return {};
+}
+
+// Reads the run's output again from the start and stores all of it; returns the steps stored.
+std::int64_t collect(SessionStore& store, const SessionRow& session, const RunRow& run,
+                     Transport& transport) {
     if (run.run_dir.empty()) return 0;
-    MetricFileTail tail(transport, metricFile(run.run_dir, run.attempt));
+    const RunSpec spec = specOf(session, run);
+    MetricFileTail tail(transport, metricFile(run.run_dir, run.attempt, outputFileOf(spec)),
+                        outputReaderOf(spec));
     store.replaceRecords(run.id, tail.finish());
     return static_cast<std::int64_t>(store.steps(run.id).size());
 }
@@ -76,7 +91,7 @@ std::string ownerText(const SessionRow& session) {
 // of its job; returns the steps collected.
 std::int64_t abandon(SessionStore& store, const SessionRow& session, const RunRow& run, Transport& transport,
                      const std::string& job) {
-    const std::int64_t collected = collect(store, run, transport);
+    const std::int64_t collected = collect(store, session, run, transport);
     store.finishRun(run.id,
                     {"abandoned",
                      fmt::format("the console following it ({}) ended first; {}; {} step(s) collected "

@@ -5,6 +5,7 @@
 #include "analysis.h"
 #include "job_request.h"
 #include "metric_file_tail.h"
+#include "output_formats.h"
 #include "shell_words.h"
 
 #include <fmt/format.h>
@@ -156,7 +157,8 @@ std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolder
         return std::nullopt;
     }
     store_.startRun(run.run_id, run.job_id, run.run_dir);
-    run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, 0, run.output));
+    run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, 0, run.output),
+                                                outputReaderOf(spec));
     events_->runSubmitted({run.run_id, spec, run.job_id, run.run_dir});
     return run;
 }
@@ -170,7 +172,8 @@ void SessionRunner::restart(ActiveRun& run, const JobStatus& status) {
                     metricFile(run.run_dir, run.attempt, run.output), status.attempt));
     store_.restartRun(run.run_id, status.attempt, cause, run.last_status.nodes);
     run.attempt = status.attempt;
-    run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, run.attempt, run.output));
+    run.tail = std::make_unique<MetricFileTail>(transport_, metricFile(run.run_dir, run.attempt, run.output),
+                                                outputReaderOf(run.spec));
     run.rank_errors.clear();
     run.last_step = 0;
     events_->runRestarted(run.run_id, run.attempt, cause);

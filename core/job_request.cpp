@@ -2,6 +2,7 @@
 #include "job_request.h"
 
 #include "engine_invocation.h"
+#include "output_formats.h"
 #include "workload_catalog.h"
 
 #include <algorithm>
@@ -22,7 +23,15 @@ JobRequest jobRequestFor(const RunSpec& run, const LaunchSite& site) {
     const bool reads_files = run.group.dataset.rfind("synthetic-", 0) != 0 && run.group.dataset != "none";
     if (workload && !isCollectiveSweep(*workload) && reads_files)
         placed.group.data_dir = dataDirOf(run.group, site.cluster);
-    job.program = engineArguments(placed, site.engine, job.output);
+    if (const CommandRun& command = run.group.command; run.group.isCommand()) {
+        job.program = command.argv;
+        job.output = outputFileOf(run);
+        job.output_from_stdout = command.output.empty();
+        job.container_image = command.container_image;
+        job.container_mounts = command.container_mounts;
+    } else {
+        job.program = engineArguments(placed, site.engine, job.output);
+    }
     job.ranks = run.ranks;
     job.threads_per_rank = run.group.threads_per_rank;
     job.environment = run.environment;

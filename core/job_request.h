@@ -19,8 +19,17 @@ struct JobRequest {
     // What every rank runs, one word each, started in the attempt's folder attemptFolder(run_dir, K):
     // relative paths in it (the metric file) are relative to that folder.
     std::vector<std::string> program;
-    // The file the program writes for the console in the attempt's folder (docs/metric-stream.md).
+    // The file the program writes for the console in the attempt's folder (docs/metric-stream.md, or a
+    // command run's format).
     std::string output = kMetricFileName;
+    // The program prints what the console reads: the launcher writes its standard output (every rank's) to
+    // `output`.
+    bool output_from_stdout = false;
+    // A command run in a container: pyxis' --container-image and --container-mounts on Slurm (the run's
+    // folder is mounted too, and the attempt's folder is the container's working directory). On this machine
+    // the command runs as it is.
+    std::string container_image{};
+    std::vector<std::string> container_mounts{};
     int ranks = 1;
     int nodes = 1;
     int ranks_per_node = 1;
@@ -39,12 +48,13 @@ struct LaunchSite {
     SessionFolderKey session;
 };
 
-// The engine's run of `run` at `site`: every setting of the run on its command line, in
-// runFolder(sessions_root, session, run.name), its ranks packed on nodes. Where the cluster has GPUs
-// (gpus_per_node), one rank per GPU: as many ranks on a node as the plan asks for (its gpus_per_node), else
-// as a node has GPUs, and as many GPUs asked for; std::invalid_argument, naming the run, the cluster and both
-// counts, where the plan asks for more GPUs per node than the cluster's nodes have. Without GPUs: as the plan
-// asks, else as the cluster does (tasks_per_node). On this machine: one node, every rank on it.
+// The engine's run of `run` at `site` (a command run's: its command, output and container): every setting of
+// the run on its command line, in runFolder(sessions_root, session, run.name), its ranks packed on nodes.
+// Where the cluster has GPUs (gpus_per_node), one rank per GPU: as many ranks on a node as the plan asks for
+// (its gpus_per_node), else as a node has GPUs, and as many GPUs asked for; std::invalid_argument, naming the
+// run, the cluster and both counts, where the plan asks for more GPUs per node than the cluster's nodes have.
+// Without GPUs: as the plan asks, else as the cluster does (tasks_per_node). On this machine: one node, every
+// rank on it.
 JobRequest jobRequestFor(const RunSpec& run, const LaunchSite& site);
 
 // Where a training run reads its data set on `cluster`: the plan's data_dir where absolute, else under the

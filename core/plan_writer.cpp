@@ -49,6 +49,29 @@ void writeGroup(std::string& out, const RunGroup& g) {
     };
 
     out += "\n[[run]]\n";
+    const auto environment = [&] {
+        if (g.env.empty()) return;
+        std::string table = "{ ";
+        for (const auto& [name, value] : g.env)
+            table.append(table.size() > 2 ? ", " : "")
+                .append(tomlKey(name))
+                .append(" = ")
+                .append(tomlString(value));
+        line("env", table + " }");
+    };
+    if (g.isCommand()) { // a command run: its command, format and container, placed as an engine run
+        const CommandRun& c = g.command;
+        line("command", tomlArray(c.argv, tomlString));
+        line("format", tomlString(c.format));
+        text("output", c.output, "");
+        line("ranks", tomlArray(g.ranks, [](int n) { return std::to_string(n); }));
+        integer("gpus_per_node", g.gpus_per_node, defaults.gpus_per_node);
+        integer("threads_per_rank", g.threads_per_rank, defaults.threads_per_rank);
+        text("container_image", c.container_image, "");
+        texts("container_mounts", c.container_mounts, {});
+        environment();
+        return;
+    }
     line("workload", tomlString(g.workload));
     text("dataset", g.dataset, info ? info->datasets.front() : "");
     line("ranks", tomlArray(g.ranks, [](int n) { return std::to_string(n); }));
@@ -89,15 +112,7 @@ void writeGroup(std::string& out, const RunGroup& g) {
         line("in_place", g.in_place == "yes"  ? "true"
                          : g.in_place == "no" ? "false"
                                               : tomlString(g.in_place));
-    if (!g.env.empty()) {
-        std::string table = "{ ";
-        for (const auto& [name, value] : g.env)
-            table.append(table.size() > 2 ? ", " : "")
-                .append(tomlKey(name))
-                .append(" = ")
-                .append(tomlString(value));
-        line("env", table + " }");
-    }
+    environment();
 }
 
 } // namespace

@@ -18,6 +18,8 @@ struct SessionFolderKey {
 };
 
 inline constexpr const char* kMetricFileName = "metrics.jsonl";
+// Where the launcher writes a command run's standard output when the command writes no file for the console.
+inline constexpr const char* kCommandOutputFileName = "output.log";
 
 // ROOT/STORE_ID/session-N-UUID
 std::string sessionFolder(const std::string& sessions_root, const SessionFolderKey& key);

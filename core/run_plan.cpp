@@ -3,11 +3,14 @@
 
 #include "batch_split.h"
 #include "eval_targets.h"
+#include "output_formats.h"
+#include "shell_words.h"
 #include "system_limits.h"
 #include "toml_table_reader.h"
 #include "workload_catalog.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 
@@ -121,21 +124,113 @@ int batchPerRankAt(const RunGroup& g, std::size_t i) {
     return g.batch_per_rank_by_ranks.empty() ? g.batch_per_rank : g.batch_per_rank_by_ranks.at(i);
 }
 
+// The keys a [[run]] with a `command` takes besides the ranks and how they are placed.
+const std::vector<std::string> kCommandKeys = {"command", "format", "output", "container_image",
+                                               "container_mounts"};
+const std::vector<std::string> kCommandGroupKeys = {"command",          "format", "output",
+                                                    "container_image",  "ranks",  "gpus_per_node",
+                                                    "container_mounts", "env",    "threads_per_rank"};
+
+// A file the command writes in its attempt's folder: a relative path that stays there.
+bool isPathInsideFolder(const std::string& path) {
+    if (path.empty() || path.front() == '/' || !isOneLinePath(path)) return false;
+    for (std::size_t start = 0; start <= path.size();) {
+        const std::size_t end = std::min(path.find('/', start), path.size());
+        if (path.compare(start, end - start, "..") == 0 && end - start == 2) return false;
+        start = end + 1;
+    }
+    return true;
+}
+
+RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
+    for (auto&& [key, value] : table)
+        if (std::find(kCommandGroupKeys.begin(), kCommandGroupKeys.end(), std::string(key.str())) ==
+            kCommandGroupKeys.end())
+            r.fail(value, std::string(key.str()),
+                   "'" + std::string(key.str()) +
+                       "' is a setting of the engine's workloads: a [[run]] with a " + "'command' takes " +
+                       joinedWords(kCommandGroupKeys));
+    RunGroup g;
+    CommandRun& c = g.command;
+    const toml::node& command = *table.get("command");
+    if (command.is_string()) {
+        try {
+            c.argv = splitCommandLine(*command.value<std::string>());
+        } catch (const std::invalid_argument& e) {
+            r.fail(command, "command", std::string("'command': ") + e.what());
+        }
+    } else if (command.is_array()) {
+        c.argv = r.texts("command");
+    } else {
+        r.fail(command, "command", "'command' must be a string or a list of strings");
+    }
+    if (c.argv.empty() || c.argv.front().empty()) r.fail(command, "command", "'command' names no program");
+    for (const auto& word : c.argv)
+        if (word.find('\0') != std::string::npos || word.size() >= kMostArgumentBytes)
+            r.fail(command, "command",
+                   "'command' holds a word with NUL or of more than " +
+                       std::to_string(kMostArgumentBytes - 1) + " bytes: a process cannot be given it");
+    if (!table.get("format"))
+        r.fail(command, "format",
+               "a [[run]] with a 'command' says how its output reads: 'format' = " + joinedWords(kOutputFormats));
+    c.format = choice(r, table, "format", "", kOutputFormats);
+    c.output = r.text("output", "");
+    if (const toml::node* node = table.get("output"); node && !isPathInsideFolder(c.output))
+        r.fail(*node, "output",
+               "'output' is the file the command writes for the console, relative to its run's folder (no "
+               "'..', not absolute, one line): '" +
+                   c.output.substr(0, 200) + "' is not");
+    if (formatReadsFileOnly(c.format) && c.output.empty())
+        r.fail(*table.get("format"), "output",
+               "format '" + c.format + "' is read from the file the command writes: name it in 'output' " +
+                   "(as the command's -J option does)");
+    c.container_image = r.text("container_image", "");
+    if (const toml::node* node = table.get("container_image");
+        node && (c.container_image.empty() || c.container_image.find_first_of(" \t,") != std::string::npos ||
+                 !isOneLinePath(c.container_image)))
+        r.fail(*node, "container_image",
+               "'container_image' must be an image name on one line without blanks or commas "
+               "(nvcr.io#nvidia/pytorch:24.04-py3)");
+    if (const toml::node* node = table.get("container_mounts")) {
+        c.container_mounts = node->is_string() ? std::vector<std::string>{*node->value<std::string>()}
+                                               : r.texts("container_mounts");
+        for (const auto& mount : c.container_mounts)
+            if (mount.empty() || mount.find_first_of(" \t,") != std::string::npos || !isOneLinePath(mount))
+                r.fail(*node, "container_mounts",
+                       "'container_mounts' holds '" + mount.substr(0, 200) +
+                           "': each is SOURCE[:TARGET[:FLAGS]] on one line, without blanks or commas");
+        if (c.container_image.empty())
+            r.fail(*node, "container_mounts", "'container_mounts' needs a 'container_image' to mount into");
+    }
+    g.workload = std::filesystem::path(c.argv.front()).filename().string();
+    g.dataset.clear();
+    g.ranks = r.positiveIntegers("ranks");
+    g.threads_per_rank = r.integer("threads_per_rank", g.threads_per_rank, 0);
+    g.gpus_per_node = r.integer("gpus_per_node", g.gpus_per_node, 1);
+    g.env = environment(r, table);
+    return g;
+}
+
 RunGroup readGroup(const toml::table& table, const std::string& file, int index,
                    std::vector<std::string>& warnings) {
-    TableReader r(table, file, "[[run]] #" + std::to_string(index),
-                  {"workload",         "dataset",       "ranks",
-                   "data_dir",         "steps",         "epochs",
-                   "batch_per_rank",   "global_batch",  "lr",
-                   "warmup_steps",     "eval_every",    "eval_samples",
-                   "threads_per_rank", "seed",          "sweep_points",
-                   "sweep_max_log10",  "repetitions",   "warmup_iterations",
-                   "backend",          "device",        "bucket_mb",
-                   "overlap",          "precision",     "target_accuracy",
-                   "target",           "peak_tflops",   "preset",
-                   "seq_len",          "gpus_per_node", "env",
-                   "collectives",      "dtypes",        "ops",
-                   "in_place"});
+    std::vector<std::string> known = {"workload",         "dataset",       "ranks",
+                                      "data_dir",         "steps",         "epochs",
+                                      "batch_per_rank",   "global_batch",  "lr",
+                                      "warmup_steps",     "eval_every",    "eval_samples",
+                                      "threads_per_rank", "seed",          "sweep_points",
+                                      "sweep_max_log10",  "repetitions",   "warmup_iterations",
+                                      "backend",          "device",        "bucket_mb",
+                                      "overlap",          "precision",     "target_accuracy",
+                                      "target",           "peak_tflops",   "preset",
+                                      "seq_len",          "gpus_per_node", "env",
+                                      "collectives",      "dtypes",        "ops",
+                                      "in_place"};
+    known.insert(known.end(), kCommandKeys.begin(), kCommandKeys.end());
+    TableReader r(table, file, "[[run]] #" + std::to_string(index), known);
+    if (table.get("command")) return readCommandGroup(r, table);
+    for (const auto& key : kCommandKeys)
+        if (const toml::node* node = table.get(key))
+            r.fail(*node, key, "'" + key + "' belongs to a [[run]] with a 'command', and this one has none");
     RunGroup g;
     g.workload = r.text("workload", "", true);
     const WorkloadInfo* info = findWorkload(g.workload);
@@ -255,6 +350,13 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
 
 } // namespace
 
+std::string runNameOfProgram(const std::string& program) {
+    std::string name;
+    for (unsigned char c : program)
+        name += (std::isalnum(c) || c == '.' || c == '_' || c == '-') ? char(c) : '_';
+    return name.empty() || name == "." || name == ".." ? "command" : name;
+}
+
 bool isEnvironmentVariableName(const std::string& name) {
     const auto letter = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
     if (name.empty() || !letter(name[0])) return false;
@@ -296,6 +398,7 @@ std::vector<RunSpec> expandPlan(const RunPlan& plan) {
         std::string stem =
             group.workload + (group.preset.empty() ? "" : "-" + group.preset) + "-" + group.dataset;
         if (group.backend != RunGroup{}.backend) stem += "-" + group.backend;
+        if (group.isCommand()) stem = runNameOfProgram(group.workload);
         const auto nameOf = [&](const std::string& base, int ranks, int repeat) {
             return base + "-n" + std::to_string(ranks) + "-r" + std::to_string(repeat);
         };

@@ -25,8 +25,24 @@ class PlanError : public std::runtime_error {
     std::string key_;
 };
 
-// One [[run]] table: a workload at several rank counts. Its engine settings are the engine's options of the
-// same name (protocol/engine_option_table.h), with the engine's defaults but where a plan means otherwise.
+// A [[run]] that runs a program of its own instead of the engine (nccl-tests, OSU, an MLPerf container...):
+// launched as the engine is, one process a rank, and its output read by the reader of `format`.
+struct CommandRun {
+    std::vector<std::string> argv; // the program and its arguments, as every rank runs them
+    // How its output reads (kOutputFormats): nccl-tests, nccl-tests-json, osu, metric-stream.
+    std::string format;
+    // The file it writes for the console, relative to its attempt's folder; empty: its standard output, which
+    // the launcher then writes to kCommandOutputFileName there.
+    std::string output;
+    std::string container_image;               // pyxis' --container-image on Slurm; empty: none
+    std::vector<std::string> container_mounts; // pyxis' --container-mounts, SRC:DST[:FLAGS] each
+
+    friend bool operator==(const CommandRun&, const CommandRun&) = default;
+};
+
+// One [[run]] table: a workload (or a command: `command`) at several rank counts. Its engine settings are the
+// engine's options of the same name (protocol/engine_option_table.h), with the engine's defaults but where a
+// plan means otherwise.
 struct RunGroup {
     std::string workload;
     std::string dataset;
@@ -83,7 +99,11 @@ struct RunGroup {
     std::vector<std::string> dtypes = engine_cli::defaults::dtypes;
     std::vector<std::string> ops = engine_cli::defaults::ops; // reductions: sum, avg
     std::string in_place = engine_cli::defaults::in_place;    // "yes", "no" or "both"
+    // A command run: workload is then the program's name (osu_allreduce), dataset empty, and the engine's
+    // settings above unused.
+    CommandRun command{};
 
+    bool isCommand() const { return !command.argv.empty(); }
     friend bool operator==(const RunGroup&, const RunGroup&) = default;
 };
 
@@ -98,6 +118,10 @@ inline const std::vector<std::string> kDtypes = engine_cli::splitWords(engine_cl
 inline const std::vector<std::string> kOps = engine_cli::splitWords(engine_cli::accepts::ops, '|');
 inline const std::vector<std::string> kInPlaceChoices =
     engine_cli::splitWords(engine_cli::accepts::in_place, '|');
+
+// A command run's program as the stem of its runs' names (and folders): characters other than letters,
+// digits, '.', '_' and '-' become '_'.
+std::string runNameOfProgram(const std::string& program);
 
 // A name a POSIX shell accepts for a variable: a letter or '_', then letters, digits and '_'.
 bool isEnvironmentVariableName(const std::string& name);

@@ -3,6 +3,7 @@
 
 #include "engine_invocation.h"
 #include "metric_stream_parser.h"
+#include "shell_words.h"
 
 #include <set>
 
@@ -26,6 +27,17 @@ std::string requeueNote(const std::vector<AttemptRow>& attempts) {
 }
 
 std::map<std::string, std::string> seriesSettings(const RunSpec& run) {
+    if (run.group.isCommand()) {
+        // A command's series: its words, how its output reads, its container, placement and environment.
+        const CommandRun& c = run.group.command;
+        std::map<std::string, std::string> settings = {{"command", shellJoin(c.argv)}, {"format", c.format}};
+        if (!c.container_image.empty()) settings["container-image"] = c.container_image;
+        if (!c.container_mounts.empty()) settings["container-mounts"] = shellJoin(c.container_mounts);
+        if (run.group.gpus_per_node > 0) settings["gpus-per-node"] = std::to_string(run.group.gpus_per_node);
+        for (const auto& [name, value] : run.environment)
+            settings["env." + name] = value;
+        return settings;
+    }
     static const std::set<std::string> not_settings = {"--workload", "--dataset", "--seed", "--metrics",
                                                        "--data-dir"};
     const std::vector<std::string> words = engineArguments(run, "engine", "metrics");

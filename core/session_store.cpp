@@ -174,6 +174,12 @@ const char* const kMigrations[] = {
         PRIMARY KEY (run_id, attempt)
     ) WITHOUT ROWID;
     )sql",
+    // 7 -> 8: collectives measured by outside tools (nccl-tests, OSU) beside the engine's sweep, and whether
+    // a result was checked at all
+    R"sql(
+    ALTER TABLE collectives ADD COLUMN tool TEXT NOT NULL DEFAULT 'scalebench';
+    ALTER TABLE collectives ADD COLUMN checked INTEGER NOT NULL DEFAULT 1;
+    )sql",
 };
 constexpr int kLatest = static_cast<int>(std::size(kMigrations));
 static_assert(kLatest == SessionStore::kSchemaVersion);
@@ -370,7 +376,7 @@ void SessionStore::insertRecords(std::int64_t run_id, const std::vector<MetricRe
     auto summary = prepare("UPDATE runs SET summary_json = ?1 WHERE id = ?2");
     auto error = prepare("INSERT INTO run_errors VALUES (?1, ?2, ?3)");
     auto collective = prepare("INSERT OR REPLACE INTO collectives VALUES "
-                              "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+                              "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
     for (const auto& record : records) {
         sqlite3_stmt* s = nullptr;
         if (auto* r = std::get_if<StepRecord>(&record)) {
@@ -391,7 +397,7 @@ void SessionStore::insertRecords(std::int64_t run_id, const std::vector<MetricRe
             s = collective.get();
             bindAll(s, run_id, c->backend, c->collective, c->op, c->dtype, c->in_place ? 1 : 0, c->bytes,
                     c->elements, c->ranks, c->repetitions, c->time_s, c->algbw_gbps, c->busbw_gbps,
-                    c->correct ? 1 : 0);
+                    c->correct ? 1 : 0, c->tool, c->checked ? 1 : 0);
         } else if (auto* t = std::get_if<RankTimesRecord>(&record)) {
             s = rank_times.get();
             for (std::size_t rank = 0; rank < t->step_s.size(); ++rank) {
@@ -552,9 +558,10 @@ std::vector<EvalRecord> SessionStore::evals(std::int64_t run_id) const {
 }
 
 std::vector<CollectiveRecord> SessionStore::collectives(std::int64_t run_id) const {
-    auto s = prepare("SELECT collective, dtype, elements, bytes, ranks, repetitions, time_s, algbw_gbps, "
-                     "busbw_gbps, correct, backend, op, in_place FROM collectives WHERE run_id = ?1 "
-                     "ORDER BY backend, collective, op, dtype, in_place, bytes");
+    auto s = prepare(
+        "SELECT collective, dtype, elements, bytes, ranks, repetitions, time_s, algbw_gbps, "
+        "busbw_gbps, correct, backend, op, in_place, tool, checked FROM collectives WHERE run_id = ?1 "
+        "ORDER BY backend, collective, op, dtype, in_place, bytes");
     bindAll(s.get(), run_id);
     return readRows<CollectiveRecord>(s.get(), [](sqlite3_stmt* q) {
         CollectiveRecord c{columnText(q, 0), columnText(q, 1), columnText(q, 10), columnText(q, 11),
@@ -567,6 +574,8 @@ std::vector<CollectiveRecord> SessionStore::collectives(std::int64_t run_id) con
         c.algbw_gbps = sqlite3_column_double(q, 7);
         c.busbw_gbps = sqlite3_column_double(q, 8);
         c.correct = sqlite3_column_int(q, 9) != 0;
+        c.tool = columnText(q, 13);
+        c.checked = sqlite3_column_int(q, 14) != 0;
         return c;
     });
 }

@@ -72,7 +72,7 @@ struct NewRun {
 
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 7;
+    static constexpr int kSchemaVersion = 8;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is
     // refused.

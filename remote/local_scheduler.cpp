@@ -34,7 +34,8 @@ std::vector<std::string> LocalScheduler::mpirunArguments(const JobRequest& job) 
 }
 
 std::string LocalScheduler::commandLine(const JobRequest& job) const {
-    return shellJoin(mpirunArguments(job));
+    // A command's standard output goes to its output file in the attempt's folder, where mpirun starts.
+    return shellJoin(mpirunArguments(job)) + (job.output_from_stdout ? " > " + shellQuote(job.output) : "");
 }
 
 std::string LocalScheduler::submit(const JobRequest& job) {
@@ -47,7 +48,9 @@ std::string LocalScheduler::submit(const JobRequest& job) {
         throw TransportError("cannot start " + job.name + ": its folder " + attempt +
                              (error ? " cannot be made: " + error.message()
                                     : " exists already (another run's files are there)"));
-    auto process = std::make_unique<ChildProcess>(mpirunArguments(job), job.run_dir + "/stdout.log",
+    const std::string stdout_path =
+        job.output_from_stdout ? attempt + "/" + job.output : job.run_dir + "/stdout.log";
+    auto process = std::make_unique<ChildProcess>(mpirunArguments(job), stdout_path,
                                                   job.run_dir + "/stderr.log", environment, attempt);
     const std::string id = std::to_string(process->pid());
     jobs_[id] = {std::move(process), job.run_dir, false};

@@ -1,4 +1,4 @@
-// Follows a run's growing metric file through a Transport, from the byte offset where the last read stopped.
+// Follows a run's growing output through a Transport, from the byte offset where the last read stopped.
 #include "metric_file_tail.h"
 
 namespace scalebench {
@@ -16,7 +16,7 @@ std::vector<MetricRecord> MetricFileTail::poll() {
         }
         if (!bytes || bytes->empty()) break;
         offset_ += static_cast<std::int64_t>(bytes->size());
-        auto parsed = parser_.feed(*bytes);
+        auto parsed = parser_->feed(*bytes);
         records.insert(records.end(), std::make_move_iterator(parsed.begin()),
                        std::make_move_iterator(parsed.end()));
         if (bytes->size() < kChunkBytes) break;
@@ -26,7 +26,7 @@ std::vector<MetricRecord> MetricFileTail::poll() {
 
 std::vector<MetricRecord> MetricFileTail::finish() {
     std::vector<MetricRecord> records = poll();
-    auto last = parser_.finish();
+    auto last = parser_->finish();
     records.insert(records.end(), last.begin(), last.end());
     return records;
 }

@@ -96,14 +96,28 @@ std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) 
     const bool srun = c.launcher == ClusterSettings::Launcher::SrunPmix;
     if (job.gpus_per_node > 0) s += gpuBinding(job.gpus_per_node, srun);
     std::vector<std::string> launcher;
-    if (srun) {
+    std::string workdir; // a container's working directory: the attempt's folder, which the script is in
+    if (!job.container_image.empty()) {
+        // pyxis runs a container under srun only; the run's folder is mounted at its own path, so the
+        // command's files land where the console reads them.
+        std::string mounts = job.run_dir + ":" + job.run_dir;
+        for (const auto& mount : job.container_mounts)
+            mounts += "," + mount;
+        s += "# container: pyxis starts " + directiveValue("container_image", job.container_image) +
+             " for every task (srun), with the run's folder mounted at its own path\n";
+        launcher = {"srun", "--mpi=pmix", "--container-image=" + job.container_image,
+                    "--container-mounts=" + mounts};
+        workdir = " --container-workdir=\"$PWD\"";
+    } else if (srun) {
         launcher = {"srun", "--mpi=pmix"};
         if (!c.container_image.empty()) launcher.push_back("--container-image=" + c.container_image);
     } else {
         launcher = {"mpirun", "-np", std::to_string(job.ranks), "--bind-to", "none"};
     }
-    launcher.insert(launcher.end(), job.program.begin(), job.program.end());
-    s += shellJoin(launcher) + "\n";
+    s += shellJoin(launcher) + workdir + " " + shellJoin(job.program);
+    // A command's standard output (every task's, through the launcher) is what the console reads.
+    if (job.output_from_stdout) s += " > " + shellQuote(job.output);
+    s += "\n";
     return s;
 }
 

@@ -222,7 +222,10 @@ TEST_CASE("clusters are kept by name and replaced when saved again", "[core][sto
 
 // Takes a store of the current schema back to version 5: the evals of versions 1-5, no tokens/s, FLOPs/s or
 // MFU.
+#define UNDO_SCHEMA_8                                                                                        \
+    "ALTER TABLE collectives DROP COLUMN tool; ALTER TABLE collectives DROP COLUMN checked; "
 #define UNDO_SCHEMA_7                                                                                        \
+    UNDO_SCHEMA_8                                                                                            \
     "DROP TABLE store_identity; DROP TABLE run_attempts; ALTER TABLE sessions DROP COLUMN uuid; "            \
     "ALTER TABLE sessions DROP COLUMN owner; ALTER TABLE runs DROP COLUMN attempt; "
 #define UNDO_SCHEMA_6                                                                                        \
@@ -343,6 +346,34 @@ TEST_CASE("a store of schema version 6 gets a store id and a UUID for each of it
     REQUIRE(sessions.size() == 2);
     CHECK(sessions[0].uuid.size() == 32);
     CHECK(sessions[0].uuid != sessions[1].uuid);
+}
+
+TEST_CASE("collectives keep the tool that measured them and whether their result was checked",
+          "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "tools.db";
+    std::int64_t run = 0;
+    {
+        SessionStore store(file);
+        run = store.createRun(store.createSession("s", "", "local"),
+                              {"osu_allreduce-n2-r1", "osu_allreduce", "", 2, 1, ""});
+        CollectiveRecord osu{"allreduce", "float32", "mpi", "sum", false, 1024, 4096,
+                             2,           100,       2e-6,  2.048, 2.048, false};
+        osu.tool = "osu";
+        osu.checked = false;
+        store.appendRecords(run, {osu});
+        const auto back = store.collectives(run);
+        REQUIRE(back.size() == 1);
+        CHECK(back[0] == osu);
+    }
+    // A store of schema version 7: its collectives were all the engine's, checked.
+    rewriteStore(file, UNDO_SCHEMA_8 "PRAGMA user_version = 7");
+    SessionStore migrated(file);
+    CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
+    const auto back = migrated.collectives(run);
+    REQUIRE(back.size() == 1);
+    CHECK(back[0].tool == "scalebench");
+    CHECK(back[0].checked);
 }
 
 TEST_CASE("two stores, and two sessions of one store, never share a run folder", "[core][store]") {

@@ -1,0 +1,30 @@
+// The formats a run's output is read in, and the reader of each.
+#include "output_formats.h"
+
+#include "metric_stream_parser.h"
+#include "run_folder.h"
+
+#include <stdexcept>
+
+namespace scalebench {
+
+bool formatReadsFileOnly(const std::string& format) {
+    return format == "nccl-tests-json";
+}
+
+std::unique_ptr<OutputReader> makeOutputReader(const std::string& format, const OutputContext& context) {
+    (void)context;
+    if (format.empty() || format == "metric-stream") return std::make_unique<MetricStreamParser>();
+    throw std::invalid_argument("no reader for output format '" + format + "'");
+}
+
+std::string outputFileOf(const RunSpec& run) {
+    if (!run.group.isCommand()) return kMetricFileName;
+    return run.group.command.output.empty() ? kCommandOutputFileName : run.group.command.output;
+}
+
+std::unique_ptr<OutputReader> outputReaderOf(const RunSpec& run) {
+    return makeOutputReader(run.group.command.format, {run.ranks, run.group.workload});
+}
+
+} // namespace scalebench
