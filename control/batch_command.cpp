@@ -137,10 +137,11 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
             if (running) running->requestCancelAll();
         });
         interrupts.setLeftBehind("Nothing was submitted.");
-        Site site =
-            options.cluster.empty()
-                ? localSite(options)
-                : clusterSite(options, store, [&](const std::string& line) { out << line << std::endl; });
+        Site site = options.cluster.empty()
+                        ? localSite(options)
+                        : clusterSite(
+                              options, store, [&](const std::string& line) { out << line << std::endl; },
+                              runsEngine(expandPlan(plan)));
         if (!options.cluster.empty())
             for (const auto& line :
                  resolveOrphansOnCluster(store, site.settings.cluster, *site.transport, *site.scheduler))

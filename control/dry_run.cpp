@@ -71,21 +71,25 @@ int printCluster(const RunPlan& plan, const ConsoleOptions& options, std::ostrea
             << "cluster: the paths below start with it, the real scripts with its absolute path (--check "
                "finds it)\n";
 
-    // The engine: what EngineDeployment::ensure does when it is not built there yet.
+    // The engine: what EngineDeployment::ensure does when it is not built there yet; a plan of commands only
+    // needs none.
     NoConnection none(where);
     SlurmScheduler slurm(none, cluster);
     const ScratchFolder scratch("scalebench-dry-run");
     const EngineBuildPlan build =
         EngineDeployment(none, slurm, cluster, options.engine_sources).plan(scratch.path());
-    out << "\nengine: the sources in " << options.engine_sources.string()
-        << " (CMakeLists.txt, cmake/, protocol/, trainers/) "
-        << "packed: " << std::filesystem::file_size(build.archive) / 1024 << " KiB, hash "
-        << build.target.hash << "\n  used as it is if " << build.target.engine
-        << " exists on the cluster; else uploaded to " << build.target.folder
-        << "/sources.tar.gz, unpacked into " << build.target.folder << "/src and built "
-        << "by this job (submitted from " << build.target.folder << ", its log stdout.log there):\n"
-        << "--- " << build.target.folder << "/job.sbatch\n"
-        << slurm.commandLine(build.job);
+    if (!runsEngine(runs))
+        out << "\nengine: not deployed: every run of the plan is a command of its own\n";
+    else
+        out << "\nengine: the sources in " << options.engine_sources.string()
+            << " (CMakeLists.txt, cmake/, protocol/, trainers/) "
+            << "packed: " << std::filesystem::file_size(build.archive) / 1024 << " KiB, hash "
+            << build.target.hash << "\n  used as it is if " << build.target.engine
+            << " exists on the cluster; else uploaded to " << build.target.folder
+            << "/sources.tar.gz, unpacked into " << build.target.folder << "/src and built "
+            << "by this job (submitted from " << build.target.folder << ", its log stdout.log there):\n"
+            << "--- " << build.target.folder << "/job.sbatch\n"
+            << slurm.commandLine(build.job);
 
     // Every run's job, in the folder the session would give it (its number and UUID exist once it starts).
     const SessionFolderKey session{store_id, 0, ""};

@@ -168,7 +168,7 @@ void SessionController::work(RunPlan plan, std::vector<RunSpec> runs, std::strin
         ConsoleOptions options = options_;
         options.cluster = cluster;
         Site site = cluster.empty() ? localSite(options)
-                                    : clusterSite(options, store, log,
+                                    : clusterSite(options, store, log, runsEngine(runs),
                                                   [this](const std::string& p) { return askPassphrase(p); });
         if (!cluster.empty())
             for (const auto& line :

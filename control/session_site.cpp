@@ -56,7 +56,7 @@ ClusterSettings usableCluster(const SessionStore& store, const std::string& name
 }
 
 Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const SiteLog& log,
-                 std::function<std::string(const std::string& prompt)> passphrase) {
+                 bool deploy_engine, std::function<std::string(const std::string& prompt)> passphrase) {
     auto cluster = std::optional<ClusterSettings>(usableCluster(store, options.cluster));
     SshSettings ssh = sshSettings(*cluster);
     ssh.passphrase = std::move(passphrase);
@@ -72,8 +72,12 @@ Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const
                              ": " + root.err);
     cluster->remote_root = root.out.substr(0, root.out.find('\n'));
     site.scheduler = std::make_unique<SlurmScheduler>(*site.transport, *cluster);
-    EngineDeployment deployment(*site.transport, *site.scheduler, *cluster, options.engine_sources);
-    const DeployedEngine engine = deployment.ensure(log);
+    DeployedEngine engine;
+    if (deploy_engine)
+        engine =
+            EngineDeployment(*site.transport, *site.scheduler, *cluster, options.engine_sources).ensure(log);
+    else
+        log("engine: not deployed: every run of the plan is a command of its own");
     site.settings = {engine.engine,
                      std::filesystem::path(cluster->remote_root) / "sessions",
                      std::chrono::milliseconds(cluster->poll_seconds * 1000),

@@ -28,9 +28,10 @@ Site localSite(const ConsoleOptions& options);
 
 // The cluster named options.cluster in the store: connects over SSH (throws TransportError naming what
 // failed: unknown or changed host key, refused login, unreachable host), makes remote_root absolute, and
-// deploys the engine (built once per source hash by a Slurm job). `passphrase` answers prompts for encrypted
-// keys.
+// deploys the engine (built once per source hash by a Slurm job) unless `deploy_engine` is false (a plan of
+// command runs only). `passphrase` answers prompts for encrypted keys.
 Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const SiteLog& log,
+                 bool deploy_engine = true,
                  std::function<std::string(const std::string& prompt)> passphrase = {});
 
 // The store's cluster of that name, its settings checked (clusterProblems); throws naming the clusters the

@@ -25,6 +25,7 @@ JobRequest jobRequestFor(const RunSpec& run, const LaunchSite& site) {
         placed.group.data_dir = dataDirOf(run.group, site.cluster);
     if (const CommandRun& command = run.group.command; run.group.isCommand()) {
         job.program = command.argv;
+        job.engine = false;
         job.output = outputFileOf(run);
         job.output_from_stdout = command.output.empty();
         job.container_image = command.container_image;

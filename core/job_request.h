@@ -25,6 +25,7 @@ struct JobRequest {
     // The program prints what the console reads: the launcher writes its standard output (every rank's) to
     // `output`.
     bool output_from_stdout = false;
+    bool engine = true; // the program is scalebench-engine (false: a command run's own program)
     // A command run in a container: pyxis' --container-image and --container-mounts on Slurm (the run's
     // folder is mounted too, and the attempt's folder is the container's working directory). On this machine
     // the command runs as it is.

@@ -172,7 +172,8 @@ RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
                        std::to_string(kMostArgumentBytes - 1) + " bytes: a process cannot be given it");
     if (!table.get("format"))
         r.fail(command, "format",
-               "a [[run]] with a 'command' says how its output reads: 'format' = " + joinedWords(kOutputFormats));
+               "a [[run]] with a 'command' says how its output reads: 'format' = " +
+                   joinedWords(kOutputFormats));
     c.format = choice(r, table, "format", "", kOutputFormats);
     c.output = r.text("output", "");
     if (const toml::node* node = table.get("output"); node && !isPathInsideFolder(c.output))
@@ -386,6 +387,10 @@ RunPlan parsePlanText(const std::string& text, const std::string& file_name) {
 
 RunPlan parsePlanFile(const std::filesystem::path& path) {
     return parsePlanText(readTomlFile(path, "plan file"), path.string());
+}
+
+bool runsEngine(const std::vector<RunSpec>& runs) {
+    return std::any_of(runs.begin(), runs.end(), [](const RunSpec& run) { return !run.group.isCommand(); });
 }
 
 std::vector<RunSpec> expandPlan(const RunPlan& plan) {

@@ -150,6 +150,9 @@ struct RunSpec {
     std::map<std::string, std::string> environment{}; // the group's env: exported to every rank of the job
 };
 
+// Whether any of the runs is the engine's (not a command of its own): only then is the engine deployed.
+bool runsEngine(const std::vector<RunSpec>& runs);
+
 RunPlan parsePlanText(const std::string& text, const std::string& file_name);
 RunPlan parsePlanFile(const std::filesystem::path& path);
 std::vector<RunSpec> expandPlan(const RunPlan& plan);

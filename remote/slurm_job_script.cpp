@@ -31,11 +31,13 @@ std::string directiveValue(const std::string& key, const std::string& value) {
 // then sets no CUDA_VISIBLE_DEVICES at all), nor --gpus-per-task (mpirun starts one Slurm task per node, not
 // per rank, so it could not be the same under both launchers). Under mpirun every rank has SLURM_LOCALID 0
 // (its node's orted's): the local rank is Open MPI's.
-std::string gpuBinding(int gpus_per_node, bool srun) {
+// A command run's program picks its GPU itself (nccl-tests with -g 1 takes the one at its node-local rank).
+std::string gpuBinding(int gpus_per_node, bool srun, bool engine) {
     return "# GPU binding: one task per GPU; each of a node's tasks sees the node's " +
-           std::to_string(gpus_per_node) +
-           " GPU(s) (CUDA_VISIBLE_DEVICES from Slurm) and the engine takes the one at its node-local rank (" +
-           (srun ? "SLURM_LOCALID" : "OMPI_COMM_WORLD_LOCAL_RANK") + ")\n";
+           std::to_string(gpus_per_node) + " GPU(s) (CUDA_VISIBLE_DEVICES from Slurm) and " +
+           (engine ? "the engine takes" : "the command chooses, as nccl-tests -g 1 does,") +
+           " the one at its node-local rank (" + (srun ? "SLURM_LOCALID" : "OMPI_COMM_WORLD_LOCAL_RANK") +
+           ")\n";
 }
 } // namespace
 
@@ -94,7 +96,8 @@ std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) 
         s += "export " + key + "=" + shellQuote(value) + "\n";
     }
     const bool srun = c.launcher == ClusterSettings::Launcher::SrunPmix;
-    if (job.gpus_per_node > 0) s += gpuBinding(job.gpus_per_node, srun);
+    if (job.gpus_per_node > 0)
+        s += gpuBinding(job.gpus_per_node, srun || !job.container_image.empty(), job.engine);
     std::vector<std::string> launcher;
     std::string workdir; // a container's working directory: the attempt's folder, which the script is in
     if (!job.container_image.empty()) {
