@@ -173,15 +173,19 @@ std::string formatCollectiveSweeps(const std::vector<RunResult>& results) {
     std::string out;
     for (const RunResult& r : results) {
         if (r.collectives.empty()) continue;
-        out += fmt::format("\n{} ({} ranks; time: mean per call across ranks; busbw = algbw x 2(n-1)/n for "
+        const std::string& tool = r.collectives.front().tool;
+        out += fmt::format("\n{} ({} ranks{}; time: mean per call across ranks; busbw = algbw x 2(n-1)/n for "
                            "all-reduce, as nccl-tests)\n",
-                           r.name, r.ranks);
-        out += fmt::format("{:>12} {:>12} {:>10} {:>12} {:>14} {:>14} {:>8}\n", "bytes", "elements", "dtype",
-                           "time us", "algbw GB/s", "busbw GB/s", "correct");
+                           r.name, r.ranks, tool == "scalebench" ? "" : ", measured by " + tool);
+        out += fmt::format("{:>12} {:>12} {:>10} {:>12} {:>14} {:>14} {:>8}  {}\n", "bytes", "elements",
+                           "dtype", "time us", "algbw GB/s", "busbw GB/s", "correct", "placement");
         for (const auto& c : r.collectives)
-            out +=
-                fmt::format("{:>12} {:>12} {:>10} {:>12.2f} {:>14.3f} {:>14.3f} {:>8}\n", c.bytes, c.elements,
-                            c.dtype, c.time_s * 1e6, c.algbw_gbps, c.busbw_gbps, c.correct ? "yes" : "NO");
+            out += fmt::format("{:>12} {:>12} {:>10} {:>12.2f} {:>14.3f} {:>14.3f} {:>8}  {}\n", c.bytes,
+                               c.elements, c.dtype, c.time_s * 1e6, c.algbw_gbps, c.busbw_gbps,
+                               !c.checked  ? "-"
+                               : c.correct ? "yes"
+                                           : "NO",
+                               c.in_place ? "in-place" : "out-of-place");
     }
     return out;
 }

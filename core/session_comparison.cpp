@@ -70,8 +70,8 @@ void addMean(std::map<std::string, std::pair<double, int>>& sums, const std::str
 }
 
 std::string sweepName(const CollectiveRecord& c) {
-    return fmt::format("peak busbw {} {} {} {}{}", c.backend, c.collective, c.dtype, c.op,
-                       c.in_place ? " in-place" : "");
+    return fmt::format("peak busbw {}{} {} {} {}{}", c.tool == "scalebench" ? "" : c.tool + " ", c.backend,
+                       c.collective, c.dtype, c.op, c.in_place ? " in-place" : "");
 }
 
 // Every figure of every (workload, dataset, settings `keyed`, ranks) of one session, in the order they are

@@ -47,6 +47,7 @@ void screenshot(QWidget& widget, const QString& name) {
     QCoreApplication::processEvents();
     const QImage image = widget.grab().toImage();
     REQUIRE(!image.isNull());
+    INFO(image.width() << " x " << image.height());
     CHECK(image.size() == QSize(1100, 700));
     CHECK(distinctColours(image) >= kLeastColours);
     CHECK(foregroundFraction(image) >= kLeastForeground);
@@ -350,4 +351,49 @@ TEST_CASE("the builder sets a data set's folder, a global batch and epochs, whic
     CHECK(g.target == 80); // the seed's for ResNet-20 on CIFAR-10, the data set's when it was chosen
     CHECK(child<QDoubleSpinBox>(builder, "targetAccuracy")->value() == 80);
     CHECK_THAT(str(builder.tomlText()), Contains("epochs = 164") && !Contains("steps ="));
+}
+
+TEST_CASE("a command's run group is edited in its own section and its container job script is previewed",
+          "[ui][plan]") {
+    PlanBuilderWidget builder;
+    builder.setClusters({slurmCluster()});
+    child<QPushButton>(builder, "addCommand")->click();
+    REQUIRE(builder.plan().groups.size() == 2);
+    CHECK(builder.plan().groups[1].isCommand());
+    CHECK_FALSE(child<QWidget>(builder, "backend")->isVisibleTo(&builder)); // the engine's settings are away
+    CHECK(child<QWidget>(builder, "command")->isVisibleTo(&builder));
+
+    auto* command = child<QLineEdit>(builder, "command");
+    command->setText("/nccl-tests/build/all_reduce_perf -b 8 -e 8G -f 2 -g 1");
+    emit command->textEdited(command->text());
+    child<QComboBox>(builder, "outputFormat")->setCurrentText("nccl-tests");
+    auto* image = child<QLineEdit>(builder, "containerImage");
+    image->setText("nvcr.io#nvidia/pytorch:24.04-py3");
+    emit image->textEdited(image->text());
+    auto* mounts = child<QLineEdit>(builder, "containerMounts");
+    mounts->setText("/scratch/nccl-tests:/nccl-tests:ro");
+    emit mounts->textEdited(mounts->text());
+    child<QLineEdit>(builder, "gpuCounts")->setText("8, 16");
+    REQUIRE(str(builder.errorText()).empty());
+    CHECK_THAT(str(builder.tomlText()),
+               Contains("command = [\"/nccl-tests/build/all_reduce_perf\", \"-b\", \"8\"") &&
+                   Contains("format = \"nccl-tests\"") &&
+                   Contains("container_image = \"nvcr.io#nvidia/pytorch:24.04-py3\""));
+
+    child<QComboBox>(builder, "previewCluster")->setCurrentText("gpu-cluster");
+    auto* run = child<QComboBox>(builder, "previewRun");
+    run->setCurrentIndex(run->findText("all_reduce_perf-n16-r1", Qt::MatchContains));
+    const std::string sbatch = str(builder.jobScriptText());
+    INFO(sbatch);
+    CHECK_THAT(sbatch, Contains("#SBATCH --nodes=2\n") &&
+                           Contains("srun --mpi=pmix '--container-image=nvcr.io#nvidia/pytorch:24.04-py3' "
+                                    "--container-mounts=") &&
+                           Contains(",/scratch/nccl-tests:/nccl-tests:ro --container-workdir=\"$PWD\" "
+                                    "/nccl-tests/build/all_reduce_perf -b 8 -e 8G -f 2 -g 1 > output.log\n"));
+
+    // A command line only a shell reads is named in the error line, and blocks the launch.
+    command->setText("all_reduce_perf | tee log");
+    emit command->textEdited(command->text());
+    CHECK_THAT(str(builder.errorText()), Contains("Command:") && Contains("'|'"));
+    CHECK_FALSE(child<QPushButton>(builder, "launch")->isEnabled());
 }

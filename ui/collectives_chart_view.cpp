@@ -1,4 +1,4 @@
-// Bandwidth against message size from a CollectivesModel: one line per backend, collective, type, op,
+// Bandwidth against message size from a CollectivesModel: one line per tool, backend, collective, type, op,
 // placement and rank count, sizes on a log2 scale labelled in bytes (B, KiB, MiB, ...).
 #include "collectives_chart_view.h"
 
@@ -19,10 +19,10 @@ namespace scalebench {
 
 namespace {
 
-using SweepKey = std::tuple<std::string, std::string, std::string, std::string, bool, int>;
+using SweepKey = std::tuple<std::string, std::string, std::string, std::string, std::string, bool, int>;
 
 SweepKey sweepKey(const CollectiveRecord& c) {
-    return {c.backend, c.collective, c.dtype, c.op, c.in_place, c.ranks};
+    return {c.tool, c.backend, c.collective, c.dtype, c.op, c.in_place, c.ranks};
 }
 
 bool isReduction(const std::string& collective) {
@@ -30,9 +30,12 @@ bool isReduction(const std::string& collective) {
 }
 
 QString sweepName(const CollectiveRecord& c) {
+    // The engine's sweeps by backend ("mpi allreduce ..."), an outside tool's by its name too ("osu: mpi
+    // ...").
     QString name = QStringLiteral("%1 %2 %3")
                        .arg(QString::fromStdString(c.backend), QString::fromStdString(c.collective),
                             QString::fromStdString(c.dtype));
+    if (c.tool != "scalebench") name = QString::fromStdString(c.tool) + QStringLiteral(": ") + name;
     if (isReduction(c.collective)) name += QLatin1Char(' ') + QString::fromStdString(c.op);
     if (c.in_place) name += QStringLiteral(" in-place");
     return name + (c.ranks == 1 ? QStringLiteral(", 1 rank") : QStringLiteral(", %1 ranks").arg(c.ranks));

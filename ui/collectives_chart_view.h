@@ -1,4 +1,4 @@
-// Bandwidth against message size from a CollectivesModel: one line per backend, collective, type, op,
+// Bandwidth against message size from a CollectivesModel: one line per tool, backend, collective, type, op,
 // placement and rank count, sizes on a log2 scale labelled in bytes (B, KiB, MiB, ...).
 #pragma once
 

@@ -46,7 +46,11 @@ QVariant CollectivesModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole)
         return column >= Ranks && column <= BusBw ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-    if (role == Qt::ForegroundRole && column == Correct && !c.correct) return QColor(Qt::red);
+    if (role == Qt::ForegroundRole && column == Correct && c.checked && !c.correct) return QColor(Qt::red);
+    if (role == Qt::ForegroundRole && column == Correct && !c.checked) return QColor(Qt::gray);
+    if (role == Qt::ToolTipRole && column == Correct && !c.checked)
+        return tr("%1 did not check this result (nccl-tests -c 0, OSU without -c)")
+            .arg(QString::fromStdString(c.tool));
     if (role == Qt::ToolTipRole && column == Bytes)
         return tr("%1 bytes, %2 elements").arg(c.bytes).arg(c.elements);
     if (role == Qt::UserRole) {
@@ -64,13 +68,15 @@ QVariant CollectivesModel::data(const QModelIndex& index, int role) const {
         case BusBw:
             return c.busbw_gbps;
         case Correct:
-            return c.correct;
+            return c.checked ? QVariant(c.correct) : QVariant();
         default: // the names: raw is what is shown
             return data(index, Qt::DisplayRole);
         }
     }
     if (role != Qt::DisplayRole) return {};
     switch (column) {
+    case Tool:
+        return QString::fromStdString(c.tool);
     case Backend:
         return QString::fromStdString(c.backend);
     case Collective:
@@ -92,7 +98,7 @@ QVariant CollectivesModel::data(const QModelIndex& index, int role) const {
     case BusBw:
         return QString::number(c.busbw_gbps, 'f', 3);
     case Correct:
-        return c.correct ? tr("yes") : tr("NO");
+        return !c.checked ? tr("not checked") : c.correct ? tr("yes") : tr("NO");
     }
     return {};
 }
@@ -107,11 +113,15 @@ QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, 
             return tr("busbw = algbw x the collective's bus factor, 2(n-1)/n for all-reduce (nccl-tests)");
         case TimeUs:
             return tr("mean time per call, averaged across ranks");
+        case Tool:
+            return tr("what measured it: scalebench (the engine's sweep), nccl-tests or osu");
         }
         return {};
     }
     if (role != Qt::DisplayRole) return {};
     switch (section) {
+    case Tool:
+        return tr("Tool");
     case Backend:
         return tr("Backend");
     case Collective:

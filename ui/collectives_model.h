@@ -1,4 +1,5 @@
-// The message sizes of collective sweeps as a table: one row per (sweep, size) with time and bandwidths.
+// The message sizes of collective sweeps as a table: one row per (sweep, size) with time and bandwidths; the
+// engine's sweeps and outside tools' (nccl-tests, OSU) side by side, each row naming its tool.
 #pragma once
 
 #include "results_table.h"
@@ -13,6 +14,7 @@ class CollectivesModel : public QAbstractTableModel {
 
   public:
     enum Column {
+        Tool,
         Backend,
         Collective,
         Dtype,

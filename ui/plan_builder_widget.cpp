@@ -1,7 +1,8 @@
-// Builds a plan: workloads from the catalog into run groups, each edited in a form of sections (GPU counts,
-// training, communication, environment); previews its TOML and its job scripts; opens, saves, launches.
+// Builds a plan: workloads from the catalog (or commands of their own) into run groups, each edited in a form
+// of sections; previews its TOML and its job scripts; opens, saves, launches.
 #include "plan_builder_widget.h"
 
+#include "command_section.h"
 #include "communication_section.h"
 #include "environment_section.h"
 #include "form_widgets.h"
@@ -38,6 +39,9 @@ QString qs(const std::string& text) {
 }
 
 QString groupTitle(const RunGroup& g) {
+    if (g.isCommand())
+        return QObject::tr("command %1 (%2)\nGPUs %3")
+            .arg(qs(g.workload), qs(g.command.format), GpuCountsSection::ranksText(g.ranks));
     return QObject::tr("%1 on %2\nGPUs %3")
         .arg(qs(g.workload), qs(g.dataset), GpuCountsSection::ranksText(g.ranks));
 }
@@ -97,6 +101,9 @@ void PlanBuilderWidget::buildLayout() {
     catalog_view_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     auto* add = new QPushButton(tr("Add to plan"), left);
     add->setObjectName(QStringLiteral("addWorkload"));
+    auto* add_command = named(new QPushButton(tr("Add a command..."), left), "addCommand");
+    add_command->setToolTip(tr("A run of a program of your own (nccl-tests, OSU, an MLPerf container), its "
+                               "output read in its format"));
     groups_ = new QListWidget(left);
     groups_->setObjectName(QStringLiteral("runGroups"));
     groups_->setWordWrap(true);
@@ -107,6 +114,7 @@ void PlanBuilderWidget::buildLayout() {
     left_layout->addWidget(add);
     left_layout->addWidget(new QLabel(tr("Run groups in this plan"), left));
     left_layout->addWidget(groups_, 2);
+    left_layout->addWidget(add_command);
     left_layout->addWidget(remove);
 
     auto* split = new QSplitter(Qt::Horizontal, this);
@@ -142,12 +150,12 @@ void PlanBuilderWidget::buildLayout() {
     layout->addWidget(split, 1);
     layout->addLayout(bottom);
 
-    connectPlanControls(add, remove, open, save);
+    connectPlanControls(add, add_command, remove, open, save);
 }
 
 // The plan's name, description and repeats; the catalog and run groups; Open, Save and Launch.
-void PlanBuilderWidget::connectPlanControls(QPushButton* add, QPushButton* remove, QPushButton* open,
-                                            QPushButton* save) {
+void PlanBuilderWidget::connectPlanControls(QPushButton* add, QPushButton* add_command, QPushButton* remove,
+                                            QPushButton* open, QPushButton* save) {
     connect(name_, &QLineEdit::textEdited, this, [this](const QString& t) {
         plan_.name = t.toStdString();
         refresh();
@@ -169,6 +177,7 @@ void PlanBuilderWidget::connectPlanControls(QPushButton* add, QPushButton* remov
         if (!w.isEmpty()) addWorkload(w.toStdString());
     };
     connect(add, &QPushButton::clicked, this, addSelected);
+    connect(add_command, &QPushButton::clicked, this, &PlanBuilderWidget::addCommand);
     connect(catalog_view_, &QTreeView::doubleClicked, this, addSelected);
     connect(groups_, &QListWidget::currentRowChanged, this, [this](int row) {
         if (!loading_) selectGroup(row);
@@ -201,7 +210,9 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     training_ = new TrainingSection(box);
     communication_ = new CommunicationSection(box);
     environment_ = new EnvironmentSection(box);
+    command_ = new CommandSection(box);
     auto* layout = new QVBoxLayout(box);
+    layout->addWidget(command_);
     layout->addWidget(training_);
     layout->addWidget(gpu_counts_);
     layout->addWidget(communication_);
@@ -212,6 +223,7 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
     connect(training_, &TrainingSection::changed, this, &PlanBuilderWidget::formToGroup);
     connect(communication_, &CommunicationSection::changed, this, &PlanBuilderWidget::formToGroup);
     connect(environment_, &EnvironmentSection::changed, this, &PlanBuilderWidget::formToGroup);
+    connect(command_, &CommandSection::changed, this, &PlanBuilderWidget::formToGroup);
     return box;
 }
 
@@ -259,6 +271,18 @@ void PlanBuilderWidget::addWorkload(const std::string& workload) {
     selectGroup(current_);
 }
 
+void PlanBuilderWidget::addCommand() {
+    RunGroup g;
+    g.command = {{"osu_allreduce", "-f"}, "osu"};
+    g.workload = "osu_allreduce";
+    g.dataset.clear();
+    g.ranks = {1, 2};
+    plan_.groups.push_back(g);
+    current_ = static_cast<int>(plan_.groups.size()) - 1;
+    refresh();
+    selectGroup(current_);
+}
+
 void PlanBuilderWidget::selectGroup(int index) {
     if (!form_error_.isEmpty() && index != current_) {
         form_error_.clear(); // the group left keeps its last valid GPU counts
@@ -276,9 +300,17 @@ void PlanBuilderWidget::selectGroup(int index) {
 void PlanBuilderWidget::groupToForm() {
     const RunGroup& g = plan_.groups.at(static_cast<std::size_t>(current_));
     form_error_.clear();
-    training_->readGroup(g);
+    // A command's group has no training or communication settings of the engine's: the command says them.
+    command_->setVisible(g.isCommand());
+    training_->setVisible(!g.isCommand());
+    communication_->setVisible(!g.isCommand());
+    if (g.isCommand())
+        command_->readGroup(g);
+    else {
+        training_->readGroup(g);
+        communication_->readGroup(g);
+    }
     gpu_counts_->readGroup(g);
-    communication_->readGroup(g);
     environment_->readGroup(g);
 }
 
@@ -286,8 +318,12 @@ void PlanBuilderWidget::formToGroup() {
     if (loading_ || current_ < 0) return;
     RunGroup& g = plan_.groups.at(static_cast<std::size_t>(current_));
     form_error_ = gpu_counts_->writeGroup(g);
-    training_->writeGroup(g);
-    communication_->writeGroup(g);
+    if (g.isCommand()) {
+        if (const QString problem = command_->writeGroup(g); form_error_.isEmpty()) form_error_ = problem;
+    } else {
+        training_->writeGroup(g);
+        communication_->writeGroup(g);
+    }
     environment_->writeGroup(g);
     refresh();
 }
@@ -301,7 +337,8 @@ void PlanBuilderWidget::refresh() {
     } catch (const PlanError& e) {
         error_ = qs(e.what());
     }
-    if (plan_.groups.empty()) error_ = tr("The plan has no runs: add a workload from the catalog.");
+    if (plan_.groups.empty())
+        error_ = tr("The plan has no runs: add a workload from the catalog, or a command.");
     if (!form_error_.isEmpty()) error_ = form_error_;
     setError(error_);
 

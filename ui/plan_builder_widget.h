@@ -1,5 +1,6 @@
-// Builds a plan: workloads from the catalog into run groups, each edited in a form of sections (GPU counts,
-// training, communication, environment); previews its TOML and its job scripts; opens, saves, launches.
+// Builds a plan: workloads from the catalog (or commands of their own: nccl-tests, OSU, a container) into run
+// groups, each edited in a form of sections (GPU counts, training, communication or the command,
+// environment); previews its TOML and its job scripts; opens, saves, launches.
 #pragma once
 
 #include "cluster_settings.h"
@@ -21,6 +22,7 @@ Q_DECLARE_METATYPE(scalebench::RunPlan)
 
 namespace scalebench {
 
+class CommandSection;
 class CommunicationSection;
 class EnvironmentSection;
 class GpuCountsSection;
@@ -43,6 +45,8 @@ class PlanBuilderWidget : public QWidget {
     void setPlan(const RunPlan& plan);
     // Adds a run group for a catalog workload with its reference values, and selects it.
     void addWorkload(const std::string& workload);
+    // Adds a run group of a command (an OSU all-reduce at 1 and 2 ranks, to be edited), and selects it.
+    void addCommand();
 
     // The plan as the builder holds it, and the TOML it writes; the plan read back from that TOML when valid.
     const RunPlan& plan() const { return plan_; }
@@ -60,7 +64,8 @@ class PlanBuilderWidget : public QWidget {
 
   private:
     void buildLayout();
-    void connectPlanControls(QPushButton* add, QPushButton* remove, QPushButton* open, QPushButton* save);
+    void connectPlanControls(QPushButton* add, QPushButton* add_command, QPushButton* remove,
+                             QPushButton* open, QPushButton* save);
     QWidget* buildGroupForm();
     QWidget* buildPreviews();
     void selectGroup(int index);
@@ -86,6 +91,7 @@ class PlanBuilderWidget : public QWidget {
     GpuCountsSection* gpu_counts_;
     TrainingSection* training_;
     CommunicationSection* communication_;
+    CommandSection* command_;
     EnvironmentSection* environment_;
     QPlainTextEdit* toml_;
     JobScriptPreview* job_scripts_;
