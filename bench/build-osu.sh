@@ -1,18 +1,32 @@
 #!/usr/bin/env bash
-# Builds OSU Micro-Benchmarks' osu_allreduce OUTSIDE this repository with Debian's OpenMPI mpicc, from a source
-# tree you supply (OMB's own tarball from mvapich.cse.ohio-state.edu, or a public mirror of it). Its code never
-# enters this repository. Prints the binary's path, for bench/allreduce_vs_osu.sh --osu PATH (or OSU_ALLREDUCE=PATH).
+# Builds OSU Micro-Benchmarks' blocking collective benchmarks (osu_allreduce, osu_allgather, osu_reduce_scatter,
+# osu_bcast, osu_alltoall, osu_reduce) OUTSIDE this repository with Debian's OpenMPI mpicc, from a source tree you
+# supply (OMB's own tarball from mvapich.cse.ohio-state.edu, or a public mirror of it). Its code never enters this
+# repository. Prints each binary's path, one a line; osu_allreduce's is for bench/allreduce_vs_osu.py --osu PATH
+# (or OSU_ALLREDUCE=PATH).
 #
 #   bench/build-osu.sh SOURCE_DIR [BUILD_DIR]     # BUILD_DIR defaults to /work/peers/osu-build
 #
-# Tested with OMB 7.4 (c/mpi/collective/blocking/osu_allreduce.c); OMB 5.x (mpi/collective/osu_allreduce.c) builds too.
+# A source tree without `configure` (a git mirror of OMB's repository) is first given one with `autoreconf -i`, in
+# SOURCE_DIR (needs autoconf, automake and libtool). Tested with OMB 7.4 (c/mpi/collective/blocking/) and OMB 5.3
+# (mpi/collective/), from the public mirrors named in bench/README.md.
 set -euo pipefail
-if [[ $# -lt 1 || ! -x "$1/configure" ]]; then
-    echo "usage: $0 OMB_SOURCE_DIR [BUILD_DIR]   (OMB_SOURCE_DIR holds OMB's configure script)" >&2
+benchmarks=(osu_allreduce osu_allgather osu_reduce_scatter osu_bcast osu_alltoall osu_reduce)
+if [[ $# -lt 1 || ! -d "$1" || (! -x "$1/configure" && ! -f "$1/configure.ac") ]]; then
+    echo "usage: $0 OMB_SOURCE_DIR [BUILD_DIR]   (OMB_SOURCE_DIR holds OMB's configure or configure.ac)" >&2
     exit 2
 fi
 source_dir="$(cd "$1" && pwd)"
 build_dir="${2:-/work/peers/osu-build}"
+if [[ ! -x "$source_dir/configure" ]]; then
+    if ! command -v autoreconf >/dev/null || ! command -v libtoolize >/dev/null; then
+        echo "[build-osu] $source_dir has no configure, and making one needs autoreconf and libtoolize" \
+             "(apt-get install autoconf automake libtool)" >&2
+        exit 1
+    fi
+    echo "[build-osu] no configure in $source_dir: autoreconf -i"
+    (cd "$source_dir" && autoreconf -i >/dev/null)
+fi
 mkdir -p "$build_dir"
 cd "$build_dir"
 if [[ ! -f Makefile ]]; then
@@ -21,9 +35,11 @@ if [[ ! -f Makefile ]]; then
 fi
 for dir in c/mpi/collective/blocking mpi/collective; do
     if [[ -d "$dir" ]]; then
-        echo "[build-osu] make -C $build_dir/$dir osu_allreduce"
-        make -s -C "$dir" osu_allreduce
-        echo "[build-osu] built $build_dir/$dir/osu_allreduce"
+        echo "[build-osu] make -C $build_dir/$dir ${benchmarks[*]}"
+        make -s -C "$dir" "${benchmarks[@]}"
+        for benchmark in "${benchmarks[@]}"; do
+            echo "$build_dir/$dir/$benchmark"
+        done
         exit 0
     fi
 done

@@ -238,13 +238,4 @@ std::vector<ScalingPoint> throughputScaling(const std::vector<RunOutcome>& runs)
     return points;
 }
 
-double busBandwidthFactor(const std::string& collective, int ranks) {
-    const double n = ranks;
-    if (collective == "allreduce") return 2 * (n - 1) / n;
-    if (collective == "allgather" || collective == "reducescatter" || collective == "alltoall")
-        return (n - 1) / n;
-    if (collective == "broadcast" || collective == "reduce") return 1;
-    throw std::invalid_argument("no bus bandwidth factor for collective '" + collective + "'");
-}
-
 } // namespace scalebench

@@ -1,6 +1,7 @@
 // Figures from metric records: statistics over repeats, a run's steady-state figures, speedup and efficiency.
 #pragma once
 
+#include "bus_bandwidth.h" // busBandwidthFactor, which lived here first
 #include "metric_record.h"
 
 #include <compare>
@@ -146,9 +147,5 @@ struct ScalingPoint {
     double time_to_target_efficiency = 0;
 };
 std::vector<ScalingPoint> throughputScaling(const std::vector<RunOutcome>& runs);
-
-// nccl-tests' bus bandwidth factor: busbw = algbw x factor. All-reduce 2(n-1)/n; all-gather, reduce-scatter
-// and all-to-all (n-1)/n; broadcast and reduce 1. Throws std::invalid_argument for another name.
-double busBandwidthFactor(const std::string& collective, int ranks);
 
 } // namespace scalebench

@@ -34,7 +34,7 @@ DType dtypeNamed(const std::string& name) {
     throw std::invalid_argument("unknown dtype '" + name + "'");
 }
 
-// nccl-tests' bus bandwidth factors (core/analysis.cpp busBandwidthFactor says the same).
+// nccl-tests' bus bandwidth factors (core/bus_bandwidth.cpp busBandwidthFactor says the same).
 double busFactor(Collective c, int n) {
     switch (c) {
     case Collective::AllReduce:
