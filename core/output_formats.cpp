@@ -2,6 +2,7 @@
 #include "output_formats.h"
 
 #include "metric_stream_parser.h"
+#include "osu_output.h"
 #include "run_folder.h"
 
 #include <stdexcept>
@@ -13,8 +14,8 @@ bool formatReadsFileOnly(const std::string& format) {
 }
 
 std::unique_ptr<OutputReader> makeOutputReader(const std::string& format, const OutputContext& context) {
-    (void)context;
     if (format.empty() || format == "metric-stream") return std::make_unique<MetricStreamParser>();
+    if (format == "osu") return std::make_unique<OsuLatencyReader>(context);
     throw std::invalid_argument("no reader for output format '" + format + "'");
 }
 

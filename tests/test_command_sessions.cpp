@@ -40,7 +40,7 @@ TEST_CASE("a command run on this machine is launched at each rank count, its out
         CHECK_THAT(r.command, Catch::StartsWith("mpirun -np " + std::to_string(r.ranks)) &&
                                   Catch::EndsWith("> output.log"));
         // The command's own output, kept in its attempt's folder as it printed it.
-        CHECK_THAT(fileText(metricFile(r.run_dir, 0, "output.log")), Catch::StartsWith("# OSU MPI Allreduce"));
+        CHECK_THAT(fileText(metricFile(r.run_dir, 0, "output.log")), Catch::StartsWith("\n# OSU MPI Allreduce"));
         const auto collectives = store.collectives(r.id);
         REQUIRE(collectives.size() == data_rows);
         for (const auto& c : collectives) {
