@@ -9,9 +9,14 @@ constexpr std::size_t kShownBytes = 120;
 
 std::vector<MetricRecord> OutputReader::feed(std::string_view bytes) {
     std::vector<MetricRecord> out;
+    readBytes(bytes, out);
+    // pending_ holds no '\n': only the new bytes are searched (a line that grows by small feeds stays
+    // linear).
+    std::size_t searched = pending_.size();
     pending_.append(bytes);
     std::size_t start = 0;
-    for (std::size_t nl; (nl = pending_.find('\n', start)) != std::string::npos; start = nl + 1) {
+    for (std::size_t nl; (nl = pending_.find('\n', searched)) != std::string::npos;
+         start = searched = nl + 1) {
         takeLine(std::string_view(pending_).substr(start, nl - start), out);
         consumed_ += static_cast<std::int64_t>(nl - start + 1);
     }
@@ -37,9 +42,13 @@ void OutputReader::takeLine(std::string_view line, std::vector<MetricRecord>& ou
 }
 
 void OutputReader::countBroken(std::string_view line, std::string reason) {
+    countBroken(lines_, line, std::move(reason));
+}
+
+void OutputReader::countBroken(std::int64_t line_number, std::string_view text, std::string reason) {
     ++broken_count_;
     if (broken_.size() < kMaxKeptBroken)
-        broken_.push_back({lines_, std::move(reason), std::string(line.substr(0, kShownBytes))});
+        broken_.push_back({line_number, std::move(reason), std::string(text.substr(0, kShownBytes))});
 }
 
 } // namespace scalebench

@@ -1,6 +1,7 @@
-// What reads a run's output as it grows: bytes in (any split), complete lines to the format's parser, metric
-// records out; a line the format cannot read is counted and named, never fatal. The engine's metric stream
-// and every outside tool's output (nccl-tests, OSU, ...) are read through it.
+// What reads a run's output as it grows: bytes in (any split), complete lines to the format's parser (or the
+// bytes themselves, for a format not made of lines), metric records out; what the format cannot read is
+// counted and named, never fatal. The engine's metric stream and every outside tool's output (nccl-tests,
+// OSU, ...) are read through it.
 #pragma once
 
 #include "metric_record.h"
@@ -43,12 +44,18 @@ class OutputReader {
     std::int64_t brokenLineCount() const { return broken_count_; }
 
   protected:
+    // The bytes of each feed() as they arrive, before readLine sees the lines they complete: for a format
+    // that is not made of lines (nccl-tests' JSON is one line that grows while the test runs).
+    virtual void readBytes(std::string_view /*bytes*/, std::vector<MetricRecord>& /*out*/) {}
     // One complete line, without its '\n' and a '\r' before it.
     virtual void readLine(std::string_view line, std::vector<MetricRecord>& out) = 0;
     // After the last line: a format that knows more only at its end says it here.
     virtual void readEnd(std::vector<MetricRecord>& /*out*/) {}
     // The line being read (readLine's) could not be read, for `reason`.
     void countBroken(std::string_view line, std::string reason);
+    // Something that is not the line being read (a JSON value readBytes met) could not be read: `text`
+    // begins on line `line_number` (1-based).
+    void countBroken(std::int64_t line_number, std::string_view text, std::string reason);
     // The 1-based number of the line being read.
     std::int64_t lineNumber() const { return lines_; }
 
