@@ -2,6 +2,8 @@
 #include "output_formats.h"
 
 #include "metric_stream_parser.h"
+#include "nccl_tests_json_reader.h"
+#include "nccl_tests_table_reader.h"
 #include "osu_output.h"
 #include "run_folder.h"
 
@@ -16,6 +18,8 @@ bool formatReadsFileOnly(const std::string& format) {
 std::unique_ptr<OutputReader> makeOutputReader(const std::string& format, const OutputContext& context) {
     if (format.empty() || format == "metric-stream") return std::make_unique<MetricStreamParser>();
     if (format == "osu") return std::make_unique<OsuLatencyReader>(context);
+    if (format == "nccl-tests") return std::make_unique<NcclTestsTableReader>(context);
+    if (format == "nccl-tests-json") return std::make_unique<NcclTestsJsonReader>(context);
     throw std::invalid_argument("no reader for output format '" + format + "'");
 }
 

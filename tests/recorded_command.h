@@ -31,8 +31,8 @@ inline std::string recordedOsuPlan(const std::string& fixture, const std::string
                           ", \"osu_allreduce\"";
     for (const auto& line : recordedLines(fixture))
         command += ", " + tomlString(line);
-    return "name = \"recorded osu\"\n[[run]]\ncommand = " + command + "]\nformat = \"osu\"\nranks = " + ranks +
-           "\nthreads_per_rank = 1\n";
+    return "name = \"recorded osu\"\n[[run]]\ncommand = " + command +
+           "]\nformat = \"osu\"\nranks = " + ranks + "\nthreads_per_rank = 1\n";
 }
 
 } // namespace scalebench

@@ -1,6 +1,7 @@
-// A command run on the test cluster, as a user runs it: `scalebench run --cluster` deploys no engine for a plan of
-// commands only, submits each run as a Slurm job whose script starts the command and writes its standard output
-// into the attempt's folder, follows that file over SSH with the OSU reader, and stores what it measured.
+// A command run on the test cluster, as a user runs it: `scalebench run --cluster` deploys no engine for a
+// plan of commands only, submits each run as a Slurm job whose script starts the command and writes its
+// standard output into the attempt's folder, follows that file over SSH with the OSU reader, and stores what
+// it measured.
 #include "cluster_environment.h"
 #include "console_run.h"
 #include "recorded_command.h"
@@ -22,8 +23,8 @@ TEST_CASE("a command run on a Slurm cluster is a job of its own, its output stre
                 .exit_status == 0);
     const std::string fixture = "osu_allreduce-n2-float.txt";
     std::ofstream(folder.path / "plan.toml") << recordedOsuPlan(fixture, "[1, 2]");
-    const ConsoleRun run = runConsole(folder, {"run", (folder.path / "plan.toml").string(), "--cluster", "test",
-                                               "--db", db, "--out", (folder.path / "out").string()});
+    const ConsoleRun run = runConsole(folder, {"run", (folder.path / "plan.toml").string(), "--cluster",
+                                               "test", "--db", db, "--out", (folder.path / "out").string()});
     INFO(run.printed());
     REQUIRE(run.exit_status == 0);
     CHECK_THAT(run.out, Catch::Contains("engine: not deployed"));
@@ -39,7 +40,8 @@ TEST_CASE("a command run on a Slurm cluster is a job of its own, its output stre
         CHECK(r.status == "ok");
         CHECK_FALSE(r.job_id.empty());
         // The script the job ran: the command's line, its standard output into the attempt's folder.
-        CHECK_THAT(r.command, Catch::StartsWith("#!/bin/bash\n") && Catch::Contains("\nmkdir \"$attempt\"\n") &&
+        CHECK_THAT(r.command, Catch::StartsWith("#!/bin/bash\n") &&
+                                  Catch::Contains("\nmkdir \"$attempt\"\n") &&
                                   Catch::Contains(" osu_allreduce '# OSU MPI Allreduce") &&
                                   Catch::EndsWith(" > output.log\n"));
         const auto collectives = store.collectives(r.id);

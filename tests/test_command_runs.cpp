@@ -12,6 +12,8 @@
 #include "slurm_job_script.h"
 
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <iterator>
 
 using namespace scalebench;
 
@@ -205,4 +207,30 @@ TEST_CASE("the preview of a command run is its job script, as --dry-run and the 
     const std::string preview = submittedCommand(run, site);
     CHECK_THAT(preview, Catch::StartsWith("#!/bin/bash\n") && Catch::Contains("--container-image=") &&
                             Catch::Contains("/session-N-UUID/all_reduce_perf-n8-r1"));
+}
+
+TEST_CASE("every format a plan may name has its reader, and a run's reader is its format's", "[core][plan]") {
+    for (const auto& format : kOutputFormats)
+        CHECK(makeOutputReader(format, {2, "all_reduce_perf"}) != nullptr);
+    CHECK_THROWS_WITH(makeOutputReader("osv", {}), Catch::Contains("'osv'"));
+    // An nccl-tests run's output, read by the reader its plan names, gives collective records of nccl-tests.
+    const RunSpec run = expandPlan(planOf("command = \"all_reduce_perf -b 8 -e 128M -f 2 -g 1\"\n"
+                                          "format = \"nccl-tests\"\nranks = 2\n"))
+                            .at(0);
+    const auto reader = outputReaderOf(run);
+    std::ifstream file(SCALEBENCH_SOURCE_DIR "/tests/data/nccl-tests/all_reduce_v2.19.6_two_ranks.txt");
+    REQUIRE(file);
+    const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+    auto records = reader->feed(text);
+    const auto rest = reader->finish();
+    records.insert(records.end(), rest.begin(), rest.end());
+    std::size_t collectives = 0;
+    for (const auto& record : records)
+        if (const auto* c = std::get_if<CollectiveRecord>(&record)) {
+            ++collectives;
+            CHECK(c->tool == "nccl-tests");
+            CHECK(c->collective == "allreduce");
+        }
+    CHECK(collectives == 10); // 5 sizes, in and out of place
+    CHECK(reader->brokenLineCount() == 0);
 }

@@ -18,9 +18,8 @@ TEST_CASE("a command run on this machine is launched at each rank count, its out
     const std::string fixture = "osu_allreduce-n2-float.txt";
     std::ofstream(folder.path / "plan.toml") << recordedOsuPlan(fixture, "[1, 2]");
     const std::string db = (folder.path / "s.db").string();
-    const ConsoleRun run =
-        runConsole(folder, {"run", (folder.path / "plan.toml").string(), "--db", db, "--out",
-                            (folder.path / "out").string()});
+    const ConsoleRun run = runConsole(folder, {"run", (folder.path / "plan.toml").string(), "--db", db,
+                                               "--out", (folder.path / "out").string()});
     INFO(run.printed());
     REQUIRE(run.exit_status == 0);
     CHECK_THAT(run.out, Catch::Contains("measured by osu"));
@@ -40,7 +39,8 @@ TEST_CASE("a command run on this machine is launched at each rank count, its out
         CHECK_THAT(r.command, Catch::StartsWith("mpirun -np " + std::to_string(r.ranks)) &&
                                   Catch::EndsWith("> output.log"));
         // The command's own output, kept in its attempt's folder as it printed it.
-        CHECK_THAT(fileText(metricFile(r.run_dir, 0, "output.log")), Catch::StartsWith("\n# OSU MPI Allreduce"));
+        CHECK_THAT(fileText(metricFile(r.run_dir, 0, "output.log")),
+                   Catch::StartsWith("\n# OSU MPI Allreduce"));
         const auto collectives = store.collectives(r.id);
         REQUIRE(collectives.size() == data_rows);
         for (const auto& c : collectives) {
