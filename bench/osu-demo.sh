@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# OSU's osu_allreduce launched from a plan at 1 and 2 ranks on this machine (resources/plans/osu-allreduce.toml),
-# its output streamed, read by the OSU reader and stored, beside scalebench's own all-reduce sweep of the same
-# sizes in the same session; prints the results, the engine's time per call against OSU's per size (ratios at 2
-# ranks), writes bench/results/DATE-osu-demo.md and renders the Collectives tab into
-# docs/images/collectives-osu.png (Xvfb).
+# OSU's osu_allreduce launched from a plan on this machine (resources/plans/osu-allreduce.toml: OSU at 2 ranks,
+# the engine's sweep of the same sizes at 1 and 2), its output streamed, read by the OSU reader and stored in one
+# session; prints the results and the engine's time per call against OSU's per size (ratios at 2 ranks); then OSU
+# at 1 rank, which OSU refuses ("requires at least two processes"): that run is stored failed with OSU's words.
+# Writes bench/results/DATE-osu-demo.md and renders the Collectives tab into docs/images/collectives-osu.png
+# (Xvfb).
 #
 #   bench/osu-demo.sh [OSU_BIN_DIR]      # default /work/peers/osu-build/c/mpi/collective/blocking
 #
@@ -48,6 +49,17 @@ for ranks in sorted({r[1] for r in rows}):
               f"bench/allreduce_vs_osu.py measures the ratio with repeats and a control)")
 PY
 
+say "OSU at 1 rank (the same command, ranks = 1)"
+sed -e 's/^ranks = \[2\]$/ranks = [1]/' -e '/^\[\[run\]\]$/,$!b' "$here/resources/plans/osu-allreduce.toml" |
+    awk '/^\[\[run\]\]/{n++} n<2' >"$out/osu-one-rank.toml"
+set +e
+PATH="$osu_dir:$PATH" "$build/app/scalebench" run "$out/osu-one-rank.toml" --db "$out/one-rank.db" \
+    --out "$out/one-rank" >"$out/one-rank.log" 2>&1
+one_rank_status=$?
+set -e
+grep -E "FAILED|requires|exit" "$out/one-rank.log" | head -5 | tee "$out/one-rank.txt"
+echo "scalebench run exit status: $one_rank_status (1: a run failed)" | tee -a "$out/one-rank.txt"
+
 images=$here/docs/images
 settings=$(mktemp -d)
 trap 'rm -rf "$settings"' EXIT
@@ -65,6 +77,12 @@ result=$here/bench/results/$(date +%F)-osu-demo.md
     echo
     echo '```'
     cat "$out/run.log" "$out/ratios.txt"
+    echo '```'
+    echo
+    echo "OSU at 1 rank:"
+    echo
+    echo '```'
+    cat "$out/one-rank.txt"
     echo '```'
 } >"$result"
 say "$result"
