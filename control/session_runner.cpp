@@ -198,6 +198,12 @@ void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& recor
                                   formatEvalValue(e->metric, e->value)));
         else if (auto* summary = std::get_if<SummaryRecord>(&record); summary && summary->target)
             progress_(fmt::format("{}: {}", run.tag, formatTargetOutcome(*summary)));
+        else if (auto* c = std::get_if<CollectiveRecord>(&record); c && run.collectives++ % 10 == 0)
+            // A sweep's sizes as they come: the first, then every tenth.
+            progress_(fmt::format("{}: {} {} {} B: {:.2f} us, busbw {:.3f} GB/s ({} size(s) so far{})",
+                                  run.tag, c->tool == "scalebench" ? c->backend : c->tool, c->collective,
+                                  c->bytes, c->time_s * 1e6, c->busbw_gbps, run.collectives,
+                                  c->in_place ? ", in place" : ""));
         else if (auto* x = std::get_if<ErrorRecord>(&record))
             run.rank_errors.push_back(fmt::format("rank {}: {}", x->rank, x->message));
     }

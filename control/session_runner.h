@@ -71,6 +71,7 @@ class SessionRunner {
         int attempt = 0;            // the scheduler's attempt whose metric file `tail` follows
         std::int64_t last_step = 0; // of that attempt, as stored
         std::int64_t steps = 0; // the steps it trains: the plan's, then its header's (epochs become steps)
+        std::int64_t collectives = 0; // message sizes stored (a sweep's, or nccl-tests' and OSU's rows)
         std::unique_ptr<MetricFileTail> tail;
         std::vector<std::string> rank_errors;
         std::string pending_reason;

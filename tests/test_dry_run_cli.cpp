@@ -238,6 +238,37 @@ TEST_CASE("every seed plan runs as a dry run on a GPU cluster, its runs' engine 
                              Catch::Contains("--batch-per-rank 36"));
 }
 
+// Issue 21: nccl-tests in an NGC container beside the engine's NCCL sweep, on a GPU cluster: pyxis' options
+// on srun, the run's folder mounted, the command's output in its attempt's folder; nothing connected to.
+TEST_CASE("the nccl-tests example plan's container runs show their pyxis job scripts in a dry run",
+          "[cli][dry-run]") {
+    TemporaryFolder folder;
+    SilentPort head;
+    std::ofstream(folder.path / "clusters.toml")
+        << "[[cluster]]\nname = \"gpus\"\nhost = \"127.0.0.1\"\nport = " << head.port
+        << "\nuser = \"alice\"\nremote_root = \"/scratch/alice/sb\"\ntasks_per_node = 8\ngpus_per_node = 8\n";
+    const std::string db = (folder.path / "sessions.db").string();
+    REQUIRE(runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db})
+                .exit_status == 0);
+    const ConsoleRun dry =
+        runConsole(folder, {"run", SCALEBENCH_SOURCE_DIR "/resources/plans/nccl-tests-gpu-cluster.toml",
+                            "--dry-run", "--cluster", "gpus", "--db", db});
+    INFO(dry.printed());
+    CHECK(dry.exit_status == 0);
+    CHECK_THAT(dry.out,
+               Catch::Contains("all_reduce_perf-n16-r1/job.sbatch") &&
+                   Catch::Contains("#SBATCH --nodes=2\n#SBATCH --ntasks=16\n") &&
+                   Catch::Contains("\nsrun --mpi=pmix '--container-image=nvcr.io#nvidia/pytorch:24.04-py3' "
+                                   "--container-mounts=/scratch/alice/sb/sessions/") &&
+                   Catch::Contains(":/nccl-tests:ro --container-workdir=\"$PWD\" "
+                                   "/nccl-tests/build/all_reduce_perf -b 8 -e 8G -f 2 -g 1 -w 5 -n 20 "
+                                   "> output.log\n"));
+    // The engine's sweep beside it is deployed as always.
+    CHECK_THAT(dry.out,
+               Catch::Contains("allreduce-sweep-none-nccl-n8-r1") && Catch::Contains("--backend nccl"));
+    CHECK_FALSE(head.connectedTo());
+}
+
 // Seed 003's Llama-2 70B (and 13B) need FSDP: a plan asking for them is refused with that reason, not
 // attempted.
 TEST_CASE("a plan asking for a model the data-parallel engine cannot hold is refused with the reason",

@@ -142,7 +142,8 @@ TEST_CASE("a value the parser refuses is written as it is, so that the parser na
 
 TEST_CASE("the example plans read back to themselves after a write", "[core][plan]") {
     for (const char* file : {"/resources/plans/quickstart.toml", "/resources/plans/allreduce-sweep.toml",
-                             "/tests/data/two_ranks.toml"}) {
+                             "/resources/plans/nccl-tests-gpu-cluster.toml",
+                             "/resources/plans/osu-allreduce.toml", "/tests/data/two_ranks.toml"}) {
         INFO(file);
         const RunPlan plan = parsePlanFile(std::string(SCALEBENCH_SOURCE_DIR) + file);
         requireSamePlan(roundTrip(plan), plan);
