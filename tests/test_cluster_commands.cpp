@@ -42,7 +42,7 @@ TEST_CASE("a command run on a Slurm cluster is a job of its own, its output stre
         // The script the job ran: the command's line, its standard output into the attempt's folder.
         CHECK_THAT(r.command, Catch::StartsWith("#!/bin/bash\n") &&
                                   Catch::Contains("\nmkdir \"$attempt\"\n") &&
-                                  Catch::Contains(" osu_allreduce '# OSU MPI Allreduce") &&
+                                  Catch::Contains(" osu_allreduce '' '# OSU MPI Allreduce") &&
                                   Catch::EndsWith(" > output.log\n"));
         const auto collectives = store.collectives(r.id);
         REQUIRE(collectives.size() == data_rows);
