@@ -382,6 +382,16 @@ RunPlan parsePlanText(const std::string& text, const std::string& file_name) {
                                     [&](const toml::table& table, const std::string& file, int index) {
                                         return readGroup(table, file, index, plan.warnings);
                                     });
+    // A session of more runs than a store and a scheduler can follow is a typo (repeats = 1111111110),
+    // refused before it is expanded.
+    std::size_t runs = 0;
+    for (const auto& group : plan.groups)
+        runs += group.ranks.size();
+    if (runs * static_cast<std::size_t>(plan.repeats) > kMostRunsInPlan)
+        r.fail(root.get("repeats") ? static_cast<int>(root.get("repeats")->source().begin.line) : 1,
+               "repeats",
+               "the plan makes " + std::to_string(runs) + " run(s) x " + std::to_string(plan.repeats) +
+                   " repeat(s): more than " + std::to_string(kMostRunsInPlan) + " runs in one session");
     return plan;
 }
 

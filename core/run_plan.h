@@ -153,6 +153,9 @@ struct RunSpec {
 // Whether any of the runs is the engine's (not a command of its own): only then is the engine deployed.
 bool runsEngine(const std::vector<RunSpec>& runs);
 
+// The most runs one plan may expand to (rank counts x repeats over its groups).
+inline constexpr std::size_t kMostRunsInPlan = 100000;
+
 RunPlan parsePlanText(const std::string& text, const std::string& file_name);
 RunPlan parsePlanFile(const std::filesystem::path& path);
 std::vector<RunSpec> expandPlan(const RunPlan& plan);

@@ -508,3 +508,18 @@ TEST_CASE("a preset the data-parallel engine cannot hold is refused with the rea
     }
     CHECK(parsePlanText(head + "preset = \"7b\"\n", "p.toml").groups[0].preset == "7b"); // fits an H200
 }
+
+// Found by fuzz_plan_text (fuzz/regressions/plan_text/billion-repeats): a typo'd repeat count expanded to a
+// billion runs and took all memory before anything was said.
+TEST_CASE("a plan of more runs than a session can follow is refused at its repeats, before it is expanded",
+          "[core][plan]") {
+    CHECK_THROWS_WITH(parsePlanText("name = \"p\"\nrepeats = 1111111110\n[[run]]\nworkload = \"resnet20\"\n"
+                                    "ranks = [1, 2]\n",
+                                    "p.toml"),
+                      Catch::StartsWith("p.toml:2:") && Catch::Contains("2 run(s) x 1111111110 repeat(s)") &&
+                          Catch::Contains("more than 100000 runs"));
+    CHECK(expandPlan(parsePlanText("name = \"p\"\nrepeats = 1000\n[[run]]\nworkload = \"resnet20\"\n"
+                                   "ranks = [1, 2]\n",
+                                   "p.toml"))
+              .size() == 2000);
+}
