@@ -139,7 +139,8 @@ int ClusterReadiness::problems() const {
 
 ClusterReadiness checkClusterReadiness(const ClusterSettings& cluster,
                                        const std::filesystem::path& engine_sources,
-                                       const std::function<std::string(const std::string& root)>& engine_at) {
+                                       const std::function<std::string(const std::string& root)>& engine_at,
+                                       PlanNeeds needs) {
     ClusterReadiness r;
     r.remote_root = cluster.remote_root;
     auto add = [&](Verdict v, std::string what, std::string detail) {
@@ -240,9 +241,23 @@ ClusterReadiness checkClusterReadiness(const ClusterSettings& cluster,
                     "mpirun inside the allocation)");
         }
 
+        if (needs.containers) {
+            // pyxis adds --container-image to srun's options (a SPANK plugin): its help lists it.
+            if (transport.run("srun --help 2>&1 | grep -q -- --container-image").exit_status == 0)
+                add(Verdict::Ok, "pyxis", "srun takes --container-image (the plan's container runs)");
+            else
+                add(Verdict::Missing, "pyxis",
+                    "srun --help lists no --container-image: the plan's container runs need Slurm's pyxis "
+                    "plugin (github.com/NVIDIA/pyxis, with enroot) on this cluster, or leave out their "
+                    "container_image");
+        }
         if (!home.empty() && !cluster.remote_root.starts_with("/"))
             r.remote_root = home + "/" + cluster.remote_root;
         add(Verdict::Ok, "remote_root", r.remote_root);
+        if (!needs.engine) {
+            add(Verdict::Note, "engine", "not needed: every run of the plan is a command of its own");
+            return r;
+        }
         const std::string engine = engine_at(r.remote_root);
         if (transport.run("test -x " + shellQuote(engine)).exit_status == 0)
             add(Verdict::Ok, "engine", "built there already (" + engine + ")");

@@ -48,21 +48,27 @@ std::string whereOf(const ClusterSettings& c) {
 int printCluster(const RunPlan& plan, const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
     auto [cluster, store_id] = storedCluster(options);
     std::optional<ClusterReadiness> readiness;
+    const auto runs = expandPlan(plan);
+    PlanNeeds needs{runsEngine(runs), false};
+    for (const auto& run : runs)
+        needs.containers = needs.containers || !run.group.command.container_image.empty();
     if (options.check) {
-        readiness = checkClusterReadiness(cluster, options.engine_sources, [&](const std::string& root) {
-            ClusterSettings resolved = cluster;
-            resolved.remote_root = root;
-            NoConnection none(whereOf(cluster));
-            SlurmScheduler slurm(none, resolved);
-            const ScratchFolder scratch("scalebench-dry-run");
-            return EngineDeployment(none, slurm, resolved, options.engine_sources)
-                .plan(scratch.path())
-                .target.engine;
-        });
+        readiness = checkClusterReadiness(
+            cluster, options.engine_sources,
+            [&](const std::string& root) {
+                ClusterSettings resolved = cluster;
+                resolved.remote_root = root;
+                NoConnection none(whereOf(cluster));
+                SlurmScheduler slurm(none, resolved);
+                const ScratchFolder scratch("scalebench-dry-run");
+                return EngineDeployment(none, slurm, resolved, options.engine_sources)
+                    .plan(scratch.path())
+                    .target.engine;
+            },
+            needs);
         cluster.remote_root = readiness->remote_root;
     }
     const std::string where = whereOf(cluster);
-    const auto runs = expandPlan(plan);
     out << "plan '" << plan.name << "': " << runs.size() << " runs on cluster '" << cluster.name << "' ("
         << where << ") (dry run: nothing is " << (options.check ? "" : "connected to, ")
         << "uploaded or submitted)\n";

@@ -50,3 +50,25 @@ TEST_CASE("a command run on a Slurm cluster is a job of its own, its output stre
         CHECK(collectives.front().ranks == r.ranks);
     }
 }
+
+TEST_CASE("--check of a plan of container commands asks for pyxis, not for the engine's build",
+          "[integration][slurm][ssh][cli][command][dry-run-check]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "s.db").string();
+    std::ofstream(folder.path / "clusters.toml")
+        << testClusterToml(clusterEnvironment(), "test", SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
+    REQUIRE(runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db})
+                .exit_status == 0);
+    std::ofstream(folder.path / "plan.toml")
+        << "name = \"containers\"\n[[run]]\ncommand = \"all_reduce_perf -b 8 -e 1M -f 2 -g 1\"\n"
+        << "format = \"nccl-tests\"\nranks = [2]\ncontainer_image = \"nvcr.io#nvidia/pytorch:24.04-py3\"\n";
+    const ConsoleRun check = runConsole(folder, {"run", (folder.path / "plan.toml").string(), "--dry-run",
+                                                 "--cluster", "test", "--check", "--db", db});
+    INFO(check.printed());
+    // The test cluster's Slurm has no pyxis: named, with what to do.
+    CHECK(check.exit_status == 2);
+    CHECK_THAT(check.out, Catch::Contains("MISSING pyxis") && Catch::Contains("--container-image"));
+    CHECK_THAT(check.out, Catch::Contains("engine: not needed") && !Catch::Contains("CMake"));
+    CHECK_THAT(check.out,
+               Catch::Contains("\nsrun --mpi=pmix '--container-image=nvcr.io#nvidia/pytorch:24.04-py3'"));
+}
