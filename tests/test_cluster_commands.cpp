@@ -51,7 +51,7 @@ TEST_CASE("a command run on a Slurm cluster is a job of its own, its output stre
     }
 }
 
-TEST_CASE("--check of a plan of container commands asks for pyxis, not for the engine's build",
+TEST_CASE("a dry run with --check of container commands asks for pyxis, not for the engine's build",
           "[integration][slurm][ssh][cli][command][dry-run-check]") {
     TemporaryFolder folder;
     const std::string db = (folder.path / "s.db").string();

@@ -201,7 +201,7 @@ TEST_CASE("a row is read once its line is complete: the unfinished last line wai
     CHECK(reader.brokenLineCount() == 1);
 }
 
-TEST_CASE("a v2.13 table (common.cu) reads the same way; N/A says that half was not checked",
+TEST_CASE("a v2.13 table (common.cu) reads the same way, and N/A says that half was not checked",
           "[core][nccl-tests]") {
     // alltoall_perf on one GPU; its table names no program: the launcher's is taken.
     const Read read = table(fixture("alltoall_v2.13_one_gpu.txt"), {1, "alltoall_perf"});
@@ -241,7 +241,7 @@ TEST_CASE("a v2.13 table (common.cu) reads the same way; N/A says that half was 
     CHECK(s["out_of_bounds"] == 0);
 }
 
-TEST_CASE("wrong elements make a record incorrect; lines between rows that are not rows are skipped",
+TEST_CASE("wrong elements make a record incorrect, and lines between rows that are not rows are skipped",
           "[core][nccl-tests]") {
     const Read read = table(fixture("all_reduce_v2.13_wrong.txt"), {16, "all_reduce_perf"});
     CHECK(read.broken_count == 0); // "..." is no row
@@ -498,7 +498,7 @@ TEST_CASE("a JSON file the run left unfinished gives every complete result, and 
     CHECK_THAT(between.broken[0].reason, Catch::StartsWith("the JSON ends inside 'results' after 3"));
 }
 
-TEST_CASE("a JSON result that cannot be read is broken, the others kept; text around the document is broken",
+TEST_CASE("a JSON result that cannot be read is broken, the others kept, and text around the document too",
           "[core][nccl-tests]") {
     std::string json = fixture("all_reduce_v2.19.6_two_ranks.json");
     // util.cu writes a NaN double as the string "nan".
