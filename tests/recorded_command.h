@@ -22,6 +22,14 @@ inline std::vector<std::string> recordedLines(const std::string& fixture) {
     return lines;
 }
 
+// The fixture's table rows (lines that are neither blank nor OSU's '#' comments): one record each.
+inline std::size_t recordedRows(const std::string& fixture) {
+    std::size_t rows = 0;
+    for (const auto& line : recordedLines(fixture))
+        rows += !line.empty() && line[0] != '#';
+    return rows;
+}
+
 // A plan of one command group at `ranks` whose rank 0 prints `fixture` (ranks > 0 print nothing, as OSU's).
 inline std::string recordedOsuPlan(const std::string& fixture, const std::string& ranks) {
     // Rank 0 by the launcher's variable: srun's SLURM_PROCID, mpirun's OMPI_COMM_WORLD_RANK.

@@ -13,14 +13,21 @@
 
 using namespace scalebench;
 
-TEST_CASE("a command run on a Slurm cluster is a job of its own, its output streamed and stored",
-          "[integration][slurm][ssh][cli][command]") {
-    TemporaryFolder folder;
-    const std::string db = (folder.path / "s.db").string();
+namespace {
+// The store `db` in `folder` with the test cluster kept in it as "test", as a user adds it.
+void addTestCluster(const TemporaryFolder& folder, const std::string& db) {
     std::ofstream(folder.path / "clusters.toml")
         << testClusterToml(clusterEnvironment(), "test", SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
     REQUIRE(runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db})
                 .exit_status == 0);
+}
+} // namespace
+
+TEST_CASE("a command run on a Slurm cluster is a job of its own, its output streamed and stored",
+          "[integration][slurm][ssh][cli][command]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "s.db").string();
+    addTestCluster(folder, db);
     const std::string fixture = "osu_allreduce-n2-float.txt";
     std::ofstream(folder.path / "plan.toml") << recordedOsuPlan(fixture, "[1, 2]");
     const ConsoleRun run = runConsole(folder, {"run", (folder.path / "plan.toml").string(), "--cluster",
@@ -32,9 +39,7 @@ TEST_CASE("a command run on a Slurm cluster is a job of its own, its output stre
     SessionStore store(db);
     const auto runs = store.runs(1);
     REQUIRE(runs.size() == 2);
-    std::size_t data_rows = 0;
-    for (const auto& line : recordedLines(fixture))
-        data_rows += !line.empty() && line[0] != '#';
+    const std::size_t data_rows = recordedRows(fixture);
     for (const RunRow& r : runs) {
         INFO(r.name);
         CHECK(r.status == "ok");
@@ -55,10 +60,7 @@ TEST_CASE("a dry run with --check of container commands asks for pyxis, not for 
           "[integration][slurm][ssh][cli][command][dry-run-check]") {
     TemporaryFolder folder;
     const std::string db = (folder.path / "s.db").string();
-    std::ofstream(folder.path / "clusters.toml")
-        << testClusterToml(clusterEnvironment(), "test", SCALEBENCH_SOURCE_DIR "/.venv/bin/python");
-    REQUIRE(runConsole(folder, {"--add-clusters", (folder.path / "clusters.toml").string(), "--db", db})
-                .exit_status == 0);
+    addTestCluster(folder, db);
     std::ofstream(folder.path / "plan.toml")
         << "name = \"containers\"\n[[run]]\ncommand = \"all_reduce_perf -b 8 -e 1M -f 2 -g 1\"\n"
         << "format = \"nccl-tests\"\nranks = [2]\ncontainer_image = \"nvcr.io#nvidia/pytorch:24.04-py3\"\n";

@@ -27,9 +27,7 @@ TEST_CASE("a command run on this machine is launched at each rank count, its out
     SessionStore store(db);
     const auto runs = store.runs(1);
     REQUIRE(runs.size() == 2);
-    std::size_t data_rows = 0;
-    for (const auto& line : recordedLines(fixture))
-        data_rows += !line.empty() && line[0] != '#';
+    const std::size_t data_rows = recordedRows(fixture);
     REQUIRE(data_rows > 10);
     for (const RunRow& r : runs) {
         INFO(r.name);
