@@ -115,6 +115,8 @@ void MllogReader::readLine(std::string_view line, std::vector<MetricRecord>& out
     const std::optional<double> time_ms = time_it == entry.end() ? std::nullopt : numberIn(*time_it);
     if (!time_ms || !std::isfinite(*time_ms))
         return countBroken(line, "an MLLOG line whose \"time_ms\" is not a finite number");
+    if (run_start_ms_ && !std::isfinite(*time_ms - *run_start_ms_))
+        return countBroken(line, "an MLLOG line whose \"time_ms\" is too far from run_start's");
     const std::string& key = key_it->get_ref<const std::string&>();
     const std::string event_type = entry.value("event_type", json()).is_string()
                                        ? entry["event_type"].get<std::string>()

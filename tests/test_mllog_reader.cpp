@@ -207,3 +207,13 @@ TEST_CASE("MLLOG numbers beyond double", "[core][mllog]") {
     REQUIRE(all<SummaryRecord>(read).size() == 1);
     CHECK(all<SummaryRecord>(read)[0].wall_s == 3.0);
 }
+
+TEST_CASE("MLLOG times too far apart", "[core][mllog]") {
+    const Read read =
+        readMllog(":::MLLOG {\"time_ms\": 1.7e308, \"key\": \"run_start\"}\n"
+                  ":::MLLOG {\"time_ms\": -1.7e308, \"key\": \"eval_accuracy\", \"value\": 0.5}\n"
+                  ":::MLLOG {\"time_ms\": -1.7e308, \"key\": \"run_stop\"}\n");
+    CHECK(read.broken.size() == 2);
+    CHECK(all<EvalRecord>(read).empty());
+    CHECK(all<SummaryRecord>(read).empty());
+}
