@@ -2,6 +2,7 @@
 #include "output_formats.h"
 
 #include "metric_stream_parser.h"
+#include "mllog_reader.h"
 #include "nccl_tests_json_reader.h"
 #include "nccl_tests_table_reader.h"
 #include "osu_output.h"
@@ -20,6 +21,7 @@ std::unique_ptr<OutputReader> makeOutputReader(const std::string& format, const 
     if (format == "osu") return std::make_unique<OsuLatencyReader>(context);
     if (format == "nccl-tests") return std::make_unique<NcclTestsTableReader>(context);
     if (format == "nccl-tests-json") return std::make_unique<NcclTestsJsonReader>(context);
+    if (format == "mllog") return std::make_unique<MllogReader>(context);
     throw std::invalid_argument("no reader for output format '" + format + "'");
 }
 

@@ -1,5 +1,5 @@
 // The formats a run's output is read in, and the reader of each: the engine's metric stream, and what outside
-// benchmarks print (nccl-tests' tables and JSON, OSU's latency tables).
+// benchmarks and trainers print (nccl-tests' tables and JSON, OSU's latency tables, MLPerf's :::MLLOG lines).
 #pragma once
 
 #include "output_reader.h"
