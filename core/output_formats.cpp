@@ -1,6 +1,7 @@
 // The formats a run's output is read in, and the reader of each.
 #include "output_formats.h"
 
+#include "maxtext_reader.h"
 #include "metric_stream_parser.h"
 #include "mllog_reader.h"
 #include "nccl_tests_json_reader.h"
@@ -22,6 +23,7 @@ std::unique_ptr<OutputReader> makeOutputReader(const std::string& format, const 
     if (format == "nccl-tests") return std::make_unique<NcclTestsTableReader>(context);
     if (format == "nccl-tests-json") return std::make_unique<NcclTestsJsonReader>(context);
     if (format == "mllog") return std::make_unique<MllogReader>(context);
+    if (format == "maxtext") return std::make_unique<MaxTextReader>(context);
     throw std::invalid_argument("no reader for output format '" + format + "'");
 }
 

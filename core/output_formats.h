@@ -1,5 +1,6 @@
 // The formats a run's output is read in, and the reader of each: the engine's metric stream, and what outside
-// benchmarks and trainers print (nccl-tests' tables and JSON, OSU's latency tables, MLPerf's :::MLLOG lines).
+// benchmarks and trainers print (nccl-tests' tables and JSON, OSU's latency tables, MLPerf's :::MLLOG lines,
+// MaxText's step lines).
 #pragma once
 
 #include "output_reader.h"
@@ -14,7 +15,7 @@ namespace scalebench {
 // A plan's `format` values. "metric-stream" is the engine's own (docs/metric-stream.md), for a command that
 // writes it.
 inline const std::vector<std::string> kOutputFormats = {"nccl-tests", "nccl-tests-json", "osu",
-                                                        "metric-stream"};
+                                                        "mllog",      "maxtext",         "metric-stream"};
 
 // A format whose tool writes a file of its own (nccl-tests -J FILE) rather than to its standard output.
 bool formatReadsFileOnly(const std::string& format);

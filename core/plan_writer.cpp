@@ -61,6 +61,7 @@ void writeGroup(std::string& out, const RunGroup& g) {
     };
     if (g.isCommand()) { // a command run: its command, format and container, placed as an engine run
         const CommandRun& c = g.command;
+        text("name", c.name, "");
         line("command", tomlArray(c.argv, tomlString));
         line("format", tomlString(c.format));
         text("output", c.output, "");

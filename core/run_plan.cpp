@@ -125,11 +125,11 @@ int batchPerRankAt(const RunGroup& g, std::size_t i) {
 }
 
 // The keys a [[run]] with a `command` takes besides the ranks and how they are placed.
-const std::vector<std::string> kCommandKeys = {"command", "format", "output", "container_image",
-                                               "container_mounts"};
-const std::vector<std::string> kCommandGroupKeys = {"command",          "format", "output",
-                                                    "container_image",  "ranks",  "gpus_per_node",
-                                                    "container_mounts", "env",    "threads_per_rank"};
+const std::vector<std::string> kCommandKeys = {"command",         "format",           "output",
+                                               "container_image", "container_mounts", "name"};
+const std::vector<std::string> kCommandGroupKeys = {
+    "name",  "command",       "format",           "output", "container_image",
+    "ranks", "gpus_per_node", "container_mounts", "env",    "threads_per_rank"};
 
 // A file the command writes in its attempt's folder: a relative path that stays there.
 bool isPathInsideFolder(const std::string& path) {
@@ -203,7 +203,15 @@ RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
         if (c.container_image.empty())
             r.fail(*node, "container_mounts", "'container_mounts' needs a 'container_image' to mount into");
     }
-    g.workload = std::filesystem::path(c.argv.front()).filename().string();
+    c.name = r.text("name", "");
+    if (const toml::node* node = table.get("name");
+        node && (c.name.empty() || runNameOfProgram(c.name) != c.name || c.name.size() > 100))
+        r.fail(*node, "name",
+               "'name' names the group's runs and their folders: letters, digits, '.', '_' and '-', at most "
+               "100, "
+               "not '" +
+                   c.name.substr(0, 200) + "'");
+    g.workload = c.name.empty() ? std::filesystem::path(c.argv.front()).filename().string() : c.name;
     g.dataset.clear();
     g.ranks = r.positiveIntegers("ranks");
     g.threads_per_rank = r.integer("threads_per_rank", g.threads_per_rank, 0);

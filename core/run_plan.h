@@ -36,6 +36,7 @@ struct CommandRun {
     std::string output;
     std::string container_image;               // pyxis' --container-image on Slurm; empty: none
     std::vector<std::string> container_mounts; // pyxis' --container-mounts, SRC:DST[:FLAGS] each
+    std::string name; // what names its runs (and stands as their workload); empty: the program's name
 
     friend bool operator==(const CommandRun&, const CommandRun&) = default;
 };

@@ -84,6 +84,19 @@ TEST_CASE("a command may be a list of words, and repeats and environment apply a
     CHECK(runs[1].environment.at("OMPI_MCA_btl") == "self,vader");
 }
 
+TEST_CASE("a command group's name names its runs and stands as their workload", "[core][plan]") {
+    const auto runs =
+        expandPlan(planOf("name = \"maxtext-llama2-70b\"\ncommand = [\"python3\", \"train.py\"]\n"
+                          "format = \"maxtext\"\nranks = [64, 128]\n"));
+    REQUIRE(runs.size() == 2);
+    CHECK(runs[0].name == "maxtext-llama2-70b-n64-r1");
+    CHECK(runs[1].group.workload == "maxtext-llama2-70b");
+    CHECK_THAT(refusalOf("name = \"my run\"\ncommand = \"x\"\nformat = \"osu\"\nranks = 1\n"),
+               Catch::StartsWith("theirs.toml:3:") && Catch::Contains("'name' names the group's runs"));
+    const RunPlan named = planOf("name = \"bert\"\ncommand = \"x\"\nformat = \"mllog\"\nranks = 8\n");
+    CHECK(parsePlanText(writePlanToml(named), "again.toml").groups[0] == named.groups[0]);
+}
+
 TEST_CASE("a command written as a string is split as a shell splits a simple command, and nothing more",
           "[core][plan]") {
     CHECK(splitCommandLine("a 'b c' \"d e\" f\\ g") == std::vector<std::string>{"a", "b c", "d e", "f g"});

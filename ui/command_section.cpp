@@ -70,7 +70,7 @@ QString CommandSection::writeGroup(RunGroup& g) const {
     } catch (const std::invalid_argument& e) {
         return tr("Command: %1").arg(QString::fromStdString(e.what()));
     }
-    g.workload = std::filesystem::path(c.argv.front()).filename().string();
+    g.workload = c.name.empty() ? std::filesystem::path(c.argv.front()).filename().string() : c.name;
     return {};
 }
 
