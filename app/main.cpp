@@ -1,7 +1,8 @@
-// scalebench: the console. Headless (run, compare, add-clusters) or windowed is decided before any widget
-// exists.
+// scalebench: the console. Headless (run, compare, import, add-clusters) or windowed is decided before any
+// widget exists.
 #include "batch_command.h"
 #include "console_options.h"
+#include "import_command.h"
 #include "main_window.h"
 #include "orphan_sessions.h"
 #include "scaling_chart_png.h"
@@ -114,6 +115,8 @@ int main(int argc, char** argv) {
         return addClusters(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Compare:
         return compareSessions(options, std::cout, std::cerr);
+    case ConsoleOptions::Mode::Import:
+        return importRuns(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Gui:
         break;
     }

@@ -1,7 +1,9 @@
 // The scalebench command line: the window by default, or a command (run PLAN, compare A B, add-clusters
-// FILE). One table of options and one of commands give the parser, the checks and the help text.
+// FILE, import FILE...). One table of options and one of commands give the parser, the checks and the help
+// text.
 #include "console_options.h"
 
+#include "output_formats.h"
 #include "system_limits.h"
 
 #include <QCommandLineParser>
@@ -122,6 +124,25 @@ const std::vector<Option>& options() {
          }},
         {"screenshot", "PNG", "save the window to this PNG and quit", nullptr,
          [](O& o, const std::string& v) { o.screenshot = v; }},
+        {"format", "FORMAT", "how the files read: " + joined(kOutputFormats, ", "), nullptr,
+         [](O& o, const std::string& v) {
+             if (std::find(kOutputFormats.begin(), kOutputFormats.end(), v) == kOutputFormats.end())
+                 throw std::invalid_argument("no format '" + v +
+                                             "' (formats: " + joined(kOutputFormats, ", ") + ")");
+             o.format = v;
+         }},
+        {"session", "NAME", "the imported session's name", [](const O&) { return std::string("imported"); },
+         [](O& o, const std::string& v) {
+             if (v.find_first_not_of(" \t") == std::string::npos)
+                 throw std::invalid_argument("a session needs a name");
+             o.session_name = v;
+         }},
+        {"ranks", "N", "processes of each imported run, where its log does not say",
+         [](const O& d) { return std::to_string(d.ranks); },
+         [](O& o, const std::string& v) {
+             o.ranks = wholeNumber(v, "a number of processes");
+             if (o.ranks < 1) throw std::invalid_argument("at least 1, not " + v);
+         }},
     };
     return table;
 }
@@ -150,6 +171,16 @@ const std::vector<Command>& commands() {
          [](O& o, const Arguments& a) {
              o.compare_a = sessionId(a[0]);
              o.compare_b = sessionId(a[1]);
+         }},
+        {"import",
+         O::Mode::Import,
+         {"FILE..."},
+         "read logs of runs that already happened (nccl-tests, OSU, MLLOG, MaxText, a metric stream) in "
+         "--format, one run per file, into one stored session beside those scalebench ran",
+         {"db", "format", "session", "ranks", "step-time"},
+         [](O& o, const Arguments& a) {
+             if (o.format.empty()) throw std::invalid_argument("--format FORMAT: how the files read");
+             o.import_files.assign(a.begin(), a.end());
          }},
         {"add-clusters",
          O::Mode::AddClusters,
@@ -232,6 +263,7 @@ ConsoleOptions defaults() {
     o.out_dir = "scalebench-out";
     o.engine = defaultEnginePath();
     o.engine_sources = SCALEBENCH_SOURCE_DIR;
+    o.session_name = "imported";
     return o;
 }
 
@@ -477,7 +509,9 @@ void takeArguments(const ChosenCommand& chosen, ConsoleOptions& o, const std::st
         throw ConsoleUsageError(chosen.shown + ": missing " + c.arguments[rest.size()] + " (" + chosen.shown +
                                     " " + joined(c.arguments, " ") + ")",
                                 help);
-    if (rest.size() > c.arguments.size())
+    // "FILE...": one or more.
+    const bool many = !c.arguments.empty() && c.arguments.back().ends_with("...");
+    if (rest.size() > c.arguments.size() && !many)
         throw ConsoleUsageError((chosen.shown.empty() ? "" : chosen.shown + ": ") + "unexpected argument '" +
                                     rest[c.arguments.size()] + "'",
                                 help);

@@ -1,5 +1,5 @@
 // The scalebench command line: the window by default, or a command (run PLAN, compare A B, add-clusters
-// FILE).
+// FILE, import FILE...).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 namespace scalebench {
 
 struct ConsoleOptions {
-    enum class Mode { Gui, Batch, AddClusters, Compare, Version, Help } mode = Mode::Gui;
+    enum class Mode { Gui, Batch, AddClusters, Compare, Import, Version, Help } mode = Mode::Gui;
     std::filesystem::path plan;
     std::filesystem::path cluster_file;        // add-clusters: [[cluster]] tables to keep in the store
     std::string cluster;                       // --cluster NAME: run the plan there over SSH and Slurm
@@ -30,6 +30,11 @@ struct ConsoleOptions {
     // (MaxText's convention, seed 003).
     std::string step_time = "median";
     std::string help_command; // Help: the command whose help was asked for ("run"), empty for all of it
+    // import FILE...: logs of runs that already happened, read in `format` into one stored session.
+    std::vector<std::filesystem::path> import_files{};
+    std::string format;       // import: how the files read (kOutputFormats)
+    std::string session_name; // import: the session's name
+    int ranks = 1;            // import: processes of each run, where its log does not say
 
     bool operator==(const ConsoleOptions&) const = default;
 };

@@ -101,6 +101,15 @@ TEST_CASE("console options: each command, its old flag form and options anywhere
              o.mode = Mode::AddClusters;
              o.cluster_file = "c.toml";
          })},
+        {{"import", "a.log", "b.log", "--format", "mllog", "--session", "last month", "--ranks", "8"},
+         {"--format", "mllog", "import", "--ranks", "8", "a.log", "--session", "last month", "b.log"},
+         options([](ConsoleOptions& o) {
+             o.mode = Mode::Import;
+             o.import_files = {"a.log", "b.log"};
+             o.format = "mllog";
+             o.session_name = "last month";
+             o.ranks = 8;
+         })},
         {{"--help"}, {"-h"}, options([](ConsoleOptions& o) { o.mode = Mode::Help; })},
         {{"run", "--help"}, {"--batch", "p.toml", "--help"}, options([](ConsoleOptions& o) {
              o.mode = Mode::Help;
@@ -132,10 +141,10 @@ TEST_CASE("console options: each bad input is named, with the help to read", "[c
         {{"run", "p.toml", "--dryrun"}, "unknown option '--dryrun'; did you mean --dry-run?", all},
         {{"-x"}, "unknown option '-x'", all},
         {{"rnu", "p.toml"},
-         "unknown command 'rnu' (commands: run, compare, add-clusters); did you mean run?",
+         "unknown command 'rnu' (commands: run, compare, import, add-clusters); did you mean run?",
          all},
         {{"plan.toml"},
-         "unknown command 'plan.toml' (commands: run, compare, add-clusters); to run a plan: "
+         "unknown command 'plan.toml' (commands: run, compare, import, add-clusters); to run a plan: "
          "scalebench run plan.toml",
          all},
         {{"run"}, "run: missing PLAN (run PLAN)", run},
@@ -145,6 +154,12 @@ TEST_CASE("console options: each bad input is named, with the help to read", "[c
         {{"run", "p.toml", "--db"}, "missing value after '--db'", all},
         {{"run", "p.toml", "--dry-run=yes"}, "unexpected value after '--dry-run'", all},
         {{"compare", "1"}, "compare: missing B (compare A B)", "scalebench compare --help"},
+        {{"import", "a.log"}, "import: --format FORMAT: how the files read", "scalebench import --help"},
+        {{"import", "--format", "mllog"}, "import: missing FILE...", "scalebench import --help"},
+        {{"import", "a.log", "--format", "osv"}, "--format: no format 'osv'", "scalebench import --help"},
+        {{"import", "a.log", "--format", "osu", "--ranks", "0"},
+         "--ranks: at least 1, not 0",
+         "scalebench import --help"},
         {{"compare", "1", "x"}, "compare: 'x' is not a session id", "scalebench compare --help"},
         {{"compare", "0", "2"}, "compare: '0' is not a session id", "scalebench compare --help"},
         {{"--compare", "1", "2x"}, "--compare: '2x' is not a session id", "scalebench compare --help"},

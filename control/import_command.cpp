@@ -1,0 +1,131 @@
+// scalebench import FILE...: logs of runs that already happened, read into one stored session.
+#include "import_command.h"
+
+#include "output_formats.h"
+#include "results_table.h"
+#include "session_results.h"
+#include "session_store.h"
+
+#include <fmt/format.h>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace scalebench {
+namespace {
+
+// What one file gave, by record type.
+struct Tally {
+    int headers = 0, steps = 0, evals = 0, collectives = 0, summaries = 0;
+    std::optional<HeaderRecord> header;
+    std::optional<SummaryRecord> summary;
+};
+
+Tally tally(const std::vector<MetricRecord>& records) {
+    Tally t;
+    for (const MetricRecord& record : records) {
+        if (const auto* h = std::get_if<HeaderRecord>(&record)) {
+            ++t.headers;
+            if (!t.header) t.header = *h;
+        }
+        t.steps += std::holds_alternative<StepRecord>(record);
+        t.evals += std::holds_alternative<EvalRecord>(record);
+        t.collectives += std::holds_alternative<CollectiveRecord>(record);
+        if (const auto* s = std::get_if<SummaryRecord>(&record)) {
+            ++t.summaries;
+            t.summary = *s;
+        }
+    }
+    return t;
+}
+
+// The figures a trainer's own summary carries: MLPerf's time to train, MaxText's last-step figures (seed
+// 003).
+std::string summaryFigures(const SummaryRecord& summary) {
+    const auto j = nlohmann::json::parse(summary.json, nullptr, false);
+    if (!j.is_object()) return "";
+    if (const auto m = j.find("mlperf"); m != j.end() && m->is_object() && m->contains("time_to_train_min"))
+        return fmt::format("; MLPerf time to train {:.2f} min ({})", m->value("time_to_train_min", 0.0),
+                           m->value("status", std::string("no status")));
+    if (j.contains("seconds_per_step") && j.contains("days_to_1T_tokens"))
+        return fmt::format(
+            "; last step {:.3f} s, {:.2f} tokens/s, {:.3f} TFLOP/s/device, {:.2f} days to 1T tokens",
+            j.value("seconds_per_step", 0.0), j.value("tokens_per_s", 0.0), j.value("tflops_per_device", 0.0),
+            j.value("days_to_1T_tokens", 0.0));
+    return "";
+}
+
+} // namespace
+
+int importRuns(const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
+    try {
+        if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
+        SessionStore store(options.db);
+        const std::int64_t session = store.createSession(options.session_name, "", "imported", "");
+        out << fmt::format("session {} '{}': {} file(s) read as {}, store {}\n", session,
+                           options.session_name, options.import_files.size(), options.format,
+                           store.file().string());
+        std::set<std::string> names; // one run a file, each named after it once
+        int failed = 0;
+        for (const auto& file : options.import_files) {
+            std::string name = runNameOfProgram(file.stem().string());
+            for (int n = 2; names.count(name); ++n)
+                name = runNameOfProgram(file.stem().string()) + "-" + std::to_string(n);
+            names.insert(name);
+            std::ifstream in(file, std::ios::binary);
+            std::ostringstream text;
+            text << in.rdbuf();
+            const auto reader = makeOutputReader(options.format, {options.ranks, file.stem().string()});
+            std::vector<MetricRecord> records;
+            if (in) {
+                records = reader->feed(text.str());
+                const auto rest = reader->finish();
+                records.insert(records.end(), rest.begin(), rest.end());
+            }
+            const Tally t = tally(records);
+            const int ranks = t.header && t.header->ranks > 0 ? t.header->ranks : options.ranks;
+            const std::string workload =
+                t.header && !t.header->workload.empty() ? t.header->workload : options.format;
+            const std::int64_t run =
+                store.createRun(session, {name, workload, t.header ? t.header->dataset : "", ranks, 1,
+                                          "imported from " + std::filesystem::absolute(file).string() +
+                                              " as " + options.format});
+            store.appendRecords(run, records);
+            std::string error;
+            if (!in)
+                error = "cannot read " + file.string();
+            else if (records.empty())
+                error = fmt::format("no record in {} read as {} ({} line(s), {} broken)", file.string(),
+                                    options.format, reader->linesSeen(), reader->brokenLineCount());
+            store.finishRun(run, {error.empty() ? "ok" : "failed", error, reader->brokenLineCount(), ""});
+            if (!error.empty()) {
+                ++failed;
+                err << "scalebench: " << name << ": " << error << "\n";
+                continue;
+            }
+            out << fmt::format(
+                "{}: {} record(s) from {}: {} step(s), {} evaluation(s), {} collective size(s), "
+                "{} summary; {} broken line(s){}\n",
+                name, records.size(), file.string(), t.steps, t.evals, t.collectives, t.summaries,
+                reader->brokenLineCount(), t.summary ? summaryFigures(*t.summary) : "");
+            if (reader->brokenLineCount() > 0) {
+                const BrokenLine& first = reader->brokenLines().front();
+                out << fmt::format("  first broken line {}: {}\n", first.line_number, first.reason);
+            }
+        }
+        store.finishSession(session, failed == 0 ? "ok" : "failed");
+        const StepTimeConvention convention = options.step_time == "last-step"
+                                                  ? StepTimeConvention::LastStep
+                                                  : StepTimeConvention::SteadyStateMedian;
+        const auto results = loadSessionResults(store, session, convention);
+        out << "\n" << formatResultsTable(results) << formatCollectiveSweeps(results);
+        out << fmt::format("session {} stored in {}\n", session, store.file().string());
+        return failed == 0 ? 0 : 1;
+    } catch (const std::exception& e) {
+        err << "scalebench: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+} // namespace scalebench

@@ -1,0 +1,100 @@
+// scalebench import as a user runs it: logs of runs that already happened, each read by its format's reader
+// into one stored session: MLPerf's time to train as its result summarizer computes it, MaxText's figures as
+// seed 003 reads them, and a file that cannot be read named without losing the others.
+#include "console_run.h"
+#include "file_text.h"
+#include "session_store.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+#include <regex>
+
+using namespace scalebench;
+
+namespace {
+// time_ms of the log's first line with this key, as the file says it.
+double timeOf(const std::string& log, const std::string& key) {
+    std::smatch m;
+    REQUIRE(std::regex_search(log, m, std::regex("\"time_ms\": ([0-9.]+), [^\\n]*\"key\": \"" + key + "\"")));
+    return std::stod(m[1]);
+}
+} // namespace
+
+TEST_CASE("an imported MLLOG gives the time to train of MLPerf's result summarizer", "[cli][import]") {
+    TemporaryFolder folder;
+    const std::string log = SCALEBENCH_SOURCE_DIR "/tests/data/mllog/bert_success.log";
+    const std::string db = (folder.path / "s.db").string();
+    const ConsoleRun run = runConsole(
+        folder, {"import", log, "--format", "mllog", "--ranks", "8", "--session", "bert", "--db", db});
+    INFO(run.printed());
+    REQUIRE(run.exit_status == 0);
+    // The summarizer's arithmetic (_compute_strong_score_standalone): (run_stop - run_start) ms / 60000.
+    const std::string text = fileText(log);
+    const double minutes = (timeOf(text, "run_stop") - timeOf(text, "run_start")) / 60000.0;
+    CHECK(minutes == Approx(4.806).epsilon(1e-3));
+    char expected[64];
+    std::snprintf(expected, sizeof expected, "MLPerf time to train %.2f min (success)", minutes);
+    CHECK_THAT(run.out, Catch::Contains(expected));
+
+    SessionStore store(db);
+    const auto sessions = store.sessions();
+    REQUIRE(sessions.size() == 1);
+    CHECK(sessions[0].name == "bert");
+    CHECK(sessions[0].status == "ok");
+    const auto runs = store.runs(sessions[0].id);
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].name == "bert_success");
+    CHECK(runs[0].workload == "bert");
+    CHECK(runs[0].ranks == 8);
+    CHECK(runs[0].status == "ok");
+    CHECK(store.evals(runs[0].id).size() == 3);
+    CHECK_THAT(runs[0].summary_json, Catch::Contains("\"status\":\"success\""));
+}
+
+TEST_CASE("an imported MaxText log gives seed 003's seconds per step, tokens/s and days to 1T tokens",
+          "[cli][import]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "s.db").string();
+    const ConsoleRun run =
+        runConsole(folder, {"import", SCALEBENCH_SOURCE_DIR "/tests/data/maxtext/llama2-70b-64gpu.log",
+                            "--format", "maxtext", "--ranks", "64", "--db", db});
+    INFO(run.printed());
+    REQUIRE(run.exit_status == 0);
+    // The seed's last step: 7.908 s, 1035.970 tokens/s/device x 64 GPUs, 460.480 TFLOP/s/device; 1e12 tokens
+    // at 66302.08 tokens/s take 174.57 days.
+    CHECK_THAT(run.out, Catch::Contains("50 step(s)") &&
+                            Catch::Contains("last step 7.908 s, 66302.08 tokens/s, 460.480 TFLOP/s/device, "
+                                            "174.57 days to 1T tokens"));
+    SessionStore store(db);
+    const auto runs = store.runs(1);
+    REQUIRE(runs.size() == 1);
+    const auto steps = store.steps(runs[0].id);
+    REQUIRE(steps.size() == 50);
+    CHECK(steps.back().step_s == Approx(7.908));
+    CHECK(steps.back().tokens_per_s == Approx(1035.970 * 64));
+}
+
+TEST_CASE("a file that cannot be read or gives no record is named, and the others are kept",
+          "[cli][import]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "s.db").string();
+    const ConsoleRun run = runConsole(
+        folder, {"import", SCALEBENCH_SOURCE_DIR "/tests/data/mllog/bert_success.log",
+                 (folder.path / "missing.log").string(), SCALEBENCH_SOURCE_DIR "/tests/data/two_ranks.toml",
+                 "--format", "mllog", "--db", db});
+    INFO(run.printed());
+    CHECK(run.exit_status == 1);
+    CHECK_THAT(run.err,
+               Catch::Contains("missing: cannot read") && Catch::Contains("two_ranks: no record in"));
+    SessionStore store(db);
+    const auto runs = store.runs(1);
+    REQUIRE(runs.size() == 3);
+    CHECK(runs[0].status == "ok");
+    CHECK(runs[1].status == "failed");
+    CHECK(runs[2].status == "failed");
+    CHECK(store.session(1)->status == "failed");
+
+    const ConsoleRun no_format = runConsole(folder, {"import", "x.log", "--db", db});
+    CHECK(no_format.exit_status == 2);
+    CHECK_THAT(no_format.err, Catch::Contains("--format FORMAT"));
+}
