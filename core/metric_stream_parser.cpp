@@ -100,7 +100,7 @@ bool toRecord(const json& j, MetricRecord& out) {
         SummaryRecord s;
         s.steps = integer<std::int64_t>(j, "steps");
         s.wall_s = number(j, "wall_s");
-        s.samples_per_s = number(j, "samples_per_s");
+        s.samples_per_s = optionalNumber(j, "samples_per_s"); // outside tools' summaries (MLLOG) have none
         s.final_loss = optionalNumber(j, "final_loss");
         if (j.contains("eval_metric")) s.eval_metric = text(j, "eval_metric");
         for (const char* key : {"final_value", "final_accuracy"})

@@ -134,6 +134,9 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
                 peak = std::max(peak, c.busbw_gbps);
             out += fmt::format("{:<34} {:>5} {:>6}   collective sweep: {} sizes, peak busbw {:.3f} GB/s\n",
                                r.name, r.ranks, r.status, r.collectives.size(), peak);
+        } else if (r.figures.steady_steps == 0 && r.mlperf_time_to_train_min) {
+            out += fmt::format("{:<34} {:>5} {:>6}   MLPerf time to train {:.2f} min ({})\n", r.name, r.ranks,
+                               r.status, *r.mlperf_time_to_train_min, r.mlperf_status);
         } else if (r.figures.steady_steps == 0) {
             out += fmt::format("{:<34} {:>5} {:>6}   (no steady-state steps)\n", r.name, r.ranks, r.status);
         } else {

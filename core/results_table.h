@@ -27,6 +27,10 @@ struct RunResult {
     std::optional<double> target{};
     bool target_reached = false;
     std::optional<double> time_to_target_s{};
+    // An MLPerf run (its MLLOG read): time to train as the result summarizer gives it, in minutes, and its
+    // status (success, aborted); none for the others.
+    std::optional<double> mlperf_time_to_train_min{};
+    std::string mlperf_status{};
 };
 
 // The run's series: its `series`, or its workload and dataset where that is empty.

@@ -5,6 +5,7 @@
 #include "metric_stream_parser.h"
 #include "shell_words.h"
 
+#include <nlohmann/json.hpp>
 #include <set>
 
 namespace scalebench {
@@ -84,6 +85,18 @@ std::optional<SummaryRecord> summaryOf(const RunRow& run) {
     return std::nullopt;
 }
 
+// An MLLOG run's summary carries MLPerf's time to train and status (docs/metric-stream.md, "MLPerf's MLLOG").
+void readMlperfScore(const std::string& summary_json, RunResult& result) {
+    const auto j = nlohmann::json::parse(summary_json, nullptr, false);
+    if (!j.is_object()) return;
+    const auto m = j.find("mlperf");
+    if (m == j.end() || !m->is_object()) return;
+    if (const auto t = m->find("time_to_train_min"); t != m->end() && t->is_number())
+        result.mlperf_time_to_train_min = t->get<double>();
+    if (const auto s = m->find("status"); s != m->end() && s->is_string())
+        result.mlperf_status = s->get<std::string>();
+}
+
 } // namespace
 
 std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id,
@@ -108,6 +121,7 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
             result.target = summary->target;
             result.target_reached = summary->target_reached;
             result.time_to_target_s = summary->time_to_target_s;
+            readMlperfScore(summary->json, result);
         }
         results.push_back(std::move(result));
     }

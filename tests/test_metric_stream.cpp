@@ -175,3 +175,16 @@ TEST_CASE("a collective record names its backend, reduction and whether it ran i
     CHECK(c.in_place);
     CHECK(c.dtype == "bfloat16");
 }
+
+TEST_CASE("a summary without throughput (an outside tool's, MLPerf's) reads with none", "[core][stream]") {
+    MetricStreamParser parser;
+    const auto records = parser.feed(R"({"type":"summary","steps":0,"wall_s":288.37,"target_reached":true,)"
+                                     R"("mlperf":{"time_to_train_min":4.806,"status":"success"}})"
+                                     "\n");
+    REQUIRE(records.size() == 1);
+    const auto& summary = std::get<SummaryRecord>(records[0]);
+    CHECK(summary.samples_per_s == 0);
+    CHECK(summary.wall_s == 288.37);
+    CHECK(summary.target_reached);
+    CHECK(parser.brokenLineCount() == 0);
+}
