@@ -2,6 +2,7 @@
 #include "maxtext_reader.h"
 
 #include "analysis.h"
+#include "printed_figures.h"
 
 #include <charconv>
 #include <cmath>
@@ -12,36 +13,7 @@ namespace scalebench {
 namespace {
 
 constexpr std::string_view kStepMarker = "completed step:";
-constexpr std::string_view kBlanks = " \t";
 constexpr int kPrintedDecimals = 3; // MaxText prints every figure of the step line with "{:.3f}"
-
-std::string_view trimmed(std::string_view text) {
-    const auto first = text.find_first_not_of(kBlanks);
-    if (first == std::string_view::npos) return {};
-    return text.substr(first, text.find_last_not_of(kBlanks) - first + 1);
-}
-
-std::string shown(std::string_view text) {
-    std::string out = "'";
-    out.append(text.substr(0, 40));
-    out.append(text.size() > 40 ? "...'" : "'");
-    return out;
-}
-
-bool wholeNumber(std::string_view text, std::int64_t& value) {
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return error == std::errc() && end == text.data() + text.size();
-}
-
-bool number(std::string_view text, double& value) {
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return error == std::errc() && end == text.data() + text.size() && std::isfinite(value);
-}
-
-int decimals(std::string_view figure) {
-    const auto point = figure.find('.');
-    return point == std::string_view::npos ? 0 : static_cast<int>(figure.size() - point - 1);
-}
 
 // The value after `key` on a line MaxText printed before training ("Config param max_target_length: 2048"),
 // up to the next blank or comma; "" where the line has no such key.

@@ -2,6 +2,7 @@
 #include "osu_output.h"
 
 #include "bus_bandwidth.h"
+#include "printed_figures.h"
 
 #include <array>
 #include <charconv>
@@ -70,14 +71,6 @@ const OsuDatatype* datatypeNamed(std::string_view mpi_name) {
     return nullptr;
 }
 
-constexpr std::string_view kBlanks = " \t";
-
-std::string_view trimmed(std::string_view text) {
-    const auto first = text.find_first_not_of(kBlanks);
-    if (first == std::string_view::npos) return {};
-    return text.substr(first, text.find_last_not_of(kBlanks) - first + 1);
-}
-
 bool startsWith(std::string_view text, std::string_view prefix) {
     return text.substr(0, prefix.size()) == prefix;
 }
@@ -102,27 +95,6 @@ std::vector<std::string_view> fields(std::string_view text, std::size_t min_gap)
         start = text.find_first_not_of(kBlanks, end);
     }
     return out;
-}
-
-bool wholeNumber(std::string_view text, std::int64_t& value) {
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return error == std::errc() && end == text.data() + text.size();
-}
-
-bool number(std::string_view text, double& value) {
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    return error == std::errc() && end == text.data() + text.size() && std::isfinite(value);
-}
-
-// Digits after the decimal point: OSU prints every time of a run with one precision ("%.*f", FLOAT_PRECISION,
-// 2 unless built otherwise), so a row whose time has fewer was cut inside it.
-int decimals(std::string_view figure) {
-    const auto point = figure.find('.');
-    return point == std::string_view::npos ? 0 : static_cast<int>(figure.size() - point - 1);
-}
-
-std::string shown(std::string_view text) {
-    return "'" + std::string(text.substr(0, 40)) + (text.size() > 40 ? "...'" : "'");
 }
 
 } // namespace
