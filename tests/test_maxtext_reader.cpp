@@ -2,6 +2,7 @@
 // records with the recipe's last-step figures, and every damaged step line counted, never fatal.
 #include "file_text.h"
 #include "maxtext_reader.h"
+#include "reading_in_chunks.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -18,10 +19,7 @@ const std::filesystem::path kRegressions = SCALEBENCH_SOURCE_DIR "/fuzz/regressi
 const std::string kSeedLine = "completed step: 49, seconds: 7.908, TFLOP/s/device: 460.480, Tokens/s/device: "
                               "1035.970, total_weights: 524288, loss: 0.000";
 
-struct Read {
-    std::vector<MetricRecord> records;
-    std::vector<BrokenLine> broken;
-    std::int64_t broken_count = 0;
+struct Read : ReadText {
 
     std::vector<StepRecord> steps() const {
         std::vector<StepRecord> out;
@@ -42,16 +40,7 @@ struct Read {
 // Feeds `text` in chunks of `chunk` bytes (0: all at once), then finishes.
 Read readMaxText(const std::string& text, int devices, std::size_t chunk = 0) {
     MaxTextReader reader(OutputContext{devices, "python3"});
-    Read read;
-    const auto take = [&](std::vector<MetricRecord> records) {
-        read.records.insert(read.records.end(), records.begin(), records.end());
-    };
-    const std::size_t step = chunk == 0 ? text.size() + 1 : chunk;
-    for (std::size_t at = 0; at < text.size(); at += step)
-        take(reader.feed(std::string_view(text).substr(at, step)));
-    take(reader.finish());
-    read.broken = reader.brokenLines();
-    read.broken_count = reader.brokenLineCount();
+    Read read{readInChunks(reader, text, chunk)};
     return read;
 }
 

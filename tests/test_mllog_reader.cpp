@@ -3,6 +3,7 @@
 // computes it.
 #include "file_text.h"
 #include "mllog_reader.h"
+#include "reading_in_chunks.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -17,24 +18,13 @@ namespace {
 
 const std::filesystem::path kFixtures = SCALEBENCH_SOURCE_DIR "/tests/data/mllog";
 
-struct Read {
-    std::vector<MetricRecord> records;
-    std::vector<BrokenLine> broken;
-};
+using Read = ReadText;
 
 // Feeds `text` in chunks of `chunk` bytes (0: all at once), then finishes.
 Read readMllog(const std::string& text, std::size_t chunk = 0, int ranks = 8) {
     MllogReader reader(OutputContext{ranks, "python"});
-    Read read;
-    const auto take = [&](std::vector<MetricRecord> records) {
-        read.records.insert(read.records.end(), records.begin(), records.end());
-    };
-    const std::size_t step = chunk == 0 ? text.size() + 1 : chunk;
-    for (std::size_t at = 0; at < text.size(); at += step)
-        take(reader.feed(std::string_view(text).substr(at, step)));
-    take(reader.finish());
-    read.broken = reader.brokenLines();
-    REQUIRE(reader.brokenLineCount() == static_cast<std::int64_t>(read.broken.size()));
+    Read read = readInChunks(reader, text, chunk);
+    REQUIRE(read.broken_count == static_cast<std::int64_t>(read.broken.size()));
     return read;
 }
 

@@ -3,6 +3,7 @@
 #include "bus_bandwidth.h"
 #include "file_text.h"
 #include "osu_output.h"
+#include "reading_in_chunks.h"
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -14,24 +15,13 @@ namespace {
 
 const std::filesystem::path kFixtures = SCALEBENCH_SOURCE_DIR "/tests/data/osu";
 
-struct Read {
-    std::vector<MetricRecord> records;
-    std::vector<BrokenLine> broken;
-};
+using Read = ReadText;
 
 // Feeds `text` in chunks of `chunk` bytes (0: all at once), then finishes.
 Read readOsu(const std::string& text, const std::string& program, int ranks, std::size_t chunk = 0) {
     OsuLatencyReader reader(OutputContext{ranks, program});
-    Read read;
-    const auto take = [&](std::vector<MetricRecord> records) {
-        read.records.insert(read.records.end(), records.begin(), records.end());
-    };
-    const std::size_t step = chunk == 0 ? text.size() + 1 : chunk;
-    for (std::size_t at = 0; at < text.size(); at += step)
-        take(reader.feed(std::string_view(text).substr(at, step)));
-    take(reader.finish());
-    read.broken = reader.brokenLines();
-    REQUIRE(reader.brokenLineCount() == static_cast<std::int64_t>(read.broken.size()));
+    Read read = readInChunks(reader, text, chunk);
+    REQUIRE(read.broken_count == static_cast<std::int64_t>(read.broken.size()));
     return read;
 }
 
