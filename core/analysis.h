@@ -3,6 +3,7 @@
 
 #include "bus_bandwidth.h" // busBandwidthFactor, which lived here first
 #include "metric_record.h"
+#include "mlperf_score.h"
 
 #include <compare>
 #include <map>
@@ -145,6 +146,12 @@ struct ScalingPoint {
     Statistics time_to_target{};
     std::optional<Statistics> time_to_target_speedup{}; // absent where N or N0 has no time
     double time_to_target_efficiency = 0;
+    // MLPerf runs (their MLLOG read): the benchmark's score at N over the repeats, and MLPerf's time-to-train
+    // speedup score(N0) / score(N) where both have one (sessionScaling fills them; throughputScaling does
+    // not).
+    std::optional<MlperfScore> mlperf{};
+    std::optional<double> mlperf_speedup{};
+    double mlperf_efficiency = 0; // mlperf_speedup x N0 / N
 };
 std::vector<ScalingPoint> throughputScaling(const std::vector<RunOutcome>& runs);
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
+#include <tuple>
 
 namespace scalebench {
 
@@ -11,6 +12,54 @@ SeriesKey seriesOf(const RunResult& result) {
     if (!result.series.workload.empty()) return result.series;
     return {result.workload, result.dataset, {}};
 }
+
+namespace {
+// The MLPerf runs (those with a time to train) of each series and rank count scored as MLPerf scores a
+// benchmark, with the time-to-train speedup against the series' smallest rank count with a score. An MLPerf
+// run measures no throughput, so its series and rank count get a point of their own where they have none.
+void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingPoint>& points) {
+    std::map<std::pair<SeriesKey, int>, std::vector<const RunResult*>> mlperf_runs;
+    for (const RunResult& r : results)
+        if (r.status == "ok" && r.mlperf_time_to_train_min) mlperf_runs[{seriesOf(r), r.ranks}].push_back(&r);
+    if (mlperf_runs.empty()) return;
+    for (const auto& [key, runs] : mlperf_runs) {
+        const auto& [series, ranks] = key;
+        const bool has_point = std::any_of(points.begin(), points.end(), [&](const ScalingPoint& p) {
+            return p.series == series && p.ranks == ranks;
+        });
+        if (has_point) continue;
+        ScalingPoint p;
+        p.workload = series.workload;
+        p.dataset = series.dataset;
+        p.series = series;
+        p.ranks = ranks;
+        p.repeats = static_cast<int>(runs.size());
+        points.push_back(p);
+    }
+    std::stable_sort(points.begin(), points.end(), [](const ScalingPoint& a, const ScalingPoint& b) {
+        return std::tie(a.series, a.ranks) < std::tie(b.series, b.ranks);
+    });
+    std::vector<SeriesKey> keys;
+    for (const ScalingPoint& p : points)
+        if (keys.empty() || keys.back() != p.series) keys.push_back(p.series);
+    const std::vector<std::string> labels = seriesLabels(keys);
+    std::map<SeriesKey, std::pair<double, int>> base; // the series' first score and its rank count
+    for (ScalingPoint& p : points) {
+        p.label =
+            labels[static_cast<std::size_t>(std::find(keys.begin(), keys.end(), p.series) - keys.begin())];
+        const auto it = mlperf_runs.find({p.series, p.ranks});
+        if (it == mlperf_runs.end()) continue;
+        std::vector<MlperfRun> runs;
+        for (const RunResult* r : it->second)
+            runs.push_back({*r->mlperf_time_to_train_min, r->mlperf_status == "success"});
+        p.mlperf = olympicScore(it->second.front()->mlperf_benchmark, runs);
+        if (!p.mlperf->score_min) continue;
+        const auto [first, inserted] = base.try_emplace(p.series, *p.mlperf->score_min, p.ranks);
+        p.mlperf_speedup = first->second.first / *p.mlperf->score_min;
+        p.mlperf_efficiency = *p.mlperf_speedup * first->second.second / p.ranks;
+    }
+}
+} // namespace
 
 std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results) {
     std::vector<RunOutcome> outcomes;
@@ -20,7 +69,9 @@ std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results) 
                                 r.target.has_value(),
                                 computeOnlyThroughput(r.figures.samples_per_s, r.figures.breakdown),
                                 communicationShare(r.figures.breakdown)});
-    return throughputScaling(outcomes);
+    std::vector<ScalingPoint> points = throughputScaling(outcomes);
+    addMlperfScores(results, points);
+    return points;
 }
 
 std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
@@ -47,6 +98,8 @@ std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
 }
 
 std::string formatTimeToTarget(const RunResult& result) {
+    if (result.mlperf_time_to_train_min && result.mlperf_status == "success")
+        return fmt::format("{:.2f} min", *result.mlperf_time_to_train_min);
     if (result.time_to_target_s) return fmt::format("{:.1f} s", *result.time_to_target_s);
     if (result.target && result.status == "ok") return "not reached";
     return "-";
@@ -64,30 +117,56 @@ std::string withTwoSigma(const Statistics& s, int decimals, const std::string& s
 // Mean and two sigma over repeats of each series at each rank count: throughput, its speedup and efficiency,
 // the compute-only speedup and the share of communication; then time to target where the runs had one.
 std::string formatSeriesScaling(const std::vector<ScalingPoint>& points) {
-    if (points.empty()) return "";
-    std::string out =
-        fmt::format("\nscaling per series (mean ±2 sigma over repeats):\n{:<44} {:>5} {:>4} {:>20} "
-                    "{:>15} {:>6} {:>12} {:>6}\n",
-                    "series", "ranks", "reps", "samples/s", "speedup", "eff", "compute-only", "comm%");
+    // Runs that measure no throughput (MLPerf's, which formatMlperfScores shows; collective sweeps) have no
+    // row.
+    const auto measured = [](const ScalingPoint& p) { return p.throughput.mean > 0; };
+    std::string out;
+    if (std::any_of(points.begin(), points.end(), measured))
+        out = fmt::format("\nscaling per series (mean ±2 sigma over repeats):\n{:<44} {:>5} {:>4} {:>20} "
+                          "{:>15} {:>6} {:>12} {:>6}\n",
+                          "series", "ranks", "reps", "samples/s", "speedup", "eff", "compute-only", "comm%");
     for (const ScalingPoint& p : points)
-        out +=
-            fmt::format("{:<44} {:>5} {:>4} {:>20} {:>15} {:>5.0f}% {:>11.2f}x {:>5.0f}%\n", p.label, p.ranks,
-                        p.repeats, withTwoSigma(p.throughput, 1), withTwoSigma(p.speedup_stats, 2, "x"),
-                        p.efficiency * 100, p.compute_only_speedup, p.communication_share * 100);
-    const bool targets =
-        std::any_of(points.begin(), points.end(), [](const ScalingPoint& p) { return p.target_repeats > 0; });
-    if (!targets) return out;
+        if (measured(p))
+            out += fmt::format("{:<44} {:>5} {:>4} {:>20} {:>15} {:>5.0f}% {:>11.2f}x {:>5.0f}%\n", p.label,
+                               p.ranks, p.repeats, withTwoSigma(p.throughput, 1),
+                               withTwoSigma(p.speedup_stats, 2, "x"), p.efficiency * 100,
+                               p.compute_only_speedup, p.communication_share * 100);
+    const auto withTarget = [](const ScalingPoint& p) { return p.target_repeats > 0 && !p.mlperf; };
+    if (!std::any_of(points.begin(), points.end(), withTarget)) return out;
     out += fmt::format("\ntime to target (MLBench's time to accuracy; mean ±2 sigma over the repeats that "
                        "reached it):\n{:<44} {:>5} {:>8} {:>18} {:>15} {:>6}\n",
                        "series", "ranks", "reached", "seconds", "speedup", "eff");
     for (const ScalingPoint& p : points) {
-        if (p.target_repeats == 0) continue;
+        if (!withTarget(p)) continue;
         const auto& speedup = p.time_to_target_speedup;
         out += fmt::format("{:<44} {:>5} {:>8} {:>18} {:>15} {:>6}\n", p.label, p.ranks,
                            fmt::format("{}/{}", p.reached, p.target_repeats),
                            p.reached ? withTwoSigma(p.time_to_target, 1) : "-",
                            speedup ? withTwoSigma(*speedup, 2, "x") : "-",
                            speedup ? fmt::format("{:.0f}%", p.time_to_target_efficiency * 100) : "-");
+    }
+    return out;
+}
+
+// MLPerf's own figure of merit for the series whose runs wrote MLLOG: the olympic score at each GPU count
+// and the time-to-train speedup from it (seed 000's 8 -> 64 GPU table).
+std::string formatMlperfScores(const std::vector<ScalingPoint>& points) {
+    std::string out;
+    for (const ScalingPoint& p : points) {
+        if (!p.mlperf) continue;
+        const MlperfScore& m = *p.mlperf;
+        if (out.empty())
+            out =
+                fmt::format("\nMLPerf time to train (minutes, run_start to run_stop; score = olympic average "
+                            "over the repeats as MLPerf Training's rules and result summarizer):\n"
+                            "{:<34} {:>5} {:>10} {:>9} {:>9} {:>6}  {}\n",
+                            "series", "GPUs", "converged", "score", "speedup", "eff", "verdict");
+        out += fmt::format("{:<34} {:>5} {:>10} {:>9} {:>9} {:>6}  {}\n", p.label, p.ranks,
+                           fmt::format("{}/{}", m.converged, m.runs),
+                           m.score_min ? fmt::format("{:.2f}", *m.score_min) : "-",
+                           p.mlperf_speedup ? fmt::format("{:.2f}x", *p.mlperf_speedup) : "-",
+                           p.mlperf_speedup ? fmt::format("{:.0f}%", p.mlperf_efficiency * 100) : "-",
+                           m.verdict);
     }
     return out;
 }
@@ -162,7 +241,9 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
         "comm%: exposed all-reduce / step time; speedup S(N) = X(N)/X(N0) against the mean at the smallest "
         "rank count N0 of the run's series, efficiency E(N) = S(N) * N0/N;\n"
         "to target: time to the evaluation that reached the run's target (MLBench's time to accuracy).\n";
-    out += formatSeriesScaling(sessionScaling(results));
+    const std::vector<ScalingPoint> points = sessionScaling(results);
+    out += formatSeriesScaling(points);
+    out += formatMlperfScores(points);
     out += formatTokenThroughput(results);
     if (std::any_of(results.begin(), results.end(),
                     [](const RunResult& r) { return r.figures.steady_steps; }))

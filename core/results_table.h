@@ -31,12 +31,14 @@ struct RunResult {
     // status (success, aborted); none for the others.
     std::optional<double> mlperf_time_to_train_min{};
     std::string mlperf_status{};
+    std::string mlperf_benchmark{}; // submission_benchmark: "bert"
 };
 
 // The run's series: its `series`, or its workload and dataset where that is empty.
 SeriesKey seriesOf(const RunResult& result);
 
-// Scaling over the successful runs, one series per SeriesKey (mean and two sigma over repeats).
+// Scaling over the successful runs, one series per SeriesKey (mean and two sigma over repeats); MLPerf runs
+// add their benchmark's olympic score at each rank count and its time-to-train speedup.
 std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results);
 
 // Each run against the mean of its series at the smallest rank count: throughput speedup and efficiency, and
@@ -49,7 +51,7 @@ struct RunScaling {
 };
 std::vector<RunScaling> runScaling(const std::vector<RunResult>& results);
 
-// "12.3 s" for a run that reached its target, "not reached" for one that did not, "-" without a target.
+// "12.3 s" for a run that reached its target ("4.81 min" for an MLPerf run: its time to train), "not reached" for one that did not, "-" without a target.
 std::string formatTimeToTarget(const RunResult& result);
 
 std::string formatResultsTable(const std::vector<RunResult>& results);

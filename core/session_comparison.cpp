@@ -158,6 +158,18 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
                          describe(evals).mean});
         }
     }
+    // MLPerf runs: the benchmark's olympic score and the time-to-train speedup from it (MLPerf's own
+    // figures).
+    for (const auto& [key, p] : scaling) {
+        if (!p.mlperf) continue;
+        std::vector<FigureValue>& f = out[key];
+        f.push_back(
+            {"MLPerf converged runs", "runs", Better::Higher, static_cast<double>(p.mlperf->converged)});
+        if (p.mlperf->score_min)
+            f.push_back({"MLPerf time to train (olympic score)", "min", Better::Lower, *p.mlperf->score_min});
+        if (p.mlperf_speedup)
+            f.push_back({"MLPerf time-to-train speedup", "x", Better::Higher, *p.mlperf_speedup});
+    }
     for (const auto& [key, sums] : sweeps)
         for (const auto& [name, sum] : sums)
             out[key].push_back({name, "GB/s", Better::Higher, sum.first / sum.second});

@@ -95,6 +95,8 @@ void readMlperfScore(const std::string& summary_json, RunResult& result) {
         result.mlperf_time_to_train_min = t->get<double>();
     if (const auto s = m->find("status"); s != m->end() && s->is_string())
         result.mlperf_status = s->get<std::string>();
+    if (const auto b = m->find("benchmark"); b != m->end() && b->is_string())
+        result.mlperf_benchmark = b->get<std::string>();
 }
 
 } // namespace

@@ -46,7 +46,9 @@ int ScalingModel::columnCount(const QModelIndex& parent) const {
 
 QVariant ScalingModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    if (role == Qt::TextAlignmentRole) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::TextAlignmentRole)
+        return index.column() == MlperfScore ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                             : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole) return {};
     const ScalingPoint& p = points_[static_cast<std::size_t>(index.row())];
     const ScalingPoint& base = points_.front(); // N0, the smallest rank count
@@ -76,16 +78,25 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const {
     case CommunicationShare:
         return p.communication_share * 100;
     case TargetReached:
-        return static_cast<double>(p.reached);
+        return static_cast<double>(p.mlperf ? p.mlperf->converged : p.reached);
     // Empty where no repeat reached the target (a chart reads it as 0 and draws no point).
     case TimeToTarget:
+        if (p.mlperf) return p.mlperf->score_min ? QVariant(*p.mlperf->score_min * 60) : QVariant();
         return p.reached ? QVariant(p.time_to_target.mean) : QVariant();
     case TimeToTargetTwoSigma:
-        return p.reached ? QVariant(p.time_to_target.two_sigma()) : QVariant();
+        return p.reached && !p.mlperf ? QVariant(p.time_to_target.two_sigma()) : QVariant();
     case TimeToTargetSpeedup:
+        if (p.mlperf) return p.mlperf_speedup ? QVariant(*p.mlperf_speedup) : QVariant();
         return p.time_to_target_speedup ? QVariant(p.time_to_target_speedup->mean) : QVariant();
     case TimeToTargetSpeedupTwoSigma:
-        return p.time_to_target_speedup ? QVariant(p.time_to_target_speedup->two_sigma()) : QVariant();
+        return p.time_to_target_speedup && !p.mlperf ? QVariant(p.time_to_target_speedup->two_sigma())
+                                                     : QVariant();
+    case MlperfScore:
+        if (!p.mlperf) return {};
+        return p.mlperf->score_min ? tr("%1 min: %2")
+                                         .arg(*p.mlperf->score_min, 0, 'f', 2)
+                                         .arg(QString::fromStdString(p.mlperf->verdict))
+                                   : QString::fromStdString(p.mlperf->verdict);
     }
     return {};
 }
@@ -125,6 +136,8 @@ QVariant ScalingModel::headerData(int section, Qt::Orientation orientation, int 
         return tr("T(N0)/T(N)");
     case TimeToTargetSpeedupTwoSigma:
         return tr("T(N0)/T(N) ±2σ");
+    case MlperfScore:
+        return tr("MLPerf score");
     }
     return {};
 }

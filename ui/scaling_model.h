@@ -29,11 +29,14 @@ class ScalingModel : public QAbstractTableModel {
         EfficiencyTwoSigma,
         ComputeOnlySpeedup, // the speedup with free communication (seed 004's compute speedup)
         CommunicationShare, // exposed all-reduce / step time, percent
-        TargetReached,      // repeats that reached the target (of those that had one)
-        TimeToTarget,       // seconds, mean over the repeats that reached it; 0 where none did
+        // For MLPerf runs the next four are MLPerf's: converged runs, the olympic score (in seconds) and the
+        // time-to-train speedup score(N0) / score(N), without a two sigma.
+        TargetReached, // repeats that reached the target (of those that had one)
+        TimeToTarget,  // seconds, mean over the repeats that reached it; 0 where none did
         TimeToTargetTwoSigma,
         TimeToTargetSpeedup, // T(N0) / T(N), mean over repeats; 0 where N or N0 has no time
         TimeToTargetSpeedupTwoSigma,
+        MlperfScore, // MLPerf runs: the olympic score in minutes and MLPerf's verdict on the set of runs
         ColumnCount
     };
 

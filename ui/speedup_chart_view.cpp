@@ -119,15 +119,17 @@ void SpeedupChartView::refresh() {
     for (int row = 0; row < rows; ++row) {
         const double ranks = value(row, ScalingModel::Ranks), s = value(row, ScalingModel::Speedup);
         const double sigma = value(row, ScalingModel::SpeedupTwoSigma);
+        if (const double t = value(row, ScalingModel::TimeToTargetSpeedup); t > 0) {
+            time_to_target.append({ranks, t});
+            max_speedup = std::max(max_speedup, t + value(row, ScalingModel::TimeToTargetSpeedupTwoSigma));
+        }
+        // A point without throughput (an MLPerf run's, charted by its time to train alone) has no speedup.
+        if (value(row, ScalingModel::SamplesPerS) <= 0) continue;
         speedup.append({ranks, s});
         ideal.append({ranks, value(row, ScalingModel::IdealSpeedup)});
         efficiency.append({ranks, value(row, ScalingModel::Efficiency)});
         max_speedup = std::max({max_speedup, s + sigma, value(row, ScalingModel::IdealSpeedup)});
         max_efficiency = std::max(max_efficiency, value(row, ScalingModel::Efficiency));
-        if (const double t = value(row, ScalingModel::TimeToTargetSpeedup); t > 0) {
-            time_to_target.append({ranks, t});
-            max_speedup = std::max(max_speedup, t + value(row, ScalingModel::TimeToTargetSpeedupTwoSigma));
-        }
         if (const double c = value(row, ScalingModel::ComputeOnlySpeedup); c > 0) {
             compute_only.append({ranks, c});
             max_speedup = std::max(max_speedup, c);
@@ -146,7 +148,7 @@ void SpeedupChartView::refresh() {
         chart()->addSeries(bar);
         bar->attachAxis(x_axis_);
         bar->attachAxis(speedup_axis_);
-        if (row > 0) hideFromLegend(chart(), bar);
+        if (!error_bars_.empty()) hideFromLegend(chart(), bar); // one legend entry for all bars
         error_bars_.push_back(bar);
     }
     speedup_->replace(speedup);

@@ -1,0 +1,48 @@
+// MLPerf Training's score of a benchmark from a set of runs: the olympic average of their times to train,
+// with the run count and the dropped results the rules set for each benchmark.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace scalebench {
+
+// How many runs a benchmark's result needs and how many are dropped at each end. MLPerf Training rules
+// (mlcommons/training_policies, training_rules.adoc, "Benchmark Results", v4.0 to v5.1): "The performance
+// result is computed by dropping the fastest and slowest runs, then taking the mean of the remaining times.
+// For this purpose, a single non-converging run may be treated as the slowest run and dropped. A benchmark
+// result is invalid if there is more than one non-converging run." The counts are the rules' table as
+// mlperf-logging 4.1.68 enforces it (benchmark_meta.py, _ALL_RESULT_FILE_COUNTS['training']); unet3d drops
+// 4 at each end (result_summarizer.py, _compute_strong_score_standalone).
+struct MlperfRunCount {
+    int required = 0;          // result files a submission of this benchmark holds
+    int dropped_each_side = 1; // fastest and slowest runs left out of the average
+};
+// nullopt for a benchmark the table does not name.
+std::optional<MlperfRunCount> mlperfRunCount(const std::string& benchmark);
+
+struct MlperfRun {
+    double time_to_train_min = 0;
+    bool converged = false; // run_stop's status was "success"
+};
+
+struct MlperfScore {
+    std::string benchmark;
+    int runs = 0;
+    int converged = 0;
+    std::optional<int> required;     // the rules' run count; none for a benchmark they do not name
+    std::optional<double> score_min; // the olympic average; none where the result is invalid or no run counts
+    bool valid = false;              // a score, from at least the required runs, with at most the allowed
+                                     // non-converging ones
+    std::string verdict;             // "olympic average of 8 of 10 runs", or why there is no valid result
+};
+
+// The score as mlperf-logging's result summarizer computes it: sort the converged times, drop
+// dropped_each_side from the fast end and dropped_each_side less the runs that did not converge from the
+// slow end (a non-converging run counts as a dropped slowest one), average the rest. More non-converging
+// runs than dropped_each_side make the result invalid (no score). Fewer runs than required still give the
+// average, marked as not a valid MLPerf result. A benchmark the table does not name drops one at each end.
+MlperfScore olympicScore(const std::string& benchmark, const std::vector<MlperfRun>& runs);
+
+} // namespace scalebench
