@@ -9,6 +9,7 @@
 #include "shell_words.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 #include <thread>
 
 namespace scalebench {
@@ -196,9 +197,10 @@ void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& recor
         else if (auto* e = std::get_if<EvalRecord>(&record))
             progress_(fmt::format("{}: eval at step {}: {}", run.tag, e->step,
                                   formatEvalValue(e->metric, e->value)));
-        else if (auto* summary = std::get_if<SummaryRecord>(&record); summary && summary->target)
-            progress_(fmt::format("{}: {}", run.tag, formatTargetOutcome(*summary)));
-        else if (auto* c = std::get_if<CollectiveRecord>(&record); c && run.collectives++ % 10 == 0)
+        else if (auto* summary = std::get_if<SummaryRecord>(&record)) {
+            run.summary = *summary;
+            if (summary->target) progress_(fmt::format("{}: {}", run.tag, formatTargetOutcome(*summary)));
+        } else if (auto* c = std::get_if<CollectiveRecord>(&record); c && run.collectives++ % 10 == 0)
             // A sweep's sizes as they come: the first, then every tenth.
             progress_(fmt::format("{}: {} {} {} B: {:.2f} us, busbw {:.3f} GB/s ({} size(s) so far{})",
                                   run.tag, c->tool == "scalebench" ? c->backend : c->tool, c->collective,
@@ -209,8 +211,39 @@ void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& recor
     }
 }
 
+void SessionRunner::readMllog(ActiveRun& run) {
+    const std::string path = metricFile(run.run_dir, run.attempt, kMllogFileName);
+    try {
+        MetricFileTail tail(transport_, path,
+                            makeOutputReader("mllog", {run.spec.ranks, "scalebench-engine"}));
+        std::optional<SummaryRecord> mllog;
+        for (const MetricRecord& record : tail.finish())
+            if (const auto* s = std::get_if<SummaryRecord>(&record)) mllog = *s;
+        if (!mllog) {
+            progress_(run.tag + ": warning: MLPerf's log " + path +
+                      " is missing or has no run_start and run_stop: no MLPerf time to train");
+            return;
+        }
+        const nlohmann::json mlperf = nlohmann::json::parse(mllog->json).at("mlperf");
+        SummaryRecord merged = run.summary ? *run.summary : *mllog;
+        nlohmann::json j = nlohmann::json::parse(merged.json);
+        j["mlperf"] = mlperf;
+        merged.json = j.dump();
+        store_.appendRecords(run.run_id, {merged});
+        run.summary = merged;
+        progress_(fmt::format("{}: MLPerf time to train {:.2f} min ({}; {} division, benchmark {}) from {}",
+                              run.tag, mlperf.value("time_to_train_min", 0.0),
+                              mlperf.value("status", std::string("no status")),
+                              mlperf.value("division", std::string("unknown")),
+                              mlperf.value("benchmark", std::string("unnamed")), path));
+    } catch (const std::exception& e) {
+        progress_(run.tag + ": warning: MLPerf's log " + path + " could not be read: " + e.what());
+    }
+}
+
 bool SessionRunner::finish(ActiveRun& run, const JobStatus& status) {
     store(run, run.tail->finish());
+    if (run.spec.group.mllog) readMllog(run);
     const std::int64_t broken = run.tail->parser().brokenLineCount();
     if (broken > 0) {
         const BrokenLine& first = run.tail->parser().brokenLines().front();

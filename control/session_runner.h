@@ -77,6 +77,7 @@ class SessionRunner {
         std::string pending_reason;
         JobStatus last_status{};
         bool cancel_sent = false;
+        std::optional<SummaryRecord> summary; // the run's own, as stored
     };
     static constexpr int kMaxLostPolls = 10;
 
@@ -89,6 +90,9 @@ class SessionRunner {
     void follow(std::vector<ActiveRun>& active, SessionOutcome& outcome);
     void store(ActiveRun& run, const std::vector<MetricRecord>& records);
     bool finish(ActiveRun& run, const JobStatus& status);
+    // A plan's `mllog = true`: the engine's MLPerf log read back as any MLLOG run's, its time to train and
+    // status added to the run's summary beside the engine's own figures.
+    void readMllog(ActiveRun& run);
     void sendCancellations(std::vector<ActiveRun>& active);
     bool cancelRequested(std::int64_t run_id);
 

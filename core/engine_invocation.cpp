@@ -2,6 +2,7 @@
 #include "engine_invocation.h"
 
 #include "engine_option_table.h"
+#include "run_folder.h"
 
 #include <type_traits>
 
@@ -26,6 +27,8 @@ std::vector<std::string> engineArguments(const RunSpec& run, const std::string& 
     SCALEBENCH_METHOD_OPTIONS(SCALEBENCH_METHOD)
 #undef SCALEBENCH_METHOD
     option("metrics", metrics_path);
+    if (g.mllog)
+        option("mllog", std::string(kMllogFileName)); // beside the metric stream, in the attempt's folder
     return words;
 }
 

@@ -216,6 +216,10 @@ void MllogReader::readRunStop(double time_ms, const std::string& status, std::op
     if (epoch) mlperf["epochs_to_converge"] = *epoch;
     if (samples) mlperf["samples_to_converge"] = *samples;
     if (quality) mlperf["target"] = quality->target;
+    // closed or open: an open-division log (the engine's stand-ins among them) is never a closed result.
+    if (const auto division = submission_.find("division"); division != submission_.end())
+        if (const json d = json::parse(division->second, nullptr, false); d.is_string())
+            mlperf["division"] = d;
 
     SummaryRecord s;
     s.steps = 0;

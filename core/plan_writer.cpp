@@ -102,6 +102,7 @@ void writeGroup(std::string& out, const RunGroup& g) {
     text("device", g.device, defaults.device);
     real("bucket_mb", g.bucket_mb, defaults.bucket_mb);
     if (g.overlap != defaults.overlap) line("overlap", g.overlap ? "true" : "false");
+    if (g.mllog) line("mllog", "true");
     integer("sweep_points", g.sweep_points, defaults.sweep_points);
     real("sweep_max_log10", g.sweep_max_log10, defaults.sweep_max_log10);
     integer("repetitions", g.repetitions, defaults.repetitions);

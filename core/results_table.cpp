@@ -53,6 +53,11 @@ void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingP
         for (const RunResult* r : it->second)
             runs.push_back({*r->mlperf_time_to_train_min, r->mlperf_status == "success"});
         p.mlperf = olympicScore(it->second.front()->mlperf_benchmark, runs);
+        if (std::any_of(it->second.begin(), it->second.end(),
+                        [](const RunResult* r) { return r->mlperf_division != "closed"; })) {
+            p.mlperf->valid = false; // a closed-division result is the only one comparable with MLPerf's
+            p.mlperf->verdict += "; not a closed-division log";
+        }
         if (!p.mlperf->score_min) continue;
         const auto [first, inserted] = base.try_emplace(p.series, *p.mlperf->score_min, p.ranks);
         p.mlperf_speedup = first->second.first / *p.mlperf->score_min;
@@ -98,7 +103,8 @@ std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
 }
 
 std::string formatTimeToTarget(const RunResult& result) {
-    if (result.mlperf_time_to_train_min && result.mlperf_status == "success")
+    if (result.mlperf_time_to_train_min && result.mlperf_status == "success" &&
+        result.figures.steady_steps == 0)
         return fmt::format("{:.2f} min", *result.mlperf_time_to_train_min);
     if (result.time_to_target_s) return fmt::format("{:.1f} s", *result.time_to_target_s);
     if (result.target && result.status == "ok") return "not reached";
@@ -230,6 +236,12 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
                 r.figures.final_loss, formatEvalValue(r.figures.eval_metric, r.figures.final_eval),
                 formatTimeToTarget(r));
         }
+        if (r.figures.steady_steps > 0 && r.mlperf_time_to_train_min)
+            out += fmt::format(
+                "    MLPerf time to train {:.2f} min ({}), from its MLLOG: {} division, benchmark {}\n",
+                *r.mlperf_time_to_train_min, r.mlperf_status,
+                r.mlperf_division.empty() ? "unstated" : r.mlperf_division,
+                r.mlperf_benchmark.empty() ? "unnamed" : r.mlperf_benchmark);
         if (!r.requeues.empty()) out += "    " + r.requeues + "\n";
         if (!r.error.empty()) out += "    error: " + r.error + "\n";
     }

@@ -32,6 +32,8 @@ struct RunResult {
     std::optional<double> mlperf_time_to_train_min{};
     std::string mlperf_status{};
     std::string mlperf_benchmark{}; // submission_benchmark: "bert"
+    std::string
+        mlperf_division{}; // submission_division: "closed", "open" (the engine's stand-ins); "" unsaid
 };
 
 // The run's series: its `series`, or its workload and dataset where that is empty.
@@ -51,7 +53,8 @@ struct RunScaling {
 };
 std::vector<RunScaling> runScaling(const std::vector<RunResult>& results);
 
-// "12.3 s" for a run that reached its target ("4.81 min" for an MLPerf run: its time to train), "not reached" for one that did not, "-" without a target.
+// "12.3 s" for a run that reached its target ("4.81 min" for an MLPerf run without steps: its time to train),
+// "not reached" for one that did not, "-" without a target.
 std::string formatTimeToTarget(const RunResult& result);
 
 std::string formatResultsTable(const std::vector<RunResult>& results);

@@ -18,6 +18,8 @@ struct SessionFolderKey {
 };
 
 inline constexpr const char* kMetricFileName = "metrics.jsonl";
+// The engine's MLPerf compliance log in the attempt's folder, where a plan asks for one (`mllog = true`).
+inline constexpr const char* kMllogFileName = "mllog.txt";
 // Where the launcher writes a command run's standard output when the command writes no file for the console.
 inline constexpr const char* kCommandOutputFileName = "output.log";
 

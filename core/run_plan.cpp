@@ -233,7 +233,7 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
                                       "target",           "peak_tflops",   "preset",
                                       "seq_len",          "gpus_per_node", "env",
                                       "collectives",      "dtypes",        "ops",
-                                      "in_place"};
+                                      "in_place",         "mllog"};
     known.insert(known.end(), kCommandKeys.begin(), kCommandKeys.end());
     TableReader r(table, file, "[[run]] #" + std::to_string(index), known);
     if (table.get("command")) return readCommandGroup(r, table);
@@ -320,6 +320,8 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
     onlyFor("target_accuracy", !sweep, "training workloads");
     onlyFor("target", !sweep, "training workloads");
     onlyFor("peak_tflops", !sweep, "training workloads");
+    onlyFor("mllog", !sweep, "training workloads");
+    g.mllog = r.boolean("mllog", g.mllog);
     for (const char* key : {"data_dir", "epochs", "global_batch"})
         onlyFor(key, !sweep, "training workloads");
     if (const toml::node* node = table.get("global_batch"))

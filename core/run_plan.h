@@ -93,7 +93,10 @@ struct RunGroup {
     std::string preset =
         engine_cli::defaults::preset; // model size, one of the workload's presets ("" where it has none)
     int seq_len = engine_cli::defaults::seq_len; // tokens per sequence; 0: the workload's default
-    int gpus_per_node = 0;                    // ranks (one per GPU) per node; 0: the cluster's tasks_per_node
+    int gpus_per_node = 0; // ranks (one per GPU) per node; 0: the cluster's tasks_per_node
+    // The engine also writes MLPerf's compliance log (--mllog attempt-K/kMllogFileName), which the console
+    // reads back after the run for MLPerf's time to train.
+    bool mllog = false;
     std::map<std::string, std::string> env{}; // exported to every rank of the job
     // Collective sweeps only: which collectives, element types and buffer placements to time.
     std::vector<std::string> collectives = engine_cli::defaults::collectives;

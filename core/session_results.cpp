@@ -97,6 +97,8 @@ void readMlperfScore(const std::string& summary_json, RunResult& result) {
         result.mlperf_status = s->get<std::string>();
     if (const auto b = m->find("benchmark"); b != m->end() && b->is_string())
         result.mlperf_benchmark = b->get<std::string>();
+    if (const auto d = m->find("division"); d != m->end() && d->is_string())
+        result.mlperf_division = d->get<std::string>();
 }
 
 } // namespace

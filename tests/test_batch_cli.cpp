@@ -319,3 +319,36 @@ epochs = 2
                                       Catch::Contains((folder.path / "missing").string()) &&
                                       Catch::Contains("data_dir"));
 }
+
+TEST_CASE("mllog = true: the engine's MLPerf log is read back and its time to train stands beside the run's "
+          "own figures",
+          "[integration][cli][mllog]") {
+    const TemporaryFolder folder;
+    std::ofstream(folder.path / "mllog.toml") << R"(
+name = "mllog"
+[[run]]
+workload = "resnet20"
+ranks = 1
+steps = 4
+batch_per_rank = 8
+eval_every = 2
+eval_samples = 16
+mllog = true
+)";
+    const auto db = (folder.path / "s.db").string();
+    const auto ran = runConsole(folder, {"--batch", (folder.path / "mllog.toml").string(), "--db", db,
+                                         "--out", (folder.path / "out").string()});
+    INFO(ran.printed());
+    REQUIRE(ran.exit_status == 0);
+    CHECK_THAT(ran.out, Catch::Contains("MLPerf time to train") && Catch::Contains("/attempt-0/mllog.txt"));
+    CHECK_THAT(ran.out, Catch::Contains("    MLPerf time to train ") && Catch::Contains("from its MLLOG"));
+
+    SessionStore store(db);
+    const auto runs = store.runs(store.sessions().front().id);
+    REQUIRE(runs.size() == 1);
+    const auto summary = nlohmann::json::parse(runs[0].summary_json);
+    CHECK(summary["samples_per_s"].get<double>() > 0); // the engine's own summary, kept
+    const auto& mlperf = summary["mlperf"];
+    CHECK(mlperf["time_to_train_min"].get<double>() > 0);
+    CHECK(mlperf["status"].is_string());
+}

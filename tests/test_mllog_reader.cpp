@@ -107,6 +107,7 @@ TEST_CASE("MLLOG bert run that converged", "[core][mllog]") {
     CHECK(s["steps"] == 0);
     CHECK(s["mlperf"]["status"] == "success");
     CHECK(s["mlperf"]["benchmark"] == "bert");
+    CHECK(s["mlperf"]["division"] == "closed");
     CHECK(s["mlperf"]["time_to_train_min"].get<double>() == (stop - start) / 60 / 1000);
     CHECK(s["mlperf"]["samples_to_converge"] == 3 * 150528);
 }

@@ -112,6 +112,7 @@ TEST_CASE(
         r.mlperf_time_to_train_min = minutes;
         r.mlperf_status = status;
         r.mlperf_benchmark = "bert";
+        r.mlperf_division = "closed";
         results.push_back(r);
     };
     for (double m : oneTo(10))
@@ -130,11 +131,18 @@ TEST_CASE(
     CHECK(points[1].mlperf->converged == 9);
     CHECK(*points[1].mlperf_speedup == Approx(105.5 / 25.5));
     CHECK(points[1].mlperf_efficiency == Approx(105.5 / 25.5 * 8 / 64));
+    CHECK(points[1].mlperf->valid);
 
     const std::string table = formatResultsTable(results);
     CHECK_THAT(table, Catch::Contains("MLPerf time to train"));
     CHECK_THAT(table, Catch::Contains("9/10     25.50     4.14x    52%  olympic average of 8 of 10 runs"));
     CHECK(table.find("scaling per series") == std::string::npos);
+
+    for (RunResult& r : results)
+        r.mlperf_division = "open"; // the engine's stand-ins write open-division logs
+    const std::vector<ScalingPoint> open = sessionScaling(results);
+    CHECK_FALSE(open[1].mlperf->valid);
+    CHECK(open[1].mlperf->verdict == "olympic average of 8 of 10 runs; not a closed-division log");
 }
 
 TEST_CASE("Compare matches MLPerf runs by benchmark and GPU count and compares their olympic scores",

@@ -70,6 +70,7 @@ TEST_CASE("every key of a training group survives a write and a read", "[core][p
     g.precision = "bf16";
     g.target = 91.5;
     g.gpus_per_node = 4;
+    g.mllog = true;
     g.env = {{"NCCL_DEBUG", "INFO"}, {"QUOTED", "a \"b\" $c 'd'"}, {"_x1", ""}};
     plan.groups = {g};
     const RunPlan back = roundTrip(plan);

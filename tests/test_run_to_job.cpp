@@ -364,3 +364,19 @@ TEST_CASE(
         CHECK(stored[i].command == scheduler.submitted[i]);
     }
 }
+
+TEST_CASE("mllog = true makes the engine write MLPerf's log beside its metric stream, and only then",
+          "[core][plan][mllog]") {
+    const auto asked = engineArguments(
+        runOf("name = \"p\"\n[[run]]\nworkload = \"bert\"\nranks = 2\nmllog = true\n"), "engine", "m.jsonl");
+    CHECK(valueOf(asked, "--mllog") == "mllog.txt"); // relative: in the attempt's folder, as m.jsonl
+    const auto unasked = engineArguments(runOf("name = \"p\"\n[[run]]\nworkload = \"bert\"\nranks = 2\n"),
+                                         "engine", "m.jsonl");
+    CHECK(std::find(unasked.begin(), unasked.end(), "--mllog") == unasked.end());
+    CHECK_THROWS_WITH(
+        runOf("name = \"p\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = 2\nmllog = true\n"),
+        Catch::Contains("'mllog' applies to training workloads only"));
+    CHECK_THROWS_WITH(
+        runOf("name = \"p\"\n[[run]]\ncommand = \"x\"\nformat = \"mllog\"\nranks = 2\nmllog = true\n"),
+        Catch::Contains("mllog"));
+}

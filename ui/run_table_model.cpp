@@ -57,6 +57,8 @@ QVariant RunTableModel::rawValue(int row, int column) const {
                    : QVariant();
     case Mfu:
         return r.figures.mfu ? QVariant(*r.figures.mfu * 100) : QVariant();
+    case MlperfTimeToTrain:
+        return r.mlperf_time_to_train_min ? QVariant(*r.mlperf_time_to_train_min) : QVariant();
     }
     return {};
 }
@@ -101,6 +103,14 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         return value.isValid() ? QString::number(value.toDouble(), 'g', 4) : QStringLiteral("-");
     case Mfu:
         return value.isValid() ? QStringLiteral("%1%").arg(value.toDouble(), 0, 'f', 2) : QStringLiteral("-");
+    case MlperfTimeToTrain:
+        if (!value.isValid()) return QStringLiteral("-");
+        return QStringLiteral("%1 min (%2%3)")
+            .arg(value.toDouble(), 0, 'f', 2)
+            .arg(QString::fromStdString(r.mlperf_status))
+            .arg(r.mlperf_division.empty()
+                     ? QString()
+                     : QStringLiteral(", ") + QString::fromStdString(r.mlperf_division));
     }
     return {};
 }
@@ -134,6 +144,8 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
         return tr("TFLOP/s/rank");
     case Mfu:
         return tr("MFU");
+    case MlperfTimeToTrain:
+        return tr("MLPerf time to train");
     }
     return {};
 }

@@ -27,6 +27,8 @@ class RunTableModel : public QAbstractTableModel {
         TimeToTargetSpeedup, // T(N0) / T(N) against the mean at its series' smallest rank count
         TflopsPerDevice,     // achieved model TFLOP/s of one rank (workloads that define model FLOPs)
         Mfu,                 // percent, where the run states its peak
+        MlperfTimeToTrain,   // minutes from the run's MLLOG (an MLPerf run's, or the engine's with mllog =
+                             // true)
         ColumnCount
     };
 
