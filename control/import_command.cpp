@@ -6,6 +6,7 @@
 #include "session_results.h"
 #include "session_store.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -58,70 +59,90 @@ std::string summaryFigures(const SummaryRecord& summary) {
 
 } // namespace
 
+ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
+    makeOutputReader(request.format, {}); // an unknown format throws before a session is made
+    ImportOutcome outcome;
+    outcome.session_id = store.createSession(request.session_name, "", "imported", "");
+    std::set<std::string> names; // one run a file, each named after it once
+    for (const auto& file : request.files) {
+        ImportedFile imported;
+        imported.file = file;
+        std::string name = runNameOfProgram(file.stem().string());
+        for (int n = 2; names.count(name); ++n)
+            name = runNameOfProgram(file.stem().string()) + "-" + std::to_string(n);
+        names.insert(name);
+        imported.run_name = name;
+        std::ifstream in(file, std::ios::binary);
+        std::ostringstream text;
+        text << in.rdbuf();
+        const auto reader = makeOutputReader(request.format, {request.ranks, file.stem().string()});
+        std::vector<MetricRecord> records;
+        if (in) {
+            records = reader->feed(text.str());
+            const auto rest = reader->finish();
+            records.insert(records.end(), rest.begin(), rest.end());
+        }
+        const Tally t = tally(records);
+        const int ranks = t.header && t.header->ranks > 0 ? t.header->ranks : request.ranks;
+        const std::string workload =
+            t.header && !t.header->workload.empty() ? t.header->workload : request.format;
+        const std::int64_t run =
+            store.createRun(outcome.session_id, {name, workload, t.header ? t.header->dataset : "", ranks, 1,
+                                                 "imported from " + std::filesystem::absolute(file).string() +
+                                                     " as " + request.format});
+        store.appendRecords(run, records);
+        if (!in)
+            imported.error = "cannot read " + file.string();
+        else if (records.empty())
+            imported.error = fmt::format("no record in {} read as {} ({} line(s), {} broken)", file.string(),
+                                         request.format, reader->linesSeen(), reader->brokenLineCount());
+        store.finishRun(
+            run, {imported.error.empty() ? "ok" : "failed", imported.error, reader->brokenLineCount(), ""});
+        if (imported.error.empty()) {
+            imported.description = fmt::format(
+                "{} record(s) from {}: {} step(s), {} evaluation(s), {} collective size(s), {} summary; {} "
+                "broken line(s){}",
+                records.size(), file.string(), t.steps, t.evals, t.collectives, t.summaries,
+                reader->brokenLineCount(), t.summary ? summaryFigures(*t.summary) : "");
+            if (reader->brokenLineCount() > 0) {
+                const BrokenLine& first = reader->brokenLines().front();
+                imported.description +=
+                    fmt::format("\n  first broken line {}: {}", first.line_number, first.reason);
+            }
+        }
+        outcome.files.push_back(std::move(imported));
+    }
+    store.finishSession(outcome.session_id, outcome.failed() == 0 ? "ok" : "failed");
+    return outcome;
+}
+
+int ImportOutcome::failed() const {
+    return static_cast<int>(
+        std::count_if(files.begin(), files.end(), [](const ImportedFile& f) { return !f.error.empty(); }));
+}
+
 int importRuns(const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
     try {
         if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
         SessionStore store(options.db);
-        const std::int64_t session = store.createSession(options.session_name, "", "imported", "");
-        out << fmt::format("session {} '{}': {} file(s) read as {}, store {}\n", session,
+        const ImportOutcome outcome =
+            importLogs(store, {options.import_files, options.format, options.session_name, options.ranks});
+        out << fmt::format("session {} '{}': {} file(s) read as {}, store {}\n", outcome.session_id,
                            options.session_name, options.import_files.size(), options.format,
                            store.file().string());
-        std::set<std::string> names; // one run a file, each named after it once
-        int failed = 0;
-        for (const auto& file : options.import_files) {
-            std::string name = runNameOfProgram(file.stem().string());
-            for (int n = 2; names.count(name); ++n)
-                name = runNameOfProgram(file.stem().string()) + "-" + std::to_string(n);
-            names.insert(name);
-            std::ifstream in(file, std::ios::binary);
-            std::ostringstream text;
-            text << in.rdbuf();
-            const auto reader = makeOutputReader(options.format, {options.ranks, file.stem().string()});
-            std::vector<MetricRecord> records;
-            if (in) {
-                records = reader->feed(text.str());
-                const auto rest = reader->finish();
-                records.insert(records.end(), rest.begin(), rest.end());
-            }
-            const Tally t = tally(records);
-            const int ranks = t.header && t.header->ranks > 0 ? t.header->ranks : options.ranks;
-            const std::string workload =
-                t.header && !t.header->workload.empty() ? t.header->workload : options.format;
-            const std::int64_t run =
-                store.createRun(session, {name, workload, t.header ? t.header->dataset : "", ranks, 1,
-                                          "imported from " + std::filesystem::absolute(file).string() +
-                                              " as " + options.format});
-            store.appendRecords(run, records);
-            std::string error;
-            if (!in)
-                error = "cannot read " + file.string();
-            else if (records.empty())
-                error = fmt::format("no record in {} read as {} ({} line(s), {} broken)", file.string(),
-                                    options.format, reader->linesSeen(), reader->brokenLineCount());
-            store.finishRun(run, {error.empty() ? "ok" : "failed", error, reader->brokenLineCount(), ""});
-            if (!error.empty()) {
-                ++failed;
-                err << "scalebench: " << name << ": " << error << "\n";
-                continue;
-            }
-            out << fmt::format(
-                "{}: {} record(s) from {}: {} step(s), {} evaluation(s), {} collective size(s), "
-                "{} summary; {} broken line(s){}\n",
-                name, records.size(), file.string(), t.steps, t.evals, t.collectives, t.summaries,
-                reader->brokenLineCount(), t.summary ? summaryFigures(*t.summary) : "");
-            if (reader->brokenLineCount() > 0) {
-                const BrokenLine& first = reader->brokenLines().front();
-                out << fmt::format("  first broken line {}: {}\n", first.line_number, first.reason);
-            }
+        for (const ImportedFile& f : outcome.files) {
+            if (f.error.empty())
+                out << f.run_name << ": " << f.description << "\n";
+            else
+                err << "scalebench: " << f.run_name << ": " << f.error << "\n";
         }
-        store.finishSession(session, failed == 0 ? "ok" : "failed");
         const StepTimeConvention convention = options.step_time == "last-step"
                                                   ? StepTimeConvention::LastStep
                                                   : StepTimeConvention::SteadyStateMedian;
-        const auto results = loadSessionResults(store, session, convention);
+        const auto results = loadSessionResults(store, outcome.session_id, convention);
         out << "\n" << formatResultsTable(results) << formatCollectiveSweeps(results);
-        out << fmt::format("session {} stored in {}\n", session, store.file().string());
-        return failed == 0 ? 0 : 1;
+        out << fmt::format("session {} stored in {}\n", outcome.session_id, store.file().string());
+        return outcome.failed() == 0 ? 0 : 1;
     } catch (const std::exception& e) {
         err << "scalebench: " << e.what() << "\n";
         return 2;

@@ -5,9 +5,39 @@
 
 #include "console_options.h"
 
+#include <cstdint>
+#include <filesystem>
 #include <ostream>
+#include <string>
+#include <vector>
 
 namespace scalebench {
+
+class SessionStore;
+
+// Logs to read into one new session, and how (the command line's import options; the window's File > Import).
+struct ImportRequest {
+    std::vector<std::filesystem::path> files;
+    std::string format;       // a reader's (kOutputFormats)
+    std::string session_name; // the new session's
+    int ranks = 1;            // of each run, where its log does not say
+};
+struct ImportedFile {
+    std::filesystem::path file;
+    std::string run_name;
+    std::string error;       // why it gave no record ("" when it did): its run is stored as failed
+    std::string description; // what it gave: records by type, broken lines, the trainer's own figures
+};
+struct ImportOutcome {
+    std::int64_t session_id = 0;
+    std::vector<ImportedFile> files; // in the request's order
+    int failed() const;
+};
+
+// One run per file in one new session, named after the file; its ranks from its log where it says them.
+// A file that cannot be read or gives no record is stored as a failed run naming why, and the others kept.
+// Throws where the store cannot be written; an unknown format is std::invalid_argument.
+ImportOutcome importLogs(SessionStore& store, const ImportRequest& request);
 
 // One run per file, named after it, its ranks from its log where it says them (else --ranks); prints what
 // each file gave and the results. 0: every file read; 1: a file gave no record or could not be read (the

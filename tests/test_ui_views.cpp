@@ -9,10 +9,12 @@
 #include "collectives_view.h"
 #include "comparison_model.h"
 #include "comparison_view.h"
+#include "import_dialog.h"
 #include "main_window.h"
 #include "model_csv.h"
 #include "rank_times_chart_view.h"
 #include "rank_times_model.h"
+#include "run_table_model.h"
 #include "scaling_model.h"
 #include "scaling_tab.h"
 #include "session_filter_model.h"
@@ -23,6 +25,7 @@
 #include "stored_session_loader.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -30,6 +33,7 @@
 #include <QChart>
 #include <QComboBox>
 #include <QCoreApplication>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDomDocument>
 #include <QElapsedTimer>
@@ -39,8 +43,11 @@
 #include <QLegendMarker>
 #include <QLineEdit>
 #include <QLineSeries>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStackedBarSeries>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -761,4 +768,62 @@ TEST_CASE(
           Approx(bf16_x0 / 1.6));
     tab.setResults(runs); // a refresh keeps the chosen series
     CHECK(choice->currentIndex() == 1);
+}
+
+TEST_CASE(
+    "File > Import reads MLPerf logs into a new session that the window then shows with each run's time "
+    "to train, and names a file that gave nothing",
+    "[ui][views][import]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    store.finishSession(store.createSession("today", "[plan]", "local"), "ok");
+    MainWindow window(store);
+    QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    REQUIRE(loaded.wait(10'000));
+    const auto actions = window.findChildren<QAction*>();
+    CHECK(std::any_of(actions.begin(), actions.end(),
+                      [](const QAction* a) { return a->text() == "&Import logs..."; }));
+
+    const QString not_a_log = dir.filePath("notes.txt");
+    {
+        QFile notes(not_a_log);
+        REQUIRE(notes.open(QIODevice::WriteOnly));
+        notes.write("nothing an MLLOG reader reads\n");
+    }
+    ImportDialog dialog;
+    auto* format = dialog.findChild<QComboBox*>("importFormat");
+    auto* ranks = dialog.findChild<QSpinBox*>("importRanks");
+    auto* session = dialog.findChild<QLineEdit*>("importSession");
+    REQUIRE(format);
+    REQUIRE(ranks);
+    REQUIRE(session);
+    auto* ok = dialog.findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+    CHECK_FALSE(ok->isEnabled()); // no file yet
+    dialog.setFiles({SCALEBENCH_SOURCE_DIR "/tests/data/mllog/bert_success.log",
+                     SCALEBENCH_SOURCE_DIR "/tests/data/mllog/resnet_aborted.log", not_a_log});
+    CHECK(ok->isEnabled());
+    format->setCurrentText("mllog");
+    ranks->setValue(8);
+    session->setText("last month's MLPerf");
+    const ImportRequest request = dialog.request();
+    CHECK(request.format == "mllog");
+    CHECK(request.ranks == 8);
+    CHECK(request.files.size() == 3);
+
+    const std::int64_t imported = window.importLogs(request);
+    REQUIRE(imported > 0);
+    REQUIRE(loaded.wait(10'000));
+    CHECK(window.shownSessionId() == imported);
+    auto* runs = window.findChild<QTableView*>("runTable");
+    REQUIRE(runs);
+    REQUIRE(runs->model()->rowCount() == 3);
+    QStringList times;
+    for (int row = 0; row < 3; ++row)
+        times << runs->model()->index(row, RunTableModel::MlperfTimeToTrain).data().toString();
+    CHECK(times == QStringList{"4.81 min (success, closed)", "2.83 min (aborted, closed)", "-"});
+    auto* errors = window.findChild<QMessageBox*>("importErrors");
+    REQUIRE(errors);
+    CHECK_THAT(errors->text().toStdString(),
+               Catch::Contains("notes: no record in") && Catch::Contains("notes.txt"));
 }

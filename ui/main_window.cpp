@@ -12,6 +12,7 @@
 #include "compare_tab.h"
 #include "comparison_model.h"
 #include "comparison_view.h"
+#include "import_dialog.h"
 #include "live_view.h"
 #include "model_csv.h"
 #include "plan_builder_widget.h"
@@ -165,6 +166,11 @@ void MainWindow::buildActions() {
         if (!path.isEmpty()) exportCurrentTab(path);
     });
     export_view->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    QAction* import_logs = file->addAction(tr("&Import logs..."), this, [this] {
+        ImportDialog dialog(this);
+        if (dialog.exec() == QDialog::Accepted) importLogs(dialog.request());
+    });
+    import_logs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -384,6 +390,36 @@ bool MainWindow::launchPlan(const RunPlan& plan, const QString& cluster) {
         started += tr("  warning: %1").arg(QString::fromStdString(warning));
     status_text_->setText(started);
     return true;
+}
+
+std::int64_t MainWindow::importLogs(const ImportRequest& request) {
+    try {
+        SessionStore store(store_file_.toStdString());
+        const ImportOutcome outcome = scalebench::importLogs(store, request);
+        QStringList errors;
+        for (const ImportedFile& f : outcome.files)
+            if (!f.error.empty()) errors << QString::fromStdString(f.run_name + ": " + f.error);
+        status_text_->setText(tr("imported %1 of %2 file(s) as %3 into session %4")
+                                  .arg(outcome.files.size() - static_cast<std::size_t>(errors.size()))
+                                  .arg(outcome.files.size())
+                                  .arg(QString::fromStdString(request.format))
+                                  .arg(outcome.session_id));
+        listSessions(outcome.session_id);
+        if (!errors.isEmpty()) { // shown without blocking: the import is done
+            auto* box =
+                new QMessageBox(QMessageBox::Warning, tr("Import"),
+                                tr("These files gave no record (their runs are stored as failed):\n%1")
+                                    .arg(errors.join(QLatin1Char('\n'))),
+                                QMessageBox::Ok, this);
+            box->setObjectName(QStringLiteral("importErrors"));
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+        return outcome.session_id;
+    } catch (const std::exception& error) {
+        status_text_->setText(tr("cannot import: %1").arg(QString::fromLocal8Bit(error.what())));
+        return 0;
+    }
 }
 
 void MainWindow::openPlanFile() {

@@ -32,6 +32,7 @@ class ScalingTab;
 class SessionBrowser;
 class SessionController;
 class SessionStore;
+struct ImportRequest;
 class StoredSessionLoader;
 struct StoredClusterList;
 struct StoredSession;
@@ -73,6 +74,9 @@ class MainWindow : public QMainWindow {
     // Writes the current tab as PNG or SVG (by the file's suffix), or its table as CSV; false with a message.
     bool exportCurrentTab(const QString& path);
     std::int64_t shownSessionId() const { return shown_session_; }
+    // File > Import's work: the logs read into a new session of the window's store, which is then listed and
+    // shown; a file that gives nothing is named in a message. The session's id; 0 where none could be made.
+    std::int64_t importLogs(const ImportRequest& request);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
