@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <sstream>
 #include <unistd.h>
@@ -137,6 +138,25 @@ const std::vector<Option>& options() {
                  throw std::invalid_argument("a session needs a name");
              o.session_name = v;
          }},
+        {"peak-tflops", "T",
+         "dense peak TFLOP/s of one device, for the MFU of a trainer that prints its TFLOP/s (MaxText); 0: "
+         "no MFU",
+         [](const O& d) {
+             std::ostringstream shown;
+             shown << d.peak_tflops;
+             return shown.str();
+         },
+         [](O& o, const std::string& v) {
+             std::size_t used = 0;
+             double peak = -1;
+             try {
+                 peak = std::stod(v, &used);
+             } catch (const std::exception&) {
+             }
+             if (used != v.size() || !(peak >= 0) || !std::isfinite(peak))
+                 throw std::invalid_argument("a peak in TFLOP/s (0 or more), not '" + v + "'");
+             o.peak_tflops = peak;
+         }},
         {"ranks", "N", "processes of each imported run, where its log does not say",
          [](const O& d) { return std::to_string(d.ranks); },
          [](O& o, const std::string& v) {
@@ -177,7 +197,7 @@ const std::vector<Command>& commands() {
          {"FILE..."},
          "read logs of runs that already happened (nccl-tests, OSU, MLLOG, MaxText, a metric stream) in "
          "--format, one run per file, into one stored session beside those scalebench ran",
-         {"db", "format", "session", "ranks", "step-time"},
+         {"db", "format", "session", "ranks", "peak-tflops", "step-time"},
          [](O& o, const Arguments& a) {
              if (o.format.empty()) throw std::invalid_argument("--format FORMAT: how the files read");
              o.import_files.assign(a.begin(), a.end());

@@ -35,6 +35,7 @@ struct ConsoleOptions {
     std::string format;       // import: how the files read (kOutputFormats)
     std::string session_name; // import: the session's name
     int ranks = 1;            // import: processes of each run, where its log does not say
+    double peak_tflops = 0;   // import: one device's peak, for the MFU of a trainer that prints TFLOP/s
 
     bool operator==(const ConsoleOptions&) const = default;
 };

@@ -51,8 +51,11 @@ std::string summaryFigures(const SummaryRecord& summary) {
                            m->value("status", std::string("no status")));
     if (j.contains("seconds_per_step") && j.contains("days_to_1T_tokens"))
         return fmt::format(
-            "; last step {:.3f} s, {:.2f} tokens/s, {:.3f} TFLOP/s/device, {:.2f} days to 1T tokens",
+            "; last step {:.3f} s, {:.2f} tokens/s, {:.3f} TFLOP/s/device, {}{:.2f} days to 1T tokens",
             j.value("seconds_per_step", 0.0), j.value("tokens_per_s", 0.0), j.value("tflops_per_device", 0.0),
+            j.contains("mfu") ? fmt::format("MFU {:.2f}% of {:g} TFLOP/s, ", j.value("mfu", 0.0) * 100,
+                                            j.value("peak_tflops_per_device", 0.0))
+                              : "",
             j.value("days_to_1T_tokens", 0.0));
     return "";
 }
@@ -75,7 +78,8 @@ ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
         std::ifstream in(file, std::ios::binary);
         std::ostringstream text;
         text << in.rdbuf();
-        const auto reader = makeOutputReader(request.format, {request.ranks, file.stem().string()});
+        const auto reader =
+            makeOutputReader(request.format, {request.ranks, file.stem().string(), request.peak_tflops});
         std::vector<MetricRecord> records;
         if (in) {
             records = reader->feed(text.str());
@@ -126,7 +130,8 @@ int importRuns(const ConsoleOptions& options, std::ostream& out, std::ostream& e
         if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
         SessionStore store(options.db);
         const ImportOutcome outcome =
-            importLogs(store, {options.import_files, options.format, options.session_name, options.ranks});
+            importLogs(store, {options.import_files, options.format, options.session_name, options.ranks,
+                               options.peak_tflops});
         out << fmt::format("session {} '{}': {} file(s) read as {}, store {}\n", outcome.session_id,
                            options.session_name, options.import_files.size(), options.format,
                            store.file().string());

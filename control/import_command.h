@@ -21,6 +21,7 @@ struct ImportRequest {
     std::string format;       // a reader's (kOutputFormats)
     std::string session_name; // the new session's
     int ranks = 1;            // of each run, where its log does not say
+    double peak_tflops = 0;   // one device's dense peak, for MFU (OutputContext::peak_tflops); 0: none
 };
 struct ImportedFile {
     std::filesystem::path file;

@@ -27,9 +27,9 @@ namespace scalebench {
 // version prints none); model_flops_per_s = TFLOP/s/device x 1e12 x devices; samples_per_s = tokens_per_s /
 // max_target_length where a "Config param max_target_length:" line was read, else 0; elapsed_s = the running
 // sum of seconds (the time of the steps, without compilation or start-up); data_s, forward_s, backward_s,
-// allreduce_s, optimizer_s, comm_hidden_s = 0 (MaxText does not break a step down); mfu empty (MaxText
-// prints no peak; the console's peak table may give one). devices = OutputContext::ranks (one rank per
-// device).
+// allreduce_s, optimizer_s, comm_hidden_s = 0 (MaxText does not break a step down); mfu = TFLOP/s/device /
+// OutputContext::peak_tflops where one is given (MaxText prints no peak), else empty. devices =
+// OutputContext::ranks (one rank per device).
 //
 // Every JAX process prints the line, so a multi-host run's output (srun --label's "3: ", mpirun's
 // "[1,0]<stdout>:", a logging prefix) holds each step once per host: the first line of each step is read and

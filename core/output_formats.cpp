@@ -33,7 +33,7 @@ std::string outputFileOf(const RunSpec& run) {
 }
 
 std::unique_ptr<OutputReader> outputReaderOf(const RunSpec& run) {
-    return makeOutputReader(run.group.command.format, {run.ranks, run.group.workload});
+    return makeOutputReader(run.group.command.format, {run.ranks, run.group.workload, run.group.peak_tflops});
 }
 
 } // namespace scalebench

@@ -19,6 +19,9 @@ namespace scalebench {
 struct OutputContext {
     int ranks = 1;       // processes the launcher started
     std::string program; // the command's program without its folder: "all_reduce_perf", "osu_allreduce"
+    // Dense peak TFLOP/s of one device at the run's precision (the plan's or import's peak_tflops), for the
+    // MFU of a trainer that prints its model TFLOP/s but no peak (MaxText); 0: unknown, no MFU.
+    double peak_tflops = 0;
 };
 
 struct BrokenLine {

@@ -68,6 +68,7 @@ void writeGroup(std::string& out, const RunGroup& g) {
         line("ranks", tomlArray(g.ranks, [](int n) { return std::to_string(n); }));
         integer("gpus_per_node", g.gpus_per_node, defaults.gpus_per_node);
         integer("threads_per_rank", g.threads_per_rank, defaults.threads_per_rank);
+        real("peak_tflops", g.peak_tflops, defaults.peak_tflops);
         text("container_image", c.container_image, "");
         texts("container_mounts", c.container_mounts, {});
         environment();

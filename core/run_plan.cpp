@@ -128,8 +128,8 @@ int batchPerRankAt(const RunGroup& g, std::size_t i) {
 const std::vector<std::string> kCommandKeys = {"command",         "format",           "output",
                                                "container_image", "container_mounts", "name"};
 const std::vector<std::string> kCommandGroupKeys = {
-    "name",  "command",       "format",           "output", "container_image",
-    "ranks", "gpus_per_node", "container_mounts", "env",    "threads_per_rank"};
+    "name",          "command",          "format", "output",           "container_image", "ranks",
+    "gpus_per_node", "container_mounts", "env",    "threads_per_rank", "peak_tflops"};
 
 // A file the command writes in its attempt's folder: a relative path that stays there.
 bool isPathInsideFolder(const std::string& path) {
@@ -216,6 +216,7 @@ RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
     g.ranks = r.positiveIntegers("ranks");
     g.threads_per_rank = r.integer("threads_per_rank", g.threads_per_rank, 0);
     g.gpus_per_node = r.integer("gpus_per_node", g.gpus_per_node, 1);
+    g.peak_tflops = r.real("peak_tflops", g.peak_tflops); // MFU of a trainer that prints its TFLOP/s
     g.env = environment(r, table);
     return g;
 }

@@ -55,20 +55,21 @@ TEST_CASE("an imported MLLOG gives the time to train of MLPerf's result summariz
     CHECK_THAT(runs[0].summary_json, Catch::Contains("\"status\":\"success\""));
 }
 
-TEST_CASE("an imported MaxText log gives seed 003's seconds per step, tokens/s and days to 1T tokens",
+TEST_CASE("an imported MaxText log gives seed 003's seconds per step, tokens/s, MFU and days to 1T tokens",
           "[cli][import]") {
     TemporaryFolder folder;
     const std::string db = (folder.path / "s.db").string();
     const ConsoleRun run =
         runConsole(folder, {"import", SCALEBENCH_SOURCE_DIR "/tests/data/maxtext/llama2-70b-64gpu.log",
-                            "--format", "maxtext", "--ranks", "64", "--db", db});
+                            "--format", "maxtext", "--ranks", "64", "--peak-tflops", "989", "--db", db});
     INFO(run.printed());
     REQUIRE(run.exit_status == 0);
     // The seed's last step: 7.908 s, 1035.970 tokens/s/device x 64 GPUs, 460.480 TFLOP/s/device; 1e12 tokens
-    // at 66302.08 tokens/s take 174.57 days.
+    // at 66302.08 tokens/s take 174.57 days. MFU against the seed's H100 bf16 peak of 989 TFLOP/s: 460.480 /
+    // 989 = 46.56% from MaxText's own FLOP count (the seed's 46.54% uses its rounded 1.82E+15 a sample).
     CHECK_THAT(run.out, Catch::Contains("50 step(s)") &&
                             Catch::Contains("last step 7.908 s, 66302.08 tokens/s, 460.480 TFLOP/s/device, "
-                                            "174.57 days to 1T tokens"));
+                                            "MFU 46.56% of 989 TFLOP/s, 174.57 days to 1T tokens"));
     SessionStore store(db);
     const auto runs = store.runs(1);
     REQUIRE(runs.size() == 1);
@@ -76,6 +77,7 @@ TEST_CASE("an imported MaxText log gives seed 003's seconds per step, tokens/s a
     REQUIRE(steps.size() == 50);
     CHECK(steps.back().step_s == Approx(7.908));
     CHECK(steps.back().tokens_per_s == Approx(1035.970 * 64));
+    CHECK(*steps.back().mfu == Approx(460.480 / 989));
 }
 
 TEST_CASE("a file that cannot be read or gives no record is named, and the others are kept",
