@@ -34,6 +34,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QDir>
 #include <QDomDocument>
 #include <QElapsedTimer>
@@ -805,10 +806,12 @@ TEST_CASE(
     CHECK(ok->isEnabled());
     format->setCurrentText("mllog");
     ranks->setValue(8);
+    dialog.findChild<QDoubleSpinBox*>("importPeak")->setValue(989);
     session->setText("last month's MLPerf");
     const ImportRequest request = dialog.request();
     CHECK(request.format == "mllog");
     CHECK(request.ranks == 8);
+    CHECK(request.peak_tflops == 989);
     CHECK(request.files.size() == 3);
 
     const std::int64_t imported = window.importLogs(request);

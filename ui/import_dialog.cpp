@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QLineEdit>
@@ -17,7 +18,8 @@ namespace scalebench {
 
 ImportDialog::ImportDialog(QWidget* parent)
     : QDialog(parent), files_(new QListWidget(this)), format_(new QComboBox(this)),
-      ranks_(new QSpinBox(this)), session_(new QLineEdit(QStringLiteral("imported"), this)),
+      ranks_(new QSpinBox(this)), peak_(new QDoubleSpinBox(this)),
+      session_(new QLineEdit(QStringLiteral("imported"), this)),
       buttons_(new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this)) {
     setWindowTitle(tr("Import logs"));
     files_->setObjectName(QStringLiteral("importFiles"));
@@ -32,12 +34,21 @@ ImportDialog::ImportDialog(QWidget* parent)
     ranks_->setToolTip(tr("Processes of each run, where its log does not say (an MLLOG or nccl-tests log "
                           "does)"));
 
+    peak_->setObjectName(QStringLiteral("importPeak"));
+    peak_->setRange(0, 1e6);
+    peak_->setDecimals(1);
+    peak_->setSpecialValueText(tr("unknown (no MFU)"));
+    peak_->setToolTip(
+        tr("Dense peak TFLOP/s of one device at the run's precision (H100 bf16: 989), for the MFU "
+           "of a trainer that prints its TFLOP/s (MaxText)"));
+
     auto* add = new QPushButton(tr("Add files..."), this);
     add->setObjectName(QStringLiteral("addImportFiles"));
     connect(add, &QPushButton::clicked, this, &ImportDialog::addFiles);
     auto* form = new QFormLayout;
     form->addRow(tr("Format:"), format_);
     form->addRow(tr("Ranks:"), ranks_);
+    form->addRow(tr("Peak TFLOP/s per device:"), peak_);
     form->addRow(tr("Session:"), session_);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(files_, 1);
@@ -63,6 +74,7 @@ ImportRequest ImportDialog::request() const {
     request.format = format_->currentText().toStdString();
     request.session_name = session_->text().trimmed().toStdString();
     request.ranks = ranks_->value();
+    request.peak_tflops = peak_->value();
     return request;
 }
 

@@ -9,6 +9,7 @@ class QComboBox;
 class QDialogButtonBox;
 class QLineEdit;
 class QListWidget;
+class QDoubleSpinBox;
 class QSpinBox;
 
 namespace scalebench {
@@ -30,6 +31,7 @@ class ImportDialog : public QDialog {
     QListWidget* files_;
     QComboBox* format_;
     QSpinBox* ranks_;
+    QDoubleSpinBox* peak_;
     QLineEdit* session_;
     QDialogButtonBox* buttons_;
 };
