@@ -17,6 +17,17 @@ constexpr std::size_t kMaxPatternBytes = 1000;
 // (a{100} nested in (...){100}) is refused before std::regex builds it.
 constexpr double kMaxCompiledStates = 5000;
 
+// libstdc++'s default executor backtracks, recursively: ((a*)*)*c takes exponential time on a line of a's,
+// and a long line deep recursion. Its extension __polynomial matches with the Thompson NFA instead (time
+// linear in the line and the states, no recursion per character) and refuses back-references, which only
+// backtracking can match.
+#ifdef __GLIBCXX__
+constexpr auto kRegexOptions =
+    std::regex::ECMAScript | std::regex::optimize | std::regex_constants::__polynomial;
+#else
+constexpr auto kRegexOptions = std::regex::ECMAScript | std::regex::optimize;
+#endif
+
 const std::vector<std::string> kFieldNames = {"step",  "steps",        "loss",    "step_time", "throughput",
                                               "batch", "tokens_per_s", "tflops",  "mfu",       "elapsed",
                                               "eval",  "eval_loss",    "workload"};
@@ -143,7 +154,7 @@ PatternLine readLine(const toml::table& table, const std::string& source, int in
                "'pattern' repeats so much ({n,m} inside {n,m}) that it would compile to more than " +
                    std::to_string(static_cast<int>(kMaxCompiledStates)) + " states");
     try {
-        line.regex = std::regex(line.ecmascript, std::regex::ECMAScript | std::regex::optimize);
+        line.regex = std::regex(line.ecmascript, kRegexOptions);
     } catch (const std::regex_error& e) {
         r.fail(node, "pattern",
                "'pattern' is not a regular expression std::regex reads: " + std::string(e.what()));

@@ -418,3 +418,15 @@ TEST_CASE("a bad definition is refused naming its file, line, key and what is wr
             Catch::StartsWith("mine.toml:2: 'thousands_separator' is one character"));
     }
 }
+
+TEST_CASE("patterns match without backtracking: nested repeats take no exponential time, back-references are "
+          "refused",
+          "[core][pattern]") {
+    const PatternFormat nested = readPatternFormat(
+        "name = \"x\"\n[[line]]\npattern = '(?<step>\\d+)((((a*)*)*)*)*c'\n", "nested.toml");
+    // A backtracking matcher takes minutes on this line; the Thompson NFA, microseconds.
+    const Read read = readWith(nested, "1" + std::string(2000, 'a') + "\n1" + std::string(40, 'a') + "c\n");
+    CHECK(read.all<StepRecord>().size() == 1);
+    CHECK_THAT(refusal("name = \"x\"\n[[line]]\npattern = '(?<step>\\d+) (a)\\2'\n"),
+               Catch::Contains("'pattern' is not a regular expression std::regex reads"));
+}
