@@ -125,11 +125,13 @@ const std::vector<Option>& options() {
          }},
         {"screenshot", "PNG", "save the window to this PNG and quit", nullptr,
          [](O& o, const std::string& v) { o.screenshot = v; }},
-        {"format", "FORMAT", "how the files read: " + joined(kOutputFormats, ", "), nullptr,
+        {"format", "FORMAT",
+         "how the files read: " + joined(kOutputFormats, ", ") +
+             ", a shipped format definition (megatron-lm, nemo, torchtitan), NAME.toml in " +
+             "the user's formats folder, or a definition file (docs/metric-stream.md)",
+         nullptr,
          [](O& o, const std::string& v) {
-             if (std::find(kOutputFormats.begin(), kOutputFormats.end(), v) == kOutputFormats.end())
-                 throw std::invalid_argument("no format '" + v +
-                                             "' (formats: " + joined(kOutputFormats, ", ") + ")");
+             checkOutputFormat(v); // names the formats there are, or what is wrong with a definition
              o.format = v;
          }},
         {"session", "NAME", "the imported session's name", [](const O&) { return std::string("imported"); },

@@ -173,8 +173,13 @@ RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
     if (!table.get("format"))
         r.fail(command, "format",
                "a [[run]] with a 'command' says how its output reads: 'format' = " +
-                   joinedWords(kOutputFormats));
-    c.format = choice(r, table, "format", "", kOutputFormats);
+                   joinedWords(availableFormats()) + " or a format definition (docs/metric-stream.md)");
+    c.format = r.text("format", "", true);
+    try {
+        checkOutputFormat(c.format);
+    } catch (const std::exception& e) {
+        r.fail(*table.get("format"), "format", std::string("'format': ") + e.what());
+    }
     c.output = r.text("output", "");
     if (const toml::node* node = table.get("output"); node && !isPathInsideFolder(c.output))
         r.fail(*node, "output",

@@ -11,9 +11,13 @@
 #include "shell_words.h"
 #include "slurm_job_script.h"
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <unistd.h>
 
 using namespace scalebench;
 
@@ -246,4 +250,44 @@ TEST_CASE("every format a plan may name has its reader, and a run's reader is it
         }
     CHECK(collectives == 10); // 5 sizes, in and out of place
     CHECK(reader->brokenLineCount() == 0);
+}
+
+TEST_CASE(
+    "a command's format may name a user-defined format: a shipped definition, one in the user's formats "
+    "folder, or a definition file",
+    "[core][plan][pattern]") {
+    const RunPlan shipped =
+        planOf("command = \"torchrun pretrain_gpt.py\"\nformat = \"megatron-lm\"\nranks = 8\n");
+    CHECK(shipped.groups[0].command.format == "megatron-lm");
+    CHECK(outputReaderOf(expandPlan(shipped).front()) != nullptr);
+
+    const std::filesystem::path folder =
+        std::filesystem::temp_directory_path() / ("scalebench-formats-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    std::ofstream(folder / "my-trainer.toml") << "name = \"my-trainer\"\n[[line]]\n"
+                                                 "pattern = 'step (?<step>\\d+) loss (?<loss>[\\d.]+)'\n";
+    std::ofstream(folder / "broken.toml") << "name = \"broken\"\n[[line]]\npattern = 'step (?<stpe>\\d+)'\n";
+    ::setenv("SCALEBENCH_FORMATS", folder.c_str(), 1);
+    const RunPlan user = planOf("command = \"my_trainer\"\nformat = \"my-trainer\"\nranks = 2\n");
+    const auto reader = outputReaderOf(expandPlan(user).front());
+    const auto records = reader->feed("step 1 loss 2.5\nstep 2 loss 2.25\n");
+    CHECK(std::count_if(records.begin(), records.end(),
+                        [](const MetricRecord& r) { return std::holds_alternative<StepRecord>(r); }) == 2);
+    const std::string by_path = (folder / "my-trainer.toml").string();
+    CHECK(planOf("command = \"my_trainer\"\nformat = \"" + by_path + "\"\nranks = 2\n")
+              .groups[0]
+              .command.format == by_path);
+    const auto listed = availableFormats();
+    CHECK(std::find(listed.begin(), listed.end(), "my-trainer") != listed.end());
+    CHECK(std::find(listed.begin(), listed.end(), "torchtitan") != listed.end());
+
+    CHECK_THAT(refusalOf("command = \"x\"\nformat = \"broken\"\nranks = 2\n"),
+               Catch::StartsWith("theirs.toml:4:") &&
+                   Catch::Contains("'format': " + (folder / "broken.toml").string() + ":3:") &&
+                   Catch::Contains("(?<stpe>...)"));
+    CHECK_THAT(refusalOf("command = \"x\"\nformat = \"megatron\"\nranks = 2\n"),
+               Catch::Contains("no output format 'megatron'") &&
+                   Catch::Contains("megatron-lm, nemo, torchtitan") && Catch::Contains("my-trainer"));
+    ::unsetenv("SCALEBENCH_FORMATS");
+    std::filesystem::remove_all(folder);
 }

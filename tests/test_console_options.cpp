@@ -156,7 +156,7 @@ TEST_CASE("console options: each bad input is named, with the help to read", "[c
         {{"compare", "1"}, "compare: missing B (compare A B)", "scalebench compare --help"},
         {{"import", "a.log"}, "import: --format FORMAT: how the files read", "scalebench import --help"},
         {{"import", "--format", "mllog"}, "import: missing FILE...", "scalebench import --help"},
-        {{"import", "a.log", "--format", "osv"}, "--format: no format 'osv'", "scalebench import --help"},
+        {{"import", "a.log", "--format", "osv"}, "--format: no output format 'osv' (formats: nccl-tests", "scalebench import --help"},
         {{"import", "a.log", "--format", "osu", "--ranks", "0"},
          "--ranks: at least 1, not 0",
          "scalebench import --help"},

@@ -104,3 +104,35 @@ TEST_CASE("a file that cannot be read or gives no record is named, and the other
     CHECK(no_format.exit_status == 2);
     CHECK_THAT(no_format.err, Catch::Contains("--format FORMAT"));
 }
+
+TEST_CASE(
+    "an imported Megatron-LM log read with its shipped format definition gives its steps and validation",
+    "[cli][import][pattern]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "s.db").string();
+    const ConsoleRun run =
+        runConsole(folder, {"import", SCALEBENCH_SOURCE_DIR "/tests/data/formats/megatron-lm.log", "--format",
+                            "megatron-lm", "--ranks", "8", "--db", db});
+    INFO(run.printed());
+    REQUIRE(run.exit_status == 0);
+    CHECK_THAT(run.out, Catch::Contains("4 step(s), 1 evaluation(s)") && Catch::Contains("0 broken line(s)"));
+    SessionStore store(db);
+    const auto runs = store.runs(1);
+    REQUIRE(runs.size() == 1);
+    const auto steps = store.steps(runs[0].id);
+    REQUIRE(steps.size() == 4);
+    CHECK(steps[1].step == 20);
+    CHECK(steps[1].step_s == Approx(1.0124));                  // elapsed time per iteration (ms): 1012.4
+    CHECK(steps[1].model_flops_per_s == Approx(205.5e12 * 8)); // TFLOP/s/GPU x 8 GPUs
+    CHECK(steps[1].samples_per_s == Approx(16 / 1.0124));      // global batch size / step time
+    const auto evals = store.evals(runs[0].id);
+    REQUIRE(evals.size() == 1);
+    CHECK(evals[0].metric == "perplexity");
+    CHECK(evals[0].value == Approx(4028.411));
+
+    const ConsoleRun unknown =
+        runConsole(folder, {"import", SCALEBENCH_SOURCE_DIR "/tests/data/formats/megatron-lm.log", "--format",
+                            "megatron", "--db", db});
+    CHECK(unknown.exit_status == 2);
+    CHECK_THAT(unknown.err, Catch::Contains("no output format 'megatron'") && Catch::Contains("megatron-lm"));
+}

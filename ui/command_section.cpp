@@ -22,7 +22,8 @@ CommandSection::CommandSection(QWidget* parent) : QWidget(parent) {
     command_->setToolTip(tr("What every rank runs, split as a shell splits a simple command; pipes, "
                             "redirections and $variables need sh -c '...'"));
     format_ = named(new QComboBox(this), "outputFormat");
-    for (const auto& format : kOutputFormats)
+    format_->setEditable(true); // a definition file by its path, besides the formats listed
+    for (const auto& format : availableFormats())
         format_->addItem(QString::fromStdString(format));
     format_->setToolTip(tr("How the console reads what the command writes (docs/metric-stream.md)"));
     output_ = named(new QLineEdit(this), "outputFile");

@@ -26,7 +26,7 @@ ImportDialog::ImportDialog(QWidget* parent)
     format_->setObjectName(QStringLiteral("importFormat"));
     ranks_->setObjectName(QStringLiteral("importRanks"));
     session_->setObjectName(QStringLiteral("importSession"));
-    for (const std::string& format : kOutputFormats)
+    for (const std::string& format : availableFormats())
         format_->addItem(QString::fromStdString(format));
     format_->setToolTip(tr("How the files read: nccl-tests' tables or JSON, OSU's tables, MLPerf's :::MLLOG "
                            "lines, MaxText's step lines, the engine's metric stream"));
