@@ -195,10 +195,11 @@ std::string formatTokenThroughput(const std::vector<RunResult>& results) {
                            daysToTrain(r.figures.tokens_per_s));
     }
     if (!out.empty())
-        out += "model FLOPs: the engine's runs compute MaxText's formula exactly for the run's model (the "
-               "recipe's tables use its rounded 1.82E+15 a sample); an outside trainer's runs, its own printed "
-               "TFLOP/s;\nMFU = model FLOP/s / (ranks x peak); days to 1T tokens = 1e12 / "
-               "(tokens/s) / 86400 (seed 003).\n";
+        out +=
+            "model FLOPs: the engine's runs compute MaxText's formula exactly for the run's model (the "
+            "recipe's tables use its rounded 1.82E+15 a sample); an outside trainer's runs, its own printed "
+            "TFLOP/s;\nMFU = model FLOP/s / (ranks x peak); days to 1T tokens = 1e12 / "
+            "(tokens/s) / 86400 (seed 003).\n";
     return out;
 }
 } // namespace
