@@ -3,6 +3,8 @@
 // seed 003 reads them, and a file that cannot be read named without losing the others.
 #include "console_run.h"
 #include "file_text.h"
+#include "results_table.h"
+#include "session_results.h"
 #include "session_store.h"
 #include "temporary_folder.h"
 
@@ -135,4 +137,31 @@ TEST_CASE(
                             "megatron", "--db", db});
     CHECK(unknown.exit_status == 2);
     CHECK_THAT(unknown.err, Catch::Contains("no output format 'megatron'") && Catch::Contains("megatron-lm"));
+}
+
+TEST_CASE(
+    "ten imported BERT logs score as MLPerf's result summarizer scores them: the olympic average with the "
+    "aborted run dropped as the slowest",
+    "[cli][import][mlperf]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "s.db").string();
+    std::vector<std::string> arguments = {"import"};
+    for (int k = 0; k < 10; ++k)
+        arguments.push_back(SCALEBENCH_SOURCE_DIR "/tests/data/mllog/bert-repeats/run-" + std::to_string(k) +
+                            ".log");
+    for (const char* word : {"--format", "mllog", "--ranks", "8", "--db"})
+        arguments.emplace_back(word);
+    arguments.push_back(db);
+    const ConsoleRun run = runConsole(folder, arguments);
+    INFO(run.printed());
+    REQUIRE(run.exit_status == 0);
+    // mlperf-logging 4.1.68's _compute_olympic_average on the nine converged times (run 7 aborted) with one
+    // dropped score: 4.8691354166666665 minutes.
+    CHECK_THAT(run.out, Catch::Contains("9/10      4.87     1.00x   100%  olympic average of 8 of 10 runs"));
+    SessionStore store(db);
+    const auto points = sessionScaling(loadSessionResults(store, 1));
+    REQUIRE(points.size() == 1);
+    REQUIRE(points[0].mlperf);
+    CHECK(*points[0].mlperf->score_min == Approx(4.8691354166666665).epsilon(1e-12));
+    CHECK(points[0].mlperf->valid);
 }
