@@ -4,6 +4,7 @@
 
 #include "output_reader.h"
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,17 @@ struct ReadText {
     std::vector<MetricRecord> records;
     std::vector<BrokenLine> broken; // the kept ones
     std::int64_t broken_count = 0;
+
+    // The records of one type, in order.
+    template <typename Record> std::vector<Record> all() const {
+        std::vector<Record> out;
+        for (const auto& r : records)
+            if (const auto* x = std::get_if<Record>(&r)) out.push_back(*x);
+        return out;
+    }
+    // The first summary's and header's JSON (throws where there is none).
+    nlohmann::json summaryJson() const { return nlohmann::json::parse(all<SummaryRecord>().at(0).json); }
+    nlohmann::json headerJson() const { return nlohmann::json::parse(all<HeaderRecord>().at(0).json); }
 };
 
 // Feeds `text` in chunks of `chunk` bytes (0: all at once), then finishes.

@@ -27,14 +27,6 @@ struct Read : ReadText {
             if (const auto* s = std::get_if<StepRecord>(&r)) out.push_back(*s);
         return out;
     }
-    template <typename Record> std::vector<Record> all() const {
-        std::vector<Record> out;
-        for (const auto& r : records)
-            if (const auto* x = std::get_if<Record>(&r)) out.push_back(*x);
-        return out;
-    }
-    nlohmann::json summaryJson() const { return nlohmann::json::parse(all<SummaryRecord>().at(0).json); }
-    nlohmann::json headerJson() const { return nlohmann::json::parse(all<HeaderRecord>().at(0).json); }
 };
 
 // Feeds `text` in chunks of `chunk` bytes (0: all at once), then finishes.

@@ -19,15 +19,7 @@ namespace {
 const std::filesystem::path kLogs = SCALEBENCH_SOURCE_DIR "/tests/data/formats";
 const std::filesystem::path kDefinitions = SCALEBENCH_SOURCE_DIR "/resources/formats";
 
-struct Read : ReadText {
-    template <typename Record> std::vector<Record> all() const {
-        std::vector<Record> out;
-        for (const auto& r : records)
-            if (const auto* x = std::get_if<Record>(&r)) out.push_back(*x);
-        return out;
-    }
-    nlohmann::json summaryJson() const { return nlohmann::json::parse(all<SummaryRecord>().at(0).json); }
-};
+using Read = ReadText;
 
 PatternFormat shipped(const std::string& name) {
     const auto text = shippedFormatText(name);
