@@ -6,6 +6,7 @@
 #include "loss_scaler.h"
 #include "message_sizes.h"
 #include "mllog_writer.h"
+#include "mlperf_benchmark.h"
 #include "temporary_folder.h"
 
 #include <algorithm>
@@ -279,4 +280,24 @@ TEST_CASE("the MLLOG writer appends one line an event with its kind, the call si
     CHECK(lines[3]["value"] == 7);
     CHECK_THROWS_WITH(MllogWriter((folder.path / "no" / "such.txt").string()),
                       Catch::Contains("no/such.txt"));
+}
+
+TEST_CASE("each workload's MLPerf benchmark and the ruleset its MLLOG file is checked against, or none",
+          "[engine][mllog]") {
+    CHECK(mlperfBenchmarkOf("resnet20")->benchmark == "resnet");
+    CHECK(mlperfBenchmarkOf("resnet50")->ruleset == "4.0.0");
+    CHECK(mlperfBenchmarkOf("bert")->ruleset == "5.0.0");
+    CHECK(mlperfBenchmarkOf("llama")->benchmark == "llama31_8b");
+    CHECK(mlperfBenchmarkOf("llama")->ruleset == "6.1.0");
+    CHECK(mlperfBenchmarkOf("gnmt")->ruleset == "0.7.0");
+    CHECK_FALSE(mlperfBenchmarkOf("lstm-lm").has_value());
+    CHECK_FALSE(mlperfBenchmarkOf("logistic-regression").has_value());
+    CHECK_FALSE(mlperfBenchmarkOf("allreduce-sweep").has_value());
+    const std::string usage = engineUsage();
+    CHECK_THAT(usage, Catch::Contains("llama: llama31_8b (training 6.1.0)") &&
+                          Catch::Contains("lstm-lm: none (its log names no submission_benchmark)"));
+    CHECK(mlperfPrecision("fp32", false) == "fp32");
+    CHECK(mlperfPrecision("fp32", true) == "tf32");
+    CHECK(mlperfPrecision("bf16", true) == "bfloat16");
+    CHECK(mlperfPrecision("fp16", false) == "fp16");
 }
