@@ -101,7 +101,8 @@
     X(checkpoint_dir, Text, "", "save a checkpoint here every checkpoint_every steps and at the end", "")    \
     X(checkpoint_every, Int, "0", "steps between checkpoints; 0: only at the end", 0)                        \
     X(resume, Switch, "", "start from the newest checkpoint in checkpoint_dir", false)                       \
-    X(mllog, Text, "", "MLPerf's :::MLLOG lines go to this file (rank 0)", "")                               \
+    X(mllog, Text, "", "MLPerf's :::MLLOG lines go to this file (rank 0; benchmarks below)", "")             \
+    X(mllog_org, Text, "", "the MLLOG file's submission_org", "scalebench")                                  \
     X(target_accuracy, Real, "0..1",                                                                         \
       "the old form of --target for accuracy: a fraction (0.8 = --target 80)", 0)
 

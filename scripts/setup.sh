@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs what scalebench needs on Debian 12 (packages, the torch wheel for LibTorch) and says what it does.
+# Installs what scalebench needs on Debian 12 (packages, the torch wheel for LibTorch, MLPerf's compliance checker)
+# and says what it does.
 # Idempotent: a second run finds everything in place and does no network work.
 set -euo pipefail
 
@@ -12,6 +13,10 @@ cuda_runtime=(nvidia-cuda-runtime==13.0.96 nvidia-cuda-cupti==13.0.85)
 # libcusparseLt.so.0 and libnvshmem_host.so.3 (torch's pins): the CUDA 13.0 toolkit in /usr/local/cuda has the rest
 # (cuBLAS, cuFFT, cuRAND, cuSPARSE, cuDNN 9.19, NCCL 2.28.9: the versions torch pins), but not these.
 cuda_build=(nvidia-cufile==1.15.1.6 nvidia-cusparselt-cu13==0.8.0 nvidia-nvshmem-cu13==3.4.5)
+# MLPerf's compliance checker, which the engine's MLLOG test runs (python -m mlperf_logging.compliance_checker).
+# Its wheel also requires pandas, numpy and scipy, for the result summarizer and the RCP checker only; the checker
+# and the mllog writer import nothing beyond the standard library but yaml.
+mlperf_logging=(mlperf-logging==4.1.68 PyYAML==6.0.3)
 
 say() { printf '[setup] %s\n' "$*"; }
 fail() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
@@ -82,6 +87,14 @@ else
   say "installing ${absent[*]} into $venv"
   "$venv/bin/pip" install -q --no-deps "${absent[@]}" ||
     fail "the CUDA library wheels could not be installed; see pip's message above"
+fi
+mapfile -t absent < <(absent_from_venv "${mlperf_logging[@]}")
+if [ ${#absent[@]} -eq 0 ]; then
+  say "MLPerf's compliance checker: ${mlperf_logging[*]} present in $venv"
+else
+  say "installing ${absent[*]} into $venv (MLPerf's compliance checker and its yaml reader, ~1 MB)"
+  "$venv/bin/pip" install -q --no-deps "${absent[@]}" ||
+    fail "mlperf-logging could not be installed; see pip's message above"
 fi
 site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 [ -f "$site/torch/lib/libtorch_cpu.so" ] || fail "torch is installed but $site/torch/lib/libtorch_cpu.so is missing"

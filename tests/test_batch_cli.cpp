@@ -351,4 +351,6 @@ mllog = true
     const auto& mlperf = summary["mlperf"];
     CHECK(mlperf["time_to_train_min"].get<double>() > 0);
     CHECK(mlperf["status"].is_string());
+    CHECK(mlperf["benchmark"] == "resnet"); // the MLPerf benchmark resnet20 stands in for, not its own name
+    CHECK(mlperf["division"] == "open");
 }

@@ -6,6 +6,7 @@
 #include "loss_scaler.h"
 #include "message_sizes.h"
 #include "mllog_writer.h"
+#include "mlperf_benchmark.h"
 #include "temporary_folder.h"
 
 #include <algorithm>
@@ -205,26 +206,36 @@ TEST_CASE("the default loss scaling is MLBench's Transformer's and a scaler resu
     CHECK_THROWS_AS(LossScaler({.window = 0}), std::invalid_argument);
 }
 
-TEST_CASE("MLLOG lines are encoded as mlperf-logging's mllog writes them", "[engine][mllog]") {
-    // Python: mllog._encode_log("", 1593472045000, "POINT_IN_TIME", "global_batch_size", 256,
-    //                           {"file": "train.py", "lineno": 12})
+TEST_CASE("MLLOG lines are encoded as mlperf-logging 4.1.68's mllog writes them", "[engine][mllog]") {
+    // Every expected line below is what mllog._encode_log of mlperf-logging 4.1.68 printed for the same
+    // arguments (Python 3.11, without numpy), e.g.
+    //   mllog._encode_log("", 1593472045000, "POINT_IN_TIME", "global_batch_size", 256,
+    //                     {"file": "train.py", "lineno": 12})
     CHECK(MllogWriter::encode("", 1593472045000, "POINT_IN_TIME", "global_batch_size", 256,
                               {{"file", "train.py"}, {"lineno", 12}}) ==
           R"(:::MLLOG {"namespace": "", "time_ms": 1593472045000, "event_type": "POINT_IN_TIME", )"
-          R"("key": "global_batch_size", "value": 256.0, "metadata": {"file": "train.py", "lineno": 12}})");
+          R"("key": "global_batch_size", "value": 256, "metadata": {"file": "train.py", "lineno": 12}})");
     CHECK(MllogWriter::encode("", 1, "INTERVAL_END", "run_stop", nullptr,
                               {{"file", "a.cpp"}, {"lineno", 3}, {"status", "success"}}) ==
           R"(:::MLLOG {"namespace": "", "time_ms": 1, "event_type": "INTERVAL_END", "key": "run_stop", )"
           R"("value": null, "metadata": {"file": "a.cpp", "lineno": 3, "status": "success"}})");
-    // Strings stay strings, floats are Python's repr, booleans become floats, non-ASCII is escaped.
+    CHECK(
+        MllogWriter::encode("", 1, "POINT_IN_TIME", "eval_accuracy", 0.7512,
+                            {{"epoch_num", 2}, {"samples_count", 1024}}) ==
+        R"(:::MLLOG {"namespace": "", "time_ms": 1, "event_type": "POINT_IN_TIME", "key": "eval_accuracy", )"
+        R"("value": 0.7512, "metadata": {"epoch_num": 2, "samples_count": 1024}})");
+    // Values as given: strings, integers, floats as Python's repr (2.0 keeps its ".0"), booleans as JSON's;
+    // non-ASCII is escaped.
     CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "opt_name", "sgd", {}),
                Catch::Contains(R"("value": "sgd", "metadata": {}})"));
     CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "opt_base_learning_rate", 1e-05, {}),
                Catch::Contains(R"("value": 1e-05,)"));
-    CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "eval_accuracy", 0.7512, {}),
-               Catch::Contains(R"("value": 0.7512,)"));
+    CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "opt_base_learning_rate", 2.0, {}),
+               Catch::Contains(R"("value": 2.0,)"));
+    CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "x", 1e16, {}),
+               Catch::Contains(R"("value": 1e+16,)"));
     CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "cache_clear", true, {}),
-               Catch::Contains(R"("value": 1.0,)"));
+               Catch::Contains(R"("value": true,)"));
     CHECK_THAT(MllogWriter::encode("", 1, "POINT_IN_TIME", "submission_org", "M\xc3\xbcnchen", {}),
                Catch::Contains(R"("value": "M\u00fcnchen",)"));
 }
@@ -265,7 +276,28 @@ TEST_CASE("the MLLOG writer appends one line an event with its kind, the call si
     CHECK(lines[2]["event_type"] == "INTERVAL_END");
     CHECK(lines[2]["metadata"]["status"] == "aborted");
     CHECK(lines[3]["key"] == "seed");
-    CHECK(lines[3]["value"] == 7.0);
+    CHECK(lines[3]["value"].is_number_integer());
+    CHECK(lines[3]["value"] == 7);
     CHECK_THROWS_WITH(MllogWriter((folder.path / "no" / "such.txt").string()),
                       Catch::Contains("no/such.txt"));
+}
+
+TEST_CASE("each workload's MLPerf benchmark and the ruleset its MLLOG file is checked against, or none",
+          "[engine][mllog]") {
+    CHECK(mlperfBenchmarkOf("resnet20")->benchmark == "resnet");
+    CHECK(mlperfBenchmarkOf("resnet50")->ruleset == "4.0.0");
+    CHECK(mlperfBenchmarkOf("bert")->ruleset == "5.0.0");
+    CHECK(mlperfBenchmarkOf("llama")->benchmark == "llama31_8b");
+    CHECK(mlperfBenchmarkOf("llama")->ruleset == "6.1.0");
+    CHECK(mlperfBenchmarkOf("gnmt")->ruleset == "0.7.0");
+    CHECK_FALSE(mlperfBenchmarkOf("lstm-lm").has_value());
+    CHECK_FALSE(mlperfBenchmarkOf("logistic-regression").has_value());
+    CHECK_FALSE(mlperfBenchmarkOf("allreduce-sweep").has_value());
+    const std::string usage = engineUsage();
+    CHECK_THAT(usage, Catch::Contains("llama: llama31_8b (training 6.1.0)") &&
+                          Catch::Contains("lstm-lm: none (its log names no submission_benchmark)"));
+    CHECK(mlperfPrecision("fp32", false) == "fp32");
+    CHECK(mlperfPrecision("fp32", true) == "tf32");
+    CHECK(mlperfPrecision("bf16", true) == "bfloat16");
+    CHECK(mlperfPrecision("fp16", false) == "fp16");
 }

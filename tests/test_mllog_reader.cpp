@@ -136,6 +136,23 @@ TEST_CASE("MLLOG resnet run that aborted", "[core][mllog]") {
     CHECK(s["mlperf"]["epochs_to_converge"] == 8);
 }
 
+TEST_CASE("MLLOG of the engine's llama as llama31_8b reads its evaluations as a loss to go below 3.3",
+          "[core][mllog]") {
+    const Read read = readMllog(fileText(kFixtures / "engine_llama.log"), 0, 2);
+    CHECK(read.broken.empty());
+    const auto evals = all<EvalRecord>(read);
+    REQUIRE(evals.size() == 2);
+    CHECK(evals[0].metric == "loss");
+    CHECK(evals[0].step == 30 * 16); // samples_count
+    CHECK(evals[1].loss == evals[1].value);
+    const auto summaries = all<SummaryRecord>(read);
+    REQUIRE(summaries.size() == 1);
+    CHECK(summaries[0].eval_metric == "loss");
+    CHECK(summaries[0].target == 3.3);
+    CHECK(summaries[0].best_eval == std::min(evals[0].value, evals[1].value));
+    CHECK(json::parse(summaries[0].json)["mlperf"]["benchmark"] == "llama31_8b");
+}
+
 TEST_CASE("MLLOG read in chunks reads as whole", "[core][mllog]") {
     for (const char* file : {"bert_success.log", "resnet_aborted.log"}) {
         const std::string text = fileText(kFixtures / file);

@@ -225,8 +225,9 @@ TEST_CASE("a run's MLLOG file holds one :::MLLOG JSON line an event with MLPerf'
         return it - keys.begin();
     };
     CHECK(position("init_start") == 0);
-    for (const char* key : {"submission_benchmark", "seed", "global_batch_size", "opt_base_learning_rate",
-                            "opt_name", "train_samples", "eval_samples"})
+    for (const char* key :
+         {"submission_benchmark", "submission_org", "cache_clear", "seed", "global_batch_size",
+          "opt_base_learning_rate", "opt_name", "train_samples", "eval_samples", "micro_batch_size"})
         CHECK(position(key) < position("init_stop"));
     CHECK(position("init_stop") < position("run_start"));
     CHECK(position("run_start") < position("epoch_start"));
@@ -238,10 +239,13 @@ TEST_CASE("a run's MLLOG file holds one :::MLLOG JSON line an event with MLPerf'
     CHECK(std::count(keys.begin(), keys.end(), "eval_accuracy") == 2); // steps 2 and 4
     CHECK(std::count(keys.begin(), keys.end(), "epoch_start") ==
           std::count(keys.begin(), keys.end(), "epoch_stop"));
-    CHECK(events[position("global_batch_size")]["value"] == 16.0);
-    CHECK(events[position("seed")]["value"] == 1.0);
-    CHECK(events[position("submission_benchmark")]["value"] == "resnet20");
+    CHECK(events[position("global_batch_size")]["value"] == 16); // integers as integers, as mllog writes them
+    CHECK(events[position("global_batch_size")]["value"].is_number_integer());
+    CHECK(events[position("seed")]["value"] == std::stoi(testSeed()));
+    CHECK(events[position("submission_benchmark")]["value"] ==
+          "resnet"); // the MLPerf benchmark, not resnet20
     CHECK(events[position("eval_accuracy")]["metadata"].contains("epoch_num"));
+    CHECK(events[position("eval_accuracy")]["metadata"]["samples_count"] == 2 * 16); // after step 2
     CHECK(events.back()["metadata"]["status"] == "success");
     CHECK(events.back()["event_type"] == "INTERVAL_END");
     CHECK(events[0]["event_type"] == "INTERVAL_START");

@@ -1,6 +1,8 @@
 // The engine's command line, parsed by the option table both programs share (protocol/engine_option_table.h).
 #include "engine_options.h"
 
+#include "mlperf_benchmark.h"
+
 #include <algorithm>
 #include <charconv>
 #include <functional>
@@ -135,6 +137,14 @@ std::string engineUsage() {
                 e.help + "; default: " + (value.empty() ? "none" : value) + "\n";
     }
     text += "  --help, --version\nLIST: comma-separated, e.g. --collectives allreduce,allgather.\n";
+    text +=
+        "MLLOG: the open-division MLPerf Training benchmark each workload stands in for, and the ruleset\n"
+        "of mlperf-logging 4.1.68's compliance checker its log is checked against:\n";
+    for (const auto& row : mlperfBenchmarks())
+        text += "  " + row.workload + ": " +
+                (row.benchmark.empty() ? "none (its log names no submission_benchmark)"
+                                       : row.benchmark + " (training " + row.ruleset + ")") +
+                "\n";
     return text;
 }
 

@@ -38,13 +38,6 @@ template <typename Json> std::string pythonJson(const Json& j) {
     return j.dump(-1, ' ', true);
 }
 
-// mllog's _try_float on "value".
-nlohmann::json asFloat(const nlohmann::json& value) {
-    if (value.is_boolean()) return value.get<bool>() ? 1.0 : 0.0;
-    if (value.is_number()) return value.get<double>();
-    return value;
-}
-
 std::string fileName(const char* path) {
     const std::string p = path;
     const auto slash = p.rfind('/');
@@ -65,7 +58,7 @@ std::string MllogWriter::encode(const std::string& name_space, std::int64_t time
     line["time_ms"] = time_ms;
     line["event_type"] = event_type;
     line["key"] = key;
-    line["value"] = asFloat(value);
+    line["value"] = value;
     line["metadata"] = metadata.is_null() ? nlohmann::ordered_json::object() : metadata;
     std::string out = ":::MLLOG ";
     out += pythonJson(line);

@@ -1,7 +1,7 @@
 // MLPerf's compliance log (mlcommons/logging, mlperf_logging/mllog/mllog.py): one line an event,
 // `:::MLLOG {"namespace": "", "time_ms": ..., "event_type": ..., "key": ..., "value": ..., "metadata":
-// {...}}`, encoded as Python's json.dumps writes it (", " and ": " separators, ASCII only, numbers in "value"
-// as floats).
+// {...}}`, encoded as mlperf-logging 4.1.68's _encode_log writes it: Python's json.dumps (", " and ": "
+// separators, ASCII only), every value as given (integers as integers, booleans as true and false).
 #pragma once
 
 #include <cstdint>
@@ -30,8 +30,8 @@ class MllogWriter {
                const nlohmann::ordered_json& metadata = nlohmann::ordered_json::object(),
                std::source_location where = std::source_location::current());
 
-    // One line without its newline, as mllog's _encode_log writes it. A number or a boolean in value becomes
-    // a float (mllog's _try_float); strings, null, arrays and objects stay as they are.
+    // One line without its newline, as mllog's _encode_log writes it: value as given (json.dumps of the
+    // Python value: 256 stays 256, 256.0 stays 256.0, true stays true).
     static std::string encode(const std::string& name_space, std::int64_t time_ms,
                               const std::string& event_type, const std::string& key,
                               const nlohmann::json& value, const nlohmann::ordered_json& metadata);

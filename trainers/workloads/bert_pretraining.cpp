@@ -132,6 +132,12 @@ nlohmann::json BertPretraining::hyperparameters() const {
          {"masking", "15% of positions; 80% [MASK], 10% random, 10% unchanged"}});
 }
 
+// The held-out sequences evaluate() reads: ceil(eval_samples / ranks) on every rank.
+nlohmann::json BertPretraining::mllogFields() const {
+    return {{"opt_name", "lamb"},
+            {"eval_samples", (options_.eval_samples + world_.ranks - 1) / world_.ranks * world_.ranks}};
+}
+
 nlohmann::json BertPretraining::headerFields() const {
     const BertShape& s = model_->shape();
     return {{"preset", preset_},

@@ -123,6 +123,11 @@ nlohmann::json ImageNetClassification::hyperparameters() const {
          {"label_smoothing", kLabelSmoothing}});
 }
 
+// Every rank holds the same number of synthetic held-out images.
+nlohmann::json ImageNetClassification::mllogFields() const {
+    return {{"opt_name", "sgd"}, {"eval_samples", held_out_.size() * world_.ranks}};
+}
+
 nlohmann::json ImageNetClassification::headerFields() const {
     return {{"memory_format", "channels_last"},
             {"image_side", side_},

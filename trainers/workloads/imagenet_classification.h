@@ -25,6 +25,7 @@ class ImageNetClassification : public Workload {
     double trainingFlopsPerStep() const override;
     nlohmann::json hyperparameters() const override;
     nlohmann::json headerFields() const override;
+    nlohmann::json mllogFields() const override;
 
   private:
     double peakLearningRate() const;

@@ -123,6 +123,12 @@ nlohmann::json LlamaPretraining::hyperparameters() const {
          {"optimizer", "AdamW betas 0.9/0.95 eps 1e-5 weight_decay 0.1 (matrices), grad clip 1.0"}});
 }
 
+// The held-out sequences evaluate() reads: ceil(eval_samples / ranks) on every rank.
+nlohmann::json LlamaPretraining::mllogFields() const {
+    return {{"opt_name", "adamw"},
+            {"eval_samples", (options_.eval_samples + world_.ranks - 1) / world_.ranks * world_.ranks}};
+}
+
 nlohmann::json LlamaPretraining::headerFields() const {
     const DecoderShape& s = model_->shape();
     return {

@@ -26,6 +26,7 @@ class LlamaPretraining : public Workload {
     double trainingFlopsPerStep() const override;
     nlohmann::json hyperparameters() const override;
     nlohmann::json headerFields() const override;
+    nlohmann::json mllogFields() const override;
     void saveState(torch::serialize::OutputArchive& archive) const override;
     void loadState(torch::serialize::InputArchive& archive) override;
 

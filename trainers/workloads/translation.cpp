@@ -119,9 +119,11 @@ Translation::Translation(const EngineOptions& options, const World& world)
         throw std::invalid_argument("--dataset: " + options.workload + " has no dataset '" + options.dataset +
                                     "' (known: wmt, synthetic-parallel)");
     }
-    double pairs[1] = {static_cast<double>(train.size())}; // every rank's training pairs: one epoch
+    // Every rank's training pairs (one epoch) and held-out pairs.
+    double pairs[2] = {static_cast<double>(train.size()), static_cast<double>(held_out_.size())};
     sumAcrossRanks(pairs);
     train_samples_ = static_cast<int64_t>(pairs[0]);
+    eval_samples_ = static_cast<int64_t>(pairs[1]);
     sampler_.emplace(std::move(train), options.batch_per_rank, seed);
     if (gnmt)
         gnmt_ = Gnmt(gnmtPreset(options.preset, vocabulary_.size()));
@@ -310,6 +312,10 @@ nlohmann::json Translation::hyperparameters() const {
                       {"norm", "pre"},      {"shared_embeddings", true}};
     }
     return h;
+}
+
+nlohmann::json Translation::mllogFields() const {
+    return {{"opt_name", "adam"}, {"eval_samples", eval_samples_}};
 }
 
 nlohmann::json Translation::headerFields() const {

@@ -28,6 +28,7 @@ class Translation : public Workload {
     int64_t trainingSamples() const override { return train_samples_; } // sentence pairs, every rank's
     nlohmann::json hyperparameters() const override;
     nlohmann::json headerFields() const override;
+    nlohmann::json mllogFields() const override;
     // MLBench's FP16Optimizer settings: task 4a's for GNMT, task 4b's for the Transformer (seed 004).
     LossScalerOptions lossScaling() const override;
     bool hasLstms() const override { return isGnmt(); }
@@ -46,6 +47,7 @@ class Translation : public Workload {
     Gnmt gnmt_{nullptr};
     Transformer transformer_{nullptr};
     int64_t train_samples_ = 0;   // every rank's training sentence pairs together (one epoch)
+    int64_t eval_samples_ = 0;    // every rank's held-out sentence pairs together
     int64_t max_length_ = 0;      // training sentences longer than this are left out (tokens)
     int64_t max_test_length_ = 0; // held-out sentences longer than this are left out (tokens)
     int64_t warmup_steps_ = 0;
