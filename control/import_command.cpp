@@ -47,7 +47,8 @@ std::string summaryFigures(const SummaryRecord& summary) {
     const auto j = nlohmann::json::parse(summary.json, nullptr, false);
     if (!j.is_object()) return "";
     if (const auto m = j.find("mlperf"); m != j.end() && m->is_object() && m->contains("time_to_train_min"))
-        return fmt::format("; MLPerf time to train {:.2f} min ({})", m->value("time_to_train_min", 0.0),
+        return fmt::format("; MLPerf time to train {} ({})",
+                           formatTimeToTrain(m->value("time_to_train_min", 0.0)),
                            m->value("status", std::string("no status")));
     if (j.contains("seconds_per_step") && j.contains("days_to_1T_tokens"))
         return fmt::format(

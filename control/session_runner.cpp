@@ -231,8 +231,8 @@ void SessionRunner::readMllog(ActiveRun& run) {
         merged.json = j.dump();
         store_.appendRecords(run.run_id, {merged});
         run.summary = merged;
-        progress_(fmt::format("{}: MLPerf time to train {:.2f} min ({}; {} division, benchmark {}) from {}",
-                              run.tag, mlperf.value("time_to_train_min", 0.0),
+        progress_(fmt::format("{}: MLPerf time to train {} ({}; {} division, benchmark {}) from {}", run.tag,
+                              formatTimeToTrain(mlperf.value("time_to_train_min", 0.0)),
                               mlperf.value("status", std::string("no status")),
                               mlperf.value("division", std::string("unknown")),
                               mlperf.value("benchmark", std::string("unnamed")), path));

@@ -7,6 +7,11 @@
 
 namespace scalebench {
 
+std::string formatTimeToTrain(double minutes) {
+    if (minutes >= 0.1) return fmt::format("{:.2f} min", minutes);
+    return fmt::format("{:.2f} min ({:.1f} s)", minutes, minutes * 60);
+}
+
 std::optional<MlperfRunCount> mlperfRunCount(const std::string& benchmark) {
     // mlperf-logging 4.1.68, mlperf_logging/benchmark_meta.py, _ALL_RESULT_FILE_COUNTS['training'].
     static const std::map<std::string, int> required = {{"bert", 10},

@@ -8,6 +8,10 @@
 
 namespace scalebench {
 
+// A time to train as MLPerf states it, in minutes with two decimals ("4.81 min"), and in seconds beside it
+// where that shows a short run as 0.00 ("0.00 min (0.2 s)").
+std::string formatTimeToTrain(double minutes);
+
 // How many runs a benchmark's result needs and how many are dropped at each end. MLPerf Training rules
 // (mlcommons/training_policies, training_rules.adoc, "Benchmark Results", v4.0 to v5.1): "The performance
 // result is computed by dropping the fastest and slowest runs, then taking the mean of the remaining times.

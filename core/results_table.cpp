@@ -221,8 +221,8 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
             out += fmt::format("{:<34} {:>5} {:>6}   collective sweep: {} sizes, peak busbw {:.3f} GB/s\n",
                                r.name, r.ranks, r.status, r.collectives.size(), peak);
         } else if (r.figures.steady_steps == 0 && r.mlperf_time_to_train_min) {
-            out += fmt::format("{:<34} {:>5} {:>6}   MLPerf time to train {:.2f} min ({})\n", r.name, r.ranks,
-                               r.status, *r.mlperf_time_to_train_min, r.mlperf_status);
+            out += fmt::format("{:<34} {:>5} {:>6}   MLPerf time to train {} ({})\n", r.name, r.ranks,
+                               r.status, formatTimeToTrain(*r.mlperf_time_to_train_min), r.mlperf_status);
         } else if (r.figures.steady_steps == 0) {
             out += fmt::format("{:<34} {:>5} {:>6}   (no steady-state steps)\n", r.name, r.ranks, r.status);
         } else {
@@ -238,11 +238,11 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
                 formatTimeToTarget(r));
         }
         if (r.figures.steady_steps > 0 && r.mlperf_time_to_train_min)
-            out += fmt::format(
-                "    MLPerf time to train {:.2f} min ({}), from its MLLOG: {} division, benchmark {}\n",
-                *r.mlperf_time_to_train_min, r.mlperf_status,
-                r.mlperf_division.empty() ? "unstated" : r.mlperf_division,
-                r.mlperf_benchmark.empty() ? "unnamed" : r.mlperf_benchmark);
+            out +=
+                fmt::format("    MLPerf time to train {} ({}), from its MLLOG: {} division, benchmark {}\n",
+                            formatTimeToTrain(*r.mlperf_time_to_train_min), r.mlperf_status,
+                            r.mlperf_division.empty() ? "unstated" : r.mlperf_division,
+                            r.mlperf_benchmark.empty() ? "unnamed" : r.mlperf_benchmark);
         if (!r.requeues.empty()) out += "    " + r.requeues + "\n";
         if (!r.error.empty()) out += "    error: " + r.error + "\n";
     }
