@@ -79,23 +79,21 @@ else
   "$venv/bin/pip" install -q --no-deps "torch==$torch_version" ||
     fail "the torch wheel could not be installed; see pip's message above"
 fi
-mapfile -t absent < <(absent_from_venv "${cuda_runtime[@]}" "${cuda_build[@]}")
-if [ ${#absent[@]} -eq 0 ]; then
-  say "CUDA libraries for LibTorch that the toolkit lacks: all $((${#cuda_runtime[@]} + ${#cuda_build[@]})) wheels present"
-else
-  # Downloads: the runtime ~12 MB, cufile 1.2 MB, cusparselt 170 MB, nvshmem 60 MB.
-  say "installing ${absent[*]} into $venv"
-  "$venv/bin/pip" install -q --no-deps "${absent[@]}" ||
-    fail "the CUDA library wheels could not be installed; see pip's message above"
-fi
-mapfile -t absent < <(absent_from_venv "${mlperf_logging[@]}")
-if [ ${#absent[@]} -eq 0 ]; then
-  say "MLPerf's compliance checker: ${mlperf_logging[*]} present in $venv"
-else
-  say "installing ${absent[*]} into $venv (MLPerf's compliance checker and its yaml reader, ~1 MB)"
-  "$venv/bin/pip" install -q --no-deps "${absent[@]}" ||
-    fail "mlperf-logging could not be installed; see pip's message above"
-fi
+# install_absent WHAT DESCRIPTION REQUIREMENT...: the requirements the environment lacks, --no-deps, saying so.
+install_absent() {
+  local what=$1 description=$2
+  shift 2
+  mapfile -t absent < <(absent_from_venv "$@")
+  if [ ${#absent[@]} -eq 0 ]; then
+    say "$what: all $# present in $venv"
+  else
+    say "installing ${absent[*]} into $venv ($description)"
+    "$venv/bin/pip" install -q --no-deps "${absent[@]}" || fail "$what could not be installed; see pip's message above"
+  fi
+}
+# Downloads: the runtime ~12 MB, cufile 1.2 MB, cusparselt 170 MB, nvshmem 60 MB.
+install_absent "the CUDA libraries for LibTorch that the toolkit lacks" "~250 MB" "${cuda_runtime[@]}" "${cuda_build[@]}"
+install_absent "MLPerf's compliance checker" "mlperf-logging and its yaml reader, ~1 MB" "${mlperf_logging[@]}"
 site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 [ -f "$site/torch/lib/libtorch_cpu.so" ] || fail "torch is installed but $site/torch/lib/libtorch_cpu.so is missing"
 say "LibTorch: $site/torch"

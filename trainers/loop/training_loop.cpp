@@ -743,8 +743,8 @@ void trainWorkload(const EngineOptions& given, const World& w) {
     }
     if (mllog) {
         epochs.close();
-        // MLPerf: success only where the quality target was reached (its time to train is a time to quality); a
-        // run without a target, or short of it, is aborted however it ended.
+        // MLPerf: success only where the quality target was reached (its time to train is a time to quality);
+        // a run without a target, or short of it, is aborted however it ended.
         mllog->end("run_stop", nullptr, {{"status", totals.time_to_target_s ? "success" : "aborted"}});
     }
 
