@@ -23,7 +23,9 @@ void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingP
         if (r.status == "ok" && r.mlperf_time_to_train_min) mlperf_runs[{seriesOf(r), r.ranks}].push_back(&r);
     if (mlperf_runs.empty()) return;
     for (const auto& [key, runs] : mlperf_runs) {
-        const auto& [series, ranks] = key;
+        // Named references, not a structured binding: clang before 16 cannot capture those (preset fuzz).
+        const SeriesKey& series = key.first;
+        const int ranks = key.second;
         const bool has_point = std::any_of(points.begin(), points.end(), [&](const ScalingPoint& p) {
             return p.series == series && p.ranks == ranks;
         });
