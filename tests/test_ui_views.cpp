@@ -829,4 +829,16 @@ TEST_CASE(
     REQUIRE(errors);
     CHECK_THAT(errors->text().toStdString(),
                Catch::Contains("notes: no record in") && Catch::Contains("notes.txt"));
+
+    // A MaxText log with seed 003's peak: its tokens/s, days to 1T tokens and MFU (medians over the steady
+    // state) in the Runs tab.
+    ImportRequest maxtext{
+        {SCALEBENCH_SOURCE_DIR "/tests/data/maxtext/llama2-70b-64gpu.log"}, "maxtext", "seed 003", 64, 989};
+    REQUIRE(window.importLogs(maxtext) > imported);
+    REQUIRE(loaded.wait(10'000));
+    REQUIRE(runs->model()->rowCount() == 1);
+    const auto shown = [&](int column) { return runs->model()->index(0, column).data().toString(); };
+    CHECK(shown(RunTableModel::TokensPerS) == "65907");
+    CHECK(shown(RunTableModel::DaysTo1T) == "175.61");
+    CHECK(shown(RunTableModel::Mfu) == "46.29%");
 }

@@ -1,5 +1,5 @@
-// The runs of one session with their figures, speedup and efficiency, time to target, TFLOP/s and MFU, one
-// row per run.
+// The runs of one session with their figures, speedup and efficiency, time to target, tokens/s, days to 1T
+// tokens, TFLOP/s, MFU and MLPerf's time to train, one row per run.
 #include "run_table_model.h"
 
 #include <QColor>
@@ -51,6 +51,10 @@ QVariant RunTableModel::rawValue(int row, int column) const {
         return r.time_to_target_s ? QVariant(*r.time_to_target_s) : QVariant();
     case TimeToTargetSpeedup:
         return s.time_to_target_speedup ? QVariant(*s.time_to_target_speedup) : QVariant();
+    case TokensPerS:
+        return r.figures.tokens_per_s > 0 ? QVariant(r.figures.tokens_per_s) : QVariant();
+    case DaysTo1T:
+        return r.figures.tokens_per_s > 0 ? QVariant(daysToTrain(r.figures.tokens_per_s)) : QVariant();
     case TflopsPerDevice:
         return r.figures.model_flops_per_s > 0 && r.ranks > 0
                    ? QVariant(r.figures.model_flops_per_s / r.ranks / 1e12)
@@ -99,6 +103,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         return QString::fromStdString(formatTimeToTarget(r));
     case TimeToTargetSpeedup:
         return value.isValid() ? QStringLiteral("%1x").arg(value.toDouble(), 0, 'f', 2) : QStringLiteral("-");
+    case TokensPerS:
+        return value.isValid() ? QString::number(value.toDouble(), 'f', 0) : QStringLiteral("-");
+    case DaysTo1T:
+        return value.isValid() ? QString::number(value.toDouble(), 'f', 2) : QStringLiteral("-");
     case TflopsPerDevice:
         return value.isValid() ? QString::number(value.toDouble(), 'g', 4) : QStringLiteral("-");
     case Mfu:
@@ -140,6 +148,10 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Time to target");
     case TimeToTargetSpeedup:
         return tr("T(N0)/T(N)");
+    case TokensPerS:
+        return tr("Tokens/s");
+    case DaysTo1T:
+        return tr("Days to 1T tokens");
     case TflopsPerDevice:
         return tr("TFLOP/s/rank");
     case Mfu:
