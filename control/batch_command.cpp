@@ -9,8 +9,10 @@
 #include "session_results.h"
 #include "session_runner.h"
 #include "session_site.h"
+#include "verdicts.h"
 
 #include <csignal>
+#include <fmt/format.h>
 #include <fstream>
 #include <map>
 #include <mutex>
@@ -60,6 +62,55 @@ class LeftBehind final : public SessionEvents {
     std::int64_t session_id_ = 0;
     std::map<std::int64_t, std::string> jobs_; // run id -> job id, while it runs
 };
+
+// The session --baseline names: its id, or "last": the latest session before `current` of the same plan name
+// on the same cluster that ended ok. nullopt where "last" finds none; throws for an id not in the store.
+std::optional<SessionRow> baselineSession(const SessionStore& store, const std::string& baseline,
+                                          const SessionRow& current) {
+    std::optional<SessionRow> found;
+    for (const SessionRow& s : store.sessions()) {
+        if (baseline == "last") {
+            if (s.id < current.id && s.name == current.name && s.cluster == current.cluster &&
+                s.status == "ok" && (!found || s.id > found->id))
+                found = s;
+        } else if (std::to_string(s.id) == baseline) {
+            found = s;
+        }
+    }
+    if (!found && baseline != "last")
+        throw std::runtime_error("no baseline session " + baseline + " in the store");
+    return found;
+}
+
+// The verdicts of a finished session: its plan's references, and its figures against the baseline; printed,
+// written as JUnit where asked. True where a verdict fails.
+bool judge(const ConsoleOptions& options, const RunPlan& plan, const SessionStore& store,
+           std::int64_t session_id, const std::vector<RunResult>& results, StepTimeConvention convention,
+           std::ostream& out) {
+    const std::optional<SessionRow> current = store.session(session_id);
+    const std::string cluster = current ? current->cluster : "";
+    const std::vector<ReferenceVerdict> references = referenceVerdicts(results, plan.references, cluster);
+    std::vector<RegressionVerdict> regressions;
+    std::string baseline_name;
+    if (!options.baseline.empty() && current) {
+        if (const std::optional<SessionRow> base = baselineSession(store, options.baseline, *current)) {
+            baseline_name = fmt::format("session {} ({}, {})", base->id, base->name, base->started_at);
+            regressions = regressionVerdicts(loadSessionResults(store, base->id, convention), results,
+                                             plan.regression_threshold);
+        } else {
+            out << "\nno baseline: no earlier session of '" << current->name << "' on " << cluster
+                << " ended ok\n";
+        }
+    }
+    out << formatVerdicts(plan.references.empty() ? std::vector<ReferenceVerdict>{} : references, regressions,
+                          baseline_name);
+    if (!options.junit.empty()) {
+        if (options.junit.has_parent_path()) std::filesystem::create_directories(options.junit.parent_path());
+        std::ofstream(options.junit) << junitXml(plan.name, results, references, regressions);
+        out << "JUnit XML: " << options.junit.string() << "\n";
+    }
+    return verdictsFail(references, regressions);
+}
 
 // --step-time: which steps the throughput figures are read from.
 StepTimeConvention stepTimeConvention(const ConsoleOptions& options) {
@@ -168,6 +219,8 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
 
         batch.results = loadSessionResults(store, outcome.session_id, stepTimeConvention(options));
         out << "\n" << formatResultsTable(batch.results) << formatCollectiveSweeps(batch.results);
+        const bool verdicts_fail =
+            judge(options, plan, store, outcome.session_id, batch.results, stepTimeConvention(options), out);
         const auto csv_path = options.out_dir / "results.csv";
         std::ofstream(csv_path) << resultsCsv(batch.results);
         out << "\nsession " << outcome.session_id << " stored in " << options.db.string()
@@ -179,6 +232,10 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         } else if (outcome.failed_runs > 0) {
             err << "scalebench: " << outcome.failed_runs << " of " << outcome.runs << " runs failed\n";
             batch.exit_code = 1;
+        } else if (verdicts_fail) {
+            err << "scalebench: every run succeeded, but a figure failed its reference or regressed (see the "
+                   "verdicts above)\n";
+            batch.exit_code = 3;
         }
     } catch (const PlanError& e) {
         err << "scalebench: plan error: " << e.what() << "\n";

@@ -11,7 +11,9 @@
 namespace scalebench {
 
 struct BatchResult {
-    int exit_code = 0; // 0: every run ok; 1: a run failed; 2: the plan or the store cannot be used
+    // 0: every run ok; 1: a run failed; 2: the plan or the store cannot be used; 3: a verdict failed (a
+    // reference or a regression against the baseline); 128 + signal: interrupted.
+    int exit_code = 0;
     std::vector<RunResult> results;
 };
 

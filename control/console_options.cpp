@@ -107,6 +107,19 @@ const std::vector<Option>& options() {
              o.poll_ms = wholeNumber(v, "a number of milliseconds");
              if (o.poll_ms < 10) throw std::invalid_argument("at least 10, not " + v);
          }},
+        {"baseline", "SESSION",
+         "compare each figure with this stored session's (an id, or 'last': the latest earlier session of "
+         "the "
+         "same plan on the same cluster); a change beyond the noise of the repeats in the worse direction is "
+         "a "
+         "regression (exit 3)",
+         nullptr,
+         [](O& o, const std::string& v) {
+             if (v != "last") sessionId(v);
+             o.baseline = v;
+         }},
+        {"junit", "FILE", "write JUnit XML: one test case per run and per figure with a verdict", nullptr,
+         [](O& o, const std::string& v) { o.junit = v; }},
         {"step-time", "WHICH",
          "which steps the results' throughput comes from: median (of the steady-state steps) or last-step "
          "(MaxText's convention: the last step's time)",
@@ -183,7 +196,8 @@ const std::vector<Command>& commands() {
          {"PLAN"},
          "run every run of the plan on this machine with mpirun (or with --cluster as Slurm jobs), store the "
          "session as records arrive, print the results table, write OUT/results.csv and OUT/scaling.png",
-         {"cluster", "dry-run", "check", "db", "out", "engine", "engine-sources", "poll-ms", "step-time"},
+         {"cluster", "dry-run", "check", "db", "out", "engine", "engine-sources", "poll-ms", "step-time",
+          "baseline", "junit"},
          [](O& o, const Arguments& a) { o.plan = a[0]; }},
         {"compare",
          O::Mode::Compare,
@@ -344,6 +358,8 @@ std::string exitCodes() {
            "  0    done (run: every run succeeded)\n"
            "  1    run: a run failed\n"
            "  2    the command line, the plan, the store or the cluster cannot be used\n"
+           "  3    run: every run succeeded, but a figure failed its reference or regressed against the "
+           "baseline\n"
            "  130  run: interrupted by SIGINT (Ctrl-C): the session's jobs cancelled and what they wrote "
            "stored;\n"
            "       a second interrupt leaves at once\n"

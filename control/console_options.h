@@ -32,10 +32,12 @@ struct ConsoleOptions {
     std::string help_command; // Help: the command whose help was asked for ("run"), empty for all of it
     // import FILE...: logs of runs that already happened, read in `format` into one stored session.
     std::vector<std::filesystem::path> import_files{};
-    std::string format;       // import: how the files read (kOutputFormats)
-    std::string session_name; // import: the session's name
-    int ranks = 1;            // import: processes of each run, where its log does not say
-    double peak_tflops = 0;   // import: one device's peak, for the MFU of a trainer that prints TFLOP/s
+    std::string format;          // import: how the files read (kOutputFormats)
+    std::string session_name;    // import: the session's name
+    int ranks = 1;               // import: processes of each run, where its log does not say
+    double peak_tflops = 0;      // import: one device's peak, for the MFU of a trainer that prints TFLOP/s
+    std::string baseline;        // run: a stored session's id, or "last"; "": no baseline
+    std::filesystem::path junit; // run: JUnit XML of the runs and verdicts
 
     bool operator==(const ConsoleOptions&) const = default;
 };

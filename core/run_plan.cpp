@@ -384,9 +384,60 @@ PlanError::PlanError(const std::string& file, int line, const std::string& key, 
     : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), line_(line),
       key_(key) {}
 
+// One [[reference]]: which runs, which figure, its value, bounds and unit.
+Reference readReference(const toml::table& table, const std::string& file, int index) {
+    TableReader r(table, file, "[[reference]] #" + std::to_string(index),
+                  {"workload", "ranks", "cluster", "figure", "value", "lower", "upper", "unit", "bytes"});
+    Reference ref;
+    ref.line = r.line();
+    ref.workload = r.text("workload", "", true);
+    if (table.get("ranks")) ref.ranks = r.integer("ranks", 1, 1);
+    ref.cluster = r.text("cluster", "");
+    ref.figure = r.text("figure", "", true);
+    std::vector<std::string> names;
+    for (const ReferenceFigure& f : kReferenceFigures)
+        names.push_back(f.name);
+    const auto figure = std::find_if(kReferenceFigures.begin(), kReferenceFigures.end(),
+                                     [&](const ReferenceFigure& f) { return f.name == ref.figure; });
+    if (figure == kReferenceFigures.end())
+        r.fail(*table.get("figure"), "figure",
+               "no figure '" + ref.figure + "' (figures: " + joinedWords(names) + ")");
+    if (!table.get("value")) r.fail(r.line(), "value", "a [[reference]] needs the figure's 'value'");
+    ref.value = r.real("value", 0);
+    if (!(ref.value > 0) || !std::isfinite(ref.value))
+        r.fail(*table.get("value"), "value", "'value' must be a positive number");
+    if (table.get("lower")) {
+        ref.lower = r.number("lower", 0);
+        if (!(*ref.lower <= 0 && *ref.lower >= -1))
+            r.fail(*table.get("lower"), "lower",
+                   "'lower' is a fraction of value in [-1, 0] (-0.1: 10 % below)");
+    }
+    if (table.get("upper")) {
+        ref.upper = r.number("upper", 0);
+        if (!(*ref.upper >= 0) || !std::isfinite(*ref.upper))
+            r.fail(*table.get("upper"), "upper",
+                   "'upper' is a fraction of value, 0 or more (0.1: 10 % above)");
+    }
+    if (!ref.lower && !ref.upper)
+        r.fail(r.line(), "lower", "a [[reference]] bounds its figure: give 'lower', 'upper' or both");
+    ref.unit = r.text("unit", figure->unit);
+    if (ref.unit != figure->unit)
+        r.fail(*table.get("unit"), "unit",
+               "'" + ref.figure + "' is in " + figure->unit + ", not '" + ref.unit + "'");
+    if (ref.figure == "busbw_gbps") {
+        if (!table.get("bytes"))
+            r.fail(r.line(), "bytes", "a busbw_gbps reference names its message size in 'bytes'");
+        ref.bytes = r.integer("bytes", 1, 1);
+    } else if (const toml::node* node = table.get("bytes")) {
+        r.fail(*node, "bytes", "'bytes' applies to busbw_gbps only");
+    }
+    return ref;
+}
+
 RunPlan parsePlanText(const std::string& text, const std::string& file_name) {
     const toml::table root = parseTomlDocument(text, file_name);
-    TableReader r(root, file_name, "", {"name", "description", "repeats", "run"});
+    TableReader r(root, file_name, "",
+                  {"name", "description", "repeats", "run", "reference", "regression_threshold"});
     RunPlan plan;
     plan.source_text = text;
     plan.name = r.text("name", "", true);
@@ -398,6 +449,12 @@ RunPlan parsePlanText(const std::string& text, const std::string& file_name) {
                                     [&](const toml::table& table, const std::string& file, int index) {
                                         return readGroup(table, file, index, plan.warnings);
                                     });
+    plan.regression_threshold = r.real("regression_threshold", plan.regression_threshold);
+    if (!(plan.regression_threshold < 1))
+        r.fail(*root.get("regression_threshold"), "regression_threshold",
+               "'regression_threshold' is the least relative change worth calling, a fraction in (0, 1)");
+    if (root.get("reference"))
+        plan.references = readArrayOfTables(root, file_name, "reference", r, readReference);
     // A session of more runs than a store and a scheduler can follow is a typo (repeats = 1111111110),
     // refused before it is expanded.
     std::size_t runs = 0;

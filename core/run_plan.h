@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine_option_table.h"
+#include "reference.h"
 
 #include <filesystem>
 #include <map>
@@ -135,6 +136,10 @@ struct RunPlan {
     std::string description;
     int repeats = 1;
     std::vector<RunGroup> groups;
+    // What the runs are expected to measure ([[reference]] tables), and the least relative change against a
+    // baseline session worth calling a regression (regression_threshold; docs/plans.md, "Verdicts").
+    std::vector<Reference> references{};
+    double regression_threshold = 0.05;
     std::string source_text; // the TOML as read, stored with the session
     // "plan.toml:7: ..." for what the plan says in a way that still works but should be written otherwise (an
     // old key): shown before the runs start.

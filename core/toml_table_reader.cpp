@@ -127,6 +127,14 @@ double TableReader::real(const std::string& key, double fallback) const {
     return *v;
 }
 
+double TableReader::number(const std::string& key, double fallback) const {
+    const toml::node* node = table_.get(key);
+    if (!node) return fallback;
+    auto v = node->value<double>();
+    if (!v || !std::isfinite(*v)) fail(*node, key, "'" + key + "' must be a finite number");
+    return *v;
+}
+
 bool TableReader::boolean(const std::string& key, bool fallback) const {
     const toml::node* node = table_.get(key);
     if (!node) return fallback;

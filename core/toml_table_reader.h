@@ -31,7 +31,8 @@ class TableReader {
 
     std::string text(const std::string& key, std::string fallback, bool required = false) const;
     int integer(const std::string& key, int fallback, int minimum) const;
-    double real(const std::string& key, double fallback) const;
+    double real(const std::string& key, double fallback) const;   // a positive number
+    double number(const std::string& key, double fallback) const; // any finite number
     bool boolean(const std::string& key, bool fallback) const;
     std::vector<int> positiveIntegers(const std::string& key) const;
     std::vector<std::string> texts(const std::string& key) const; // a list of strings; empty when absent
