@@ -354,3 +354,49 @@ mllog = true
     CHECK(mlperf["benchmark"] == "resnet"); // the MLPerf benchmark resnet20 stands in for, not its own name
     CHECK(mlperf["division"] == "open");
 }
+
+TEST_CASE("a figure below its reference exits 3 naming it on stdout and in the JUnit file, and a second "
+          "session is judged against the first as its baseline",
+          "[integration][cli][verdicts]") {
+    const TemporaryFolder folder;
+    const auto plan = [&](double reference) {
+        std::ofstream(folder.path / "nightly.toml") << R"(
+name = "nightly"
+repeats = 3
+[[run]]
+workload = "logistic-regression"
+dataset = "synthetic-epsilon"
+ranks = 1
+steps = 20
+
+[[reference]]
+workload = "logistic-regression"
+figure = "samples_per_s"
+value = )" + std::to_string(reference) + R"(
+lower = -0.5
+)";
+        return (folder.path / "nightly.toml").string();
+    };
+    const auto db = (folder.path / "s.db").string();
+    const auto junit = folder.path / "ci" / "junit.xml";
+    const auto failing = runConsole(folder, {"run", plan(1e12), "--db", db, "--out",
+                                             (folder.path / "a").string(), "--junit", junit.string()});
+    INFO(failing.printed());
+    CHECK(failing.exit_status == 3);
+    CHECK_THAT(failing.out, Catch::Contains("verdicts against the plan's references") &&
+                                Catch::Contains("samples_per_s") && Catch::Contains("FAIL (reference 1e+12"));
+    CHECK_THAT(failing.err, Catch::Contains("a figure failed its reference or regressed"));
+    const std::string xml = fileText(junit);
+    CHECK_THAT(xml, Catch::Contains("failures=\"3\" errors=\"0\"") &&
+                        Catch::Contains("name=\"samples_per_s\">\n    <failure message=\"samples_per_s "));
+
+    // The same plan with a reference it meets, against the last session of the same plan on this machine (the
+    // first: its runs succeeded, so it ended ok though a verdict failed). The same setting: no regression.
+    const auto passing = runConsole(
+        folder, {"run", plan(1), "--db", db, "--out", (folder.path / "b").string(), "--baseline", "last"});
+    INFO(passing.printed());
+    CHECK_THAT(passing.out, Catch::Contains("against baseline session 1 (nightly") &&
+                                Catch::Contains("95 % bootstrap, 3 vs 3 repeats"));
+    CHECK(passing.exit_status == 0);
+    CHECK(passing.out.find("REGRESSION") == std::string::npos);
+}
