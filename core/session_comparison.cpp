@@ -61,6 +61,7 @@ struct FigureValue {
     std::string unit;
     Better better = Better::Neither;
     double value = 0;
+    std::vector<double> repeats{}; // each repeat's, where the figure is a mean over repeats
 };
 
 void addMean(std::map<std::string, std::pair<double, int>>& sums, const std::string& figure, double value) {
@@ -110,25 +111,33 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
                 sum += part(*r);
             return sum / n;
         };
-        auto ms = [&](double StepBreakdown::*part) {
-            return mean([part](const RunResult& r) { return r.figures.breakdown.*part * 1e3; });
+        // A figure that is a mean over the repeats, with each repeat's value for changeOrNoise.
+        auto measured = [&](const char* figure, const char* unit, Better better, auto part) {
+            FigureValue v{figure, unit, better, mean(part)};
+            for (const RunResult* r : runs)
+                v.repeats.push_back(part(*r));
+            return v;
+        };
+        auto ms = [&](const char* figure, Better better, double StepBreakdown::*part) {
+            return measured(figure, "ms", better,
+                            [part](const RunResult& r) { return r.figures.breakdown.*part * 1e3; });
         };
         std::vector<FigureValue>& f = out[key];
-        f.push_back({"samples/s", "samples/s", Better::Higher,
-                     mean([](const RunResult& r) { return r.figures.samples_per_s; })});
+        f.push_back(measured("samples/s", "samples/s", Better::Higher,
+                             [](const RunResult& r) { return r.figures.samples_per_s; }));
         if (runs.front()->figures.tokens_per_s > 0)
-            f.push_back({"tokens/s", "tokens/s", Better::Higher,
-                         mean([](const RunResult& r) { return r.figures.tokens_per_s; })});
+            f.push_back(measured("tokens/s", "tokens/s", Better::Higher,
+                                 [](const RunResult& r) { return r.figures.tokens_per_s; }));
         if (runs.front()->figures.mfu)
-            f.push_back({"MFU", "%", Better::Higher,
-                         mean([](const RunResult& r) { return r.figures.mfu.value_or(0) * 100; })});
-        f.push_back({"step time", "ms", Better::Lower, ms(&StepBreakdown::step_s)});
-        f.push_back({"data loading", "ms", Better::Lower, ms(&StepBreakdown::data_s)});
-        f.push_back({"forward", "ms", Better::Lower, ms(&StepBreakdown::forward_s)});
-        f.push_back({"backward", "ms", Better::Lower, ms(&StepBreakdown::backward_s)});
-        f.push_back({"optimizer", "ms", Better::Lower, ms(&StepBreakdown::optimizer_s)});
-        f.push_back({"exposed communication", "ms", Better::Lower, ms(&StepBreakdown::allreduce_s)});
-        f.push_back({"hidden communication", "ms", Better::Neither, ms(&StepBreakdown::comm_hidden_s)});
+            f.push_back(measured("MFU", "%", Better::Higher,
+                                 [](const RunResult& r) { return r.figures.mfu.value_or(0) * 100; }));
+        f.push_back(ms("step time", Better::Lower, &StepBreakdown::step_s));
+        f.push_back(ms("data loading", Better::Lower, &StepBreakdown::data_s));
+        f.push_back(ms("forward", Better::Lower, &StepBreakdown::forward_s));
+        f.push_back(ms("backward", Better::Lower, &StepBreakdown::backward_s));
+        f.push_back(ms("optimizer", Better::Lower, &StepBreakdown::optimizer_s));
+        f.push_back(ms("exposed communication", Better::Lower, &StepBreakdown::allreduce_s));
+        f.push_back(ms("hidden communication", Better::Neither, &StepBreakdown::comm_hidden_s));
         if (auto it = scaling.find(key); it != scaling.end()) {
             const ScalingPoint& p = it->second;
             f.push_back({"speedup", "x", Better::Higher, p.speedup});
@@ -140,14 +149,14 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
                 f.push_back({"time-to-target speedup", "x", Better::Higher, p.time_to_target_speedup->mean});
         }
         if (runs.front()->figures.model_flops_per_s > 0)
-            f.push_back({"TFLOP/s per rank", "TFLOP/s", Better::Higher, mean([](const RunResult& r) {
-                             return r.figures.model_flops_per_s / r.ranks / 1e12;
-                         })});
+            f.push_back(measured("TFLOP/s per rank", "TFLOP/s", Better::Higher, [](const RunResult& r) {
+                return r.figures.model_flops_per_s / r.ranks / 1e12;
+            }));
         if (runs.front()->figures.tokens_per_s > 0)
-            f.push_back({"days to train 1T tokens", "days", Better::Lower,
-                         mean([](const RunResult& r) { return daysToTrain(r.figures.tokens_per_s); })});
-        f.push_back(
-            {"final loss", "", Better::Lower, mean([](const RunResult& r) { return r.figures.final_loss; })});
+            f.push_back(measured("days to train 1T tokens", "days", Better::Lower,
+                                 [](const RunResult& r) { return daysToTrain(r.figures.tokens_per_s); }));
+        f.push_back(measured("final loss", "", Better::Lower,
+                             [](const RunResult& r) { return r.figures.final_loss; }));
         std::vector<double> evals;
         for (const RunResult* r : runs)
             if (r->figures.final_eval)
@@ -155,7 +164,7 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
         if (!evals.empty()) {
             const auto style = evalMetricStyle(runs.front()->figures.eval_metric);
             f.push_back({style.label, style.unit, style.higher_is_better ? Better::Higher : Better::Lower,
-                         describe(evals).mean});
+                         describe(evals).mean, evals});
         }
     }
     // MLPerf runs: the benchmark's olympic score and the time-to-train speedup from it (MLPerf's own
@@ -261,8 +270,8 @@ ComparedSession loadComparedSession(const SessionStore& store, const SessionRow&
     return out;
 }
 
-std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a,
-                                             const std::vector<RunResult>& b) {
+std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a, const std::vector<RunResult>& b,
+                                             double threshold) {
     std::set<std::string> keyed = kMeasuredSettings;
     for (const auto* side : {&a, &b})
         for (const std::string& name : varyingSettings(*side))
@@ -288,12 +297,19 @@ std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a,
             rows.back().settings = std::get<2>(key);
             return rows.back();
         };
+        std::map<std::string, std::vector<double>> repeats_a; // by figure
         if (it_a != figures_a.end())
-            for (const FigureValue& v : it_a->second)
+            for (const FigureValue& v : it_a->second) {
                 row(v).a = v.value;
+                repeats_a[v.figure] = v.repeats;
+            }
         if (it_b != figures_b.end())
-            for (const FigureValue& v : it_b->second)
+            for (const FigureValue& v : it_b->second) {
                 row(v).b = v.value;
+                if (const auto a = repeats_a.find(v.figure);
+                    a != repeats_a.end() && !a->second.empty() && !v.repeats.empty())
+                    row(v).change = changeOrNoise(a->second, v.repeats, threshold);
+            }
         for (FigureComparison& r : rows) {
             if (!r.a)
                 r.note = "only in B";
@@ -355,6 +371,24 @@ std::map<std::string, std::string> flattenToml(const std::string& toml) {
 
 namespace scalebench {
 
+int changeDirection(const FigureComparison& f) {
+    if (!f.change || f.better == Better::Neither) return 0;
+    if (f.change->kind != ChangeKind::Higher && f.change->kind != ChangeKind::Lower) return 0;
+    return (f.change->kind == ChangeKind::Higher) == (f.better == Better::Higher) ? 1 : -1;
+}
+
+std::string judgement(const FigureComparison& f) {
+    if (!f.change) return "(one value a side)";
+    switch (f.change->kind) {
+    case ChangeKind::CannotTell:
+        return "(cannot tell)";
+    case ChangeKind::Noise:
+        return "(noise)";
+    default:
+        return f.better == Better::Neither ? "(changed)" : changeDirection(f) > 0 ? "better" : "worse";
+    }
+}
+
 std::string formatComparison(const std::string& name_a, const std::string& name_b,
                              const std::vector<FigureComparison>& figures,
                              const std::vector<SettingDifference>& settings) {
@@ -365,8 +399,7 @@ std::string formatComparison(const std::string& name_a, const std::string& name_
                                   name_b, "workload / dataset", "ranks", "figure", "A", "B", "change");
     for (const auto& f : figures) {
         std::string change = f.percent ? fmt::format("{:+.1f}%", *f.percent) : f.note;
-        if (f.percent && f.better != Better::Neither && std::abs(*f.percent) >= 0.05)
-            change += (*f.percent > 0) == (f.better == Better::Higher) ? " better" : " worse";
+        if (f.percent) change += " " + judgement(f);
         out += fmt::format("{:<28} {:>5}  {:<44} {:>16} {:>16} {:>9}\n",
                            f.workload + " / " + f.dataset + (f.settings.empty() ? "" : " " + f.settings),
                            f.ranks, f.figure, value(f.a, f.unit), value(f.b, f.unit), change);

@@ -2,6 +2,7 @@
 // difference in percent, and the settings (plan, cluster, run headers) that differ between them.
 #pragma once
 
+#include "change_or_noise.h"
 #include "results_table.h"
 #include "session_store.h"
 
@@ -40,6 +41,9 @@ struct FigureComparison {
     std::optional<double> b{};
     std::optional<double> percent{}; // (B - A) / A * 100; absent when A is 0 or one side has no value
     std::string note{}; // why percent is absent: "only in A", "only in B", "A is 0: percent undefined"
+    // Whether B differs from A beyond the noise of their repeats (changeOrNoise); none for a figure that is
+    // not a mean over repeats (speedup, a sweep's peak, an MLPerf score).
+    std::optional<ChangeVerdict> change{};
     // The settings the matched runs share beyond workload and dataset that tell their series apart: those
     // that change what is measured (preset, precision, sequence length, batch, device) and any that differ
     // between series within either session ("precision=bf16 preset=tiny"); empty where the runs have none.
@@ -51,8 +55,16 @@ struct FigureComparison {
 // X(N)/X(N0), E(N) = S(N) * N0/N within each session), final loss and accuracy. Collective sweeps give the
 // peak busbw of each (backend, collective, dtype, op, in-place) sweep, mean over repeats. Sorted by workload,
 // dataset, ranks.
-std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a,
-                                             const std::vector<RunResult>& b);
+// Each figure that is a mean over repeats is judged by changeOrNoise at `threshold`: only a change beyond the
+// noise is better or worse.
+std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a, const std::vector<RunResult>& b,
+                                             double threshold = 0.05);
+// 1: B is better beyond the noise, -1: worse, 0: neither (noise, cannot tell, no direction, one value a
+// side).
+int changeDirection(const FigureComparison& figure);
+// "better", "worse", "(noise)", "(cannot tell)", "(one value a side)", "(changed)" where no direction is
+// better.
+std::string judgement(const FigureComparison& figure);
 
 struct SettingDifference {
     std::string key;                // "plan.run[0].steps", "cluster.host", "run header.versions.libtorch"

@@ -205,6 +205,7 @@ TEST_CASE(
                             Better::Higher, 100.0,       125.0, 25.0};
     FigureComparison only_a{"resnet20", "synthetic", 4, "samples/s", "samples/s", Better::Higher, 300.0};
     only_a.note = "only in A";
+    faster.change = changeOrNoise({99, 100, 101}, {124, 125, 126}, 0.05);
     const std::string text =
         formatComparison("1 monday", "2 tuesday", {faster, only_a},
                          {{"plan.run[0].backend", "mpi", "gloo"}, {"cluster.host", std::nullopt, "hpc"}});

@@ -439,10 +439,18 @@ TEST_CASE("RankTimesModel and its chart show per-rank step, compute and wait, ma
     CHECK(legendClearOfPlot(view.chart()));
 }
 
-TEST_CASE("ComparisonModel colours the change by which way each figure improves", "[ui][views]") {
+TEST_CASE("ComparisonModel colours the change by which way each figure improves, beyond the noise only",
+          "[ui][views]") {
     ComparisonModel model;
     QAbstractItemModelTester tester(&model, kFatal);
-    const auto rows = compareFigures(sampleTrainingSession(1.0), sampleTrainingSession(1.1)); // B 10% faster
+    // Four repeats a side (two sessions' worth): enough for change or noise to call a change.
+    const auto repeated = [](double speed) {
+        auto runs = sampleTrainingSession(speed);
+        const auto again = sampleTrainingSession(speed);
+        runs.insert(runs.end(), again.begin(), again.end());
+        return runs;
+    };
+    const auto rows = compareFigures(repeated(1.0), repeated(1.1)); // B 10% faster
     model.setComparison(rows, "last week", "tonight");
     REQUIRE(model.rowCount() == static_cast<int>(rows.size()));
     CHECK(model.headerData(ComparisonModel::A, Qt::Horizontal).toString() == "A: last week");
@@ -456,7 +464,7 @@ TEST_CASE("ComparisonModel colours the change by which way each figure improves"
     };
     const int throughput = find(4, "samples/s"), step = find(4, "step time"),
               hidden = find(1, "hidden communication");
-    CHECK(model.index(throughput, ComparisonModel::Change).data().toString() == "+10.0%");
+    CHECK(model.index(throughput, ComparisonModel::Change).data().toString() == "+10.0% better");
     CHECK(model.index(throughput, ComparisonModel::Change).data(Qt::UserRole).toDouble() == Approx(10));
     auto background = [&](int row) {
         return model.index(row, ComparisonModel::Change).data(Qt::BackgroundRole).value<QBrush>().color();
@@ -465,11 +473,16 @@ TEST_CASE("ComparisonModel colours the change by which way each figure improves"
     CHECK(background(step).green() > background(step).red());             // shorter steps: better too
     CHECK(model.index(step, ComparisonModel::Change).data().toString().startsWith("-9.")); // 1/1.1 - 1
     const int loss = find(4, "final loss");
-    CHECK(model.index(loss, ComparisonModel::Change).data().toString() == "0.0%");
+    CHECK(model.index(loss, ComparisonModel::Change).data().toString() == "0.0% (noise)");
     CHECK_FALSE(model.index(loss, ComparisonModel::Change).data(Qt::BackgroundRole).isValid());
 
+    // Two repeats a side cannot tell, however large the change: no colour.
+    model.setComparison(compareFigures(sampleTrainingSession(1.0), sampleTrainingSession(1.5)), "a", "b");
+    CHECK(model.index(throughput, ComparisonModel::Change).data().toString() == "+50.0% (cannot tell)");
+    CHECK_FALSE(model.index(throughput, ComparisonModel::Change).data(Qt::BackgroundRole).isValid());
+
     // The other way round, B is slower: worse, red.
-    model.setComparison(compareFigures(sampleTrainingSession(1.1), sampleTrainingSession(1.0)), "a", "b");
+    model.setComparison(compareFigures(repeated(1.1), repeated(1.0)), "a", "b");
     CHECK(background(throughput).red() > background(throughput).green());
     CHECK(background(step).red() > background(step).green());
     CHECK(model.index(hidden, ComparisonModel::Change).data().toString() == "A is 0: percent undefined");

@@ -33,9 +33,7 @@ void ComparisonModel::setComparison(std::vector<FigureComparison> rows, const QS
 }
 
 int ComparisonModel::verdict(const FigureComparison& row) {
-    if (!row.percent || *row.percent == 0 || row.better == Better::Neither) return 0;
-    const bool higher = *row.percent > 0;
-    return higher == (row.better == Better::Higher) ? 1 : -1;
+    return changeDirection(row); // better or worse only beyond the noise of the repeats
 }
 
 int ComparisonModel::rowCount(const QModelIndex& parent) const {
@@ -60,8 +58,11 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         return QBrush(v > 0 ? QColor(0, 110, 0) : QColor(170, 0, 0));
     }
     if (role == Qt::ToolTipRole && column == Change) {
-        if (r.better == Better::Neither) return tr("no better direction for this figure");
-        return r.better == Better::Higher ? tr("higher is better") : tr("lower is better");
+        const QString direction = r.better == Better::Neither  ? tr("no better direction for this figure")
+                                  : r.better == Better::Higher ? tr("higher is better")
+                                                               : tr("lower is better");
+        return r.change ? direction + QStringLiteral("; ") + QString::fromStdString(describeChange(*r.change))
+                        : direction;
     }
     if (role == Qt::UserRole) {
         switch (column) {
@@ -92,7 +93,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     case Change:
         if (!r.percent) return QString::fromStdString(r.note);
         return (*r.percent > 0 ? QStringLiteral("+") : QString()) + QString::number(*r.percent, 'f', 1) +
-               QLatin1Char('%');
+               QLatin1Char('%') + QLatin1Char(' ') + QString::fromStdString(judgement(r));
     }
     return {};
 }
