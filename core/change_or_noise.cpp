@@ -3,22 +3,24 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <numeric>
 #include <random>
 
 namespace scalebench {
 namespace {
-double mean(const std::vector<double>& values) {
-    return std::accumulate(values.begin(), values.end(), 0.0) / static_cast<double>(values.size());
+double medianOf(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
 }
 
-// The mean of one resample of `values` with replacement.
-double resampledMean(const std::vector<double>& values, std::mt19937_64& draw) {
+// The median of one resample of `values` with replacement.
+double resampledMedian(const std::vector<double>& values, std::mt19937_64& draw,
+                       std::vector<double>& scratch) {
     std::uniform_int_distribution<std::size_t> pick(0, values.size() - 1);
-    double sum = 0;
-    for (std::size_t i = 0; i < values.size(); ++i)
-        sum += values[pick(draw)];
-    return sum / static_cast<double>(values.size());
+    scratch.resize(values.size());
+    for (double& v : scratch)
+        v = values[pick(draw)];
+    return medianOf(scratch);
 }
 } // namespace
 
@@ -28,16 +30,17 @@ ChangeVerdict changeOrNoise(const std::vector<double>& a, const std::vector<doub
     v.repeats_b = static_cast<int>(b.size());
     v.threshold = threshold;
     if (v.repeats_a < kLeastRepeatsForChange || v.repeats_b < kLeastRepeatsForChange) return v;
-    const double mean_a = mean(a);
-    if (mean_a == 0) return v;
-    v.relative = (mean(b) - mean_a) / mean_a;
+    const double median_a = medianOf(a);
+    if (median_a == 0) return v;
+    v.relative = (medianOf(b) - median_a) / median_a;
 
     std::mt19937_64 draw(20261126);
-    std::vector<double> spread;
+    std::vector<double> spread, scratch;
     spread.reserve(kBootstrapResamples);
     for (int i = 0; i < kBootstrapResamples; ++i) {
-        const double resampled_a = resampledMean(a, draw);
-        if (resampled_a != 0) spread.push_back((resampledMean(b, draw) - resampled_a) / resampled_a);
+        const double resampled_a = resampledMedian(a, draw, scratch);
+        if (resampled_a != 0)
+            spread.push_back((resampledMedian(b, draw, scratch) - resampled_a) / resampled_a);
     }
     std::sort(spread.begin(), spread.end());
     const auto at = [&](double fraction) {

@@ -7,12 +7,15 @@
 
 namespace scalebench {
 
-// The method: the percentile bootstrap of the relative difference of the means, (mean B - mean A) / mean A,
-// each side resampled with replacement kBootstrapResamples times (fixed seed: the same repeats always give
-// the same interval), its 95 % interval [2.5th, 97.5th percentile]; bench/train_vs_ddp.py bootstraps the same
-// way. A change is called only where the interval lies wholly beyond the threshold (low > threshold, or high
-// < -threshold); an interval that reaches inside it is noise. Fewer than kLeastRepeatsForChange repeats on
-// either side cannot tell: with two, a bootstrap has three distinct resamples and no interval worth the name.
+// The method: the percentile bootstrap of the relative difference of the medians, (median B - median A) /
+// median A, each side resampled with replacement kBootstrapResamples times (fixed seed: the same repeats
+// always give the same interval), its 95 % interval [2.5th, 97.5th percentile]; bench/train_vs_ddp.py
+// bootstraps the same way. Medians, not means: on a shared machine one repeat in five can be several times
+// slower (another job took the cores), and a mean follows it where a median does not (bench/false-alarms.sh
+// measured a false alarm from means on this machine under load). A change is called only where the interval
+// lies wholly beyond the threshold (low > threshold, or high < -threshold); an interval that reaches inside
+// it is noise. Fewer than kLeastRepeatsForChange repeats on either side cannot tell: with two, a bootstrap
+// has three distinct resamples and no interval worth the name.
 inline constexpr int kBootstrapResamples = 4000;
 inline constexpr int kLeastRepeatsForChange = 3;
 
@@ -20,7 +23,7 @@ enum class ChangeKind { Higher, Lower, Noise, CannotTell };
 
 struct ChangeVerdict {
     ChangeKind kind = ChangeKind::CannotTell;
-    double relative = 0; // (mean B - mean A) / mean A; 0 where A's mean is 0
+    double relative = 0; // (median B - median A) / median A; 0 where A's median is 0
     double low = 0;      // the 95 % interval of `relative`
     double high = 0;
     int repeats_a = 0;

@@ -193,7 +193,7 @@ std::string formatVerdicts(const std::vector<ReferenceVerdict>& references,
     }
     if (!regressions.empty()) {
         out += fmt::format("\nagainst baseline {} (change or noise: 95 % bootstrap interval of the relative "
-                           "difference of means, a change only beyond {:.0f} %):\n",
+                           "difference of medians, a change only beyond {:.0f} %):\n",
                            baseline, regressions.front().change.threshold * 100);
         for (const RegressionVerdict& v : regressions)
             out += fmt::format("{:<34} {:>5} {:<27} {}{}\n", v.series, v.ranks, v.figure,
