@@ -3,6 +3,7 @@
 #include "engine_options.h"
 #include "file_text.h"
 #include "idx_file.h"
+#include "launch_environment.h"
 #include "loss_scaler.h"
 #include "message_sizes.h"
 #include "mllog_writer.h"
@@ -300,4 +301,32 @@ TEST_CASE("each workload's MLPerf benchmark and the ruleset its MLLOG file is ch
     CHECK(mlperfPrecision("fp32", true) == "tf32");
     CHECK(mlperfPrecision("bf16", true) == "bfloat16");
     CHECK(mlperfPrecision("fp16", false) == "fp16");
+}
+
+TEST_CASE(
+    "the header keeps the NCCL, UCX and Open MPI settings of a launch, not what mpirun sets afresh each "
+    "time",
+    "[engine][environment]") {
+    const char* entries[] = {"NCCL_DEBUG=INFO",
+                             "NCCL_IB_HCA=mlx5_0,mlx5_1",
+                             "UCX_TLS=rc,sm",
+                             "OMPI_MCA_btl=^openib",
+                             "OMPI_MCA_orte_hnp_uri=3395813376.0;tcp://10.0.0.1:41235",
+                             "OMPI_MCA_ess_base_jobid=3395813377",
+                             "OMPI_COMM_WORLD_RANK=0",
+                             "PMIX_RANK=0",
+                             "CUDA_VISIBLE_DEVICES=0,1",
+                             "OMP_NUM_THREADS=4",
+                             "HOME=/home/me",
+                             "SSH_AUTH_SOCK=/tmp/agent",
+                             "NO_EQUALS_SIGN",
+                             nullptr};
+    const auto kept = launchEnvironment(entries);
+    CHECK(kept == std::map<std::string, std::string>{{"CUDA_VISIBLE_DEVICES", "0,1"},
+                                                     {"NCCL_DEBUG", "INFO"},
+                                                     {"NCCL_IB_HCA", "mlx5_0,mlx5_1"},
+                                                     {"OMPI_MCA_btl", "^openib"},
+                                                     {"OMP_NUM_THREADS", "4"},
+                                                     {"UCX_TLS", "rc,sm"}});
+    CHECK(launchEnvironment(nullptr).empty());
 }

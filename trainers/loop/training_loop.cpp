@@ -7,6 +7,7 @@
 #include "gpu_inventory.h"
 #include "gpu_peak.h"
 #include "gradient_buckets.h"
+#include "launch_environment.h"
 #include "loss_scaler.h"
 #include "metric_writer.h"
 #include "mllog_writer.h"
@@ -30,6 +31,7 @@
 #include <thread>
 #include <torch/torch.h>
 #include <torch/version.h>
+#include <unistd.h> // environ
 
 namespace scalebench {
 namespace {
@@ -639,6 +641,8 @@ json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
             {"versions",
              {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
             {"mpi_thread", mpiThreadLevel()},
+            // rank 0's: the launcher gives every rank the same settings
+            {"environment", launchEnvironment(environ)},
             {"cpu_kernels", cpuKernels()},
             {"unix_time",
              std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
