@@ -14,11 +14,9 @@
 
 #include <QApplication>
 #include <QBuffer>
-#include <QFile>
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <algorithm>
-#include <set>
 
 namespace scalebench {
 namespace {
