@@ -161,8 +161,8 @@ const std::vector<Option>& options() {
              o.peak_tflops = peak;
          }},
         {"output",
-         "HTML",
-         "the report's page (also -o HTML)",
+         "FILE",
+         "the report's HTML page (also -o FILE)",
          [](const O& d) { return d.report_file.string(); },
          [](O& o, const std::string& v) { o.report_file = v; },
          {"o"}},
