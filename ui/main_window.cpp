@@ -316,11 +316,13 @@ void MainWindow::showStoredSession(const StoredSession& session) {
     if (!session.error.isEmpty()) {
         status_text_->setText(tr("cannot read session: %1").arg(session.error));
         showResults({}); // every view is emptied rather than left showing another session
+        results_session_ = 0;
         shown_results_.clear();
         breakdown_tab_->clear();
         return;
     }
     showResults(session.results);
+    results_session_ = session.session_id;
     shown_results_ = session.results;
     breakdown_tab_->setRuns(session);
     if (stragglers_for_ == session.session_id) {
@@ -388,7 +390,8 @@ bool MainWindow::exportCurrentTab(const QString& path) {
 }
 
 bool MainWindow::exportReport(const QString& path) {
-    const SessionRow* row = browser_->session(shown_session_);
+    // A session chosen but not loaded yet has no results to write.
+    const SessionRow* row = results_session_ == shown_session_ ? browser_->session(shown_session_) : nullptr;
     QString error = tr("no stored session is shown");
     const bool ok = row && writeSessionReport(*row, shown_results_, path, &error);
     status_text_->setText(ok ? tr("report written to %1").arg(path)

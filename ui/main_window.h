@@ -109,9 +109,11 @@ class MainWindow : public QMainWindow {
     QString store_file_;            // for the status line
     std::int64_t live_session_ = 0;
     std::int64_t shown_session_ = 0;
-    std::int64_t keep_after_list_ = 0;     // the session to select when the asked list arrives; 0: the newest
-    std::vector<RunResult> shown_results_; // the shown stored session's, for File > Export report
-    std::int64_t stragglers_for_ = 0;      // the session whose next load picks the stragglers' run afresh
+    std::int64_t keep_after_list_ = 0; // the session to select when the asked list arrives; 0: the newest
+    // The last stored session loaded and its results, for File > Export report.
+    std::int64_t results_session_ = 0;
+    std::vector<RunResult> shown_results_;
+    std::int64_t stragglers_for_ = 0; // the session whose next load picks the stragglers' run afresh
 
     SessionBrowser* browser_;
     QTabWidget* tabs_;
