@@ -1,5 +1,5 @@
-// scalebench: the console. Headless (run, compare, import, add-clusters) or windowed is decided before any
-// widget exists.
+// scalebench: the console. Headless (run, compare, report, import, add-clusters) or windowed is decided
+// before any widget exists.
 #include "batch_command.h"
 #include "console_options.h"
 #include "import_command.h"
@@ -7,6 +7,7 @@
 #include "orphan_sessions.h"
 #include "scaling_chart_png.h"
 #include "session_controller.h"
+#include "session_report.h"
 #include "session_results.h"
 #include "session_store.h"
 
@@ -14,6 +15,7 @@
 #include <QInputDialog>
 #include <QLineEdit>
 #include <QTimer>
+#include <algorithm>
 #include <cerrno>
 #include <iostream>
 #include <sys/stat.h>
@@ -89,6 +91,47 @@ int guiMain(int argc, char** argv, const ConsoleOptions& options) {
     }
 }
 
+// The session `id_or_name` names: the one with that id, else the newest with that name.
+std::optional<SessionRow> findSession(const std::vector<SessionRow>& sessions,
+                                      const std::string& id_or_name) {
+    std::optional<SessionRow> found;
+    for (const SessionRow& s : sessions)
+        if (std::to_string(s.id) == id_or_name) return s;
+    for (const SessionRow& s : sessions)
+        if (s.name == id_or_name && (!found || s.id > found->id)) found = s;
+    return found;
+}
+
+// report SESSION: the session's HTML page, its charts rendered offscreen. 0, or 2 naming the problem.
+int reportMain(int argc, char** argv, const ConsoleOptions& options) {
+    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    ensureRuntimeDir();
+    qInstallMessageHandler(quietOffscreenMessages);
+    QApplication app(argc, argv);
+    try {
+        if (!std::filesystem::exists(options.db))
+            throw std::runtime_error("no session store " + options.db.string());
+        const SessionStore store(options.db);
+        const std::optional<SessionRow> session = findSession(store.sessions(), options.report_session);
+        if (!session)
+            throw std::runtime_error("no session '" + options.report_session + "' (an id or a name) in " +
+                                     options.db.string());
+        const auto convention = options.step_time == "last-step" ? StepTimeConvention::LastStep
+                                                                 : StepTimeConvention::SteadyStateMedian;
+        const std::vector<RunResult> results = loadSessionResults(store, session->id, convention);
+        QString error;
+        if (!writeSessionReport(*session, results, QString::fromStdString(options.report_file.string()),
+                                &error))
+            throw std::runtime_error(error.toStdString());
+        std::cout << "report of session " << session->id << " (" << session->name << ", " << results.size()
+                  << " runs): " << options.report_file.string() << "\n";
+        return 0;
+    } catch (const std::exception& e) {
+        std::cerr << "scalebench: " << e.what() << "\n";
+        return 2;
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -117,6 +160,8 @@ int main(int argc, char** argv) {
         return compareSessions(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Import:
         return importRuns(options, std::cout, std::cerr);
+    case ConsoleOptions::Mode::Report:
+        return reportMain(argc, argv, options);
     case ConsoleOptions::Mode::Gui:
         break;
     }

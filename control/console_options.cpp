@@ -28,6 +28,7 @@ struct Option {
     std::string description;
     std::string (*shown_default)(const ConsoleOptions& defaults); // nullptr: none worth showing
     void (*take)(ConsoleOptions& o, const std::string& value);
+    std::vector<std::string> aliases{}; // other names: "o" for -o
 };
 
 // A command: the word that names it, its arguments, what it does, the options that apply to it and what it
@@ -172,6 +173,12 @@ const std::vector<Option>& options() {
                  throw std::invalid_argument("a peak in TFLOP/s (0 or more), not '" + v + "'");
              o.peak_tflops = peak;
          }},
+        {"output",
+         "FILE",
+         "the report's HTML page (also -o FILE)",
+         [](const O& d) { return d.report_file.string(); },
+         [](O& o, const std::string& v) { o.report_file = v; },
+         {"o"}},
         {"ranks", "N", "processes of each imported run, where its log does not say",
          [](const O& d) { return std::to_string(d.ranks); },
          [](O& o, const std::string& v) {
@@ -207,6 +214,17 @@ const std::vector<Command>& commands() {
          [](O& o, const Arguments& a) {
              o.compare_a = sessionId(a[0]);
              o.compare_b = sessionId(a[1]);
+         }},
+        {"report",
+         O::Mode::Report,
+         {"SESSION"},
+         "write one self-contained HTML page of a stored session (its id or name; the newest of that name): "
+         "its results table, scaling, speedup, breakdown and collectives charts as inline SVG, MLPerf scores",
+         {"db", "output", "step-time"},
+         [](O& o, const Arguments& a) {
+             if (a[0].find_first_not_of(" \t") == std::string::npos)
+                 throw std::invalid_argument("a session's id or name, not an empty word");
+             o.report_session = a[0];
          }},
         {"import",
          O::Mode::Import,
@@ -300,6 +318,7 @@ ConsoleOptions defaults() {
     o.engine = defaultEnginePath();
     o.engine_sources = SCALEBENCH_SOURCE_DIR;
     o.session_name = "imported";
+    o.report_file = "report.html";
     return o;
 }
 
@@ -436,10 +455,14 @@ namespace {
 // Every option of the table, the old flag forms, --help and --version.
 void declareOptions(QCommandLineParser& parser) {
     parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    for (const Option& o : options())
-        parser.addOption(o.value_name.empty() ? QCommandLineOption(QString::fromStdString(o.name))
-                                              : QCommandLineOption(QString::fromStdString(o.name), QString(),
-                                                                   QString::fromStdString(o.value_name)));
+    for (const Option& o : options()) {
+        QStringList names{QString::fromStdString(o.name)};
+        for (const auto& alias : o.aliases)
+            names << QString::fromStdString(alias);
+        parser.addOption(o.value_name.empty()
+                             ? QCommandLineOption(names)
+                             : QCommandLineOption(names, QString(), QString::fromStdString(o.value_name)));
+    }
     for (const OldForm& f : old_forms)
         parser.addOption(
             QCommandLineOption(QString::fromStdString(f.flag), QString(), QStringLiteral("VALUE")));

@@ -110,6 +110,14 @@ TEST_CASE("console options: each command, its old flag form and options anywhere
              o.session_name = "last month";
              o.ranks = 8;
          })},
+        {{"report", "nightly", "-o", "n.html", "--db", "s.db"},
+         {"--output", "n.html", "report", "--db", "s.db", "nightly"},
+         options([](ConsoleOptions& o) {
+             o.mode = Mode::Report;
+             o.report_session = "nightly";
+             o.report_file = "n.html";
+             o.db = "s.db";
+         })},
         {{"--help"}, {"-h"}, options([](ConsoleOptions& o) { o.mode = Mode::Help; })},
         {{"run", "--help"}, {"--batch", "p.toml", "--help"}, options([](ConsoleOptions& o) {
              o.mode = Mode::Help;
@@ -141,10 +149,10 @@ TEST_CASE("console options: each bad input is named, with the help to read", "[c
         {{"run", "p.toml", "--dryrun"}, "unknown option '--dryrun'; did you mean --dry-run?", all},
         {{"-x"}, "unknown option '-x'", all},
         {{"rnu", "p.toml"},
-         "unknown command 'rnu' (commands: run, compare, import, add-clusters); did you mean run?",
+         "unknown command 'rnu' (commands: run, compare, report, import, add-clusters); did you mean run?",
          all},
         {{"plan.toml"},
-         "unknown command 'plan.toml' (commands: run, compare, import, add-clusters); to run a plan: "
+         "unknown command 'plan.toml' (commands: run, compare, report, import, add-clusters); to run a plan: "
          "scalebench run plan.toml",
          all},
         {{"run"}, "run: missing PLAN (run PLAN)", run},
@@ -154,6 +162,9 @@ TEST_CASE("console options: each bad input is named, with the help to read", "[c
         {{"run", "p.toml", "--db"}, "missing value after '--db'", all},
         {{"run", "p.toml", "--dry-run=yes"}, "unexpected value after '--dry-run'", all},
         {{"compare", "1"}, "compare: missing B (compare A B)", "scalebench compare --help"},
+        {{"report"}, "report: missing SESSION (report SESSION)", "scalebench report --help"},
+        {{"report", "1", "--out", "d"}, "--out: only with run, not with report", "scalebench report --help"},
+        {{"report", "1", "-o", ""}, "--output: empty: give a FILE", "scalebench report --help"},
         {{"import", "a.log"}, "import: --format FORMAT: how the files read", "scalebench import --help"},
         {{"import", "--format", "mllog"}, "import: missing FILE...", "scalebench import --help"},
         {{"import", "a.log", "--format", "osv"},
@@ -201,6 +212,9 @@ TEST_CASE("console options: the help lists every command, each option with its d
     const std::string help = consoleUsage();
     for (const char* part : {"scalebench run PLAN",
                              "scalebench compare A B",
+                             "scalebench report SESSION",
+                             "--output FILE",
+                             "(default: report.html)",
                              "scalebench add-clusters FILE",
                              "--db FILE",
                              "--cluster NAME",

@@ -3,6 +3,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
@@ -74,17 +75,26 @@ bool saveWidgetSvg(QWidget& widget, const QString& path, QSize size, QString* er
     if (!haveApplication(error)) return false;
     if (!QFileInfo(path).absoluteDir().exists())
         return fail(error, QStringLiteral("could not write %1: no such folder").arg(path));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return fail(error, QStringLiteral("could not write %1").arg(path));
+    if (!writeWidgetSvg(widget, file, size, error)) return false;
+    if (!file.flush()) return fail(error, QStringLiteral("could not finish %1").arg(path));
+    return true;
+}
+
+bool writeWidgetSvg(QWidget& widget, QIODevice& device, QSize size, QString* error) {
+    if (!haveApplication(error)) return false;
     ExportLayout layout(widget, size);
     QSvgGenerator svg;
-    svg.setFileName(path);
+    svg.setOutputDevice(&device);
     svg.setSize(widget.size());
     svg.setViewBox(QRect(QPoint(0, 0), widget.size()));
     svg.setTitle(widget.windowTitle().isEmpty() ? QStringLiteral("scalebench chart") : widget.windowTitle());
     svg.setDescription(QStringLiteral("Exported by scalebench"));
     QPainter painter;
-    if (!painter.begin(&svg)) return fail(error, QStringLiteral("could not write %1").arg(path));
+    if (!painter.begin(&svg)) return fail(error, QStringLiteral("could not write the SVG"));
     widget.render(&painter);
-    if (!painter.end()) return fail(error, QStringLiteral("could not finish %1").arg(path));
+    if (!painter.end()) return fail(error, QStringLiteral("could not finish the SVG"));
     return true;
 }
 

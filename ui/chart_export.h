@@ -4,6 +4,7 @@
 #include <QSize>
 #include <QString>
 
+class QIODevice;
 class QWidget;
 
 namespace scalebench {
@@ -15,5 +16,7 @@ namespace scalebench {
 bool saveWidgetPng(QWidget& widget, const QString& path, QSize size = {}, QString* error = nullptr);
 // Vector output: a QChartView's series, axes and legend become SVG paths and text.
 bool saveWidgetSvg(QWidget& widget, const QString& path, QSize size = {}, QString* error = nullptr);
+// The same SVG document written to an open device (a QBuffer for a page that inlines it).
+bool writeWidgetSvg(QWidget& widget, QIODevice& device, QSize size = {}, QString* error = nullptr);
 
 } // namespace scalebench

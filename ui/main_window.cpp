@@ -24,6 +24,7 @@
 #include "scaling_tab.h"
 #include "session_browser.h"
 #include "session_controller.h"
+#include "session_report.h"
 #include "session_store.h"
 #include "stored_session_loader.h"
 
@@ -171,6 +172,11 @@ void MainWindow::buildActions() {
         if (dialog.exec() == QDialog::Accepted) importLogs(dialog.request());
     });
     import_logs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
+    file->addAction(tr("Export &report..."), this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export report"), QString(), tr("HTML page (*.html)"));
+        if (!path.isEmpty()) exportReport(path);
+    });
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -310,10 +316,14 @@ void MainWindow::showStoredSession(const StoredSession& session) {
     if (!session.error.isEmpty()) {
         status_text_->setText(tr("cannot read session: %1").arg(session.error));
         showResults({}); // every view is emptied rather than left showing another session
+        results_session_ = 0;
+        shown_results_.clear();
         breakdown_tab_->clear();
         return;
     }
     showResults(session.results);
+    results_session_ = session.session_id;
+    shown_results_ = session.results;
     breakdown_tab_->setRuns(session);
     if (stragglers_for_ == session.session_id) {
         stragglers_for_ = 0;
@@ -376,6 +386,16 @@ bool MainWindow::exportCurrentTab(const QString& path) {
         ok = saveWidgetPng(*tabs_->currentWidget(), path, {}, &error);
     }
     status_text_->setText(ok ? tr("exported %1").arg(path) : tr("cannot export %1: %2").arg(path, error));
+    return ok;
+}
+
+bool MainWindow::exportReport(const QString& path) {
+    // A session chosen but not loaded yet has no results to write.
+    const SessionRow* row = results_session_ == shown_session_ ? browser_->session(shown_session_) : nullptr;
+    QString error = tr("no stored session is shown");
+    const bool ok = row && writeSessionReport(*row, shown_results_, path, &error);
+    status_text_->setText(ok ? tr("report written to %1").arg(path)
+                             : tr("cannot write %1: %2").arg(path, error));
     return ok;
 }
 

@@ -74,6 +74,9 @@ class MainWindow : public QMainWindow {
     // Writes the current tab as PNG or SVG (by the file's suffix), or its table as CSV; false with a message.
     bool exportCurrentTab(const QString& path);
     std::int64_t shownSessionId() const { return shown_session_; }
+    // File > Export report's work: the shown stored session as one HTML page (session_report.h); false with a
+    // message when none is shown or the file cannot be written.
+    bool exportReport(const QString& path);
     // File > Import's work: the logs read into a new session of the window's store, which is then listed and
     // shown; a file that gives nothing is named in a message. The session's id; 0 where none could be made.
     std::int64_t importLogs(const ImportRequest& request);
@@ -107,7 +110,10 @@ class MainWindow : public QMainWindow {
     std::int64_t live_session_ = 0;
     std::int64_t shown_session_ = 0;
     std::int64_t keep_after_list_ = 0; // the session to select when the asked list arrives; 0: the newest
-    std::int64_t stragglers_for_ = 0;  // the session whose next load picks the stragglers' run afresh
+    // The last stored session loaded and its results, for File > Export report.
+    std::int64_t results_session_ = 0;
+    std::vector<RunResult> shown_results_;
+    std::int64_t stragglers_for_ = 0; // the session whose next load picks the stragglers' run afresh
 
     SessionBrowser* browser_;
     QTabWidget* tabs_;

@@ -1,0 +1,265 @@
+// One stored session as a self-contained HTML page: its facts, the results table, and the window's charts as
+// inline SVG (scaling, speedup, breakdown, collectives), with MLPerf scores where the runs have them.
+#include "session_report.h"
+
+#include "breakdown_chart_view.h"
+#include "breakdown_model.h"
+#include "chart_export.h"
+#include "collectives_chart_view.h"
+#include "collectives_model.h"
+#include "mlperf_score.h"
+#include "scaling_chart_view.h"
+#include "scaling_model.h"
+#include "speedup_chart_view.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <algorithm>
+
+namespace scalebench {
+namespace {
+
+const QSize kChartSize{900, 520}; // pixels, as the SVG's view box
+
+QString escaped(const std::string& text) {
+    return QString::fromStdString(text).toHtmlEscaped();
+}
+
+QString number(double value, int decimals) {
+    return QString::number(value, 'f', decimals);
+}
+
+// A chart view as an <svg> element for inline use: QSvgGenerator's document without its XML prolog and
+// DOCTYPE, and without the namespace declarations (HTML puts <svg> in SVG's namespace itself), so that the
+// page names no URL at all.
+QString inlineSvg(QWidget& view) {
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QString error;
+    if (!writeWidgetSvg(view, buffer, kChartSize, &error))
+        return QStringLiteral("<p class=\"missing\">chart not drawn: %1</p>").arg(error.toHtmlEscaped());
+    QString svg = QString::fromUtf8(buffer.data());
+    svg.remove(0, std::max<qsizetype>(0, svg.indexOf(QStringLiteral("<svg"))));
+    static const QRegularExpression namespaces(QStringLiteral("\\s+xmlns(:[A-Za-z]+)?=\"[^\"]*\""));
+    svg.remove(namespaces);
+    return svg;
+}
+
+QString chartFigure(QWidget& view, const QString& caption) {
+    return QStringLiteral("<figure>%1<figcaption>%2</figcaption></figure>\n").arg(inlineSvg(view), caption);
+}
+
+bool haveApplication() {
+    return qobject_cast<QApplication*>(QCoreApplication::instance()) != nullptr;
+}
+
+QString cell(const QString& text) {
+    return QStringLiteral("<td>%1</td>").arg(text);
+}
+
+// The rows of formatResultsTable (the same figures, one <tr> per run, notes in a row below it).
+QString resultsTable(const std::vector<RunResult>& results) {
+    const std::vector<RunScaling> scaling = runScaling(results);
+    QString html = QStringLiteral(
+        "<table class=\"results\">\n<thead><tr><th>run</th><th>ranks</th><th>status</th><th>samples/s</th>"
+        "<th>step ms</th><th>data</th><th>fwd</th><th>bwd</th><th>allred</th><th>optim</th><th>comm%</th>"
+        "<th>speedup</th><th>eff</th><th>loss</th><th>eval</th><th>to target</th></tr></thead>\n<tbody>\n");
+    constexpr int kColumns = 16;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const RunResult& r = results[i];
+        const StepBreakdown& b = r.figures.breakdown;
+        html += QStringLiteral("<tr class=\"run\">") + cell(escaped(r.name)) +
+                cell(QString::number(r.ranks)) + cell(escaped(r.status));
+        const auto note = [&](const QString& text) {
+            return QStringLiteral("<td colspan=\"%1\" class=\"note\">%2</td>").arg(kColumns - 3).arg(text);
+        };
+        if (r.figures.steady_steps == 0 && !r.collectives.empty()) {
+            double peak = 0;
+            for (const auto& c : r.collectives)
+                peak = std::max(peak, c.busbw_gbps);
+            html += note(QStringLiteral("collective sweep: %1 sizes, peak busbw %2 GB/s")
+                             .arg(r.collectives.size())
+                             .arg(number(peak, 3)));
+        } else if (r.figures.steady_steps == 0 && r.mlperf_time_to_train_min) {
+            html += note(
+                QStringLiteral("MLPerf time to train %1 (%2)")
+                    .arg(escaped(formatTimeToTrain(*r.mlperf_time_to_train_min)), escaped(r.mlperf_status)));
+        } else if (r.figures.steady_steps == 0) {
+            html += note(QStringLiteral("(no steady-state steps)"));
+        } else {
+            const auto ms = [](double seconds) { return cell(number(seconds * 1e3, 1)); };
+            html += cell(number(r.figures.samples_per_s, 1)) + ms(b.step_s) + ms(b.data_s) + ms(b.forward_s) +
+                    ms(b.backward_s) + ms(b.allreduce_s) + ms(b.optimizer_s) +
+                    cell(number(communicationShare(b) * 100, 0) + QLatin1Char('%')) +
+                    cell(scaling[i].speedup > 0 ? number(scaling[i].speedup, 2) + QLatin1Char('x')
+                                                : QStringLiteral("-")) +
+                    cell(scaling[i].speedup > 0 ? number(scaling[i].efficiency * 100, 0) + QLatin1Char('%')
+                                                : QStringLiteral("-")) +
+                    cell(number(r.figures.final_loss, 4)) +
+                    cell(escaped(formatEvalValue(r.figures.eval_metric, r.figures.final_eval))) +
+                    cell(escaped(formatTimeToTarget(r)));
+        }
+        html += QStringLiteral("</tr>\n");
+        QStringList notes;
+        if (!r.requeues.empty()) notes << escaped(r.requeues);
+        if (!r.error.empty()) notes << QStringLiteral("error: ") + escaped(r.error);
+        if (!notes.isEmpty())
+            html += QStringLiteral("<tr class=\"notes\"><td></td><td colspan=\"%1\">%2</td></tr>\n")
+                        .arg(kColumns - 1)
+                        .arg(notes.join(QStringLiteral("<br>")));
+    }
+    return html + QStringLiteral("</tbody>\n</table>\n");
+}
+
+// Per series: throughput against ranks and the speedup chart, as the scaling tab draws them.
+QString scalingSection(const std::vector<ScalingPoint>& points) {
+    std::vector<std::string> labels;
+    for (const ScalingPoint& p : points)
+        if (p.throughput.mean > 0 && std::find(labels.begin(), labels.end(), p.label) == labels.end())
+            labels.push_back(p.label);
+    if (labels.empty()) return {};
+    QString html = QStringLiteral("<section id=\"scaling\">\n<h2>Scaling</h2>\n");
+    for (const std::string& label : labels) {
+        ScalingModel model;
+        model.setPoints(points, label);
+        ScalingChartView throughput(&model);
+        SpeedupChartView speedup(&model);
+        html += QStringLiteral("<h3>%1</h3>\n").arg(escaped(label));
+        html += chartFigure(throughput, QStringLiteral("Throughput (samples/s) against ranks: measured mean "
+                                                       "with its two-sigma band, and ideal linear scaling"));
+        html += chartFigure(speedup, QStringLiteral("Speedup X(N)/X(N0) with two-sigma error bars, ideal "
+                                                    "speedup, and scaling efficiency"));
+    }
+    return html + QStringLiteral("</section>\n");
+}
+
+// One breakdown chart per workload with steady-state steps.
+QString breakdownSection(const std::vector<RunResult>& results) {
+    std::vector<std::string> workloads;
+    for (const RunResult& r : results)
+        if (r.figures.steady_steps > 0 &&
+            std::find(workloads.begin(), workloads.end(), r.workload) == workloads.end())
+            workloads.push_back(r.workload);
+    if (workloads.empty()) return {};
+    QString html = QStringLiteral("<section id=\"breakdown\">\n<h2>Step breakdown</h2>\n");
+    for (const std::string& workload : workloads) {
+        BreakdownModel model;
+        model.setResults(results, QString::fromStdString(workload));
+        if (model.rowCount() == 0) continue;
+        BreakdownChartView view(&model);
+        html += QStringLiteral("<h3>%1</h3>\n").arg(escaped(workload));
+        html += chartFigure(view, QStringLiteral("Mean ms per step by part at each rank count, and the "
+                                                 "communication hidden under compute beside each stack"));
+    }
+    return html + QStringLiteral("</section>\n");
+}
+
+QString collectivesSection(const std::vector<RunResult>& results) {
+    if (std::none_of(results.begin(), results.end(),
+                     [](const RunResult& r) { return !r.collectives.empty(); }))
+        return {};
+    CollectivesModel model;
+    model.setResults(results);
+    CollectivesChartView view(&model);
+    return QStringLiteral("<section id=\"collectives\">\n<h2>Collectives</h2>\n") +
+           chartFigure(view,
+                       QStringLiteral("Bus bandwidth (GB/s) against message size, one line per sweep")) +
+           QStringLiteral("</section>\n");
+}
+
+QString mlperfSection(const std::vector<ScalingPoint>& points) {
+    if (std::none_of(points.begin(), points.end(),
+                     [](const ScalingPoint& p) { return p.mlperf.has_value(); }))
+        return {};
+    QString html = QStringLiteral(
+        "<section id=\"mlperf\">\n<h2>MLPerf scores</h2>\n<table class=\"mlperf\">\n<thead><tr><th>benchmark"
+        "</th><th>ranks</th><th>runs</th><th>converged</th><th>required</th><th>score</th><th>speedup</th>"
+        "<th>verdict</th></tr></thead>\n<tbody>\n");
+    for (const ScalingPoint& p : points) {
+        if (!p.mlperf) continue;
+        const MlperfScore& m = *p.mlperf;
+        html +=
+            QStringLiteral("<tr>") + cell(escaped(m.benchmark)) + cell(QString::number(p.ranks)) +
+            cell(QString::number(m.runs)) + cell(QString::number(m.converged)) +
+            cell(m.required ? QString::number(*m.required) : QStringLiteral("-")) +
+            cell(m.score_min ? escaped(formatTimeToTrain(*m.score_min)) : QStringLiteral("-")) +
+            cell(p.mlperf_speedup ? number(*p.mlperf_speedup, 2) + QLatin1Char('x') : QStringLiteral("-")) +
+            cell(escaped(m.verdict)) + QStringLiteral("</tr>\n");
+    }
+    return html +
+           QStringLiteral("</tbody>\n</table>\n<p class=\"caption\">Time to train in minutes, run_start "
+                          "to run_stop; the score is the olympic average MLPerf's result summarizer "
+                          "computes.</p>\n</section>\n");
+}
+
+const char* const kStyle = R"(body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222}
+table{border-collapse:collapse;font-size:0.85em;margin:1em 0}
+th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right}
+th:first-child,td:first-child,td.note,tr.notes td{text-align:left}
+thead th{background:#eee}
+dl.facts{display:grid;grid-template-columns:max-content auto;gap:0.2em 1em}
+dl.facts dt{font-weight:bold}
+dl.facts dd{margin:0}
+figure{margin:1em 0}
+figure svg{width:100%;max-width:900px;height:auto}
+figcaption,.caption{font-size:0.85em;color:#555}
+pre.plan{background:#f6f6f6;padding:0.5em;font-size:0.8em;overflow-x:auto}
+.missing{color:#a00})";
+
+} // namespace
+
+QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult>& results) {
+    const QString title =
+        QStringLiteral("scalebench session %1: %2").arg(session.id).arg(escaped(session.name));
+    QString html = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                                  "<title>%1</title>\n<style>\n%2\n</style>\n</head>\n<body>\n<h1>%1</h1>\n")
+                       .arg(title, QString::fromLatin1(kStyle));
+    const auto fact = [](const QString& name, const QString& value) {
+        return QStringLiteral("<dt>%1</dt><dd>%2</dd>\n").arg(name, value);
+    };
+    html += QStringLiteral("<dl class=\"facts\">\n") + fact(QStringLiteral("name"), escaped(session.name)) +
+            fact(QStringLiteral("cluster"),
+                 session.cluster.empty() ? QStringLiteral("this machine") : escaped(session.cluster)) +
+            fact(QStringLiteral("started"), escaped(session.started_at)) +
+            fact(QStringLiteral("finished"),
+                 session.finished_at.empty() ? QStringLiteral("-") : escaped(session.finished_at)) +
+            fact(QStringLiteral("status"), escaped(session.status)) +
+            fact(QStringLiteral("runs"), QString::number(results.size())) + QStringLiteral("</dl>\n");
+    if (!session.plan_text.empty())
+        html += QStringLiteral("<details><summary>Plan</summary>\n<pre class=\"plan\">%1</pre>\n</details>\n")
+                    .arg(escaped(session.plan_text));
+
+    html += QStringLiteral("<section id=\"results\">\n<h2>Results</h2>\n") + resultsTable(results);
+    const StepTimeConvention convention =
+        results.empty() ? StepTimeConvention::SteadyStateMedian : results.front().figures.convention;
+    html +=
+        QStringLiteral("<p class=\"caption\">samples/s: %1; step and its parts: mean ms per step; comm%: "
+                       "exposed all-reduce / step time; speedup S(N) = X(N)/X(N0) against the mean at the "
+                       "smallest rank count of the run's series, efficiency E(N) = S(N) N0/N.</p>\n"
+                       "</section>\n")
+            .arg(escaped(describeConvention(convention)));
+
+    const std::vector<ScalingPoint> points = sessionScaling(results);
+    if (haveApplication()) {
+        html += scalingSection(points) + breakdownSection(results) + collectivesSection(results);
+    } else {
+        html += QStringLiteral("<p class=\"missing\">Charts need a QApplication; none was running.</p>\n");
+    }
+    html += mlperfSection(points);
+    return html + QStringLiteral("</body>\n</html>\n");
+}
+
+bool writeSessionReport(const SessionRow& session, const std::vector<RunResult>& results, const QString& path,
+                        QString* error) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(sessionReportHtml(session, results).toUtf8()) < 0 ||
+        !file.commit()) {
+        if (error) *error = QStringLiteral("could not write %1: %2").arg(path, file.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace scalebench
