@@ -118,6 +118,16 @@ TEST_CASE("a session's report holds its results rows, one inline svg per chart a
     CHECK(fileText(path.toStdString()) == html);
     CHECK_FALSE(writeSessionReport(session, results, dir.filePath("no/such/folder/report.html"), &error));
     CHECK_THAT(error.toStdString(), Catch::Contains("no/such/folder/report.html"));
+    CHECK_THAT(html, !Catch::Contains("id=\"verdicts\"")); // its plan has no [[reference]]
+
+    // A plan with references: each run's verdict in the page.
+    session.plan_text =
+        "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2, 4]\n[[reference]]\n"
+        "workload = \"resnet20\"\nranks = 4\nfigure = \"samples_per_s\"\nvalue = 4000\nlower = -0.1\n";
+    const std::string judged = sessionReportHtml(session, results).toStdString();
+    CHECK_THAT(judged, Catch::Contains("id=\"verdicts\"") && Catch::Contains("resnet20-n4-r1") &&
+                           Catch::Contains(
+                               "samples_per_s 3800 samples/s: pass (reference 4000 samples/s, from 3600"));
 }
 
 TEST_CASE("File > Export report writes the shown session's page", "[ui][report]") {

@@ -8,9 +8,11 @@
 #include "collectives_chart_view.h"
 #include "collectives_model.h"
 #include "mlperf_score.h"
+#include "run_plan.h"
 #include "scaling_chart_view.h"
 #include "scaling_model.h"
 #include "speedup_chart_view.h"
+#include "verdicts.h"
 
 #include <QApplication>
 #include <QBuffer>
@@ -25,6 +27,22 @@ const QSize kChartSize{900, 520}; // pixels, as the SVG's view box
 
 QString escaped(const std::string& text) {
     return QString::fromStdString(text).toHtmlEscaped();
+}
+
+// The verdicts of the session's runs against the references of the plan it ran (none where the stored plan
+// has none or no longer reads).
+QString verdictsSection(const SessionRow& session, const std::vector<RunResult>& results) {
+    std::vector<Reference> references;
+    try {
+        references = parsePlanText(session.plan_text, "stored plan").references;
+    } catch (const std::exception&) {
+        return {};
+    }
+    if (references.empty()) return {};
+    const std::string text = formatVerdicts(referenceVerdicts(results, references, session.cluster), {}, "");
+    return QStringLiteral(
+               "<section id=\"verdicts\">\n<h2>Verdicts</h2>\n<pre class=\"verdicts\">%1</pre>\n</section>\n")
+        .arg(escaped(text));
 }
 
 QString number(double value, int decimals) {
@@ -248,6 +266,7 @@ QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult
         html += QStringLiteral("<p class=\"missing\">Charts need a QApplication; none was running.</p>\n");
     }
     html += mlperfSection(points);
+    html += verdictsSection(session, results);
     return html + QStringLiteral("</body>\n</html>\n");
 }
 
