@@ -206,6 +206,17 @@ std::string formatTokenThroughput(const std::vector<RunResult>& results) {
 }
 } // namespace
 
+namespace {
+std::vector<std::string> splitLines(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t start = 0;
+    for (std::size_t end; (end = text.find('\n', start)) != std::string::npos; start = end + 1)
+        lines.push_back(text.substr(start, end - start));
+    if (start < text.size()) lines.push_back(text.substr(start));
+    return lines;
+}
+} // namespace
+
 std::string formatResultsTable(const std::vector<RunResult>& results) {
     const auto scaling = runScaling(results);
     std::string out =
@@ -246,6 +257,8 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
                             r.mlperf_division.empty() ? "unstated" : r.mlperf_division,
                             r.mlperf_benchmark.empty() ? "unnamed" : r.mlperf_benchmark);
         if (!r.requeues.empty()) out += "    " + r.requeues + "\n";
+        for (const std::string& line : splitLines(describeSlowRanks(r.slow_ranks)))
+            out += "    " + line + "\n";
         if (!r.error.empty()) out += "    error: " + r.error + "\n";
     }
     const StepTimeConvention convention =
@@ -256,6 +269,13 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
         "comm%: exposed all-reduce / step time; speedup S(N) = X(N)/X(N0) against the mean at the smallest "
         "rank count N0 of the run's series, efficiency E(N) = S(N) * N0/N;\n"
         "to target: time to the evaluation that reached the run's target (MLBench's time to accuracy).\n";
+    if (std::any_of(results.begin(), results.end(),
+                    [](const RunResult& r) { return !r.slow_ranks.slow_ranks.empty(); }))
+        out +=
+            fmt::format("slow rank: its median compute time over the steady-state steps exceeds the ranks' "
+                        "median by more than {:g} x 1.4826 x MAD and by {:g} %; slow node: one with a slow "
+                        "rank.\n",
+                        SlowRankRule{}.k, SlowRankRule{}.min_margin * 100);
     const std::vector<ScalingPoint> points = sessionScaling(results);
     out += formatSeriesScaling(points);
     out += formatMlperfScores(points);

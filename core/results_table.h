@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis.h"
+#include "slow_rank_finding.h"
 
 #include <string>
 #include <vector>
@@ -34,6 +35,8 @@ struct RunResult {
     std::string mlperf_benchmark{}; // submission_benchmark: "bert"
     std::string
         mlperf_division{}; // submission_division: "closed", "open" (the engine's stand-ins); "" unsaid
+    // Ranks and nodes whose compute time stands out (findSlowRanks over its rank-times records and header).
+    SlowRankFinding slow_ranks{};
 };
 
 // The run's series: its `series`, or its workload and dataset where that is empty.

@@ -127,6 +127,7 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
             result.time_to_target_s = summary->time_to_target_s;
             readMlperfScore(summary->json, result);
         }
+        result.slow_ranks = findSlowRanks(store.rankTimes(run.id), hostsOfRanks(run.header_json));
         results.push_back(std::move(result));
     }
     return results;

@@ -104,7 +104,12 @@
     X(mllog, Text, "", "MLPerf's :::MLLOG lines go to this file (rank 0; benchmarks below)", "")             \
     X(mllog_org, Text, "", "the MLLOG file's submission_org", "scalebench")                                  \
     X(target_accuracy, Real, "0..1",                                                                         \
-      "the old form of --target for accuracy: a fraction (0.8 = --target 80)", 0)
+      "the old form of --target for accuracy: a fraction (0.8 = --target 80)", 0)                            \
+    X(slow_rank, Int, "-1",                                                                                  \
+      "tests of the straggler views: this rank sleeps (slow_factor - 1) x its compute time each step; -1: "  \
+      "none",                                                                                                \
+      -1)                                                                                                    \
+    X(slow_factor, Real, "1", "how many times longer slow_rank computes", 1)
 
 #define SCALEBENCH_ENGINE_OPTIONS(X)                                                                         \
     SCALEBENCH_PLAN_OPTIONS(X) SCALEBENCH_METHOD_OPTIONS(X) SCALEBENCH_INVOCATION_OPTIONS(X)

@@ -162,3 +162,34 @@ TEST_CASE("a stored session's runs get their series from the stored plan and the
     CHECK(results[0].time_to_target_s == 4.5);
     CHECK(sessionScaling(results).size() == 2); // fp32 and bf16 at 1 rank are not pooled
 }
+
+// Issue 23: the results table names the ranks and nodes that the others wait for.
+TEST_CASE("the results table names a run's slow rank with its node from the stored rank times and header",
+          "[core][analysis]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "sessions.sqlite");
+    const auto session = store.createSession("p", "", "local");
+    const auto id = store.createRun(session, {"resnet20-n4-r1", "resnet20", "synthetic", 4, 1, "mpirun ..."});
+    store.startRun(id, "42");
+    std::vector<MetricRecord> records{
+        HeaderRecord{1, "resnet20", "synthetic", 4,
+                     R"({"type":"header","hosts":[{"rank":0,"host":"node1"},{"rank":1,"host":"node1"},)"
+                     R"({"rank":2,"host":"node2"},{"rank":3,"host":"node2"}]})"}};
+    for (int i = 1; i <= 20; ++i) {
+        records.push_back(StepRecord{i, 1.0, 500, 0.05, 0.01, 0.01, 0.02, 0.0, 0.001, 0.05 * i, 0.0, 0.0, 0.0,
+                                     std::nullopt});
+        const double jitter = 0.0001 * (i % 3);
+        records.push_back(RankTimesRecord{
+            i, {0.05, 0.05, 0.05, 0.05}, {0.0301 + jitter, 0.0300 - jitter, 0.0302, 0.0412 + jitter}});
+    }
+    store.appendRecords(id, records);
+    store.finishRun(id, {"ok", "", 0, ""});
+    const auto results = loadSessionResults(store, session);
+    REQUIRE(results.size() == 1);
+    REQUIRE(results[0].slow_ranks.slow_ranks.size() == 1);
+    CHECK(results[0].slow_ranks.slow_nodes == std::vector<std::string>{"node2"});
+    const std::string table = formatResultsTable(results);
+    CHECK_THAT(table, Catch::Contains("    slow rank 3 on node2: compute 41.3 ms median vs 30.2 ms for the "
+                                      "ranks' median (+37 %)\n    slow node node2 (ranks 3)\n"));
+    CHECK_THAT(table, Catch::Contains("by more than 3 x 1.4826 x MAD and by 5 %"));
+}

@@ -3,6 +3,7 @@
 // under QAbstractItemModelTester; each view is checked for what it shows (series, points, axes, legend).
 #include "breakdown_chart_view.h"
 #include "breakdown_model.h"
+#include "breakdown_tab.h"
 #include "chart_export.h"
 #include "collectives_chart_view.h"
 #include "collectives_model.h"
@@ -12,6 +13,8 @@
 #include "import_dialog.h"
 #include "main_window.h"
 #include "model_csv.h"
+#include "rank_heat_map_model.h"
+#include "rank_heat_map_view.h"
 #include "rank_times_chart_view.h"
 #include "rank_times_model.h"
 #include "run_table_model.h"
@@ -411,6 +414,65 @@ TEST_CASE(
     view.setRecords({});
     CHECK(chart->sweepSeries().empty());
     CHECK(chart->chart()->title() == "No collective sweeps to chart");
+}
+
+// Issue 23: which rank is slow at which step, and on which node.
+TEST_CASE(
+    "the rank heat map holds a cell per rank and step relative to the step's median, ranks grouped by node "
+    "and the slow rank marked",
+    "[ui][views]") {
+    RankHeatMapModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    const std::vector<std::string> hosts = {"nodeA", "nodeB", "nodeA", "nodeB"};
+    model.setRankTimes(sampleRankTimes(), hosts);
+    REQUIRE(model.rowCount() == 4);
+    REQUIRE(model.columnCount() == 30);
+    CHECK(model.rowRanks() == std::vector<int>{0, 2, 1, 3}); // nodeA's ranks, then nodeB's
+    CHECK(model.headerData(1, Qt::Vertical).toString() == "2 nodeA slow");
+    CHECK(model.headerData(0, Qt::Vertical).toString() == "0 nodeA");
+    CHECK(model.headerData(1, Qt::Vertical, Qt::FontRole).value<QFont>().bold());
+    CHECK(model.headerData(5, Qt::Horizontal).toLongLong() == 6); // the step
+    CHECK(model.data(model.index(1, 5), RankHeatMapModel::SlowRole).toBool());
+    CHECK_FALSE(model.data(model.index(0, 5), RankHeatMapModel::SlowRole).toBool());
+    CHECK(model.data(model.index(1, 5), RankHeatMapModel::RankRole).toInt() == 2);
+    // Step medians of 0.100, 0.101, 0.120, 0.103: 0.102.
+    CHECK(model.data(model.index(1, 5), RankHeatMapModel::RelativeRole).toDouble() == Approx(0.120 / 0.102));
+    const QColor slow = model.data(model.index(1, 5), Qt::BackgroundRole).value<QBrush>().color();
+    const QColor typical = model.data(model.index(3, 5), Qt::BackgroundRole).value<QBrush>().color();
+    CHECK(slow.red() == 255);
+    CHECK(slow.green() < 200);
+    CHECK(typical.green() > 240);
+    const QString tip = model.data(model.index(1, 5), Qt::ToolTipRole).toString();
+    CHECK(tip.startsWith("rank 2 on nodeA, step 6: compute 120.0 ms"));
+    REQUIRE(model.finding().slow_nodes.size() == 1);
+    CHECK(model.finding().slow_nodes[0] == "nodeA");
+
+    // The Breakdown tab shows the heat map of the run it shows stragglers for, and names the slow rank.
+    BreakdownTab tab;
+    StoredSession session;
+    StoredRun run;
+    run.run.id = 7;
+    run.run.name = "resnet20-n4-r1";
+    run.run.ranks = 4;
+    run.run.header_json = R"({"type":"header","hosts":[{"rank":0,"host":"nodeA"},{"rank":1,"host":"nodeB"},)"
+                          R"({"rank":2,"host":"nodeA"},{"rank":3,"host":"nodeB"}]})";
+    run.rank_times = sampleRankTimes();
+    session.runs.push_back(run);
+    tab.setRuns(session);
+    tab.showStragglers(0);
+    showOffscreen(tab);
+    auto* view = tab.findChild<RankHeatMapView*>("rankHeatMap");
+    REQUIRE(view);
+    CHECK(view->model()->rowCount() == 4);
+    CHECK(view->model()->columnCount() == 30);
+    CHECK(view->model()->headerData(1, Qt::Vertical).toString() == "2 nodeA slow");
+    CHECK(tab.heatMapModel()->finding().slow_ranks.size() == 1);
+    bool named = false;
+    for (const QLabel* label : tab.findChildren<QLabel*>())
+        named = named || label->text().contains("slow rank 2 on nodeA");
+    CHECK(named);
+    tab.clear();
+    CHECK(view->model()->rowCount() == 0);
 }
 
 TEST_CASE("RankTimesModel and its chart show per-rank step, compute and wait, marking the slowest rank",

@@ -1,10 +1,13 @@
 // The Breakdown tab: where a step's time goes per rank count, and the per-rank step times of one run (which
-// rank the others wait for), over the shown session as the loader read it.
+// rank the others wait for, a heat map of ranks by step with slow ranks marked), over the shown session as
+// the loader read it.
 #include "breakdown_tab.h"
 
 #include "breakdown_chart_view.h"
 #include "breakdown_model.h"
 #include "decimal_delegate.h"
+#include "rank_heat_map_model.h"
+#include "rank_heat_map_view.h"
 #include "rank_times_chart_view.h"
 #include "rank_times_model.h"
 #include "record_table.h"
@@ -20,7 +23,7 @@ namespace scalebench {
 
 BreakdownTab::BreakdownTab(QWidget* parent)
     : QSplitter(Qt::Vertical, parent), breakdown_(new BreakdownModel(this)),
-      rank_times_(new RankTimesModel(this)) {
+      rank_times_(new RankTimesModel(this)), heat_map_(new RankHeatMapModel(this)) {
     auto* chart = new BreakdownChartView(breakdown_, this);
     chart->setObjectName(QStringLiteral("breakdownChart"));
     auto* bottom = new QSplitter(Qt::Horizontal, this);
@@ -47,7 +50,10 @@ QWidget* BreakdownTab::buildStragglers(QWidget* parent) {
     table->setItemDelegate(new DecimalDelegate(2, table));
     table->setItemDelegateForColumn(0, new QStyledItemDelegate(table)); // rank
     split->setSizes({420, 400});
-    layout->addWidget(split, 1);
+    auto* vertical = new QSplitter(Qt::Vertical, stragglers);
+    vertical->addWidget(split);
+    vertical->addWidget(new RankHeatMapView(heat_map_, vertical));
+    layout->addWidget(vertical, 1);
     return stragglers;
 }
 
@@ -58,7 +64,8 @@ void BreakdownTab::setResults(const std::vector<RunResult>& results) {
 void BreakdownTab::setRuns(const StoredSession& session) {
     runs_.clear();
     for (const StoredRun& run : session.runs)
-        runs_.push_back({run.run.id, run.run.name, run.run.ranks, run.rank_times});
+        runs_.push_back(
+            {run.run.id, run.run.name, run.run.ranks, run.rank_times, hostsOfRanks(run.run.header_json)});
 }
 
 void BreakdownTab::showStragglers(std::int64_t run_id) {
@@ -69,16 +76,24 @@ void BreakdownTab::showStragglers(std::int64_t run_id) {
             shown = &run;
     }
     rank_times_->setRankTimes(shown ? shown->times : std::vector<RankTimesRecord>{});
-    heading_->setText(
-        !shown || shown->times.empty()
-            ? tr("Per-rank step times: none recorded for this run")
-            : tr("Per-rank step times of %1 (steady-state means)").arg(QString::fromStdString(shown->name)));
+    heat_map_->setRankTimes(shown ? shown->times : std::vector<RankTimesRecord>{},
+                            shown ? shown->hosts : std::vector<std::string>{});
+    if (!shown || shown->times.empty()) {
+        heading_->setText(tr("Per-rank step times: none recorded for this run"));
+        return;
+    }
+    QString heading =
+        tr("Per-rank step times of %1 (steady-state means)").arg(QString::fromStdString(shown->name));
+    const std::string slow = describeSlowRanks(heat_map_->finding());
+    if (!slow.empty()) heading += QLatin1Char('\n') + QString::fromStdString(slow).trimmed();
+    heading_->setText(heading);
 }
 
 void BreakdownTab::clear() {
     runs_.clear();
     breakdown_->setResults({});
     rank_times_->setRankTimes({});
+    heat_map_->setRankTimes({}, {});
 }
 
 } // namespace scalebench

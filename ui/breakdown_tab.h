@@ -1,5 +1,6 @@
 // The Breakdown tab: where a step's time goes per rank count, and the per-rank step times of one run (which
-// rank the others wait for), over the shown session as the loader read it.
+// rank the others wait for, a heat map of ranks by step with slow ranks marked), over the shown session as
+// the loader read it.
 #pragma once
 
 #include "metric_record.h"
@@ -15,6 +16,7 @@ class QLabel;
 namespace scalebench {
 
 class BreakdownModel;
+class RankHeatMapModel;
 class RankTimesModel;
 struct StoredSession;
 
@@ -33,6 +35,7 @@ class BreakdownTab : public QSplitter {
 
     BreakdownModel* breakdownModel() const { return breakdown_; }
     RankTimesModel* rankTimesModel() const { return rank_times_; }
+    RankHeatMapModel* heatMapModel() const { return heat_map_; }
 
   private:
     struct RunTimes {
@@ -40,12 +43,14 @@ class BreakdownTab : public QSplitter {
         std::string name;
         int ranks = 0;
         std::vector<RankTimesRecord> times;
+        std::vector<std::string> hosts; // each rank's, from the run's header
     };
     QWidget* buildStragglers(QWidget* parent);
 
     std::vector<RunTimes> runs_;
     BreakdownModel* breakdown_;
     RankTimesModel* rank_times_;
+    RankHeatMapModel* heat_map_;
     QLabel* heading_ = nullptr;
 };
 

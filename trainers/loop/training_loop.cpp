@@ -446,7 +446,9 @@ struct StepParts {
 // only then the host waits for the step's end and reads its times and loss. With gradient accumulation
 // (accumulation > 1) data, forward and backward run once per micro-batch, each loss divided by the count;
 // only the last micro-batch's backward averages the buckets across ranks.
-StepOutcome trainStep(int64_t step, const StepParts& parts, int64_t accumulation, bool prefetch_next) {
+// slow_s: seconds this rank sleeps in its optimizer phase (--slow-rank), 0 for none.
+StepOutcome trainStep(int64_t step, const StepParts& parts, int64_t accumulation, bool prefetch_next,
+                      double slow_s) {
     const TrainingState& state = parts.state;
     StepClock& clock = parts.clock;
     StepOutcome out;
@@ -488,6 +490,7 @@ StepOutcome trainStep(int64_t step, const StepParts& parts, int64_t accumulation
         state.optimizer.step();
         state.workload.afterOptimizerStep();
     }
+    if (slow_s > 0) std::this_thread::sleep_for(std::chrono::duration<double>(slow_s));
     clock.mark(StepClock::Optimizer);
     if (prefetch_next) parts.batches.prefetch();
     clock.finish();
@@ -717,11 +720,17 @@ void trainWorkload(const EngineOptions& given, const World& w) {
         return !o.checkpoint_dir.empty() &&
                ((o.checkpoint_every > 0 && step % o.checkpoint_every == 0) || step == steps);
     };
+    // --slow-rank: that rank computes slow_factor times longer, sleeping for the difference after its
+    // optimizer (a straggler on purpose, for tests of the straggler views); from the previous step's time.
+    const bool slowed = w.rank == o.slow_rank && o.slow_factor > 1;
+    double unslowed_compute_s = 0; // the previous step's compute without the sleep, seconds
     for (int64_t step = start.first_step; step <= steps && !totals.time_to_target_s; ++step) {
         totals.steps = step;
         // The next batch is made during this step only where no evaluation or checkpoint comes between.
+        const double slow_s = slowed ? (o.slow_factor - 1) * unslowed_compute_s : 0;
         const StepOutcome outcome =
-            trainStep(step, parts, schedule.accumulation(), !evaluates(step) && !checkpoints(step));
+            trainStep(step, parts, schedule.accumulation(), !evaluates(step) && !checkpoints(step), slow_s);
+        unslowed_compute_s = outcome.stepSeconds() - outcome.allreduce_s - slow_s;
         totals.add(outcome, w.ranks);
         if (!std::isfinite(outcome.loss))
             throw std::runtime_error("loss is " + std::to_string(outcome.loss) + " at step " +
