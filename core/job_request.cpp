@@ -35,6 +35,7 @@ JobRequest jobRequestFor(const RunSpec& run, const LaunchSite& site) {
     }
     job.ranks = run.ranks;
     job.threads_per_rank = run.group.threads_per_rank;
+    job.exclude_nodes = run.group.exclude_nodes;
     job.environment = run.environment;
     job.run_dir = runFolder(site.sessions_root, site.session, run.name);
     if (isLocalMachine(site.cluster)) {

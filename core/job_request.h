@@ -36,6 +36,7 @@ struct JobRequest {
     int ranks_per_node = 1;
     int gpus_per_node = 0;    // GPUs asked for on each node, one per rank (ranks_per_node); 0: none
     int threads_per_rank = 0; // intra-op threads per rank; 0: the node's CPUs / ranks
+    std::vector<std::string> exclude_nodes{};         // Slurm: sbatch --exclude (the plan's exclude_nodes)
     std::map<std::string, std::string> environment{}; // exported to every rank (after a cluster's nccl_env)
     std::string run_dir;                              // the launcher's stdout.log and stderr.log go here
 };

@@ -71,6 +71,7 @@ void writeGroup(std::string& out, const RunGroup& g) {
         real("peak_tflops", g.peak_tflops, defaults.peak_tflops);
         text("container_image", c.container_image, "");
         texts("container_mounts", c.container_mounts, {});
+        texts("exclude_nodes", g.exclude_nodes, {});
         environment();
         return;
     }
@@ -104,6 +105,7 @@ void writeGroup(std::string& out, const RunGroup& g) {
     real("bucket_mb", g.bucket_mb, defaults.bucket_mb);
     if (g.overlap != defaults.overlap) line("overlap", g.overlap ? "true" : "false");
     if (g.mllog) line("mllog", "true");
+    texts("exclude_nodes", g.exclude_nodes, {});
     integer("sweep_points", g.sweep_points, defaults.sweep_points);
     real("sweep_max_log10", g.sweep_max_log10, defaults.sweep_max_log10);
     integer("repetitions", g.repetitions, defaults.repetitions);

@@ -274,7 +274,7 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
         out +=
             fmt::format("slow rank: its median compute time over the steady-state steps exceeds the ranks' "
                         "median by more than {:g} x 1.4826 x MAD and by {:g} %; slow node: one with a slow "
-                        "rank.\n",
+                        "rank (a plan's exclude_nodes = [\"NODE\"] keeps its jobs off it on Slurm).\n",
                         SlowRankRule{}.k, SlowRankRule{}.min_margin * 100);
     const std::vector<ScalingPoint> points = sessionScaling(results);
     out += formatSeriesScaling(points);

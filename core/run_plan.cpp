@@ -128,8 +128,21 @@ int batchPerRankAt(const RunGroup& g, std::size_t i) {
 const std::vector<std::string> kCommandKeys = {"command",         "format",           "output",
                                                "container_image", "container_mounts", "name"};
 const std::vector<std::string> kCommandGroupKeys = {
-    "name",          "command",          "format", "output",           "container_image", "ranks",
-    "gpus_per_node", "container_mounts", "env",    "threads_per_rank", "peak_tflops"};
+    "name",          "command",       "format",           "output", "container_image",  "ranks",
+    "exclude_nodes", "gpus_per_node", "container_mounts", "env",    "threads_per_rank", "peak_tflops"};
+
+// exclude_nodes: host names as Slurm takes them in --exclude (letters, digits, '.', '_', '-').
+std::vector<std::string> excludedNodes(const TableReader& r, const toml::table& table) {
+    std::vector<std::string> nodes = r.texts("exclude_nodes");
+    for (const std::string& node : nodes)
+        if (node.empty() || node.size() > 255 ||
+            node.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+                std::string::npos)
+            r.fail(*table.get("exclude_nodes"), "exclude_nodes",
+                   "'exclude_nodes' holds '" + node.substr(0, 100) +
+                       "': a node's host name (letters, digits, '.', '_', '-'), one an entry");
+    return nodes;
+}
 
 // A file the command writes in its attempt's folder: a relative path that stays there.
 bool isPathInsideFolder(const std::string& path) {
@@ -223,6 +236,7 @@ RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
     g.gpus_per_node = r.integer("gpus_per_node", g.gpus_per_node, 1);
     g.peak_tflops = r.real("peak_tflops", g.peak_tflops); // MFU of a trainer that prints its TFLOP/s
     g.env = environment(r, table);
+    g.exclude_nodes = excludedNodes(r, table);
     return g;
 }
 
@@ -239,7 +253,7 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
                                       "target",           "peak_tflops",   "preset",
                                       "seq_len",          "gpus_per_node", "env",
                                       "collectives",      "dtypes",        "ops",
-                                      "in_place",         "mllog"};
+                                      "in_place",         "mllog",         "exclude_nodes"};
     known.insert(known.end(), kCommandKeys.begin(), kCommandKeys.end());
     TableReader r(table, file, "[[run]] #" + std::to_string(index), known);
     if (table.get("command")) return readCommandGroup(r, table);
@@ -315,6 +329,7 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
                    " only, not '" + g.precision + "'");
     g.gpus_per_node = r.integer("gpus_per_node", g.gpus_per_node, 1);
     g.env = environment(r, table);
+    g.exclude_nodes = excludedNodes(r, table);
 
     const bool sweep = isCollectiveSweep(*info);
     const auto onlyFor = [&](const char* key, bool allowed, const char* kind) {

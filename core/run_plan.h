@@ -98,6 +98,9 @@ struct RunGroup {
     // The engine also writes MLPerf's compliance log (--mllog attempt-K/kMllogFileName), which the console
     // reads back after the run for MLPerf's time to train.
     bool mllog = false;
+    // Slurm only: nodes the jobs must not run on (sbatch --exclude), e.g. those a run's slow-rank finding
+    // named.
+    std::vector<std::string> exclude_nodes{};
     std::map<std::string, std::string> env{}; // exported to every rank of the job
     // Collective sweeps only: which collectives, element types and buffer placements to time.
     std::vector<std::string> collectives = engine_cli::defaults::collectives;

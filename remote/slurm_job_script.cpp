@@ -68,6 +68,12 @@ std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) 
     if (!c.constraint.empty()) directive("constraint", c.constraint);
     if (!c.time_limit.empty()) directive("time", c.time_limit);
     if (c.exclusive) directive("exclusive", "");
+    if (!job.exclude_nodes.empty()) {
+        std::string nodes;
+        for (const std::string& node : job.exclude_nodes)
+            nodes += (nodes.empty() ? "" : ",") + node;
+        directive("exclude", nodes);
+    }
     // Relative to the folder sbatch is run from (the run's folder): sbatch splits directive values at spaces,
     // so a path with one cannot stand here.
     directive("output", "stdout.log");

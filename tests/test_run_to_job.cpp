@@ -8,6 +8,7 @@
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "no_connection.h"
+#include "plan_writer.h"
 #include "run_plan.h"
 #include "session_runner.h"
 #include "session_store.h"
@@ -379,4 +380,28 @@ TEST_CASE("mllog = true makes the engine write MLPerf's log beside its metric st
     CHECK_THROWS_WITH(
         runOf("name = \"p\"\n[[run]]\ncommand = \"x\"\nformat = \"mllog\"\nranks = 2\nmllog = true\n"),
         Catch::Contains("mllog"));
+}
+
+TEST_CASE("exclude_nodes keeps a plan's jobs off the nodes it names: sbatch --exclude, written back as read",
+          "[core][plan][exclude]") {
+    const RunSpec run = runOf("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 2\n"
+                              "exclude_nodes = [\"node2\", \"gpu-17.cluster\"]\n");
+    CHECK(run.group.exclude_nodes == std::vector<std::string>{"node2", "gpu-17.cluster"});
+    const JobRequest job = jobRequestFor(run, {clusterWith(2, 0), "e", "/s", {}});
+    CHECK(job.exclude_nodes == run.group.exclude_nodes);
+    const std::string script = renderSbatchScript(clusterWith(2, 0), job);
+    CHECK_THAT(script, Catch::Contains("#SBATCH --exclude=node2,gpu-17.cluster\n"));
+    const RunSpec unexcluded = runOf("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 2\n");
+    CHECK_THAT(
+        renderSbatchScript(clusterWith(2, 0), jobRequestFor(unexcluded, {clusterWith(2, 0), "e", "/s", {}})),
+        !Catch::Contains("--exclude"));
+    CHECK_THROWS_WITH(runOf("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = 2\nexclude_nodes = "
+                            "[\"node2 --x\"]\n"),
+                      Catch::Contains("'exclude_nodes' holds 'node2 --x': a node's host name"));
+    RunPlan plan =
+        parsePlanText("name = \"p\"\n[[run]]\ncommand = \"all_reduce_perf\"\nformat = \"nccl-tests\"\n"
+                      "ranks = 8\nexclude_nodes = [\"node3\"]\n",
+                      "p.toml");
+    CHECK(plan.groups[0].exclude_nodes == std::vector<std::string>{"node3"});
+    CHECK(parsePlanText(writePlanToml(plan), "again.toml").groups[0] == plan.groups[0]);
 }
