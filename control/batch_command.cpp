@@ -155,7 +155,8 @@ int compareSessions(const ConsoleOptions& options, std::ostream& out, std::ostre
         out << formatComparison(std::to_string(a->id) + " " + a->name + " (" + a->started_at + ")",
                                 std::to_string(b->id) + " " + b->name + " (" + b->started_at + ")",
                                 compareFigures(session_a.results, session_b.results),
-                                compareSettings(session_a, session_b));
+                                compareSettings(session_a, session_b),
+                                compareCapsules(session_a.capsules, session_b.capsules));
         return 0;
     } catch (const std::exception& e) {
         err << "scalebench: " << e.what() << "\n";

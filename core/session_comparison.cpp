@@ -232,7 +232,7 @@ std::map<std::string, std::string> mergedRunHeaders(const std::vector<std::strin
     for (const std::string& header : headers) {
         if (header.empty()) continue;
         for (const auto& [key, value] : flattenJson(header))
-            if (!volatileHeaderKey(key)) values[key].insert(value);
+            if (!volatileHeaderKey(key) && !capsuleHeaderKey(key)) values[key].insert(value);
     }
     std::map<std::string, std::string> out;
     for (const auto& [key, set] : values) {
@@ -258,6 +258,50 @@ std::map<std::string, std::string> sessionSettings(const ComparedSession& s) {
     return out;
 }
 
+bool multiLine(const std::string& text) {
+    return text.find('\n') != std::string::npos;
+}
+
+// A's value and B's, for a key one side may lack; multi-line values reduced to their differing lines.
+SettingDifference difference(const std::string& key, const std::string* a, const std::string* b) {
+    SettingDifference d{key};
+    if (a && b && (multiLine(*a) || multiLine(*b))) {
+        auto [only_a, only_b] = differingLines(*a, *b);
+        const std::string none = "(no line that the other lacks)";
+        d.a = only_a.empty() ? none : std::move(only_a);
+        d.b = only_b.empty() ? none : std::move(only_b);
+        return d;
+    }
+    if (a) d.a = *a;
+    if (b) d.b = *b;
+    return d;
+}
+
+// The differences of one pair of runs, in A's key order then keys only B has.
+std::vector<SettingDifference> pairDifferences(const RunCapsule& a, const RunCapsule& b) {
+    std::vector<SettingDifference> out;
+    for (const CapsuleEntry& e : a.entries) {
+        const auto it = std::find_if(b.entries.begin(), b.entries.end(),
+                                     [&](const CapsuleEntry& f) { return f.key == e.key; });
+        if (it == b.entries.end())
+            out.push_back(difference(e.key, &e.value, nullptr));
+        else if (it->value != e.value)
+            out.push_back(difference(e.key, &e.value, &it->value));
+    }
+    for (const CapsuleEntry& f : b.entries)
+        if (std::none_of(a.entries.begin(), a.entries.end(),
+                         [&](const CapsuleEntry& e) { return e.key == f.key; }))
+            out.push_back(difference(f.key, nullptr, &f.value));
+    return out;
+}
+
+std::string joined(const std::vector<std::string>& names) {
+    std::string out;
+    for (const std::string& name : names)
+        out += (out.empty() ? "" : ", ") + name;
+    return out;
+}
+
 } // namespace
 
 ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session,
@@ -265,8 +309,10 @@ ComparedSession loadComparedSession(const SessionStore& store, const SessionRow&
     ComparedSession out{session.name, loadSessionResults(store, session.id, convention)};
     out.plan_text = session.plan_text;
     out.cluster_json = session.cluster_json;
-    for (const RunRow& run : store.runs(session.id))
+    for (const RunRow& run : store.runs(session.id)) {
         out.run_headers.push_back(run.header_json);
+        out.capsules.push_back(runCapsule(session, run));
+    }
     return out;
 }
 
@@ -306,9 +352,9 @@ std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a, co
         if (it_b != figures_b.end())
             for (const FigureValue& v : it_b->second) {
                 row(v).b = v.value;
-                if (const auto a = repeats_a.find(v.figure);
-                    a != repeats_a.end() && !a->second.empty() && !v.repeats.empty())
-                    row(v).change = changeOrNoise(a->second, v.repeats, threshold);
+                if (const auto in_a = repeats_a.find(v.figure);
+                    in_a != repeats_a.end() && !in_a->second.empty() && !v.repeats.empty())
+                    row(v).change = changeOrNoise(in_a->second, v.repeats, threshold);
             }
         for (FigureComparison& r : rows) {
             if (!r.a)
@@ -343,6 +389,63 @@ std::vector<SettingDifference> compareSettings(const ComparedSession& a, const C
             ++ia;
             ++ib;
         }
+    }
+    return out;
+}
+
+std::vector<SettingDifference> compareCapsules(const std::vector<RunCapsule>& a,
+                                               const std::vector<RunCapsule>& b) {
+    std::vector<std::pair<const RunCapsule*, const RunCapsule*>> pairs;
+    std::vector<std::string> only_a, only_b;
+    const bool shared_name = std::any_of(a.begin(), a.end(), [&](const RunCapsule& x) {
+        return std::any_of(b.begin(), b.end(), [&](const RunCapsule& y) { return x.run == y.run; });
+    });
+    if (shared_name) {
+        for (const RunCapsule& x : a) {
+            const auto it =
+                std::find_if(b.begin(), b.end(), [&](const RunCapsule& y) { return y.run == x.run; });
+            if (it == b.end())
+                only_a.push_back(x.run);
+            else
+                pairs.emplace_back(&x, &*it);
+        }
+        for (const RunCapsule& y : b)
+            if (std::none_of(a.begin(), a.end(), [&](const RunCapsule& x) { return x.run == y.run; }))
+                only_b.push_back(y.run);
+    } else {
+        for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+            if (i < a.size() && i < b.size())
+                pairs.emplace_back(&a[i], &b[i]);
+            else if (i < a.size())
+                only_a.push_back(a[i].run);
+            else
+                only_b.push_back(b[i].run);
+        }
+    }
+
+    // Each distinct difference once, with the pairs (named by A's run) that have it.
+    std::vector<std::pair<SettingDifference, std::vector<std::string>>> found;
+    for (const auto& [x, y] : pairs)
+        for (SettingDifference& d : pairDifferences(*x, *y)) {
+            const auto it = std::find_if(found.begin(), found.end(), [&](const auto& f) {
+                return f.first.key == d.key && f.first.a == d.a && f.first.b == d.b;
+            });
+            const std::string name = x->run == y->run ? x->run : x->run + " / " + y->run;
+            if (it == found.end())
+                found.push_back({std::move(d), {name}});
+            else
+                it->second.push_back(name);
+        }
+    std::vector<SettingDifference> out;
+    if (!only_a.empty() || !only_b.empty()) {
+        SettingDifference runs{"runs only in one session"};
+        if (!only_a.empty()) runs.a = joined(only_a);
+        if (!only_b.empty()) runs.b = joined(only_b);
+        out.push_back(std::move(runs));
+    }
+    for (auto& [d, names] : found) {
+        if (names.size() < pairs.size()) d.key += " (" + joined(names) + ")";
+        out.push_back(std::move(d));
     }
     return out;
 }
@@ -391,7 +494,8 @@ std::string judgement(const FigureComparison& f) {
 
 std::string formatComparison(const std::string& name_a, const std::string& name_b,
                              const std::vector<FigureComparison>& figures,
-                             const std::vector<SettingDifference>& settings) {
+                             const std::vector<SettingDifference>& settings,
+                             const std::vector<SettingDifference>& capsules) {
     const auto value = [](const std::optional<double>& v, const std::string& unit) {
         return v ? fmt::format("{:.4g}{}{}", *v, unit.empty() ? "" : " ", unit) : std::string("-");
     };
@@ -404,10 +508,20 @@ std::string formatComparison(const std::string& name_a, const std::string& name_
                            f.workload + " / " + f.dataset + (f.settings.empty() ? "" : " " + f.settings),
                            f.ranks, f.figure, value(f.a, f.unit), value(f.b, f.unit), change);
     }
-    out += fmt::format("\nsettings that differ: {}\n", settings.size());
-    for (const auto& d : settings)
-        out += fmt::format("  {}\n    A: {}\n    B: {}\n", d.key, d.a.value_or("(not set)"),
-                           d.b.value_or("(not set)"));
+    // A multi-line value (a job script's differing lines) continues under its first line, indented.
+    const auto side = [](const std::optional<std::string>& v) {
+        std::string text = v.value_or("(not set)");
+        for (std::size_t at = text.find('\n'); at != std::string::npos; at = text.find('\n', at + 8))
+            text.replace(at, 1, "\n       ");
+        return text;
+    };
+    const auto list = [&](const char* title, const std::vector<SettingDifference>& differences) {
+        out += fmt::format("\n{}: {}\n", title, differences.size());
+        for (const auto& d : differences)
+            out += fmt::format("  {}\n    A: {}\n    B: {}\n", d.key, side(d.a), side(d.b));
+    };
+    list("settings that differ", settings);
+    list("what ran differently (the runs' capsules)", capsules);
     return out;
 }
 

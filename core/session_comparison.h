@@ -4,6 +4,7 @@
 
 #include "change_or_noise.h"
 #include "results_table.h"
+#include "run_capsule.h"
 #include "session_store.h"
 
 #include <map>
@@ -18,12 +19,14 @@ struct ComparedSession {
     std::string name;
     std::vector<RunResult> results{};
     std::vector<std::string>
-        run_headers{};          // the runs' header_json (versions, hosts, threads, hyper-parameters)
-    std::string plan_text{};    // the plan's TOML as stored with the session
-    std::string cluster_json{}; // the cluster's settings (clusterToJson); empty on this machine
+        run_headers{};                  // the runs' header_json (versions, hosts, threads, hyper-parameters)
+    std::string plan_text{};            // the plan's TOML as stored with the session
+    std::string cluster_json{};         // the cluster's settings (clusterToJson); empty on this machine
+    std::vector<RunCapsule> capsules{}; // what each run ran, exactly (run_capsule.h)
 };
 
-// A stored session's name, results (loadSessionResults), run headers, plan text and cluster settings.
+// A stored session's name, results (loadSessionResults), run headers, plan text, cluster settings and the
+// runs' capsules.
 ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session,
                                     StepTimeConvention convention = StepTimeConvention::SteadyStateMedian);
 
@@ -74,8 +77,16 @@ struct SettingDifference {
 
 // Only the keys whose values differ or that exist on one side, sorted by key. Run headers are merged over
 // each session's runs: a key's value is its distinct values joined with " | ". Process ids and start times
-// are left out (they differ on every run).
+// are left out (they differ on every run), and so are what the capsules hold (versions, hosts, GPUs,
+// environment: capsuleHeaderKey), compared by compareCapsules.
 std::vector<SettingDifference> compareSettings(const ComparedSession& a, const ComparedSession& b);
+
+// What differs between the capsules of A's and B's runs, runs paired by name (where no name is shared, in
+// order): per key, A's value and B's (multi-line values: only the differing lines, differingLines). A
+// difference shared by every pair is listed once; one that only some pairs have names them:
+// "nodes (resnet20-n2-r1)". Runs without a partner: key "runs only in one session".
+std::vector<SettingDifference> compareCapsules(const std::vector<RunCapsule>& a,
+                                               const std::vector<RunCapsule>& b);
 
 // Key paths ("a.b[2].c") to values (strings unquoted, other scalars as JSON). Text that does not parse gives
 // one key, "(unparsable)", holding the parser's message.
@@ -87,9 +98,10 @@ std::map<std::string, std::string> flattenToml(const std::string& toml);
 namespace scalebench {
 
 // The comparison as text for the terminal (`scalebench --compare A B`): every figure with A, B and the change
-// in percent, then the settings that differ.
+// in percent, then the settings that differ, then what differs in what ran (the runs' capsules).
 std::string formatComparison(const std::string& name_a, const std::string& name_b,
                              const std::vector<FigureComparison>& figures,
-                             const std::vector<SettingDifference>& settings);
+                             const std::vector<SettingDifference>& settings,
+                             const std::vector<SettingDifference>& capsules = {});
 
 } // namespace scalebench

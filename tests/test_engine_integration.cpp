@@ -5,17 +5,38 @@
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "metric_stream_parser.h"
+#include "run_capsule.h"
 #include "session_results.h"
 #include "session_runner.h"
 #include "temporary_folder.h"
 #include "training_outcome.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 using namespace scalebench;
+
+namespace {
+
+// What cmake/EngineSourceHash.cmake says of the sources in this repository now.
+std::string sourceHashOfThisTree(const std::filesystem::path& scratch) {
+    const auto header = scratch / "engine_source_hash.h";
+    const std::string command = std::string("cmake -DSOURCE_DIR=") + SCALEBENCH_SOURCE_DIR +
+                                " -DOUTPUT=" + header.string() + " -P " + SCALEBENCH_SOURCE_DIR +
+                                "/cmake/EngineSourceHash.cmake";
+    REQUIRE(std::system(command.c_str()) == 0);
+    std::ifstream in(header);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto open = text.find("SOURCE \"");
+    REQUIRE(open != std::string::npos);
+    return text.substr(open + 8, 16);
+}
+
+} // namespace
 
 TEST_CASE("ResNet-20 on Fashion-MNIST at 2 ranks: every record is stored and the loss goes down",
           "[integration][engine][outcome]") {
@@ -80,6 +101,12 @@ seed = )" + testSeed() + "\n",
     }
     CHECK(header["hyperparameters"]["global_batch"] == 128);
     CHECK(header["versions"]["libtorch"].get<std::string>().rfind("2.", 0) == 0);
+    // The engine states the sources it was built from: the hash cmake/EngineSourceHash.cmake gives this tree.
+    CHECK(header["versions"]["source"] == sourceHashOfThisTree(folder.path));
+    const RunCapsule capsule = runCapsule(*store.session(outcome.session_id), runs[0]);
+    CHECK(capsule.value("engine source") == header["versions"]["source"]);
+    CHECK_THAT(capsule.value("job script"), Catch::StartsWith("mpirun -np 2"));
+    CHECK_THAT(capsule.value("hosts"), Catch::StartsWith("rank 0: "));
 
     const auto steps = store.steps(runs[0].id);
     REQUIRE(steps.size() == 24);

@@ -165,6 +165,15 @@ ComparedSession sampleComparedSession(const std::string& name, double speed, con
     s.cluster_json = R"({"name":"prod","host":"login1","partition":"gpu"})";
     s.run_headers = {R"({"type":"header","versions":{"libtorch":")" + libtorch +
                      R"("},"threads_per_rank":4,"unix_time":1})"};
+    SessionRow session;
+    session.name = name;
+    session.plan_text = s.plan_text;
+    RunRow run;
+    run.name = "resnet20-fashion-mnist-n1-r1";
+    run.header_json = s.run_headers[0];
+    run.command =
+        "#!/bin/bash\n#SBATCH --nodes=1\nsrun scalebench-engine --steps " + std::to_string(steps) + "\n";
+    s.capsules = {runCapsule(session, run)};
     return s;
 }
 
@@ -564,7 +573,7 @@ TEST_CASE("SettingsDiffModel and ComparisonView list only the settings that diff
     showOffscreen(view);
 
     SettingsDiffModel* settings = view.settingsModel();
-    REQUIRE(settings->rowCount() == 4);
+    REQUIRE(settings->rowCount() == 3);
     auto cell = [&](int row, int column) { return settings->index(row, column).data().toString(); };
     CHECK(cell(0, SettingsDiffModel::Key) == "cluster.account");
     CHECK(cell(0, SettingsDiffModel::A) == "(not set)");
@@ -573,8 +582,21 @@ TEST_CASE("SettingsDiffModel and ComparisonView list only the settings that diff
     CHECK(cell(1, SettingsDiffModel::Key) == "cluster.host");
     CHECK(cell(2, SettingsDiffModel::Key) == "plan.run[0].steps");
     CHECK(cell(2, SettingsDiffModel::B) == "400");
-    CHECK(cell(3, SettingsDiffModel::Key) == "run header.versions.libtorch");
     CHECK(settings->headerData(SettingsDiffModel::B, Qt::Horizontal).toString() == "B: tonight");
+
+    // What ran: the versions, and of the job script and the plan only their differing lines.
+    QAbstractItemModelTester capsules_tester(view.capsulesModel(), kFatal);
+    SettingsDiffModel* capsules = view.capsulesModel();
+    REQUIRE(capsules->rowCount() == 3);
+    auto capsule = [&](int row, int column) { return capsules->index(row, column).data().toString(); };
+    CHECK(capsule(0, SettingsDiffModel::Key) == "job script");
+    CHECK(capsule(0, SettingsDiffModel::A) == "line 3: srun scalebench-engine --steps 200");
+    CHECK(capsule(0, SettingsDiffModel::B) == "line 3: srun scalebench-engine --steps 400");
+    CHECK(capsule(1, SettingsDiffModel::Key) == "versions.libtorch");
+    CHECK(capsule(1, SettingsDiffModel::B) == "2.11.0");
+    CHECK(capsule(2, SettingsDiffModel::Key) == "plan");
+    CHECK(capsule(2, SettingsDiffModel::A) == "line 5: steps = 200");
+    CHECK(view.capsulesTable()->model() == capsules);
 
     CHECK(view.figuresModel()->rowCount() > 40);
     CHECK(view.figuresTable()->model() == view.figuresModel());

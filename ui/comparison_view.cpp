@@ -1,4 +1,5 @@
-// Two sessions compared: the figures table (change coloured better or worse) above the settings that differ.
+// Two sessions compared: the figures table (change coloured better or worse) above the settings that differ
+// and what differs in what their runs ran (their capsules).
 #include "comparison_view.h"
 
 #include "comparison_model.h"
@@ -9,6 +10,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace scalebench {
 
@@ -30,29 +32,39 @@ QTableView* newTable(QAbstractItemModel* model, const QString& name) {
 
 ComparisonView::ComparisonView(QWidget* parent)
     : QWidget(parent), figures_(new ComparisonModel(this)), settings_(new SettingsDiffModel(this)),
-      heading_(new QLabel), settings_heading_(new QLabel),
-      figures_view_(newTable(figures_, QStringLiteral("comparisonFigures"))),
-      settings_view_(newTable(settings_, QStringLiteral("comparisonSettings"))) {
+      capsules_(new SettingsDiffModel(this)), heading_(new QLabel), settings_heading_(new QLabel),
+      capsules_heading_(new QLabel), figures_view_(newTable(figures_, QStringLiteral("comparisonFigures"))),
+      settings_view_(newTable(settings_, QStringLiteral("comparisonSettings"))),
+      capsules_view_(newTable(capsules_, QStringLiteral("comparisonCapsules"))) {
     figures_view_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Figure, QHeaderView::Stretch);
     // Values can be long (a header's whole text): A and B share the width and elide, so both stay in view.
-    settings_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
-    settings_view_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    settings_view_->setTextElideMode(Qt::ElideMiddle);
+    for (QTableView* table : {settings_view_, capsules_view_}) {
+        table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+        table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+        table->setTextElideMode(Qt::ElideMiddle);
+    }
+    // A job script's differing lines are one line each: rows grow to hold them.
+    capsules_view_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     heading_->setObjectName(QStringLiteral("comparisonHeading"));
     heading_->setText(tr("Choose two sessions to compare."));
     heading_->setWordWrap(true);
     settings_heading_->setText(tr("Settings that differ (plan, cluster, run headers)"));
 
-    auto* settings_box = new QWidget;
-    auto* settings_layout = new QVBoxLayout(settings_box);
-    settings_layout->setContentsMargins(0, 0, 0, 0);
-    settings_layout->addWidget(settings_heading_);
-    settings_layout->addWidget(settings_view_, 1);
+    capsules_heading_->setText(tr("What ran differently (the runs' capsules)"));
     auto* splitter = new QSplitter(Qt::Vertical);
     splitter->addWidget(figures_view_);
-    splitter->addWidget(settings_box);
+    for (const auto& [title, table] :
+         {std::pair{settings_heading_, settings_view_}, {capsules_heading_, capsules_view_}}) {
+        auto* box = new QWidget;
+        auto* box_layout = new QVBoxLayout(box);
+        box_layout->setContentsMargins(0, 0, 0, 0);
+        box_layout->addWidget(title);
+        box_layout->addWidget(table, 1);
+        splitter->addWidget(box);
+    }
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 2);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(heading_);
@@ -81,6 +93,14 @@ void ComparisonView::setSessions(const ComparedSession& a, const ComparedSession
         differences.empty()
             ? tr("Settings: no differences (plan, cluster, run headers)")
             : tr("Settings that differ (plan, cluster, run headers): %1").arg(differences.size()));
+    const auto capsules = compareCapsules(a.capsules, b.capsules);
+    capsules_->setDifferences(capsules, name_a, name_b);
+    capsules_heading_->setText(
+        capsules.empty()
+            ? tr("What ran: no differences (job scripts, engine sources, versions, nodes, environment)")
+            : tr("What ran differently (the runs' capsules: job scripts, engine sources, versions, nodes, "
+                 "environment): %1")
+                  .arg(capsules.size()));
 }
 
 } // namespace scalebench

@@ -3,6 +3,7 @@
 
 #include "checkpoint.h"
 #include "device_batches.h"
+#include "engine_source_hash.h"
 #include "eval_targets.h"
 #include "gpu_inventory.h"
 #include "gpu_peak.h"
@@ -642,7 +643,10 @@ json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
             {"ranks", w.ranks},
             {"hosts", hosts},
             {"versions",
-             {{"engine", SCALEBENCH_VERSION}, {"libtorch", TORCH_VERSION}, {"mpi", mpiLibraryVersion()}}},
+             {{"engine", SCALEBENCH_VERSION},
+              {"source", SCALEBENCH_ENGINE_SOURCE},
+              {"libtorch", TORCH_VERSION},
+              {"mpi", mpiLibraryVersion()}}},
             {"mpi_thread", mpiThreadLevel()},
             // rank 0's: the launcher gives every rank the same settings
             {"environment", launchEnvironment(environ)},
