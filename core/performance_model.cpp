@@ -161,9 +161,9 @@ std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int
         if (n < 1) throw std::invalid_argument(fmt::format("a rank count must be at least 1, not {}", n));
         Projection p;
         p.ranks = n;
-        p.measured = std::any_of(inputs.measured.begin(), inputs.measured.end(),
-                                 [&](const MeasuredPoint& m) { return m.ranks == n; });
         const MeasuredPoint& ref = referencePoint(inputs.measured, n);
+        p.measured = ref.ranks == n;
+        if (p.measured) p.measured_samples_per_s = ref.samples_per_s.mean;
         // Weak scaling keeps each rank's work; a fixed global batch divides it among more ranks.
         const double share = inputs.mode == ScalingMode::Weak ? 1.0 : static_cast<double>(ref.ranks) / n;
         p.compute_s = ref.compute_s.mean * share;
@@ -219,9 +219,10 @@ std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int
         const int on_node = std::min(n, std::max(1, inputs.ranks_per_node));
         if (inputs.cpus_per_node > 0 && on_node > inputs.cpus_per_node) {
             p.extrapolated = true;
-            p.notes.push_back(fmt::format("{} ranks share {} CPUs on a node: measurements here show CPU "
-                                          "contention more than communication",
-                                          on_node, inputs.cpus_per_node));
+            p.notes.push_back(
+                fmt::format("more ranks on a node than its {} CPUs: measured there, CPU contention "
+                            "weighs more than communication",
+                            inputs.cpus_per_node));
         }
         out.push_back(std::move(p));
     }
@@ -247,13 +248,15 @@ std::string formatProjection(const ModelInputs& inputs, const std::vector<Projec
     for (const Projection& p : rows) {
         out += fmt::format(
             "{:>6} {:>9} {:>11.3f} {:>11.3f} {:>11.3f} {:>24} {:>13.1f} {:>7.2f}x {:>6.0f}%", p.ranks,
-            p.measured ? "measured" : (p.extrapolated ? "extrap." : "predicted"), p.compute_s * 1e3,
-            p.comm_s * 1e3, p.exposed_s * 1e3,
+            p.extrapolated ? "extrap." : "predicted", p.compute_s * 1e3, p.comm_s * 1e3, p.exposed_s * 1e3,
             fmt::format("{:.3f} ({:.3f}-{:.3f})", p.step_s * 1e3, p.step_low_s * 1e3, p.step_high_s * 1e3),
             p.samples_per_s, p.speedup, p.efficiency * 100);
         if (tokens) out += fmt::format(" {:>12.0f} {:>8.1f}", p.tokens_per_s, p.days_to_1t_tokens);
         if (train) out += fmt::format(" {:>10.1f} s", p.time_to_train_s);
         if (cost) out += fmt::format(" {:>10.2f} {:>12.2f}", p.cost_per_hour, p.cost_to_train);
+        if (p.measured && p.measured_samples_per_s > 0)
+            out += fmt::format("  measured {:.1f} samples/s: prediction {:+.1f} %", p.measured_samples_per_s,
+                               (p.samples_per_s / p.measured_samples_per_s - 1) * 100);
         out += "\n";
     }
     std::vector<std::string> notes; // each once, numbered in order of first use

@@ -76,7 +76,8 @@ struct ModelInputs {
 
 struct Projection {
     int ranks = 0;
-    bool measured = false; // a measured rank count (the prediction is checked against it)
+    bool measured = false;             // a measured rank count (the prediction is checked against it)
+    double measured_samples_per_s = 0; // there: the runs' mean throughput
     double compute_s = 0;
     double comm_s = 0;                                  // all buckets' all-reduce time, predicted
     double exposed_s = 0;                               // of it, not hidden: comm x (1 - hidden fraction)

@@ -87,6 +87,8 @@ TEST_CASE("the projection of a two-rank session to 4, 8 and 16 ranks is a fixed 
 
     // 1 rank: compute alone, as measured.
     CHECK(rows[0].measured);
+    CHECK(rows[0].measured_samples_per_s == Approx(128 / 0.150));
+    CHECK_FALSE(rows[2].measured);
     CHECK(rows[0].comm_s == 0);
     CHECK(rows[0].step_s == Approx(0.150));
     CHECK(rows[0].speedup == Approx(1.0));
@@ -140,7 +142,7 @@ TEST_CASE("ranks beyond a node's CPUs are marked as contention, not communicatio
     in.cpus_per_node = 2;
     const auto rows = project(in, {2, 3});
     CHECK(rows[0].notes.empty());
-    CHECK_THAT(rows[1].notes.back(), Catch::Contains("3 ranks share 2 CPUs"));
+    CHECK_THAT(rows[1].notes.back(), Catch::Contains("more ranks on a node than its 2 CPUs"));
 }
 
 TEST_CASE("a projection without what it needs says what is missing", "[core][model]") {

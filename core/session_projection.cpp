@@ -1,0 +1,143 @@
+// The performance model's inputs from a stored session.
+#include "session_projection.h"
+
+#include "cluster_settings.h"
+#include "session_results.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+namespace scalebench {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kOneNode = 1 << 30; // ranks per node of a session on this machine: every rank on it
+
+json parsedHeader(const std::string& text) {
+    json header = json::parse(text, nullptr, /*allow_exceptions=*/false);
+    return header.is_object() ? header : json::object();
+}
+
+// The CPUs the ranks on each host were bound to, counted on the busiest host; the ranks on it too.
+struct Placement {
+    int ranks_on_a_host = 0;
+    int cpus_on_a_host = 0;
+};
+Placement placement(const json& header) {
+    std::map<std::string, std::pair<int, std::set<int>>> hosts; // host -> ranks, CPUs
+    for (const json& h : header.value("hosts", json::array())) {
+        if (!h.is_object()) continue;
+        auto& [ranks, cpus] = hosts[h.value("host", "")];
+        ++ranks;
+        std::istringstream list(h.value("cpus", ""));
+        for (std::string part; std::getline(list, part, ',');) {
+            const std::size_t dash = part.find('-');
+            try {
+                const int first = std::stoi(part.substr(0, dash));
+                const int last = dash == std::string::npos ? first : std::stoi(part.substr(dash + 1));
+                for (int cpu = first; cpu <= last && cpu - first < 4096; ++cpu)
+                    cpus.insert(cpu);
+            } catch (const std::exception&) {
+                // not a CPU list: counts nothing
+            }
+        }
+    }
+    Placement out;
+    for (const auto& [host, use] : hosts) {
+        out.ranks_on_a_host = std::max(out.ranks_on_a_host, use.first);
+        out.cpus_on_a_host = std::max(out.cpus_on_a_host, static_cast<int>(use.second.size()));
+    }
+    return out;
+}
+
+std::string backendOf(const RunResult& result, const json& header) {
+    if (const auto it = result.series.settings.find("backend"); it != result.series.settings.end())
+        return it->second;
+    return header.value("backend", "mpi");
+}
+
+} // namespace
+
+int cpuListSize(const std::string& list) {
+    return placement(json{{"hosts", {{{"host", "h"}, {"cpus", list}}}}}).cpus_on_a_host;
+}
+
+std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, const SessionRow& session) {
+    const std::vector<RunResult> results = loadSessionResults(store, session.id);
+    std::map<std::string, json> headers; // by run name
+    for (const RunRow& run : store.runs(session.id))
+        headers[run.name] = parsedHeader(run.header_json);
+
+    // The sweep: per backend, rank count and size, the mean time over the runs that measured it.
+    std::map<std::string, std::map<std::pair<int, std::int64_t>, std::vector<double>>> sweeps;
+    for (const RunResult& r : results)
+        for (const CollectiveRecord& c : r.collectives)
+            if (r.status == "ok" && c.collective == "allreduce" && c.dtype == "float32" && c.time_s > 0)
+                sweeps[c.backend][{c.ranks, c.bytes}].push_back(c.time_s);
+
+    struct Series {
+        SeriesKey key;
+        std::map<int, std::vector<const RunResult*>> by_ranks;
+    };
+    std::vector<Series> series;
+    for (const RunResult& r : results) {
+        if (r.status != "ok" || !r.collectives.empty() || r.figures.steady_steps == 0) continue;
+        const SeriesKey key = seriesOf(r);
+        auto it = std::find_if(series.begin(), series.end(), [&](const Series& s) { return s.key == key; });
+        if (it == series.end()) it = series.insert(series.end(), Series{key, {}});
+        it->by_ranks[r.ranks].push_back(&r);
+    }
+    std::vector<SeriesKey> keys;
+    for (const Series& s : series)
+        keys.push_back(s.key);
+    const std::vector<std::string> labels = seriesLabels(keys);
+    const int cluster_ranks_per_node =
+        session.cluster_json.empty() ? 0 : clusterFromJson(session.cluster_json).tasks_per_node;
+
+    std::vector<SeriesModelInputs> out;
+    for (std::size_t i = 0; i < series.size(); ++i) {
+        SeriesModelInputs s;
+        s.label = labels[i];
+        ModelInputs& in = s.inputs;
+        Placement widest;
+        bool cpu_training = false;
+        for (const auto& [ranks, runs] : series[i].by_ranks) {
+            std::vector<double> compute, exposed, hidden, samples;
+            for (const RunResult* r : runs) {
+                const StepBreakdown& b = r->figures.breakdown;
+                compute.push_back(b.step_s - b.allreduce_s);
+                exposed.push_back(b.allreduce_s);
+                hidden.push_back(b.comm_hidden_s);
+                samples.push_back(r->figures.samples_per_s);
+                const json& header = headers[r->name];
+                if (s.backend.empty()) s.backend = backendOf(*r, header);
+                if (in.bucket_bytes.empty())
+                    for (const json& elements : header.value("bucket_elements", json::array()))
+                        if (elements.is_number()) in.bucket_bytes.push_back(elements.get<double>() * 4);
+                const json hyper = header.value("hyperparameters", json::object());
+                if (in.batch_per_rank == 0) in.batch_per_rank = hyper.value("batch_per_rank", 0);
+                if (in.seq_len == 0) in.seq_len = header.value("seq_len", hyper.value("seq_len", 0));
+                const Placement p = placement(header);
+                widest.ranks_on_a_host = std::max(widest.ranks_on_a_host, p.ranks_on_a_host);
+                widest.cpus_on_a_host = std::max(widest.cpus_on_a_host, p.cpus_on_a_host);
+                const json device = header.value("device", json::object());
+                cpu_training = cpu_training || (device.is_object() && device.value("type", "cpu") == "cpu");
+            }
+            in.measured.push_back(
+                {ranks, describe(compute), describe(exposed), describe(hidden), describe(samples)});
+        }
+        for (const auto& [point, times] : sweeps[s.backend])
+            in.sweep.push_back({point.first, static_cast<double>(point.second), describe(times).mean});
+        // This machine is one node, whatever the rank count.
+        in.ranks_per_node = cluster_ranks_per_node > 0 ? cluster_ranks_per_node : kOneNode;
+        in.cpus_per_node = cpu_training ? widest.cpus_on_a_host : 0;
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+} // namespace scalebench

@@ -1,0 +1,81 @@
+// Specification of the performance model's inputs read from a stored session, and of its projection for a
+// recorded session (tests/data/projection: ResNet-20 at 1 and 2 ranks and the MPI all-reduce sweep, run once
+// on the development VM): fixed inputs give fixed numbers.
+#include "metric_stream_parser.h"
+#include "run_plan.h"
+#include "session_projection.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <sstream>
+
+using namespace scalebench;
+
+namespace {
+
+std::string fileText(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    REQUIRE(in);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// The recorded session stored as the runner stores one: every run's records, finished ok.
+SessionRow storeRecordedSession(SessionStore& store) {
+    const std::filesystem::path folder =
+        std::filesystem::path(SCALEBENCH_SOURCE_DIR) / "tests/data/projection";
+    const std::string plan = fileText(folder / "plan.toml");
+    const std::int64_t session = store.createSession("projection-fixture", plan, "local");
+    for (const RunSpec& spec : expandPlan(parsePlanText(plan, "plan.toml"))) {
+        const std::int64_t run = store.createRun(session, {spec.name, spec.group.workload, spec.group.dataset,
+                                                           spec.ranks, spec.repeat, "mpirun ..."});
+        MetricStreamParser parser;
+        store.appendRecords(run, parser.feed(fileText(folder / (spec.name + ".jsonl"))));
+        store.finishRun(run, {"ok", "", 0, "vm"});
+    }
+    store.finishSession(session, "ok");
+    return *store.session(session);
+}
+
+} // namespace
+
+TEST_CASE("a Linux CPU list counts its CPUs", "[core][model]") {
+    CHECK(cpuListSize("0-3,8") == 5);
+    CHECK(cpuListSize("1") == 1);
+    CHECK(cpuListSize("") == 0);
+    CHECK(cpuListSize("x-y") == 0);
+}
+
+TEST_CASE("the recorded two-rank session gives the model its measured points, sweep, buckets and CPUs",
+          "[core][model]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "sessions.db");
+    const SessionRow session = storeRecordedSession(store);
+    const auto series = sessionModelInputs(store, session);
+    REQUIRE(series.size() == 1);
+    CHECK(series[0].label == "resnet20 fashion-mnist");
+    CHECK(series[0].backend == "mpi");
+    const ModelInputs& in = series[0].inputs;
+    REQUIRE(in.measured.size() == 2);
+    CHECK(in.measured[0].ranks == 1);
+    CHECK(in.measured[0].compute_s.count == 2);
+    CHECK(in.measured[1].ranks == 2);
+    CHECK(in.batch_per_rank == 64);
+    CHECK(in.sweep.size() == 16);
+    CHECK(in.cpus_per_node == 2);
+    double gradient_bytes = 0;
+    for (const double b : in.bucket_bytes)
+        gradient_bytes += b;
+    CHECK(gradient_bytes == (272186.0 + 1) * 4); // ResNet-20's parameters and the loss, fp32
+    CHECK(in.bucket_bytes.size() > 1);
+
+    const auto rows = project(in, {1, 2, 4, 8, 64});
+    REQUIRE(rows.size() == 5);
+    CHECK(rows[1].measured);
+    CHECK_FALSE(rows[1].extrapolated);
+    CHECK(rows[2].extrapolated); // 4 ranks: beyond the measured, and on a 2-CPU node
+    const std::string table = formatProjection(in, rows);
+    CHECK_THAT(table, Catch::Contains("more ranks on a node than its 2 CPUs"));
+}
