@@ -1,5 +1,6 @@
 // scalebench: the console. Headless (run, compare, report, import, add-clusters) or windowed is decided
 // before any widget exists.
+#include "baseline_session.h"
 #include "batch_command.h"
 #include "console_options.h"
 #include "import_command.h"
@@ -102,7 +103,8 @@ std::optional<SessionRow> findSession(const std::vector<SessionRow>& sessions,
     return found;
 }
 
-// report SESSION: the session's HTML page, its charts rendered offscreen. 0, or 2 naming the problem.
+// report SESSION [--baseline S]: the session's HTML page, its charts rendered offscreen. 0, or 2 naming the
+// problem (an unknown session or baseline).
 int reportMain(int argc, char** argv, const ConsoleOptions& options) {
     if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     ensureRuntimeDir();
@@ -119,12 +121,24 @@ int reportMain(int argc, char** argv, const ConsoleOptions& options) {
         const auto convention = options.step_time == "last-step" ? StepTimeConvention::LastStep
                                                                  : StepTimeConvention::SteadyStateMedian;
         const std::vector<RunResult> results = loadSessionResults(store, session->id, convention);
+        std::optional<ReportBaseline> baseline;
+        if (!options.baseline.empty()) {
+            baseline = ReportBaseline{options.baseline, baselineSession(store, options.baseline, *session)};
+            if (baseline->session)
+                baseline->results = loadSessionResults(store, baseline->session->id, convention);
+        }
         QString error;
         if (!writeSessionReport(*session, results, QString::fromStdString(options.report_file.string()),
-                                &error))
+                                &error, baseline))
             throw std::runtime_error(error.toStdString());
         std::cout << "report of session " << session->id << " (" << session->name << ", " << results.size()
-                  << " runs): " << options.report_file.string() << "\n";
+                  << " runs";
+        if (baseline && baseline->session)
+            std::cout << ", against session " << baseline->session->id << " (" << baseline->session->name
+                      << ")";
+        else if (baseline)
+            std::cout << "; no baseline: 'last' found no earlier session of the plan that ended ok";
+        std::cout << "): " << options.report_file.string() << "\n";
         return 0;
     } catch (const std::exception& e) {
         std::cerr << "scalebench: " << e.what() << "\n";

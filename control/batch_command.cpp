@@ -2,6 +2,7 @@
 // results.csv.
 #include "batch_command.h"
 
+#include "baseline_session.h"
 #include "dry_run.h"
 #include "interrupts.h"
 #include "orphan_sessions.h"
@@ -62,25 +63,6 @@ class LeftBehind final : public SessionEvents {
     std::int64_t session_id_ = 0;
     std::map<std::int64_t, std::string> jobs_; // run id -> job id, while it runs
 };
-
-// The session --baseline names: its id, or "last": the latest session before `current` of the same plan name
-// on the same cluster that ended ok. nullopt where "last" finds none; throws for an id not in the store.
-std::optional<SessionRow> baselineSession(const SessionStore& store, const std::string& baseline,
-                                          const SessionRow& current) {
-    std::optional<SessionRow> found;
-    for (const SessionRow& s : store.sessions()) {
-        if (baseline == "last") {
-            if (s.id < current.id && s.name == current.name && s.cluster == current.cluster &&
-                s.status == "ok" && (!found || s.id > found->id))
-                found = s;
-        } else if (std::to_string(s.id) == baseline) {
-            found = s;
-        }
-    }
-    if (!found && baseline != "last")
-        throw std::runtime_error("no baseline session " + baseline + " in the store");
-    return found;
-}
 
 // The verdicts of a finished session: its plan's references, and its figures against the baseline; printed,
 // written as JUnit where asked. True where a verdict fails.
@@ -176,6 +158,9 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         }
         if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
         SessionStore store(options.db);
+        // A baseline named by id or name must be there before anything runs ("last" is resolved after).
+        if (!options.baseline.empty() && options.baseline != "last")
+            baselineSession(store, options.baseline, SessionRow{});
         for (const auto& line : resolveOrphans(store))
             out << line << std::endl;
         std::mutex runner_mutex;

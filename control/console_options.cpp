@@ -109,14 +109,14 @@ const std::vector<Option>& options() {
              if (o.poll_ms < 10) throw std::invalid_argument("at least 10, not " + v);
          }},
         {"baseline", "SESSION",
-         "compare each figure with this stored session's (an id, or 'last': the latest earlier session of "
-         "the "
-         "same plan on the same cluster); a change beyond the noise of the repeats in the worse direction is "
-         "a "
-         "regression (exit 3)",
+         "judge each figure against this stored session's: an id, a session's name (its newest), or 'last' "
+         "(the latest earlier session of the same plan on the same cluster that ended ok); a change beyond "
+         "the noise of the repeats in the worse direction is a regression (run: exit 3; report: a section "
+         "'Regressions against' the baseline)",
          nullptr,
          [](O& o, const std::string& v) {
-             if (v != "last") sessionId(v);
+             if (v.find_first_not_of(" \t") == std::string::npos)
+                 throw std::invalid_argument("a session's id or name, or 'last', not an empty word");
              o.baseline = v;
          }},
         {"junit", "FILE", "write JUnit XML: one test case per run and per figure with a verdict", nullptr,
@@ -219,8 +219,10 @@ const std::vector<Command>& commands() {
          O::Mode::Report,
          {"SESSION"},
          "write one self-contained HTML page of a stored session (its id or name; the newest of that name): "
-         "its results table, scaling, speedup, breakdown and collectives charts as inline SVG, MLPerf scores",
-         {"db", "output", "step-time"},
+         "its results table, scaling, speedup, breakdown and collectives charts as inline SVG, MLPerf "
+         "scores, "
+         "verdicts, slow ranks and nodes, and with --baseline each figure's change against another session",
+         {"db", "output", "step-time", "baseline"},
          [](O& o, const Arguments& a) {
              if (a[0].find_first_not_of(" \t") == std::string::npos)
                  throw std::invalid_argument("a session's id or name, not an empty word");

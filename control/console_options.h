@@ -38,7 +38,7 @@ struct ConsoleOptions {
     std::string session_name;    // import: the session's name
     int ranks = 1;               // import: processes of each run, where its log does not say
     double peak_tflops = 0;      // import: one device's peak, for the MFU of a trainer that prints TFLOP/s
-    std::string baseline;        // run: a stored session's id, or "last"; "": no baseline
+    std::string baseline;        // run, report: a stored session's id or name, or "last"; "": none
     std::filesystem::path junit; // run: JUnit XML of the runs and verdicts
 
     bool operator==(const ConsoleOptions&) const = default;

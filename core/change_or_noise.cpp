@@ -29,10 +29,12 @@ ChangeVerdict changeOrNoise(const std::vector<double>& a, const std::vector<doub
     v.repeats_a = static_cast<int>(a.size());
     v.repeats_b = static_cast<int>(b.size());
     v.threshold = threshold;
+    if (!a.empty()) v.median_a = medianOf(a);
+    if (!b.empty()) v.median_b = medianOf(b);
     if (v.repeats_a < kLeastRepeatsForChange || v.repeats_b < kLeastRepeatsForChange) return v;
-    const double median_a = medianOf(a);
+    const double median_a = v.median_a;
     if (median_a == 0) return v;
-    v.relative = (medianOf(b) - median_a) / median_a;
+    v.relative = (v.median_b - median_a) / median_a;
 
     std::mt19937_64 draw(20261126);
     std::vector<double> spread, scratch;

@@ -29,6 +29,8 @@ struct ChangeVerdict {
     int repeats_a = 0;
     int repeats_b = 0;
     double threshold = 0;
+    double median_a = 0; // of each side's repeats, the values compared; 0 for a side without any
+    double median_b = 0;
 };
 
 // `threshold`: the least relative change worth calling, a fraction (0.05: 5 %).

@@ -5,6 +5,7 @@
 #include "file_text.h"
 #include "main_window.h"
 #include "session_report.h"
+#include "session_results.h"
 #include "session_store.h"
 #include "stored_session_loader.h"
 #include "temporary_folder.h"
@@ -60,6 +61,46 @@ RunResult collectiveSweep(int ranks) {
         r.collectives.push_back(c);
     }
     return r;
+}
+
+// A stored run of resnet20 on `ranks` ranks (two a node: node1, node2, ...) at `speed` x 500 samples/s, with
+// per-rank times in which rank 3, where there is one, computes `slow` times as long as the others.
+void storeRun(SessionStore& store, std::int64_t session, int ranks, int repeat, double speed, double slow) {
+    const std::string name = "resnet20-n" + std::to_string(ranks) + "-r" + std::to_string(repeat);
+    const auto id = store.createRun(session, {name, "resnet20", "synthetic", ranks, repeat, "mpirun ..."});
+    store.startRun(id, "42");
+    std::string hosts;
+    for (int rank = 0; rank < ranks; ++rank)
+        hosts += (rank ? "," : "") + std::string(R"({"rank":)") + std::to_string(rank) + R"(,"host":"node)" +
+                 std::to_string(1 + rank / 2) + "\"}";
+    std::vector<MetricRecord> records{
+        HeaderRecord{1, "resnet20", "synthetic", ranks, R"({"type":"header","hosts":[)" + hosts + "]}"}};
+    const double step_s = 0.05 / speed; // seconds
+    for (int i = 1; i <= 20; ++i) {
+        records.push_back(StepRecord{i, 1.0, 500 * speed, step_s, 0.01, 0.01, 0.02, 0.0, 0.001, step_s * i,
+                                     0.0, 0.0, 0.0, std::nullopt});
+        RankTimesRecord times{i, {}, {}};
+        for (int rank = 0; rank < ranks; ++rank) {
+            times.step_s.push_back(step_s);
+            times.compute_s.push_back((0.030 + 0.0001 * ((rank + i) % 3)) * (rank == 3 ? slow : 1.0));
+        }
+        records.push_back(times);
+    }
+    store.appendRecords(id, records);
+    store.finishRun(id, {"ok", "", 0, ""});
+}
+
+// Two sessions of the plan "nightly" in `db`: session 1 at full speed, session 2 at 80 % of it with rank 3
+// (on node2) computing 40 % longer; three repeats at 4 ranks, one at 2.
+void storeNightlyPair(const std::filesystem::path& db) {
+    SessionStore store(db);
+    for (const double speed : {1.0, 0.8}) {
+        const auto session = store.createSession("nightly", "name = \"nightly\"\n", "local");
+        for (int repeat = 0; repeat < 3; ++repeat)
+            storeRun(store, session, 4, repeat, speed * (1 + 0.01 * repeat), speed < 1 ? 1.4 : 1.0);
+        storeRun(store, session, 2, 0, speed, 1.0);
+        store.finishSession(session, "ok");
+    }
 }
 
 std::size_t count(const std::string& text, const std::string& what) {
@@ -186,4 +227,91 @@ TEST_CASE("scalebench report writes the page of imported MLPerf runs and names a
     CHECK(unknown.exit_status == 2);
     CHECK_THAT(unknown.err, Catch::Contains("no session 'nightly'"));
     CHECK_FALSE(std::filesystem::exists(page + ".3"));
+}
+
+// Issue 23: the report judges every figure against a baseline session, with its interval and verdict.
+TEST_CASE("a report with a baseline lists each judged figure with both medians, the interval and the verdict",
+          "[ui][report]") {
+    TemporaryFolder folder;
+    storeNightlyPair(folder.path / "s.db");
+    const SessionStore store(folder.path / "s.db");
+    const auto base = store.session(1), current = store.session(2);
+    REQUIRE(base);
+    REQUIRE(current);
+    const std::vector<RunResult> results = loadSessionResults(store, 2);
+    const ReportBaseline baseline{"1", base, loadSessionResults(store, 1)};
+
+    const std::string html = sessionReportHtml(*current, results, baseline).toStdString();
+    CHECK_THAT(html, Catch::Contains("<section id=\"regressions\">") &&
+                         Catch::Contains("<h2>Regressions against session 1: nightly ("));
+    // samples/s at 4 ranks: 500 -> 400 of the middle repeats, three a side, wholly beyond 5 %: a regression.
+    const std::regex regressed(
+        "<tr class=\"regression\"><td>[^<]*</td><td>4</td><td>samples/s</td>"
+        "<td>505</td><td>404</td><td>-20\\.0 %</td><td>\\[-2\\d\\.\\d %, -1\\d\\.\\d %\\]"
+        "</td><td>3 vs 3</td><td><strong>REGRESSION</strong></td></tr>");
+    CHECK(std::regex_search(html, regressed));
+    CHECK_THAT(html, Catch::Contains("<td>step time (ms)</td>"));
+    // At 2 ranks one repeat a side: cannot tell.
+    CHECK(
+        std::regex_search(html, std::regex("<tr class=\"cannot-tell\"><td>[^<]*</td><td>2</td><td>samples/s"
+                                           "</td><td>500</td><td>400</td><td>-</td><td>-</td><td>1 vs 1</td>"
+                                           "<td>cannot tell</td></tr>")));
+    CHECK_THAT(html,
+               Catch::Contains("regressed, 0 improved.</p>") && Catch::Contains("beyond 5 % (the plan's"));
+
+    // Without a baseline there is no such section; with "last" finding none, the page says so.
+    CHECK_THAT(sessionReportHtml(*current, results).toStdString(), !Catch::Contains("id=\"regressions\""));
+    CHECK_THAT(sessionReportHtml(*current, results, ReportBaseline{"last"}).toStdString(),
+               Catch::Contains("No baseline: no earlier session of 'nightly' on local ended ok."));
+}
+
+// Issue 23: stragglers named in the report, from stored per-rank times.
+TEST_CASE("the report's slow-rank section names the slowed rank and its node, and says where it cannot tell",
+          "[ui][report]") {
+    TemporaryFolder folder;
+    storeNightlyPair(folder.path / "s.db");
+    const SessionStore store(folder.path / "s.db");
+    const std::string slowed =
+        sessionReportHtml(*store.session(2), loadSessionResults(store, 2)).toStdString();
+    CHECK_THAT(slowed, Catch::Contains("<section id=\"slow-ranks\">") &&
+                           Catch::Contains("<h2>Slow ranks and nodes</h2>"));
+    // Rank 3 on node2: median compute 42.14 ms (30.1 x 1.4) against the ranks' median 30.10 ms.
+    CHECK_THAT(slowed,
+               Catch::Contains("<tr class=\"slow\"><td>resnet20-n4-r0</td><td>4</td><td>3</td><td>node2"
+                               "</td><td>42.14</td><td>30.10</td>"));
+    CHECK(count(slowed, "slow node: <strong>node2</strong>") == 3);
+    CHECK_THAT(slowed, Catch::Contains("cannot tell: 2 ranks, fewer than 3: nothing to compare against"));
+    CHECK_THAT(slowed, Catch::Contains("M + 3 x 1.4826 x MAD"));
+
+    const std::string even = sessionReportHtml(*store.session(1), loadSessionResults(store, 1)).toStdString();
+    CHECK(count(even, "none flagged") == 3);
+    CHECK_THAT(even, !Catch::Contains("<tr class=\"slow\">"));
+}
+
+TEST_CASE("scalebench report --baseline judges against the named session and refuses an unknown one",
+          "[cli][report]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "s.db").string();
+    storeNightlyPair(db);
+    const std::string page = (folder.path / "r.html").string();
+
+    for (const std::string baseline : {"1", "last", "nightly"}) { // an id, last, a name
+        const ConsoleRun judged =
+            runConsole(folder, {"report", "2", "--db", db, "--baseline", baseline, "-o", page});
+        INFO(judged.printed());
+        REQUIRE(judged.exit_status == 0);
+        CHECK_THAT(judged.out, Catch::Contains("against session 1 (nightly)"));
+        CHECK_THAT(fileText(page), Catch::Contains("<h2>Regressions against session 1: nightly") &&
+                                       Catch::Contains("<strong>REGRESSION</strong>"));
+        std::filesystem::remove(page);
+    }
+
+    const ConsoleRun unknown =
+        runConsole(folder, {"report", "2", "--db", db, "--baseline", "last-week", "-o", page});
+    CHECK(unknown.exit_status == 2);
+    CHECK_THAT(unknown.err, Catch::Contains("no baseline session 'last-week'"));
+    CHECK_FALSE(std::filesystem::exists(page));
+
+    const ConsoleRun help = runConsole(folder, {"report", "--help"});
+    CHECK_THAT(help.out, Catch::Contains("--baseline SESSION"));
 }

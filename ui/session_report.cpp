@@ -1,5 +1,6 @@
 // One stored session as a self-contained HTML page: its facts, the results table, and the window's charts as
-// inline SVG (scaling, speedup, breakdown, collectives), with MLPerf scores where the runs have them.
+// inline SVG (scaling, speedup, breakdown, collectives), with MLPerf scores where the runs have them, the
+// verdicts, slow ranks and nodes, and each figure's change against a baseline session.
 #include "session_report.h"
 
 #include "breakdown_chart_view.h"
@@ -212,6 +213,154 @@ QString mlperfSection(const std::vector<ScalingPoint>& points) {
                           "computes.</p>\n</section>\n");
 }
 
+// A figure's value as the verdicts compare it: enough digits for a change of a few per cent to show.
+QString figureValue(double value) {
+    return QString::number(value, 'g', 5);
+}
+
+QString percent(double fraction) {
+    return QString::asprintf("%+.1f %%", fraction * 100);
+}
+
+// Every figure regressionVerdicts judges, one row each: the baseline's median and this session's, the
+// relative change with its 95 % interval, the repeats of each side, the verdict; regressions marked.
+QString regressionSection(const SessionRow& session, const std::vector<RunResult>& results,
+                          const ReportBaseline& baseline) {
+    QString html = QStringLiteral("<section id=\"regressions\">\n");
+    if (!baseline.session) {
+        return html +
+               QStringLiteral("<h2>Regressions against %1</h2>\n<p class=\"missing\">No baseline: no earlier "
+                              "session of '%2' on %3 ended ok.</p>\n</section>\n")
+                   .arg(escaped(baseline.asked), escaped(session.name),
+                        session.cluster.empty() ? QStringLiteral("this machine") : escaped(session.cluster));
+    }
+    const SessionRow& base = *baseline.session;
+    double threshold = RunPlan{}.regression_threshold;
+    try {
+        threshold = parsePlanText(session.plan_text, "stored plan").regression_threshold;
+    } catch (const std::exception&) {
+        // a stored plan that no longer reads: the default threshold
+    }
+    const std::vector<RegressionVerdict> verdicts = regressionVerdicts(baseline.results, results, threshold);
+    html += QStringLiteral("<h2>Regressions against session %1: %2 (%3)</h2>\n")
+                .arg(base.id)
+                .arg(escaped(base.name), escaped(base.started_at));
+    if (verdicts.empty())
+        return html + QStringLiteral("<p>No figure judged: the baseline has no successful run of the same "
+                                     "series at the same rank count.</p>\n</section>\n");
+    const auto regressions = std::count_if(verdicts.begin(), verdicts.end(),
+                                           [](const RegressionVerdict& v) { return v.regression; });
+    const auto improvements = std::count_if(verdicts.begin(), verdicts.end(),
+                                            [](const RegressionVerdict& v) { return v.improvement; });
+    html += QStringLiteral("<p class=\"%1\">%2 of %3 judged figures regressed, %4 improved.</p>\n")
+                .arg(regressions > 0 ? QStringLiteral("fail") : QStringLiteral("pass"))
+                .arg(regressions)
+                .arg(verdicts.size())
+                .arg(improvements);
+    html += QStringLiteral(
+        "<table class=\"regressions\">\n<thead><tr><th>series</th><th>ranks</th><th>figure</th><th>baseline"
+        "</th><th>this</th><th>change</th><th>95 % interval</th><th>repeats</th><th>verdict</th></tr>"
+        "</thead>\n<tbody>\n");
+    for (const RegressionVerdict& v : verdicts) {
+        const ChangeVerdict& c = v.change;
+        const bool told = c.kind != ChangeKind::CannotTell;
+        const QString verdict = v.regression    ? QStringLiteral("regression")
+                                : v.improvement ? QStringLiteral("improvement")
+                                : told          ? QStringLiteral("noise")
+                                                : QStringLiteral("cannot tell");
+        html += QStringLiteral("<tr class=\"%1\">")
+                    .arg(QString(verdict).replace(QLatin1Char(' '), QLatin1Char('-'))) +
+                cell(escaped(v.series)) + cell(QString::number(v.ranks)) + cell(escaped(v.figure)) +
+                cell(c.repeats_a > 0 ? figureValue(c.median_a) : QStringLiteral("-")) +
+                cell(c.repeats_b > 0 ? figureValue(c.median_b) : QStringLiteral("-")) +
+                cell(told ? percent(c.relative) : QStringLiteral("-")) +
+                cell(told ? QStringLiteral("[%1, %2]").arg(percent(c.low), percent(c.high))
+                          : QStringLiteral("-")) +
+                cell(QStringLiteral("%1 vs %2").arg(c.repeats_a).arg(c.repeats_b)) +
+                cell(v.regression ? QStringLiteral("<strong>REGRESSION</strong>") : verdict) +
+                QStringLiteral("</tr>\n");
+    }
+    return html + QStringLiteral(
+                      "</tbody>\n</table>\n<p class=\"caption\">Baseline and this: the median over the "
+                      "successful repeats of each side; change: (this - baseline) / baseline of the "
+                      "medians, with its 95 % percentile bootstrap interval (%1 resamples). A change is "
+                      "called only where the interval lies wholly beyond %2 % (the plan's "
+                      "regression_threshold), a regression where it goes the worse way; with fewer than %3 "
+                      "repeats a side it cannot tell.</p>\n</section>\n")
+                      .arg(kBootstrapResamples)
+                      .arg(number(threshold * 100, 0))
+                      .arg(kLeastRepeatsForChange);
+}
+
+// Per training run: its slow ranks and nodes (RunResult.slow_ranks), "none flagged", or why it cannot tell.
+QString slowRanksSection(const std::vector<RunResult>& results) {
+    std::vector<const RunResult*> runs;
+    for (const RunResult& r : results)
+        if (r.figures.steady_steps > 0 || !r.slow_ranks.compute_s.empty()) runs.push_back(&r);
+    if (runs.empty()) return {};
+    const SlowRankRule rule;
+    QString html = QStringLiteral(
+        "<section id=\"slow-ranks\">\n<h2>Slow ranks and nodes</h2>\n<table class=\"slow-ranks\">\n<thead>"
+        "<tr><th>run</th><th>ranks</th><th>slow rank</th><th>node</th><th>compute ms</th><th>ranks' median ms"
+        "</th><th>threshold ms</th><th>finding</th></tr></thead>\n<tbody>\n");
+    const auto ms = [](double seconds) { return number(seconds * 1e3, 2); };
+    for (const RunResult* r : runs) {
+        const SlowRankFinding& f = r->slow_ranks;
+        const QString head = cell(escaped(r->name)) + cell(QString::number(r->ranks));
+        if (!f.decidable) {
+            const QString why =
+                r->ranks < 3
+                    ? QStringLiteral("cannot tell: %1 rank%2, fewer than 3: nothing to compare against")
+                          .arg(r->ranks)
+                          .arg(r->ranks == 1 ? QString() : QStringLiteral("s"))
+                : f.compute_s.empty()
+                    ? QStringLiteral("cannot tell: no per-rank times stored")
+                    : QStringLiteral("cannot tell: per-rank times of %1 ranks only, fewer than 3")
+                          .arg(f.compute_s.size());
+            html += QStringLiteral("<tr class=\"undecided\">") + head +
+                    QStringLiteral("<td colspan=\"5\" class=\"note\">%1</td>").arg(why) +
+                    QStringLiteral("<td>-</td></tr>\n");
+            continue;
+        }
+        if (f.slow_ranks.empty()) {
+            html += QStringLiteral("<tr class=\"none\">") + head + cell(QStringLiteral("-")) +
+                    cell(QStringLiteral("-")) + cell(QStringLiteral("-")) + cell(ms(f.ranks_median_s)) +
+                    cell(ms(f.threshold_s)) + cell(QStringLiteral("none flagged")) +
+                    QStringLiteral("</tr>\n");
+            continue;
+        }
+        for (const SlowRank& slow : f.slow_ranks)
+            html += QStringLiteral("<tr class=\"slow\">") + head + cell(QString::number(slow.rank)) +
+                    cell(slow.host.empty() ? QStringLiteral("-") : escaped(slow.host)) +
+                    cell(ms(slow.compute_s)) + cell(ms(f.ranks_median_s)) + cell(ms(f.threshold_s)) +
+                    cell(QStringLiteral("<strong>slow</strong> (%1 over the median)")
+                             .arg(percent(slow.compute_s / f.ranks_median_s - 1))) +
+                    QStringLiteral("</tr>\n");
+        if (!f.slow_nodes.empty()) {
+            QStringList nodes;
+            for (const std::string& node : f.slow_nodes)
+                nodes << escaped(node);
+            html += QStringLiteral(
+                        "<tr class=\"slow-node\"><td></td><td colspan=\"7\" class=\"note\">slow node%1: "
+                        "<strong>%2</strong></td></tr>\n")
+                        .arg(nodes.size() == 1 ? QString() : QStringLiteral("s"),
+                             nodes.join(QStringLiteral(", ")));
+        }
+    }
+    return html +
+           QStringLiteral("</tbody>\n</table>\n<p class=\"caption\">The rule: each rank's compute time "
+                          "(data, forward, backward, optimizer, without waiting for the others) is its "
+                          "median over the run's steady-state steps, m<sub>r</sub>; M is the median of "
+                          "the m<sub>r</sub> over the ranks and MAD the median of |m<sub>r</sub> - M|. A "
+                          "rank is slow where m<sub>r</sub> &gt; M + %1 x %2 x MAD and m<sub>r</sub> &gt; "
+                          "M x %3 (the threshold column is the larger of the two); a node is slow where "
+                          "one of its ranks is. With fewer than 3 ranks there is no majority to compare "
+                          "against.</p>\n</section>\n")
+               .arg(number(rule.k, 0))
+               .arg(SlowRankRule::kMadToSigma)
+               .arg(number(1 + rule.min_margin, 2));
+}
+
 const char* const kStyle = R"(body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222}
 table{border-collapse:collapse;font-size:0.85em;margin:1em 0}
 th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right}
@@ -224,11 +373,14 @@ figure{margin:1em 0}
 figure svg{width:100%;max-width:900px;height:auto}
 figcaption,.caption{font-size:0.85em;color:#555}
 pre.plan{background:#f6f6f6;padding:0.5em;font-size:0.8em;overflow-x:auto}
+tr.regression td,tr.slow td,tr.slow-node td,p.fail{background:#fdd;color:#900}
+tr.improvement td{background:#dfd}
 .missing{color:#a00})";
 
 } // namespace
 
-QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult>& results) {
+QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult>& results,
+                          const std::optional<ReportBaseline>& baseline) {
     const QString title =
         QStringLiteral("scalebench session %1: %2").arg(session.id).arg(escaped(session.name));
     QString html = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -267,14 +419,16 @@ QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult
     }
     html += mlperfSection(points);
     html += verdictsSection(session, results);
+    if (baseline) html += regressionSection(session, results, *baseline);
+    html += slowRanksSection(results);
     return html + QStringLiteral("</body>\n</html>\n");
 }
 
 bool writeSessionReport(const SessionRow& session, const std::vector<RunResult>& results, const QString& path,
-                        QString* error) {
+                        QString* error, const std::optional<ReportBaseline>& baseline) {
     QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(sessionReportHtml(session, results).toUtf8()) < 0 ||
-        !file.commit()) {
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(sessionReportHtml(session, results, baseline).toUtf8()) < 0 || !file.commit()) {
         if (error) *error = QStringLiteral("could not write %1: %2").arg(path, file.errorString());
         return false;
     }

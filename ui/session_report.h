@@ -1,21 +1,35 @@
 // One stored session as a self-contained HTML page: its facts, the results table, and the window's charts as
-// inline SVG (scaling, speedup, breakdown, collectives), with MLPerf scores where the runs have them.
+// inline SVG (scaling, speedup, breakdown, collectives), with MLPerf scores where the runs have them, the
+// verdicts, slow ranks and nodes, and each figure's change against a baseline session.
 #pragma once
 
 #include "results_table.h"
 #include "session_store.h"
 
 #include <QString>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace scalebench {
 
+// The session the report judges each figure against (report --baseline): none where `asked` ("last") found
+// none, and the page says so.
+struct ReportBaseline {
+    std::string asked; // as the user named it: an id, a name, "last"
+    std::optional<SessionRow> session{};
+    std::vector<RunResult> results{};
+};
+
 // The page: no script, no stylesheet or image of its own outside it, no network reference; every text from
 // the store HTML-escaped. The charts need a QApplication (QT_QPA_PLATFORM=offscreen is enough); without one
-// the page says that they are missing.
-QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult>& results);
+// the page says that they are missing. With a baseline, a section "Regressions against" it:
+// regressionVerdicts with the threshold of the session's plan.
+QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult>& results,
+                          const std::optional<ReportBaseline>& baseline = std::nullopt);
 // Writes sessionReportHtml to `path` (UTF-8); false with `error` saying why when it cannot.
 bool writeSessionReport(const SessionRow& session, const std::vector<RunResult>& results, const QString& path,
-                        QString* error = nullptr);
+                        QString* error = nullptr,
+                        const std::optional<ReportBaseline>& baseline = std::nullopt);
 
 } // namespace scalebench

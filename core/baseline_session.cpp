@@ -1,0 +1,29 @@
+// The stored session a figure is judged against (run --baseline, report --baseline).
+#include "baseline_session.h"
+
+#include <stdexcept>
+
+namespace scalebench {
+
+std::optional<SessionRow> baselineSession(const SessionStore& store, const std::string& baseline,
+                                          const SessionRow& current) {
+    const std::vector<SessionRow> sessions = store.sessions();
+    std::optional<SessionRow> found;
+    if (baseline == "last") {
+        for (const SessionRow& s : sessions)
+            if (s.id < current.id && s.name == current.name && s.cluster == current.cluster &&
+                s.status == "ok" && (!found || s.id > found->id))
+                found = s;
+        return found;
+    }
+    for (const SessionRow& s : sessions)
+        if (std::to_string(s.id) == baseline) return s;
+    for (const SessionRow& s : sessions)
+        if (s.name == baseline && s.id != current.id && (!found || s.id > found->id)) found = s;
+    if (!found)
+        throw std::runtime_error("no baseline session '" + baseline +
+                                 "' in the store (an id, a session's name, or 'last')");
+    return found;
+}
+
+} // namespace scalebench

@@ -1,0 +1,18 @@
+// The stored session a figure is judged against (run --baseline, report --baseline): named by id, by name, or
+// as "last".
+#pragma once
+
+#include "session_store.h"
+
+#include <optional>
+#include <string>
+
+namespace scalebench {
+
+// `baseline`: a session's id; a session's name (the newest of that name other than `current`); or "last": the
+// latest session before `current` of the same plan name on the same cluster that ended ok. nullopt where
+// "last" finds none; throws std::runtime_error naming `baseline` for an id or name not in the store.
+std::optional<SessionRow> baselineSession(const SessionStore& store, const std::string& baseline,
+                                          const SessionRow& current);
+
+} // namespace scalebench
