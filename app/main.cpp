@@ -129,7 +129,7 @@ int reportMain(int argc, char** argv, const ConsoleOptions& options) {
         }
         QString error;
         if (!writeSessionReport(*session, results, QString::fromStdString(options.report_file.string()),
-                                &error, baseline))
+                                &error, baseline, loadCapsules(store, *session)))
             throw std::runtime_error(error.toStdString());
         std::cout << "report of session " << session->id << " (" << session->name << ", " << results.size()
                   << " runs";

@@ -171,6 +171,39 @@ TEST_CASE("a session's report holds its results rows, one inline svg per chart a
                                "samples_per_s 3800 samples/s: pass (reference 4000 samples/s, from 3600"));
 }
 
+TEST_CASE("the report says what ran: what every run shares once, then each run's own", "[ui][report]") {
+    SessionRow session;
+    session.id = 3;
+    session.name = "capsules";
+    session.plan_text = "name = \"capsules\"\n";
+    auto runRow = [](const std::string& name, const std::string& host) {
+        RunRow run;
+        run.name = name;
+        run.command = "#!/bin/bash\nsrun --container-image=nvcr.io/nvidia/pytorch:25.01-py3 engine <x>\n";
+        run.header_json =
+            R"({"versions":{"engine":"0.1.0","source":"5d41402abc4b2a76"},"hosts":[{"rank":0,"host":")" +
+            host + R"("}],"environment":{"NCCL_ALGO":"Ring"}})";
+        run.nodes = host;
+        return run;
+    };
+    const std::vector<RunCapsule> capsules = {runCapsule(session, runRow("r1", "node1")),
+                                              runCapsule(session, runRow("r2", "node2"))};
+    const std::string html = sessionReportHtml(session, {}, std::nullopt, capsules).toStdString();
+    CHECK_THAT(html,
+               Catch::Contains("<section id=\"capsule\">") && Catch::Contains("<h3>Every run (2)</h3>"));
+    CHECK_THAT(html,
+               Catch::Contains("<tr><th>engine source</th><td class=\"note\">5d41402abc4b2a76</td></tr>"));
+    CHECK_THAT(
+        html, Catch::Contains("<th>container.image</th><td class=\"note\">nvcr.io/nvidia/pytorch:25.01-py3"));
+    CHECK_THAT(html, Catch::Contains("<th>environment.NCCL_ALGO</th><td class=\"note\">Ring</td>"));
+    CHECK_THAT(html, Catch::Contains("<pre class=\"plan\">#!/bin/bash\nsrun --container-image=nvcr.io/nvidia/"
+                                     "pytorch:25.01-py3 engine &lt;x&gt;\n</pre>")); // escaped
+    CHECK_THAT(html, Catch::Contains("<h3>r1</h3>\n<table class=\"capsule\">\n<tbody>\n<tr><th>nodes</th><td "
+                                     "class=\"note\">node1</td></tr>"));
+    CHECK_THAT(html, Catch::Contains("<h3>r2</h3>"));
+    CHECK_THAT(sessionReportHtml(session, {}).toStdString(), !Catch::Contains("id=\"capsule\""));
+}
+
 TEST_CASE("File > Export report writes the shown session's page", "[ui][report]") {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());

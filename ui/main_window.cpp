@@ -318,12 +318,17 @@ void MainWindow::showStoredSession(const StoredSession& session) {
         showResults({}); // every view is emptied rather than left showing another session
         results_session_ = 0;
         shown_results_.clear();
+        shown_capsules_.clear();
         breakdown_tab_->clear();
         return;
     }
     showResults(session.results);
     results_session_ = session.session_id;
     shown_results_ = session.results;
+    shown_capsules_.clear();
+    if (const SessionRow* row = browser_->session(session.session_id))
+        for (const StoredRun& run : session.runs)
+            shown_capsules_.push_back(runCapsule(*row, run.run));
     breakdown_tab_->setRuns(session);
     if (stragglers_for_ == session.session_id) {
         stragglers_for_ = 0;
@@ -393,7 +398,8 @@ bool MainWindow::exportReport(const QString& path) {
     // A session chosen but not loaded yet has no results to write.
     const SessionRow* row = results_session_ == shown_session_ ? browser_->session(shown_session_) : nullptr;
     QString error = tr("no stored session is shown");
-    const bool ok = row && writeSessionReport(*row, shown_results_, path, &error);
+    const bool ok =
+        row && writeSessionReport(*row, shown_results_, path, &error, std::nullopt, shown_capsules_);
     status_text_->setText(ok ? tr("report written to %1").arg(path)
                              : tr("cannot write %1: %2").arg(path, error));
     return ok;

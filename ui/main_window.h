@@ -4,6 +4,7 @@
 #pragma once
 
 #include "results_table.h"
+#include "run_capsule.h"
 #include "run_plan.h"
 
 #include <QMainWindow>
@@ -113,7 +114,8 @@ class MainWindow : public QMainWindow {
     // The last stored session loaded and its results, for File > Export report.
     std::int64_t results_session_ = 0;
     std::vector<RunResult> shown_results_;
-    std::int64_t stragglers_for_ = 0; // the session whose next load picks the stragglers' run afresh
+    std::vector<RunCapsule> shown_capsules_; // what the shown session's runs ran (File > Export report)
+    std::int64_t stragglers_for_ = 0;        // the session whose next load picks the stragglers' run afresh
 
     SessionBrowser* browser_;
     QTabWidget* tabs_;

@@ -361,6 +361,38 @@ QString slowRanksSection(const std::vector<RunResult>& results) {
                .arg(number(1 + rule.min_margin, 2));
 }
 
+// What ran: the entries every run shares, then each run's own; multi-line values (job script, plan, GPUs) as
+// preformatted text.
+QString capsuleSection(const std::vector<RunCapsule>& capsules) {
+    if (capsules.empty()) return {};
+    const SessionCapsule capsule = sessionCapsule(capsules);
+    const auto rows = [](const std::vector<CapsuleEntry>& entries) {
+        QString out;
+        for (const CapsuleEntry& e : entries) {
+            const bool block = e.value.find('\n') != std::string::npos;
+            out += QStringLiteral("<tr><th>%1</th><td class=\"note\">%2</td></tr>\n")
+                       .arg(escaped(e.key),
+                            block ? QStringLiteral("<pre class=\"plan\">%1</pre>").arg(escaped(e.value))
+                                  : escaped(e.value));
+        }
+        return out;
+    };
+    QString html =
+        QStringLiteral("<section id=\"capsule\">\n<h2>What ran</h2>\n<p class=\"caption\">The runs' "
+                       "capsules: job script (its run's and session's folders written &lt;run "
+                       "folder&gt; and &lt;session folder&gt;), the hash of the engine's sources, versions, "
+                       "GPUs, container, nodes, ranks' hosts, NCCL/UCX/OMPI environment and the plan.</p>\n");
+    if (!capsule.shared.empty())
+        html += QStringLiteral(
+                    "<h3>Every run (%1)</h3>\n<table class=\"capsule\">\n<tbody>\n%2</tbody>\n</table>\n")
+                    .arg(capsules.size())
+                    .arg(rows(capsule.shared));
+    for (const auto& [run, entries] : capsule.per_run)
+        html += QStringLiteral("<h3>%1</h3>\n<table class=\"capsule\">\n<tbody>\n%2</tbody>\n</table>\n")
+                    .arg(escaped(run), rows(entries));
+    return html + QStringLiteral("</section>\n");
+}
+
 const char* const kStyle = R"(body{font-family:sans-serif;margin:2em auto;max-width:1100px;color:#222}
 table{border-collapse:collapse;font-size:0.85em;margin:1em 0}
 th,td{border:1px solid #ccc;padding:0.25em 0.5em;text-align:right}
@@ -372,7 +404,8 @@ dl.facts dd{margin:0}
 figure{margin:1em 0}
 figure svg{width:100%;max-width:900px;height:auto}
 figcaption,.caption{font-size:0.85em;color:#555}
-pre.plan{background:#f6f6f6;padding:0.5em;font-size:0.8em;overflow-x:auto}
+pre.plan{background:#f6f6f6;padding:0.5em;font-size:0.8em;overflow-x:auto;margin:0}
+table.capsule th{text-align:left;vertical-align:top;white-space:nowrap}
 tr.regression td,tr.slow td,tr.slow-node td,p.fail{background:#fdd;color:#900}
 tr.improvement td{background:#dfd}
 .missing{color:#a00})";
@@ -380,7 +413,8 @@ tr.improvement td{background:#dfd}
 } // namespace
 
 QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult>& results,
-                          const std::optional<ReportBaseline>& baseline) {
+                          const std::optional<ReportBaseline>& baseline,
+                          const std::vector<RunCapsule>& capsules) {
     const QString title =
         QStringLiteral("scalebench session %1: %2").arg(session.id).arg(escaped(session.name));
     QString html = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -421,14 +455,16 @@ QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult
     html += verdictsSection(session, results);
     if (baseline) html += regressionSection(session, results, *baseline);
     html += slowRanksSection(results);
+    html += capsuleSection(capsules);
     return html + QStringLiteral("</body>\n</html>\n");
 }
 
 bool writeSessionReport(const SessionRow& session, const std::vector<RunResult>& results, const QString& path,
-                        QString* error, const std::optional<ReportBaseline>& baseline) {
+                        QString* error, const std::optional<ReportBaseline>& baseline,
+                        const std::vector<RunCapsule>& capsules) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) ||
-        file.write(sessionReportHtml(session, results, baseline).toUtf8()) < 0 || !file.commit()) {
+        file.write(sessionReportHtml(session, results, baseline, capsules).toUtf8()) < 0 || !file.commit()) {
         if (error) *error = QStringLiteral("could not write %1: %2").arg(path, file.errorString());
         return false;
     }
