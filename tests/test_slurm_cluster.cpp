@@ -1,13 +1,16 @@
 // SlurmScheduler against a real Slurm cluster (tests/cluster/cluster_fixture.sh, started by CTest's fixture):
 // the engine at 1 and 2 nodes through sbatch and srun --mpi=pmix, failures and cancellation with their
-// states, GPU jobs on its nodes' GPUs (generic resources) and one asking for more than they have.
+// states, GPU jobs on its nodes' GPUs (generic resources) and one asking for more than they have, and a run
+// kept off the slow node a session flagged (exclude_nodes, sbatch --exclude).
 #include "cluster_environment.h"
 #include "engine_deployment.h"
 #include "file_text.h"
 #include "job_end.h"
 #include "job_request.h"
 #include "local_transport.h"
+#include "session_results.h"
 #include "session_runner.h"
+#include "slow_node_exclusion.h"
 #include "slurm_job_script.h"
 #include "slurm_scheduler.h"
 #include "temporary_folder.h"
@@ -315,4 +318,74 @@ TEST_CASE("a failed engine build is reported with its log", "[integration][slurm
     CHECK_THAT(fileText(build / "failed-1" / "stdout.log") + fileText(build / "failed-1" / "stderr.log"),
                Catch::Contains("scalebench: attempt-0 of job") && Catch::Contains("No Python at"));
     CHECK(std::filesystem::is_directory(build / "failed-1" / "attempt-0"));
+}
+
+TEST_CASE(
+    "a rank slowed on purpose flags its node, and the resubmitted run is kept off it by sbatch --exclude",
+    "[integration][slurm][exclude]") {
+    clusterFolder();
+    TemporaryFolder folder;
+    std::filesystem::permissions(folder.path, std::filesystem::perms::all);
+    // The engine as a command (a plan has no key for --slow-rank) at 3 ranks, 2 a node: ranks 0 and 1 on
+    // node1, rank 2 on node2; rank 0 computes 10 times longer (factor 10: test_engine_slow_rank.cpp). And a
+    // 1-rank run of the engine, which Slurm places on node1, the first idle node, unless told otherwise.
+    const std::string straggler =
+        "[\"" SCALEBENCH_ENGINE_PATH "\", \"--workload\", \"resnet20\", \"--dataset\", \"synthetic-cifar\", "
+        "\"--steps\", \"12\", \"--batch-per-rank\", \"8\", \"--eval-every\", \"0\", \"--eval-samples\", "
+        "\"50\", \"--warmup-steps\", \"0\", \"--threads-per-rank\", \"1\", \"--slow-rank\", \"0\", "
+        "\"--slow-factor\", \"10\", \"--metrics\", \"metrics.jsonl\"]";
+    const RunPlan plan =
+        parsePlanText("name = \"straggler\"\n[[run]]\nname = \"straggler\"\ncommand = " + straggler +
+                          "\nformat = \"metric-stream\"\noutput = \"metrics.jsonl\"\n"
+                          "ranks = 3\ngpus_per_node = 2\n"
+                          "[[run]]\nworkload = \"resnet20\"\ndataset = \"synthetic-cifar\"\n"
+                          "ranks = 1\nsteps = 4\nbatch_per_rank = 8\nthreads_per_rank = 1\n",
+                      "straggler.toml");
+    SessionStore store(folder.path / "sessions.db");
+    LocalTransport transport;
+    SlurmScheduler slurm(transport, testCluster());
+    std::vector<std::string> progress;
+    SessionRunner runner(store, slurm, transport,
+                         {SCALEBENCH_ENGINE_PATH, folder.path, std::chrono::milliseconds(200), "test", 10},
+                         [&](const std::string& line) { progress.push_back(line); });
+    const auto printed = [&] {
+        std::string text;
+        for (const auto& line : progress)
+            text += line + "\n";
+        return text;
+    };
+    const SessionOutcome first = runner.run(plan);
+    INFO(printed());
+    REQUIRE(first.failed_runs == 0);
+    const std::vector<RunRow> first_runs = store.runs(first.session_id);
+    REQUIRE(first_runs.size() == 2);
+    INFO("the 3-rank run's nodes: " << first_runs[0].nodes);
+    CHECK(hostsOfRanks(first_runs[0].header_json) == std::vector<std::string>{"node1", "node1", "node2"});
+
+    // The session's results flag node1, where rank 0 ran.
+    const std::vector<RunResult> results = loadSessionResults(store, first.session_id);
+    REQUIRE(results.size() == 2);
+    INFO(describeSlowRanks(results[0].slow_ranks));
+    REQUIRE(results[0].slow_ranks.slow_ranks.size() == 1);
+    CHECK(results[0].slow_ranks.slow_ranks[0].rank == 0);
+    const std::vector<std::string> slow = slowNodesOf(results);
+    REQUIRE(slow == std::vector<std::string>{"node1"});
+
+    // The 1-rank run resubmitted (as the Runs tab does) from the plan with the slow node excluded.
+    const RunPlan excluded = withExcludedNodes(plan, slow);
+    std::vector<RunSpec> chosen;
+    for (const RunSpec& spec : expandPlan(excluded))
+        if (spec.name == first_runs[1].name) chosen.push_back(spec);
+    REQUIRE(chosen.size() == 1);
+    const SessionOutcome second = runner.run(excluded, chosen);
+    INFO(printed());
+    REQUIRE(second.failed_runs == 0);
+    const std::vector<RunRow> second_runs = store.runs(second.session_id);
+    REQUIRE(second_runs.size() == 1);
+    const RunRow& rerun = second_runs[0];
+    CHECK(rerun.status == "ok");
+    CHECK_THAT(rerun.command, Catch::Contains("\n#SBATCH --exclude=node1\n"));
+    CHECK(rerun.nodes == "node2");
+    CHECK(hostsOfRanks(rerun.header_json) == std::vector<std::string>{"node2"});
+    CHECK(store.session(second.session_id)->plan_text == excluded.source_text);
 }

@@ -2,12 +2,14 @@
 // selected runs (cancel, resubmit as a new session, open the logs) through the SessionController.
 #include "runs_tab.h"
 
+#include "cluster_settings.h"
 #include "progress_delegate.h"
 #include "record_table.h"
 #include "run_plan.h"
 #include "run_progress_model.h"
 #include "run_table_model.h"
 #include "session_controller.h"
+#include "slow_node_exclusion.h"
 
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -68,6 +70,23 @@ RunsTab::RunsTab(SessionController* controller, RunProgressModel* runs, QWidget*
     connect(resubmit, &QPushButton::clicked, this, &RunsTab::resubmitSelectedRuns);
     connect(open_log, &QPushButton::clicked, this, &RunsTab::openSelectedRunLog);
     if (controller_) connect(controller_, &SessionController::textFetched, this, &RunsTab::showLog);
+    if (controller_)
+        launch_ = [this](const RunPlan& plan, const QString& cluster, const std::vector<RunSpec>& runs) {
+            return controller_->launch(plan, cluster, runs);
+        };
+    ask_exclude_ = [this](const QString& question) {
+        return QMessageBox::question(this, tr("Exclude slow nodes"), question,
+                                     QMessageBox::Yes | QMessageBox::No,
+                                     QMessageBox::Yes) == QMessageBox::Yes;
+    };
+}
+
+void RunsTab::setLaunch(Launch launch) {
+    launch_ = std::move(launch);
+}
+
+void RunsTab::setExcludeQuestion(std::function<bool(const QString&)> ask) {
+    ask_exclude_ = std::move(ask);
 }
 
 void RunsTab::showRuns(RunProgressModel* runs, bool live) {
@@ -84,6 +103,7 @@ void RunsTab::setSession(std::optional<SessionRow> session) {
 }
 
 void RunsTab::setResults(std::vector<RunResult> results) {
+    slow_nodes_ = slowNodesOf(results);
     results_->setResults(std::move(results));
 }
 
@@ -113,16 +133,26 @@ void RunsTab::cancelSelectedRuns() {
 
 void RunsTab::resubmitSelectedRuns() {
     const auto rows = selectedRows();
-    if (!controller_ || rows.empty() || !session_) return;
+    if (!launch_ || rows.empty() || !session_) return;
     try {
         RunPlan plan = parsePlanText(session_->plan_text, "session " + std::to_string(session_->id));
         plan.source_text = session_->plan_text;
+        // Slow nodes flagged in the session: on Slurm the new session can ask to be kept off them.
+        const bool on_slurm = !session_->cluster.empty() && session_->cluster != kLocalClusterName;
+        if (on_slurm && !slow_nodes_.empty()) {
+            QStringList nodes;
+            for (const std::string& node : slow_nodes_)
+                nodes << QString::fromStdString(node);
+            if (ask_exclude_(tr("Exclude the slow node(s) %1 flagged in this session (sbatch --exclude)?")
+                                 .arg(nodes.join(QStringLiteral(", ")))))
+                plan = withExcludedNodes(plan, slow_nodes_);
+        }
         std::vector<RunSpec> chosen;
         for (const RunSpec& spec : expandPlan(plan))
             for (int row : rows)
                 if (runs_->runName(row).toStdString() == spec.name) chosen.push_back(spec);
         if (chosen.empty()) return;
-        if (controller_->launch(plan, QString::fromStdString(session_->cluster), chosen))
+        if (launch_(plan, QString::fromStdString(session_->cluster), chosen))
             emit statusMessage(tr("resubmitting %1 run(s) as a new session").arg(chosen.size()));
         else
             emit statusMessage(tr("a session is still running: wait for it or cancel it first"));

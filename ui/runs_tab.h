@@ -3,9 +3,11 @@
 #pragma once
 
 #include "results_table.h"
+#include "run_plan.h"
 #include "session_store.h"
 
 #include <QWidget>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -21,7 +23,8 @@ class RunsTab : public QWidget {
     Q_OBJECT
 
   public:
-    // Without a controller the actions do nothing. `runs` is shown first; not owned.
+    // Without a controller the actions do nothing (but resubmitting, where setLaunch gave it a way). `runs`
+    // is shown first; not owned.
     RunsTab(SessionController* controller, RunProgressModel* runs, QWidget* parent = nullptr);
 
     // Follows another runs model (the running session's or a stored one's); live: its runs can be cancelled.
@@ -31,6 +34,14 @@ class RunsTab : public QWidget {
     void setResults(std::vector<RunResult> results);
     RunTableModel* resultsModel() const { return results_; }
     std::vector<int> selectedRows() const; // in the runs model, ascending
+
+    // Where resubmitted runs go (their plan, cluster and runs): the controller's launch unless set otherwise.
+    using Launch =
+        std::function<bool(const RunPlan& plan, const QString& cluster, const std::vector<RunSpec>& runs)>;
+    void setLaunch(Launch launch);
+    // Whether to keep resubmitted runs off the slow nodes the session's results flagged (asked only for a
+    // session that ran on a Slurm cluster): a Yes/No message box, Yes by default, unless set otherwise.
+    void setExcludeQuestion(std::function<bool(const QString& question)> ask);
 
   signals:
     void runsSelected(const std::vector<int>& rows);
@@ -48,6 +59,9 @@ class RunsTab : public QWidget {
     RunProgressModel* runs_;
     bool live_ = false;
     std::optional<SessionRow> session_;
+    std::vector<std::string> slow_nodes_; // flagged in the shown results
+    Launch launch_;
+    std::function<bool(const QString&)> ask_exclude_;
     RunTableModel* results_;
     QTableView* progress_view_;
     QTableView* results_view_;
