@@ -6,6 +6,7 @@
 #include "import_command.h"
 #include "main_window.h"
 #include "orphan_sessions.h"
+#include "project_command.h"
 #include "scaling_chart_png.h"
 #include "session_controller.h"
 #include "session_report.h"
@@ -92,17 +93,6 @@ int guiMain(int argc, char** argv, const ConsoleOptions& options) {
     }
 }
 
-// The session `id_or_name` names: the one with that id, else the newest with that name.
-std::optional<SessionRow> findSession(const std::vector<SessionRow>& sessions,
-                                      const std::string& id_or_name) {
-    std::optional<SessionRow> found;
-    for (const SessionRow& s : sessions)
-        if (std::to_string(s.id) == id_or_name) return s;
-    for (const SessionRow& s : sessions)
-        if (s.name == id_or_name && (!found || s.id > found->id)) found = s;
-    return found;
-}
-
 // report SESSION [--baseline S]: the session's HTML page, its charts rendered offscreen. 0, or 2 naming the
 // problem (an unknown session or baseline).
 int reportMain(int argc, char** argv, const ConsoleOptions& options) {
@@ -176,6 +166,8 @@ int main(int argc, char** argv) {
         return importRuns(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Report:
         return reportMain(argc, argv, options);
+    case ConsoleOptions::Mode::Project:
+        return projectSession(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Gui:
         break;
     }

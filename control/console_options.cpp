@@ -68,6 +68,19 @@ int wholeNumber(const std::string& text, const std::string& what) {
     return value;
 }
 
+// A number of 0 or more, all of `text`; throws naming `what` otherwise.
+double nonNegative(const std::string& text, const std::string& what) {
+    std::size_t used = 0;
+    double value = -1;
+    try {
+        value = std::stod(text, &used);
+    } catch (const std::exception&) {
+    }
+    if (used != text.size() || !(value >= 0) || !std::isfinite(value))
+        throw std::invalid_argument(what + " (0 or more), not '" + text + "'");
+    return value;
+}
+
 std::int64_t sessionId(const std::string& text) {
     std::int64_t id = 0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), id);
@@ -162,23 +175,45 @@ const std::vector<Option>& options() {
              shown << d.peak_tflops;
              return shown.str();
          },
-         [](O& o, const std::string& v) {
-             std::size_t used = 0;
-             double peak = -1;
-             try {
-                 peak = std::stod(v, &used);
-             } catch (const std::exception&) {
-             }
-             if (used != v.size() || !(peak >= 0) || !std::isfinite(peak))
-                 throw std::invalid_argument("a peak in TFLOP/s (0 or more), not '" + v + "'");
-             o.peak_tflops = peak;
-         }},
+         [](O& o, const std::string& v) { o.peak_tflops = nonNegative(v, "a peak in TFLOP/s"); }},
         {"output",
          "FILE",
          "the report's HTML page (also -o FILE)",
          [](const O& d) { return d.report_file.string(); },
          [](O& o, const std::string& v) { o.report_file = v; },
          {"o"}},
+        {"to", "LIST", "the rank counts to predict, comma-separated",
+         [](const O& d) {
+             std::string shown;
+             for (const int n : d.project_ranks)
+                 shown += (shown.empty() ? "" : ",") + std::to_string(n);
+             return shown;
+         },
+         [](O& o, const std::string& v) {
+             o.project_ranks.clear();
+             std::istringstream list(v);
+             for (std::string word; std::getline(list, word, ',');) {
+                 const int n = wholeNumber(word, "a rank count");
+                 if (n < 1) throw std::invalid_argument("rank counts of at least 1, not " + word);
+                 o.project_ranks.push_back(n);
+             }
+             if (o.project_ranks.empty()) throw std::invalid_argument("at least one rank count");
+         }},
+        {"global-batch", "G",
+         "predict with a fixed global batch of G samples (each rank's share shrinks with N); 0: weak "
+         "scaling, "
+         "the batch per rank stays",
+         [](const O& d) { return std::to_string(d.global_batch); },
+         [](O& o, const std::string& v) {
+             o.global_batch = wholeNumber(v, "a number of samples");
+             if (o.global_batch < 0) throw std::invalid_argument("0 or more, not " + v);
+         }},
+        {"samples-to-train", "S", "samples a training takes: the time to train at each N (0: none)",
+         [](const O&) { return std::string("0"); },
+         [](O& o, const std::string& v) { o.samples_to_train = nonNegative(v, "a number of samples"); }},
+        {"price", "P", "the price of one GPU-hour: the cost per hour and to train at each N (0: none)",
+         [](const O&) { return std::string("0"); },
+         [](O& o, const std::string& v) { o.price_per_gpu_hour = nonNegative(v, "a price per GPU-hour"); }},
         {"ranks", "N", "processes of each imported run, where its log does not say",
          [](const O& d) { return std::to_string(d.ranks); },
          [](O& o, const std::string& v) {
@@ -223,6 +258,18 @@ const std::vector<Command>& commands() {
          "scores, "
          "verdicts, slow ranks and nodes, and with --baseline each figure's change against another session",
          {"db", "output", "step-time", "baseline"},
+         [](O& o, const Arguments& a) {
+             if (a[0].find_first_not_of(" \t") == std::string::npos)
+                 throw std::invalid_argument("a session's id or name, not an empty word");
+             o.report_session = a[0];
+         }},
+        {"project",
+         O::Mode::Project,
+         {"SESSION"},
+         "predict each training series of a stored session (its id or name) at other rank counts: measured "
+         "compute, the all-reduce predicted from the session's sweep, less the overlap its runs measured "
+         "(docs/performance-model.md); says where it extrapolates",
+         {"db", "to", "global-batch", "samples-to-train", "price"},
          [](O& o, const Arguments& a) {
              if (a[0].find_first_not_of(" \t") == std::string::npos)
                  throw std::invalid_argument("a session's id or name, not an empty word");

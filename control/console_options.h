@@ -1,5 +1,5 @@
 // The scalebench command line: the window by default, or a command (run PLAN, compare A B, report SESSION,
-// add-clusters FILE, import FILE...).
+// project SESSION, add-clusters FILE, import FILE...).
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,17 @@
 namespace scalebench {
 
 struct ConsoleOptions {
-    enum class Mode { Gui, Batch, AddClusters, Compare, Import, Report, Version, Help } mode = Mode::Gui;
+    enum class Mode {
+        Gui,
+        Batch,
+        AddClusters,
+        Compare,
+        Import,
+        Report,
+        Project,
+        Version,
+        Help
+    } mode = Mode::Gui;
     std::filesystem::path plan;
     std::filesystem::path cluster_file;        // add-clusters: [[cluster]] tables to keep in the store
     std::string cluster;                       // --cluster NAME: run the plan there over SSH and Slurm
@@ -21,10 +31,10 @@ struct ConsoleOptions {
     std::filesystem::path engine_sources;      // what is deployed to a cluster: this repository
     std::filesystem::path screenshot;          // GUI: save the main window to this PNG and quit
     std::int64_t compare_a = 0, compare_b = 0; // compare A B: two stored sessions, A the reference
-    std::string report_session;                // report SESSION: a stored session's id or name
-    std::filesystem::path report_file;         // report: the HTML page to write
-    std::string tab;                           // GUI: open on this tab (runs, live, scaling, ...)
-    bool dry_run = false;                      // run: print the runs and their commands, run nothing
+    std::string report_session;        // report SESSION, project SESSION: a stored session's id or name
+    std::filesystem::path report_file; // report: the HTML page to write
+    std::string tab;                   // GUI: open on this tab (runs, live, scaling, ...)
+    bool dry_run = false;              // run: print the runs and their commands, run nothing
     // Dry run on a cluster: connect and check what the runs and the engine's build need there.
     bool check = false;
     int poll_ms = 250;
@@ -40,6 +50,12 @@ struct ConsoleOptions {
     double peak_tflops = 0;      // import: one device's peak, for the MFU of a trainer that prints TFLOP/s
     std::string baseline;        // run, report: a stored session's id or name, or "last"; "": none
     std::filesystem::path junit; // run: JUnit XML of the runs and verdicts
+    // project SESSION: the rank counts to predict, weak scaling or a fixed global batch (0: weak), samples to
+    // train (0: no time to train) and the price of a GPU-hour (0: no cost).
+    std::vector<int> project_ranks{8, 64, 512, 2048};
+    int global_batch = 0;
+    double samples_to_train = 0;
+    double price_per_gpu_hour = 0;
 
     bool operator==(const ConsoleOptions&) const = default;
 };

@@ -1,9 +1,19 @@
-// The stored session a figure is judged against (run --baseline, report --baseline).
+// Stored sessions named on the command line, and the one a figure is judged against (--baseline).
 #include "baseline_session.h"
 
 #include <stdexcept>
 
 namespace scalebench {
+
+std::optional<SessionRow> findSession(const std::vector<SessionRow>& sessions,
+                                      const std::string& id_or_name) {
+    std::optional<SessionRow> found;
+    for (const SessionRow& s : sessions)
+        if (std::to_string(s.id) == id_or_name) return s;
+    for (const SessionRow& s : sessions)
+        if (s.name == id_or_name && (!found || s.id > found->id)) found = s;
+    return found;
+}
 
 std::optional<SessionRow> baselineSession(const SessionStore& store, const std::string& baseline,
                                           const SessionRow& current) {

@@ -1,5 +1,5 @@
-// The stored session a figure is judged against (run --baseline, report --baseline): named by id, by name, or
-// as "last".
+// Stored sessions named on the command line: by id or name (report, project), and the session a figure is
+// judged against (run --baseline, report --baseline): by id, by name, or as "last".
 #pragma once
 
 #include "session_store.h"
@@ -8,6 +8,9 @@
 #include <string>
 
 namespace scalebench {
+
+// The session `id_or_name` names: the one with that id, else the newest with that name.
+std::optional<SessionRow> findSession(const std::vector<SessionRow>& sessions, const std::string& id_or_name);
 
 // `baseline`: a session's id; a session's name (the newest of that name other than `current`); or "last": the
 // latest session before `current` of the same plan name on the same cluster that ended ok. nullopt where

@@ -1,45 +1,13 @@
 // Specification of the performance model's inputs read from a stored session, and of its projection for a
 // recorded session (tests/data/projection: ResNet-20 at 1 and 2 ranks and the MPI all-reduce sweep, run once
 // on the development VM): fixed inputs give fixed numbers.
-#include "metric_stream_parser.h"
-#include "run_plan.h"
+#include "projection_fixture.h"
 #include "session_projection.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
 
 using namespace scalebench;
-
-namespace {
-
-std::string fileText(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    REQUIRE(in);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-// The recorded session stored as the runner stores one: every run's records, finished ok.
-SessionRow storeRecordedSession(SessionStore& store) {
-    const std::filesystem::path folder =
-        std::filesystem::path(SCALEBENCH_SOURCE_DIR) / "tests/data/projection";
-    const std::string plan = fileText(folder / "plan.toml");
-    const std::int64_t session = store.createSession("projection-fixture", plan, "local");
-    for (const RunSpec& spec : expandPlan(parsePlanText(plan, "plan.toml"))) {
-        const std::int64_t run = store.createRun(session, {spec.name, spec.group.workload, spec.group.dataset,
-                                                           spec.ranks, spec.repeat, "mpirun ..."});
-        MetricStreamParser parser;
-        store.appendRecords(run, parser.feed(fileText(folder / (spec.name + ".jsonl"))));
-        store.finishRun(run, {"ok", "", 0, "vm"});
-    }
-    store.finishSession(session, "ok");
-    return *store.session(session);
-}
-
-} // namespace
 
 TEST_CASE("a Linux CPU list counts its CPUs", "[core][model]") {
     CHECK(cpuListSize("0-3,8") == 5);
@@ -52,7 +20,7 @@ TEST_CASE("the recorded two-rank session gives the model its measured points, sw
           "[core][model]") {
     TemporaryFolder folder;
     SessionStore store(folder.path / "sessions.db");
-    const SessionRow session = storeRecordedSession(store);
+    const SessionRow session = *store.session(storeProjectionFixture(store));
     const auto series = sessionModelInputs(store, session);
     REQUIRE(series.size() == 1);
     CHECK(series[0].label == "resnet20 fashion-mnist");

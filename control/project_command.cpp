@@ -1,0 +1,69 @@
+// project SESSION: the performance model's table for each training series of a stored session.
+#include "project_command.h"
+
+#include "baseline_session.h"
+#include "session_projection.h"
+
+#include <fmt/format.h>
+#include <set>
+#include <stdexcept>
+
+namespace scalebench {
+
+int projectSession(const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
+    try {
+        if (!std::filesystem::exists(options.db))
+            throw std::runtime_error("no session store " + options.db.string());
+        const SessionStore store(options.db);
+        const std::optional<SessionRow> session = findSession(store.sessions(), options.report_session);
+        if (!session)
+            throw std::runtime_error("no session '" + options.report_session + "' (an id or a name) in " +
+                                     options.db.string());
+        const std::vector<SeriesModelInputs> series = sessionModelInputs(store, *session);
+        if (series.empty())
+            throw std::runtime_error("session " + std::to_string(session->id) + " (" + session->name +
+                                     ") has no successful training run to project from");
+        out << fmt::format("session {} ({}), {}\n", session->id, session->name,
+                           session->cluster_json.empty() ? "this machine: one node"
+                                                         : "cluster " + session->cluster);
+        int failed = 0;
+        for (const SeriesModelInputs& s : series) {
+            ModelInputs in = s.inputs;
+            if (options.global_batch > 0) {
+                in.mode = ScalingMode::FixedGlobalBatch;
+                in.global_batch = options.global_batch;
+            }
+            in.samples_to_train = options.samples_to_train;
+            in.price_per_gpu_hour = options.price_per_gpu_hour;
+            std::string measured;
+            for (const MeasuredPoint& m : in.measured)
+                measured += fmt::format("{}{} ({} repeat{})", measured.empty() ? "" : ", ", m.ranks,
+                                        m.compute_s.count, m.compute_s.count == 1 ? "" : "s");
+            std::set<int> sweep_ranks;
+            for (const SweepPoint& p : in.sweep)
+                sweep_ranks.insert(p.ranks);
+            std::string swept;
+            for (const int n : sweep_ranks)
+                swept += (swept.empty() ? "" : ", ") + std::to_string(n);
+            double gradient_bytes = 0;
+            for (const double b : in.bucket_bytes)
+                gradient_bytes += b;
+            out << fmt::format("\n{} (backend {})\n  measured at {} ranks; sweep: {} float32 all-reduce "
+                               "sizes at {} ranks; {} buckets, {:.3g} MB of gradients\n",
+                               s.label, s.backend, measured, in.sweep.size(), swept.empty() ? "no" : swept,
+                               in.bucket_bytes.size(), gradient_bytes / 1e6);
+            try {
+                out << formatProjection(in, project(in, options.project_ranks));
+            } catch (const std::invalid_argument& e) {
+                ++failed;
+                err << "scalebench: " << s.label << ": " << e.what() << "\n";
+            }
+        }
+        return failed == 0 ? 0 : 2;
+    } catch (const std::exception& e) {
+        err << "scalebench: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+} // namespace scalebench

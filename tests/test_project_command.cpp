@@ -1,0 +1,64 @@
+// Specification of `scalebench project SESSION`: the performance model's table for each training series of a
+// stored session, and a clear error for what it cannot project.
+#include "console_options.h"
+#include "project_command.h"
+#include "projection_fixture.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+using namespace scalebench;
+
+TEST_CASE("project SESSION prints each series' inputs and its projection at the rank counts asked for",
+          "[control][project]") {
+    TemporaryFolder folder;
+    const auto db = folder.path / "sessions.db";
+    {
+        SessionStore store(db);
+        storeProjectionFixture(store);
+    }
+    ConsoleOptions options =
+        parseConsoleOptions({"project", "projection-fixture", "--db", db.string(), "--to", "2,4,64",
+                             "--price", "2.5", "--samples-to-train", "60000"});
+    CHECK(options.mode == ConsoleOptions::Mode::Project);
+    CHECK(options.project_ranks == std::vector<int>{2, 4, 64});
+    std::ostringstream out, err;
+    CHECK(projectSession(options, out, err) == 0);
+    CHECK(err.str().empty());
+    const std::string text = out.str();
+    CHECK_THAT(text, Catch::Contains("session 1 (projection-fixture), this machine: one node"));
+    CHECK_THAT(text,
+               Catch::Contains("resnet20 fashion-mnist (backend mpi)\n  measured at 1 (2 repeats), 2 (2 "
+                               "repeats) ranks; sweep: 16 float32 all-reduce sizes at 2 ranks; 4 buckets"));
+    CHECK_THAT(text, Catch::Contains("cost/train") && Catch::Contains("to train"));
+    CHECK_THAT(text, Catch::Contains("measured ") && Catch::Contains("prediction "));
+    CHECK_THAT(text, Catch::Contains("more ranks on a node than its 2 CPUs"));
+
+    SECTION("a fixed global batch") {
+        options.global_batch = 1024;
+        std::ostringstream fixed;
+        CHECK(projectSession(options, fixed, err) == 0);
+        CHECK_THAT(fixed.str(), Catch::Contains("fixed global batch (1024 samples)"));
+    }
+    SECTION("an unknown session, a store that is not there") {
+        options.report_session = "nightly";
+        std::ostringstream none;
+        CHECK(projectSession(options, out, none) == 2);
+        CHECK_THAT(none.str(), Catch::Contains("no session 'nightly'"));
+        options.db = folder.path / "elsewhere.db";
+        std::ostringstream missing;
+        CHECK(projectSession(options, out, missing) == 2);
+        CHECK_THAT(missing.str(), Catch::Contains("no session store"));
+    }
+}
+
+TEST_CASE("project's options refuse what cannot be a rank count, a batch or a price", "[control][project]") {
+    CHECK_THROWS_WITH(parseConsoleOptions({"project", "1", "--to", "8,x"}),
+                      Catch::Contains("'x' is not a rank count"));
+    CHECK_THROWS_WITH(parseConsoleOptions({"project", "1", "--to", "0"}), Catch::Contains("at least 1"));
+    CHECK_THROWS_WITH(parseConsoleOptions({"project", "1", "--price", "-1"}), Catch::Contains("(0 or more)"));
+    CHECK_THROWS_WITH(parseConsoleOptions({"project", "1", "--global-batch", "many"}),
+                      Catch::Contains("not a number of samples"));
+    CHECK(parseConsoleOptions({"project", "1"}).project_ranks == std::vector<int>{8, 64, 512, 2048});
+}
