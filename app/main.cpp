@@ -104,10 +104,7 @@ int reportMain(int argc, char** argv, const ConsoleOptions& options) {
         if (!std::filesystem::exists(options.db))
             throw std::runtime_error("no session store " + options.db.string());
         const SessionStore store(options.db);
-        const std::optional<SessionRow> session = findSession(store.sessions(), options.report_session);
-        if (!session)
-            throw std::runtime_error("no session '" + options.report_session + "' (an id or a name) in " +
-                                     options.db.string());
+        const std::optional<SessionRow> session = namedSession(store, options.report_session);
         const auto convention = options.step_time == "last-step" ? StepTimeConvention::LastStep
                                                                  : StepTimeConvention::SteadyStateMedian;
         const std::vector<RunResult> results = loadSessionResults(store, session->id, convention);

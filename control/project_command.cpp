@@ -15,10 +15,7 @@ int projectSession(const ConsoleOptions& options, std::ostream& out, std::ostrea
         if (!std::filesystem::exists(options.db))
             throw std::runtime_error("no session store " + options.db.string());
         const SessionStore store(options.db);
-        const std::optional<SessionRow> session = findSession(store.sessions(), options.report_session);
-        if (!session)
-            throw std::runtime_error("no session '" + options.report_session + "' (an id or a name) in " +
-                                     options.db.string());
+        const std::optional<SessionRow> session = namedSession(store, options.report_session);
         const std::vector<SeriesModelInputs> series = sessionModelInputs(store, *session);
         if (series.empty())
             throw std::runtime_error("session " + std::to_string(session->id) + " (" + session->name +

@@ -15,6 +15,11 @@ std::optional<SessionRow> findSession(const std::vector<SessionRow>& sessions,
     return found;
 }
 
+SessionRow namedSession(const SessionStore& store, const std::string& id_or_name) {
+    if (std::optional<SessionRow> found = findSession(store.sessions(), id_or_name)) return *found;
+    throw std::runtime_error("no session '" + id_or_name + "' (an id or a name) in " + store.file().string());
+}
+
 std::optional<SessionRow> baselineSession(const SessionStore& store, const std::string& baseline,
                                           const SessionRow& current) {
     const std::vector<SessionRow> sessions = store.sessions();
