@@ -208,6 +208,15 @@ const std::vector<Option>& options() {
              o.global_batch = wholeNumber(v, "a number of samples");
              if (o.global_batch < 0) throw std::invalid_argument("0 or more, not " + v);
          }},
+        {"ranks-per-node", "R",
+         "predict for R ranks per node (from N > R on, the all-reduce crosses nodes); 0: as the session ran "
+         "(a "
+         "cluster's tasks_per_node, this machine: one node)",
+         [](const O& d) { return std::to_string(d.ranks_per_node); },
+         [](O& o, const std::string& v) {
+             o.ranks_per_node = wholeNumber(v, "a number of ranks");
+             if (o.ranks_per_node < 0) throw std::invalid_argument("0 or more, not " + v);
+         }},
         {"samples-to-train", "S", "samples a training takes: the time to train at each N (0: none)",
          [](const O&) { return std::string("0"); },
          [](O& o, const std::string& v) { o.samples_to_train = nonNegative(v, "a number of samples"); }},
@@ -269,7 +278,7 @@ const std::vector<Command>& commands() {
          "predict each training series of a stored session (its id or name) at other rank counts: measured "
          "compute, the all-reduce predicted from the session's sweep, less the overlap its runs measured "
          "(docs/performance-model.md); says where it extrapolates",
-         {"db", "to", "global-batch", "samples-to-train", "price"},
+         {"db", "to", "global-batch", "ranks-per-node", "samples-to-train", "price"},
          [](O& o, const Arguments& a) {
              if (a[0].find_first_not_of(" \t") == std::string::npos)
                  throw std::invalid_argument("a session's id or name, not an empty word");

@@ -54,6 +54,7 @@ struct ConsoleOptions {
     // train (0: no time to train) and the price of a GPU-hour (0: no cost).
     std::vector<int> project_ranks{8, 64, 512, 2048};
     int global_batch = 0;
+    int ranks_per_node = 0; // project: where node boundaries lie in the prediction (0: as the session ran)
     double samples_to_train = 0;
     double price_per_gpu_hour = 0;
 

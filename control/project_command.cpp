@@ -30,6 +30,10 @@ int projectSession(const ConsoleOptions& options, std::ostream& out, std::ostrea
                 in.mode = ScalingMode::FixedGlobalBatch;
                 in.global_batch = options.global_batch;
             }
+            if (options.ranks_per_node > 0) { // another layout than the one measured
+                in.sweep_ranks_per_node = in.ranks_per_node;
+                in.ranks_per_node = options.ranks_per_node;
+            }
             in.samples_to_train = options.samples_to_train;
             in.price_per_gpu_hour = options.price_per_gpu_hour;
             std::string measured;

@@ -100,12 +100,14 @@ LinkFit fitLink(const std::vector<SweepPoint>& points) {
     return fit;
 }
 
-CommCostModel fitCommCost(const std::vector<SweepPoint>& sweep, int ranks_per_node) {
+CommCostModel fitCommCost(const std::vector<SweepPoint>& sweep, int ranks_per_node,
+                          int sweep_ranks_per_node) {
     CommCostModel model;
     model.ranks_per_node = std::max(1, ranks_per_node);
+    model.sweep_ranks_per_node = sweep_ranks_per_node > 0 ? sweep_ranks_per_node : model.ranks_per_node;
     std::vector<SweepPoint> intra, inter;
     for (const SweepPoint& p : sweep)
-        (p.ranks <= model.ranks_per_node ? intra : inter).push_back(p);
+        (p.ranks <= model.sweep_ranks_per_node ? intra : inter).push_back(p);
     model.intra = fitLink(intra);
     if (LinkFit across = fitLink(inter); across.points > 0) model.inter = across;
     return model;
@@ -115,12 +117,13 @@ CommPrediction allreduceTime(const std::vector<SweepPoint>& sweep, const CommCos
                              double bytes) {
     CommPrediction out;
     if (ranks <= 1 || bytes <= 0) return out;
-    if (const auto measured = interpolated(timesAt(sweep, ranks), bytes)) {
-        out.time_s = *measured;
-        return out;
-    }
-    out.extrapolated = true;
     const bool across = ranks > model.ranks_per_node;
+    if (across == (ranks > model.sweep_ranks_per_node))
+        if (const auto measured = interpolated(timesAt(sweep, ranks), bytes)) {
+            out.time_s = *measured;
+            return out;
+        }
+    out.extrapolated = true;
     const LinkFit& fit = across && model.inter ? *model.inter : model.intra;
     out.inter_node_unmeasured = across && !model.inter;
     out.time_s = fit.points > 0 ? modelTime(fit, ranks, bytes) : 0;
@@ -147,7 +150,7 @@ std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int
         throw std::invalid_argument("no gradient buckets in the runs' headers (bucket_elements)");
     if (inputs.mode == ScalingMode::FixedGlobalBatch && inputs.global_batch <= 0)
         throw std::invalid_argument("a fixed global batch needs its size");
-    const CommCostModel model = fitCommCost(inputs.sweep, inputs.ranks_per_node);
+    const CommCostModel model = fitCommCost(inputs.sweep, inputs.ranks_per_node, inputs.sweep_ranks_per_node);
     const double hidden = hiddenFraction(inputs);
     int largest_measured = 0, smallest_measured = inputs.measured.front().ranks;
     for (const MeasuredPoint& m : inputs.measured) {

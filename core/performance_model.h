@@ -27,15 +27,19 @@ struct LinkFit {
     int points = 0;           // sweep points it was fitted to (0: no fit)
 };
 struct CommCostModel {
-    int ranks_per_node = 1;
+    int ranks_per_node = 1;         // the layout predicted for
+    int sweep_ranks_per_node = 1;   // the layout the sweep ran with: which of its points crossed a node
     LinkFit intra{};                // ranks on one node
     std::optional<LinkFit> inter{}; // ranks across nodes; none where the sweep never crossed a node
 };
 LinkFit fitLink(const std::vector<SweepPoint>& points);
-CommCostModel fitCommCost(const std::vector<SweepPoint>& sweep, int ranks_per_node);
+// sweep_ranks_per_node: where the sweep's node boundaries lay (0: at ranks_per_node).
+CommCostModel fitCommCost(const std::vector<SweepPoint>& sweep, int ranks_per_node,
+                          int sweep_ranks_per_node = 0);
 
 // The time of one all-reduce of `bytes` at N ranks: the sweep's own times at N interpolated in log size where
-// N was measured and `bytes` lies within its sizes, the cost model otherwise (extrapolated). 0 at one rank.
+// N was measured, `bytes` lies within its sizes and N crosses a node in the sweep's layout exactly where it
+// does in the predicted one; the cost model otherwise (extrapolated). 0 at one rank.
 struct CommPrediction {
     double time_s = 0;
     double relative_error = 0; // the band's half-width as a fraction: 0 measured, 2 x the fit's rms modelled
@@ -67,7 +71,8 @@ struct ModelInputs {
     int batch_per_rank = 0;              // at the measured points
     ScalingMode mode = ScalingMode::Weak;
     int global_batch = 0;          // FixedGlobalBatch: the batch that stays
-    int ranks_per_node = 1;        // where a node boundary lies
+    int ranks_per_node = 1;        // where a node boundary lies in the prediction
+    int sweep_ranks_per_node = 0;  // where it lay when the sweep and runs were measured (0: the same)
     int seq_len = 0;               // language workloads: tokens per sample (tokens/s, days to 1T)
     double samples_to_train = 0;   // time to train (0: none)
     int cpus_per_node = 0;         // CPU training: the node's usable CPUs (0: not CPU-bound)

@@ -77,6 +77,14 @@ TEST_CASE("an all-reduce's time is the sweep's own where it measured, the fitted
     CHECK(allreduceTime(sweep, model, 4, 1e5).extrapolated); // 4 ranks never measured
     CHECK(allreduceTime(sweep, model, 16, 1e5).inter_node_unmeasured);
     CHECK_FALSE(allreduceTime(sweep, model, 8, 1e5).inter_node_unmeasured);
+
+    // Predicted for one rank per node, the sweep's 2 ranks (on one node) do not stand for 2 ranks on 2 nodes.
+    const CommCostModel spread = fitCommCost(sweep, 1, 8);
+    CHECK(spread.intra.points == 3);
+    CHECK_FALSE(spread.inter);
+    const CommPrediction across = allreduceTime(sweep, spread, 2, 1e5);
+    CHECK(across.extrapolated);
+    CHECK(across.inter_node_unmeasured);
 }
 
 TEST_CASE("the projection of a two-rank session to 4, 8 and 16 ranks is a fixed number", "[core][model]") {

@@ -41,6 +41,14 @@ TEST_CASE("project SESSION prints each series' inputs and its projection at the 
         CHECK(projectSession(options, fixed, err) == 0);
         CHECK_THAT(fixed.str(), Catch::Contains("fixed global batch (1024 samples)"));
     }
+    SECTION("a layout of one rank per node: from 2 ranks on, the all-reduce crosses nodes the sweep never "
+            "crossed") {
+        options.ranks_per_node = 1;
+        std::ostringstream across;
+        CHECK(projectSession(options, across, err) == 0);
+        CHECK_THAT(across.str(), Catch::Contains("the sweep never crossed a node"));
+        CHECK_THAT(text, !Catch::Contains("the sweep never crossed a node"));
+    }
     SECTION("an unknown session, a store that is not there") {
         options.report_session = "nightly";
         std::ostringstream none;
