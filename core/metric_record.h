@@ -57,6 +57,18 @@ struct RankTimesRecord {
     friend bool operator==(const RankTimesRecord&, const RankTimesRecord&) = default;
 };
 
+// Each gradient bucket's all-reduce in one step, timed on rank 0 (the engine writes it for the run's first
+// 100 steps, then every 100th). Index = bucket, in the order the buckets are reduced (the last layers first);
+// times are seconds since the step's start, on the step breakdown's clock. Kept apart from the step figures.
+struct BucketTimesRecord {
+    std::int64_t step = 0;
+    std::vector<std::int64_t> bytes; // on the wire: fp32 gradients (the last bucket also carries the loss)
+    std::vector<double> start_s;
+    std::vector<double> end_s;
+
+    friend bool operator==(const BucketTimesRecord&, const BucketTimesRecord&) = default;
+};
+
 // Evaluation on held-out data.
 struct EvalRecord {
     std::int64_t step = 0;
@@ -121,6 +133,6 @@ struct CollectiveRecord {
 };
 
 using MetricRecord = std::variant<HeaderRecord, StepRecord, EvalRecord, SummaryRecord, ErrorRecord,
-                                  CollectiveRecord, RankTimesRecord>;
+                                  CollectiveRecord, RankTimesRecord, BucketTimesRecord>;
 
 } // namespace scalebench

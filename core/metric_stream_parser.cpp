@@ -145,6 +145,20 @@ bool toRecord(const json& j, MetricRecord& out) {
                                      " step times but " + std::to_string(r.compute_s.size()) +
                                      " compute times");
         out = r;
+    } else if (type == "buckets") {
+        BucketTimesRecord b;
+        b.step = integer<std::int64_t>(j, "step");
+        for (double bytes : numbers(j, "bytes")) {
+            b.bytes.push_back(integral<std::int64_t>(bytes, j, "bytes"));
+            if (b.bytes.back() < 0) throw std::runtime_error("'buckets' record with negative 'bytes'");
+        }
+        b.start_s = numbers(j, "start_s");
+        b.end_s = numbers(j, "end_s");
+        if (b.start_s.size() != b.bytes.size() || b.end_s.size() != b.bytes.size())
+            throw std::runtime_error("'buckets' record with " + std::to_string(b.bytes.size()) + " sizes, " +
+                                     std::to_string(b.start_s.size()) + " starts and " +
+                                     std::to_string(b.end_s.size()) + " ends");
+        out = b;
     } else if (type == "error") {
         out = ErrorRecord{integer<int>(j, "rank"), text(j, "message")};
     } else if (type.empty()) {

@@ -180,6 +180,19 @@ const char* const kMigrations[] = {
     ALTER TABLE collectives ADD COLUMN tool TEXT NOT NULL DEFAULT 'scalebench';
     ALTER TABLE collectives ADD COLUMN checked INTEGER NOT NULL DEFAULT 1;
     )sql",
+    // 8 -> 9: each gradient bucket's all-reduce per step, when it started and ended (predicted against
+    // measured communication)
+    R"sql(
+    CREATE TABLE bucket_times (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        step INTEGER NOT NULL,
+        bucket INTEGER NOT NULL,     -- in the order the buckets are reduced
+        bytes INTEGER NOT NULL,      -- on the wire
+        start_s REAL NOT NULL,       -- since the step's start
+        end_s REAL NOT NULL,
+        PRIMARY KEY (run_id, step, bucket)
+    ) WITHOUT ROWID;
+    )sql",
 };
 constexpr int kLatest = static_cast<int>(std::size(kMigrations));
 static_assert(kLatest == SessionStore::kSchemaVersion);
@@ -351,7 +364,7 @@ void SessionStore::replaceRecords(std::int64_t run_id, const std::vector<MetricR
 }
 
 void SessionStore::deleteRecords(std::int64_t run_id) {
-    for (const char* table : {"steps", "evals", "rank_times", "collectives", "run_errors"})
+    for (const char* table : {"steps", "evals", "rank_times", "bucket_times", "collectives", "run_errors"})
         execute(std::string("DELETE FROM ") + table + " WHERE run_id = " + std::to_string(run_id));
 }
 
@@ -371,6 +384,7 @@ void SessionStore::insertRecords(std::int64_t run_id, const std::vector<MetricRe
         "INSERT OR REPLACE INTO steps VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, "
         "?14, ?15)");
     auto rank_times = prepare("INSERT OR REPLACE INTO rank_times VALUES (?1, ?2, ?3, ?4, ?5)");
+    auto bucket_times = prepare("INSERT OR REPLACE INTO bucket_times VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     auto eval = prepare("INSERT OR REPLACE INTO evals VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     auto header = prepare("UPDATE runs SET header_json = ?1 WHERE id = ?2");
     auto summary = prepare("UPDATE runs SET summary_json = ?1 WHERE id = ?2");
@@ -404,6 +418,16 @@ void SessionStore::insertRecords(std::int64_t run_id, const std::vector<MetricRe
                 bindAll(s, run_id, t->step, static_cast<int>(rank), t->step_s[rank], t->compute_s[rank]);
                 if (sqlite3_step(s) != SQLITE_DONE)
                     fail("cannot store rank times of run " + std::to_string(run_id));
+                sqlite3_reset(s);
+            }
+            continue;
+        } else if (auto* b = std::get_if<BucketTimesRecord>(&record)) {
+            s = bucket_times.get();
+            for (std::size_t bucket = 0; bucket < b->bytes.size(); ++bucket) {
+                bindAll(s, run_id, b->step, static_cast<std::int64_t>(bucket), b->bytes[bucket],
+                        b->start_s[bucket], b->end_s[bucket]);
+                if (sqlite3_step(s) != SQLITE_DONE)
+                    fail("cannot store bucket times of run " + std::to_string(run_id));
                 sqlite3_reset(s);
             }
             continue;
@@ -590,6 +614,21 @@ std::vector<RankTimesRecord> SessionStore::rankTimes(std::int64_t run_id) const 
         if (rows.empty() || rows.back().step != step) rows.push_back({step, {}, {}});
         rows.back().step_s.push_back(sqlite3_column_double(s.get(), 2));
         rows.back().compute_s.push_back(sqlite3_column_double(s.get(), 3));
+    }
+    return rows;
+}
+
+std::vector<BucketTimesRecord> SessionStore::bucketTimes(std::int64_t run_id) const {
+    auto s = prepare(
+        "SELECT step, bytes, start_s, end_s FROM bucket_times WHERE run_id = ?1 ORDER BY step, bucket");
+    bindAll(s.get(), run_id);
+    std::vector<BucketTimesRecord> rows;
+    while (sqlite3_step(s.get()) == SQLITE_ROW) {
+        const std::int64_t step = sqlite3_column_int64(s.get(), 0);
+        if (rows.empty() || rows.back().step != step) rows.push_back({step, {}, {}, {}});
+        rows.back().bytes.push_back(sqlite3_column_int64(s.get(), 1));
+        rows.back().start_s.push_back(sqlite3_column_double(s.get(), 2));
+        rows.back().end_s.push_back(sqlite3_column_double(s.get(), 3));
     }
     return rows;
 }

@@ -72,7 +72,7 @@ struct NewRun {
 
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 8;
+    static constexpr int kSchemaVersion = 9;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is
     // refused.
@@ -119,7 +119,8 @@ class SessionStore {
     std::vector<StepRecord> steps(std::int64_t run_id) const;
     std::vector<EvalRecord> evals(std::int64_t run_id) const;
     std::vector<CollectiveRecord> collectives(std::int64_t run_id) const;
-    std::vector<RankTimesRecord> rankTimes(std::int64_t run_id) const; // by step, ranks in order
+    std::vector<RankTimesRecord> rankTimes(std::int64_t run_id) const;     // by step, ranks in order
+    std::vector<BucketTimesRecord> bucketTimes(std::int64_t run_id) const; // by step, buckets in order
     int schemaVersion() const;
     const std::filesystem::path& file() const { return file_; }
 

@@ -1,6 +1,7 @@
 // The engine's communication under real mpirun: every collective on every CPU backend gives correct results
 // at 2 and 3 ranks, its records parse in core with nccl-tests' bus bandwidth, bucketed and overlapped
-// gradient averaging trains to the same parameters as the baseline, and NCCL without a GPU fails plainly.
+// gradient averaging trains to the same parameters as the baseline (each bucket's all-reduce timed on the
+// step's time line), and NCCL without a GPU fails plainly.
 #include "analysis.h"
 #include "engine_run.h"
 #include "temporary_folder.h"
@@ -208,6 +209,37 @@ TEST_CASE(
             }
         }
         CHECK(steps[0].loss == Approx(recordsOf<StepRecord>(baseline)[0].loss).epsilon(1e-6));
+
+        // Each bucket's all-reduce, every step: its bytes, and its start and end on the step's time line.
+        const auto elements = header["bucket_elements"].get<std::vector<std::int64_t>>();
+        const auto buckets = recordsOf<BucketTimesRecord>(*run);
+        REQUIRE(buckets.size() == steps.size());
+        for (std::size_t i = 0; i < buckets.size(); ++i) {
+            const BucketTimesRecord& b = buckets[i];
+            const StepRecord& s = steps[i];
+            INFO("step " << b.step);
+            CHECK(b.step == s.step);
+            REQUIRE(b.bytes.size() == elements.size());
+            std::int64_t bytes = 0;
+            for (std::size_t k = 0; k < b.bytes.size(); ++k) {
+                CHECK(b.bytes[k] == elements[k] * 4);
+                bytes += b.bytes[k];
+            }
+            CHECK(bytes == (header["parameters"].get<std::int64_t>() + 1) * 4); // fp32; the loss rides along
+            const double backward_end = s.data_s + s.forward_s + s.backward_s;
+            constexpr double kRounding = 1e-6; // the record's times are rounded to the microsecond
+            for (std::size_t k = 0; k < b.bytes.size(); ++k) {
+                INFO("bucket " << k << ": " << b.start_s[k] << " s to " << b.end_s[k] << " s of "
+                               << s.step_s);
+                CHECK(b.start_s[k] >= 0);
+                CHECK(b.start_s[k] <= b.end_s[k]);
+                CHECK(b.end_s[k] <= s.step_s + kRounding);
+                CHECK(b.end_s[k] <= backward_end + s.allreduce_s + kRounding);
+                if (!overlap) CHECK(b.start_s[k] >= backward_end - kRounding); // all after backward
+            }
+            CHECK(b.start_s.front() < b.end_s.back());
+            if (overlap) CHECK(b.start_s.front() < backward_end); // reduced while backward goes on
+        }
     }
     const auto mpi_header = nlohmann::json::parse(recordsOf<HeaderRecord>(mpi).front().json);
     CHECK(mpi_header["backend"] == "mpi");

@@ -1,5 +1,6 @@
 // The whole local path: the engine under mpirun -np 2, its stream tailed into a real SQLite store, loss going
 // down.
+#include "bucket_durations.h"
 #include "engine_under_test.h"
 #include "local_mpirun_arguments.h"
 #include "local_scheduler.h"
@@ -114,6 +115,17 @@ seed = )" + testSeed() + "\n",
         CHECK(s.step_s > 0);
         CHECK(s.data_s + s.forward_s + s.backward_s + s.allreduce_s + s.optimizer_s ==
               Approx(s.step_s).epsilon(1e-3));
+    }
+    // Each gradient bucket's all-reduce, stored beside the steps: every one of the 24 steps, all buckets, and
+    // a median duration for each over the steady-state steps (24 less 2 of warm-up).
+    const auto buckets = store.bucketTimes(runs[0].id);
+    REQUIRE(buckets.size() == 24);
+    CHECK(buckets[0].bytes.size() == header["bucket_elements"].size());
+    const auto durations = medianBucketDurations(buckets);
+    REQUIRE(durations.size() == header["bucket_elements"].size());
+    for (const BucketDuration& d : durations) {
+        CHECK(d.steps == 22);
+        CHECK(d.median_s > 0);
     }
     const double first = (steps[0].loss + steps[1].loss + steps[2].loss) / 3;
     const double last = (steps[21].loss + steps[22].loss + steps[23].loss) / 3;

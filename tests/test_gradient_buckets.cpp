@@ -6,6 +6,7 @@
 #include "one_rank_mpi.h"
 
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <torch/torch.h>
 
 using namespace scalebench;
@@ -74,12 +75,27 @@ TEST_CASE(
         lossOf(reference, step).backward(); // plain autograd: at one rank the average is this
 
         const auto loss = lossOf(net, step);
+        const auto before = std::chrono::steady_clock::now();
         buckets.beginStep(loss);
+        const auto begun = std::chrono::steady_clock::now(); // the buckets' origin lies between the two
         loss.backward();
+        const auto backward_end = std::chrono::steady_clock::now();
         buckets.finishStep();
+        const double finished_s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - before).count();
         const auto communication = buckets.collect();
 
         CHECK(communication.mean_loss == Approx(loss.item<double>()));
+        // Each bucket's all-reduce, in bucket order, on the time line from beginStep: after backward without
+        // overlap, and all before finishStep returned.
+        REQUIRE(communication.buckets.size() == buckets.bucketCount());
+        const double backward_s = std::chrono::duration<double>(backward_end - begun).count();
+        for (const auto& b : communication.buckets) {
+            CHECK(b.start_s >= 0);
+            CHECK(b.start_s <= b.end_s);
+            CHECK(b.end_s <= finished_s);
+            if (!overlap) CHECK(b.start_s >= backward_s);
+        }
         for (std::size_t i = 0; i < net.parameters().size(); ++i)
             CHECK(torch::allclose(net.parameters()[i].grad(), reference.parameters()[i].grad(), 1e-6, 1e-7));
     }

@@ -162,6 +162,29 @@ TEST_CASE("per-rank step times arrive as one record per step, ranks in order", "
     CHECK_THAT(parser.brokenLines()[0].reason, Catch::Contains("2 step times but 1 compute times"));
 }
 
+TEST_CASE("each bucket's all-reduce arrives as one record per step, buckets in order; uneven arrays break it",
+          "[core][stream]") {
+    MetricStreamParser parser;
+    const auto records = parser.feed(
+        R"({"type":"buckets","step":3,"bytes":[4096,1048580],"start_s":[0.012,0.02],"end_s":[0.015,0.031]})"
+        "\n"
+        R"({"type":"buckets","step":4,"bytes":[4096,1048580],"start_s":[0.012],"end_s":[0.015,0.031]})"
+        "\n"
+        R"({"type":"buckets","step":6,"bytes":[-4],"start_s":[0.012],"end_s":[0.015]})"
+        "\n"
+        R"({"type":"buckets","step":7,"bytes":[],"start_s":[],"end_s":[]})"
+        "\n" +
+        step(7, 1.5) + "\n");
+    REQUIRE(records.size() == 3);
+    CHECK(std::get<BucketTimesRecord>(records[0]) ==
+          BucketTimesRecord{3, {4096, 1048580}, {0.012, 0.02}, {0.015, 0.031}});
+    CHECK(std::get<BucketTimesRecord>(records[1]).bytes.empty()); // a model without buckets: nothing to say
+    CHECK(std::get<StepRecord>(records[2]).step_s == 0.5);        // the step's own figures untouched
+    REQUIRE(parser.brokenLineCount() == 2);
+    CHECK_THAT(parser.brokenLines()[0].reason, Catch::Contains("2 sizes, 1 starts and 2 ends"));
+    CHECK_THAT(parser.brokenLines()[1].reason, Catch::Contains("negative 'bytes'"));
+}
+
 TEST_CASE("a collective record names its backend, reduction and whether it ran in place", "[core][stream]") {
     MetricStreamParser parser;
     const auto records = parser.feed(

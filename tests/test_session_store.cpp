@@ -222,7 +222,9 @@ TEST_CASE("clusters are kept by name and replaced when saved again", "[core][sto
 
 // Takes a store of the current schema back to version 5: the evals of versions 1-5, no tokens/s, FLOPs/s or
 // MFU.
+#define UNDO_SCHEMA_9 "DROP TABLE bucket_times; "
 #define UNDO_SCHEMA_8                                                                                        \
+    UNDO_SCHEMA_9                                                                                            \
     "ALTER TABLE collectives DROP COLUMN tool; ALTER TABLE collectives DROP COLUMN checked; "
 #define UNDO_SCHEMA_7                                                                                        \
     UNDO_SCHEMA_8                                                                                            \
@@ -436,4 +438,33 @@ TEST_CASE("a requeued run's results say how often and why it was started again",
     const auto results = loadSessionResults(store, session);
     CHECK_THAT(formatResultsTable(results),
                Catch::Contains("    requeued once after NODE_FAIL on node1 (attempt 0 stopped at step 2)"));
+}
+
+TEST_CASE("each bucket's all-reduce times are stored by step and bucket and read back in order",
+          "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "buckets.db";
+    std::int64_t run = 0;
+    const BucketTimesRecord first{1, {4096, 1048580}, {0.012, 0.02}, {0.015, 0.031}};
+    const BucketTimesRecord second{2, {4096, 1048580}, {0.011, 0.019}, {0.0135, 0.0302}};
+    {
+        SessionStore store(file);
+        run =
+            store.createRun(store.createSession("s", "", "local"), {"r", "resnet20", "synthetic", 2, 1, ""});
+        store.appendRecords(run, {step(2), second, first, step(1)});
+        store.appendRecords(run, {second}); // a resumed stream: kept once
+        CHECK(store.bucketTimes(run) == std::vector<BucketTimesRecord>{first, second});
+        CHECK(store.steps(run).size() == 2); // beside the steps, not in them
+        store.replaceRecords(run, {step(1)});
+        CHECK(store.bucketTimes(run).empty());
+        store.appendRecords(run, {first});
+    }
+    // A store of schema version 8 gets the table, empty; its runs keep their steps.
+    rewriteStore(file, UNDO_SCHEMA_9 "PRAGMA user_version = 8");
+    SessionStore migrated(file);
+    CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
+    CHECK(migrated.bucketTimes(run).empty());
+    CHECK(migrated.steps(run).size() == 1);
+    migrated.appendRecords(run, {second});
+    CHECK(migrated.bucketTimes(run) == std::vector<BucketTimesRecord>{second});
 }

@@ -193,13 +193,16 @@ void GradientBuckets::accumulate(bool first) {
 }
 
 void GradientBuckets::beginStep(const torch::Tensor& local_loss, bool zero) {
+    // The origin of the buckets' times: before the zeroing, so it is where the caller's clock marked the
+    // forward pass's end (StepClock's Forward mark just before: nothing runs between the two).
+    step_begin_time_ = Clock::now();
+    if (step_begin_) step_begin_->record(*compute_stream_);
     torch::NoGradGuard no_grad;
     if (zero)
         for (auto& b : buckets_)
             b.flat.zero_(); // the gradients: views of it
     auto& last = buckets_.back().flat;
     last.narrow(0, last.numel() - 1, 1).copy_(local_loss.detach().reshape({1}));
-    if (step_begin_) step_begin_->record(*compute_stream_);
     std::lock_guard lock(mutex_);
     accumulating_ = false;
     std::fill(ready_.begin(), ready_.end(), 0);
@@ -253,14 +256,18 @@ GradientBuckets::StepCommunication GradientBuckets::collect() {
             b.ended->synchronize();
             intervals.push_back(
                 Interval{step_begin_->elapsedTime(*b.started), step_begin_->elapsedTime(*b.ended)});
+            result.buckets.push_back({intervals.back().first / 1000, intervals.back().second / 1000});
         }
         backward_end_->synchronize();
         result.hidden_s = hiddenSeconds<double>(intervals, step_begin_->elapsedTime(*backward_end_),
                                                 [](double from, double to) { return (to - from) / 1000; });
     } else {
         std::vector<std::pair<Clock::time_point, Clock::time_point>> intervals;
-        for (const auto& b : buckets_)
+        for (const auto& b : buckets_) {
             intervals.emplace_back(b.start, b.end);
+            result.buckets.push_back(
+                {seconds(b.start - step_begin_time_), seconds(b.end - step_begin_time_)});
+        }
         result.hidden_s = hiddenSeconds<Clock::time_point>(
             intervals, backward_end_time_,
             [](Clock::time_point from, Clock::time_point to) { return seconds(to - from); });

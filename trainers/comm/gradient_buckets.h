@@ -31,11 +31,19 @@ class GradientBuckets {
   public:
     using Clock = std::chrono::steady_clock;
 
+    // One bucket's all-reduce in one step: when it started and ended, seconds since beginStep (where the
+    // step's last micro-batch goes into backward). On the CPU the host's clock around the backend's call and
+    // its wait; on a GPU events on the communication stream around the collective (NCCL: when the stream
+    // reached it and when its kernel ended; host backends: the staging copies included).
+    struct BucketTime {
+        double start_s = 0, end_s = 0;
+    };
     // Communication of one step, read after the step's end.
     struct StepCommunication {
         double hidden_s = 0;  // while backward was still running: the union of the buckets' communication
                               // intervals before backward ended, seconds
         double mean_loss = 0; // the local losses averaged across ranks
+        std::vector<BucketTime> buckets; // in bucket order
     };
 
     // Bucket sizes in MiB: the first bucket (the last layers, whose gradients come first) is closed at
@@ -113,7 +121,7 @@ class GradientBuckets {
     // stream, and the events that bracket the step's backward.
     std::optional<c10::Stream> compute_stream_, comm_stream_;
     std::optional<c10::Event> step_begin_, backward_end_;
-    Clock::time_point backward_end_time_;
+    Clock::time_point step_begin_time_, backward_end_time_; // CPU: the host's clock at the same places
 
     std::mutex mutex_;
     std::condition_variable queued_, finished_;

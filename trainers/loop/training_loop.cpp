@@ -427,6 +427,9 @@ struct StepOutcome {
     double comm_hidden_s = 0; // all-reduce time hidden behind backward, seconds
     int64_t samples = 0;      // this rank's batch (all its micro-batches)
     int64_t tokens = 0;
+    // Each gradient bucket's all-reduce (bucket order): start and end, seconds since the step's start, on
+    // the step clock's time (host on the CPU, device events on a GPU).
+    std::vector<GradientBuckets::BucketTime> buckets;
 
     // data + forward + backward + exposed all-reduce + optimizer, seconds
     double stepSeconds() const { return data_s + forward_s + backward_s + allreduce_s + optimizer_s; }
@@ -499,6 +502,10 @@ StepOutcome trainStep(int64_t step, const StepParts& parts, int64_t accumulation
     const auto communication = parts.gradients.collect();
     out.loss = communication.mean_loss;
     out.comm_hidden_s = communication.hidden_s;
+    // The buckets' times count from beginStep, right after the last micro-batch's Forward mark.
+    const double backward_begins_s = clock.seconds(StepClock::Start, StepClock::Forward);
+    for (const auto& b : communication.buckets)
+        out.buckets.push_back({backward_begins_s + b.start_s, backward_begins_s + b.end_s});
     out.data_s = clock.phaseSeconds(StepClock::Data);
     out.forward_s = clock.phaseSeconds(StepClock::Forward);
     out.backward_s = clock.phaseSeconds(StepClock::Backward);
@@ -537,6 +544,28 @@ json stepRecord(int64_t step, const StepOutcome& s, const Workload& workload, in
         if (peak_tflops > 0) record["mfu"] = step_flops / step_s / (w.ranks * peak_tflops * 1e12);
     }
     return record;
+}
+
+// Whether `step` writes a buckets record: each of the run's first 100 steps (from its first, resumed runs
+// too), enough for a steady-state median per bucket, then one in 100, so a long run's stream grows by 1 %
+// of that (docs/metric-stream.md).
+bool writesBucketTimes(int64_t step, int64_t first_step) {
+    constexpr int64_t kEveryStepUpTo = 100, kThenEvery = 100;
+    return step < first_step + kEveryStepUpTo || step % kThenEvery == 0;
+}
+
+// The buckets record (rank 0): each bucket's bytes on the wire (fp32, the loss in the last) and its
+// all-reduce's start and end since the step's start, rounded to the microsecond to keep the line short.
+json bucketsRecord(int64_t step, const StepOutcome& s, const GradientBuckets& gradients) {
+    const auto microseconds = [](double seconds) { return std::round(seconds * 1e6) / 1e6; };
+    json bytes = json::array(), start = json::array(), end = json::array();
+    const std::vector<std::int64_t> elements = gradients.bucketElements();
+    for (std::size_t b = 0; b < s.buckets.size(); ++b) {
+        bytes.push_back(elements[b] * static_cast<std::int64_t>(sizeof(float)));
+        start.push_back(microseconds(s.buckets[b].start_s));
+        end.push_back(microseconds(s.buckets[b].end_s));
+    }
+    return {{"type", "buckets"}, {"step", step}, {"bytes", bytes}, {"start_s", start}, {"end_s", end}};
 }
 
 // An evaluation after step: MLPerf's eval events, the workload told of it, and the eval record (rank 0).
@@ -742,6 +771,8 @@ void trainWorkload(const EngineOptions& given, const World& w) {
         if (metrics)
             metrics->write(stepRecord(step, outcome, *workload, schedule.accumulation(), peak.tflops, w,
                                       scaler.has_value(), run_start));
+        if (metrics && writesBucketTimes(step, start.first_step))
+            metrics->write(bucketsRecord(step, outcome, gradients));
         writeRankTimes(metrics.get(), w, step, outcome.stepSeconds(),
                        outcome.stepSeconds() - outcome.allreduce_s);
 
