@@ -55,6 +55,7 @@ int projectSession(const ConsoleOptions& options, std::ostream& out, std::ostrea
                                in.bucket_bytes.size(), gradient_bytes / 1e6);
             try {
                 out << formatProjection(in, project(in, options.project_ranks));
+                out << formatBucketChecks(checkBuckets(s));
             } catch (const std::invalid_argument& e) {
                 ++failed;
                 err << "scalebench: " << s.label << ": " << e.what() << "\n";

@@ -5,6 +5,7 @@
 #include "session_results.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -62,15 +63,52 @@ std::string backendOf(const RunResult& result, const json& header) {
 
 } // namespace
 
+std::vector<BucketCheck> checkBuckets(const SeriesModelInputs& series) {
+    std::vector<BucketCheck> out;
+    const ModelInputs& in = series.inputs;
+    if (in.sweep.empty()) return out;
+    const CommCostModel model = fitCommCost(in.sweep, in.ranks_per_node, in.sweep_ranks_per_node);
+    for (const auto& [ranks, durations] : series.bucket_durations) {
+        if (ranks < 2) continue;
+        for (std::size_t b = 0; b < durations.size(); ++b)
+            if (durations[b].steps > 0)
+                out.push_back(
+                    {ranks, static_cast<int>(b), durations[b].bytes, durations[b].median_s,
+                     allreduceTime(in.sweep, model, ranks, static_cast<double>(durations[b].bytes))});
+    }
+    return out;
+}
+
+std::string formatBucketChecks(const std::vector<BucketCheck>& checks) {
+    if (checks.empty()) return "";
+    std::string out = fmt::format(
+        "per bucket: the all-reduce the engine timed (median) against the sweep's time "
+        "for its size
+        { : > 6} { : > 7} { : > 12} { : > 13} { : > 13} { : > 10 } ",
+                                                                   "ranks",
+        "bucket", "bytes", "measured ms", "predicted ms", "ratio");
+    for (const BucketCheck& c : checks)
+        out += fmt::format("{:>6} {:>7} {:>12} {:>13.3f} {:>13.3f} {:>9.2f}x{}\n", c.ranks, c.bucket, c.bytes,
+                           c.measured_s * 1e3, c.predicted.time_s * 1e3,
+                           c.predicted.time_s > 0 ? c.measured_s / c.predicted.time_s : 0.0,
+                           c.predicted.extrapolated ? "  (modelled: size beyond the sweep)" : "");
+    return out +
+           "(a bucket's time runs from its start to its end on rank 0: it includes waiting for the slower "
+           "rank, and with overlap the polling while backward runs)\n";
+}
+
 int cpuListSize(const std::string& list) {
     return placement(json{{"hosts", {{{"host", "h"}, {"cpus", list}}}}}).cpus_on_a_host;
 }
 
 std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, const SessionRow& session) {
     const std::vector<RunResult> results = loadSessionResults(store, session.id);
-    std::map<std::string, json> headers; // by run name
-    for (const RunRow& run : store.runs(session.id))
+    std::map<std::string, json> headers;         // by run name
+    std::map<std::string, std::int64_t> run_ids; // by run name
+    for (const RunRow& run : store.runs(session.id)) {
         headers[run.name] = parsedHeader(run.header_json);
+        run_ids[run.name] = run.id;
+    }
 
     // The sweep: per backend, rank count and size, the mean time over the runs that measured it.
     std::map<std::string, std::map<std::pair<int, std::int64_t>, std::vector<double>>> sweeps;
@@ -129,6 +167,24 @@ std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, con
             }
             in.measured.push_back(
                 {ranks, describe(compute), describe(exposed), describe(hidden), describe(samples)});
+            // Each bucket's median over the repeats' medians.
+            std::vector<std::vector<BucketDuration>> per_run;
+            for (const RunResult* r : runs)
+                if (const auto id = run_ids.find(r->name); id != run_ids.end())
+                    if (auto durations = medianBucketDurations(store.bucketTimes(id->second));
+                        !durations.empty())
+                        per_run.push_back(std::move(durations));
+            if (!per_run.empty()) {
+                std::vector<BucketDuration> merged = per_run.front();
+                for (std::size_t b = 0; b < merged.size(); ++b) {
+                    std::vector<double> medians;
+                    for (const auto& durations : per_run)
+                        if (b < durations.size() && durations[b].steps > 0)
+                            medians.push_back(durations[b].median_s);
+                    merged[b].median_s = medians.empty() ? 0 : median(medians);
+                }
+                s.bucket_durations[ranks] = std::move(merged);
+            }
         }
         for (const auto& [point, times] : sweeps[s.backend])
             in.sweep.push_back({point.first, static_cast<double>(point.second), describe(times).mean});

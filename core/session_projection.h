@@ -3,9 +3,11 @@
 // where its nodes' boundaries lie.
 #pragma once
 
+#include "bucket_durations.h"
 #include "performance_model.h"
 #include "session_store.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,9 @@ struct SeriesModelInputs {
     std::string label;   // seriesLabels' ("resnet20 fashion-mnist")
     std::string backend; // the gradients' backend (mpi, gloo, nccl): the sweep's
     ModelInputs inputs;
+    // Per measured rank count: each bucket's all-reduce as the engine timed it (buckets records), the median
+    // over the repeats of each run's median (medianBucketDurations); empty where the runs wrote none.
+    std::map<int, std::vector<BucketDuration>> bucket_durations{};
 };
 
 // One entry per training series with successful runs. Compute per step = step time - exposed communication,
@@ -24,6 +29,19 @@ struct SeriesModelInputs {
 // machine: one node, every rank on it); CPUs per node (CPU training): the most CPUs a run's ranks
 // were bound to on one host.
 std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, const SessionRow& session);
+
+// Each bucket's measured all-reduce against the sweep's prediction for its size at the same rank count: does
+// the training's communication run at the fabric's speed?
+struct BucketCheck {
+    int ranks = 0;
+    int bucket = 0;
+    std::int64_t bytes = 0;
+    double measured_s = 0;
+    CommPrediction predicted{};
+};
+std::vector<BucketCheck> checkBuckets(const SeriesModelInputs& series);
+// The checks as a terminal table, with the ratio measured / predicted; "" without any.
+std::string formatBucketChecks(const std::vector<BucketCheck>& checks);
 
 // The number of CPUs in a Linux CPU list ("0-3,8" is 5); 0 for text that is not one.
 int cpuListSize(const std::string& list);

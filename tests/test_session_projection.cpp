@@ -47,3 +47,24 @@ TEST_CASE("the recorded two-rank session gives the model its measured points, sw
     const std::string table = formatProjection(in, rows);
     CHECK_THAT(table, Catch::Contains("more ranks on a node than its 2 CPUs"));
 }
+
+TEST_CASE("each bucket's measured all-reduce is set against the sweep's time for its size", "[core][model]") {
+    SeriesModelInputs series;
+    series.inputs.sweep = {{2, 1e3, 10e-6}, {2, 1e5, 100e-6}, {2, 1e7, 5e-3}};
+    series.inputs.ranks_per_node = 8;
+    series.bucket_durations[1] = {{100000, 0.0, 20}}; // one rank: nothing to reduce, nothing to check
+    series.bucket_durations[2] = {{100000, 250e-6, 20}, {10000, 0.0, 0}, {100000000, 0.1, 20}};
+    const auto checks = checkBuckets(series);
+    REQUIRE(checks.size() == 2); // the bucket without counted steps is left out
+    CHECK(checks[0].ranks == 2);
+    CHECK(checks[0].bucket == 0);
+    CHECK(checks[0].predicted.time_s == Approx(100e-6));
+    CHECK_FALSE(checks[0].predicted.extrapolated);
+    CHECK(checks[1].bucket == 2);
+    CHECK(checks[1].predicted.extrapolated); // 100 MB: beyond the sweep's sizes
+    const std::string table = formatBucketChecks(checks);
+    CHECK_THAT(table,
+               Catch::Contains("     2       0       100000         0.250         0.100      2.50x\n"));
+    CHECK_THAT(table, Catch::Contains("(modelled: size beyond the sweep)"));
+    CHECK(formatBucketChecks({}).empty());
+}
