@@ -50,7 +50,8 @@ struct OldForm {
     std::string command;
 };
 
-const std::vector<std::string> tab_names = {"plan",      "runs",        "live",    "scaling",
+// "projection" is the Scaling tab on its Projection page.
+const std::vector<std::string> tab_names = {"plan",      "runs",        "live",    "scaling", "projection",
                                             "breakdown", "collectives", "compare", "clusters"};
 
 std::string joined(const std::vector<std::string>& words, const std::string& separator) {

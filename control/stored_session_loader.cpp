@@ -110,7 +110,8 @@ void StoredSessionLoader::loadSession(std::int64_t session_id) {
     request(
         Session, std::move(initial),
         [](const SessionStore& store, StoredSession& session) {
-            if (!store.session(session.session_id)) {
+            const std::optional<SessionRow> row = store.session(session.session_id);
+            if (!row) {
                 session.error = noSession(session.session_id);
                 return;
             }
@@ -124,6 +125,11 @@ void StoredSessionLoader::loadSession(std::int64_t session_id) {
                 session.runs.push_back(std::move(stored));
             }
             session.results = loadSessionResults(store, session.session_id);
+            try {
+                session.projection_inputs = sessionModelInputs(store, *row);
+            } catch (const std::exception& error) {
+                session.projection_error = QString::fromLocal8Bit(error.what());
+            }
         },
         &StoredSessionLoader::sessionLoaded);
 }

@@ -7,6 +7,7 @@
 #include "metric_record.h"
 #include "results_table.h"
 #include "session_comparison.h"
+#include "session_projection.h"
 #include "session_store.h"
 
 #include <QObject>
@@ -38,12 +39,15 @@ struct StoredRun {
     std::vector<RankTimesRecord> rank_times; // by step, ranks in order
 };
 
-// A stored session as the window shows it: its runs with their records, and its figures.
+// A stored session as the window shows it: its runs with their records, its figures, and what the
+// performance model needs of each training series.
 struct StoredSession {
     std::int64_t session_id = 0;
     std::vector<StoredRun> runs;
     std::vector<RunResult> results;
-    QString error; // empty when read; otherwise runs and results are empty
+    std::vector<SeriesModelInputs> projection_inputs;
+    QString projection_error; // why the model's inputs could not be read (the session itself still loads)
+    QString error;            // empty when read; otherwise runs and results are empty
 };
 
 // Two stored sessions side by side; a is the reference.

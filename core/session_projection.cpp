@@ -81,12 +81,10 @@ std::vector<BucketCheck> checkBuckets(const SeriesModelInputs& series) {
 
 std::string formatBucketChecks(const std::vector<BucketCheck>& checks) {
     if (checks.empty()) return "";
-    std::string out = fmt::format(
-        "per bucket: the all-reduce the engine timed (median) against the sweep's time "
-        "for its size
-        { : > 6} { : > 7} { : > 12} { : > 13} { : > 13} { : > 10 } ",
-                                                                   "ranks",
-        "bucket", "bytes", "measured ms", "predicted ms", "ratio");
+    std::string out =
+        "per bucket: the all-reduce the engine timed (median) against the sweep's time for its size\n";
+    out += fmt::format("{:>6} {:>7} {:>12} {:>13} {:>13} {:>10}\n", "ranks", "bucket", "bytes", "measured ms",
+                       "predicted ms", "ratio");
     for (const BucketCheck& c : checks)
         out += fmt::format("{:>6} {:>7} {:>12} {:>13.3f} {:>13.3f} {:>9.2f}x{}\n", c.ranks, c.bucket, c.bytes,
                            c.measured_s * 1e3, c.predicted.time_s * 1e3,

@@ -1,6 +1,7 @@
 #!/bin/bash
 # make screenshots: each main view of the console, rendered by the real window under Xvfb into docs/images/,
-# from two real sessions run on this machine (resources/plans/screenshots/: without and with overlap).
+# from two real sessions run on this machine (resources/plans/screenshots/: without and with overlap), and the
+# Scaling tab's projection from a run of the performance model's fixture plan (tests/data/projection/plan.toml).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$here/build/release}
@@ -42,3 +43,17 @@ for tab in scaling runs; do
     "$build/app/scalebench" --db "$task1_db" --screenshot "$images/task1-$tab.png" --tab "$tab" 2>/dev/null
   say "docs/images/task1-$tab.png"
 done
+
+# The performance model's projection (the Scaling tab's Projection page) of the model's fixture plan: ResNet-20 at
+# 1 and 2 ranks and the MPI all-reduce sweep (a few minutes).
+projection_db=$out/projection.db
+if [ ! -f "$projection_db" ] || [ "${FRESH:-0}" = 1 ]; then
+  rm -f "$projection_db" "$projection_db"-wal "$projection_db"-shm
+  say "running tests/data/projection/plan.toml into $projection_db"
+  "$build/app/scalebench" run "$here/tests/data/projection/plan.toml" --db "$projection_db" \
+    --out "$out/projection" >/dev/null
+fi
+XDG_CONFIG_HOME=$settings xvfb-run -a -s "-screen 0 1400x900x24" \
+  "$build/app/scalebench" --db "$projection_db" --screenshot "$images/scaling-projection.png" --tab projection \
+  2>/dev/null
+say "docs/images/scaling-projection.png"

@@ -56,6 +56,9 @@ TEST_CASE("console options: each command, its old flag form and options anywhere
              o.tab = "scaling";
              o.screenshot = "x.png";
          })},
+        {{"--tab", "projection"}, {"--tab", "projection"}, options([](ConsoleOptions& o) {
+             o.tab = "projection"; // the Scaling tab's Projection page
+         })},
         {{"run", "plan.toml"}, {"--batch", "plan.toml"}, options([](ConsoleOptions& o) {
              o.mode = Mode::Batch;
              o.plan = "plan.toml";

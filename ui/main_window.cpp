@@ -145,6 +145,10 @@ void MainWindow::addTab(QWidget* page, const QString& object_name, const QString
 }
 
 void MainWindow::showTab(const QString& object_name) {
+    if (object_name == QStringLiteral("projectionTab")) { // the Scaling tab's Projection page
+        scaling_tab_->showProjectionPage();
+        return showTab(QStringLiteral("scalingTab"));
+    }
     for (int i = 0; i < tabs_->count(); ++i)
         if (tabs_->widget(i)->property("tabName").toString() == object_name) tabs_->setCurrentIndex(i);
 }
@@ -303,6 +307,7 @@ void MainWindow::showSession(std::int64_t session_id) {
     runs_tab_->setSession(row ? std::optional<SessionRow>(*row) : std::nullopt);
     if (session_id == 0) {
         showResults({});
+        scaling_tab_->setProjectionInputs({});
         breakdown_tab_->clear();
         return;
     }
@@ -316,6 +321,7 @@ void MainWindow::showStoredSession(const StoredSession& session) {
     if (!session.error.isEmpty()) {
         status_text_->setText(tr("cannot read session: %1").arg(session.error));
         showResults({}); // every view is emptied rather than left showing another session
+        scaling_tab_->setProjectionInputs({});
         results_session_ = 0;
         shown_results_.clear();
         shown_capsules_.clear();
@@ -323,6 +329,7 @@ void MainWindow::showStoredSession(const StoredSession& session) {
         return;
     }
     showResults(session.results);
+    scaling_tab_->setProjectionInputs(session.projection_inputs, session.projection_error);
     results_session_ = session.session_id;
     shown_results_ = session.results;
     shown_capsules_.clear();

@@ -54,7 +54,8 @@ class MainWindow : public QMainWindow {
     bool saveScreenshot(const QString& path);
     // Starts the plan through the controller; false (with a message) when a session is still running.
     bool launchPlan(const RunPlan& plan, const QString& cluster);
-    // Shows the tab with this object name ("runsTab", "liveTab", "scalingTab", ...).
+    // Shows the tab with this object name ("runsTab", "liveTab", "scalingTab", ...); "projectionTab" is the
+    // Scaling tab on its Projection page.
     void showTab(const QString& object_name);
     // Selects the listed session with this id (its figures follow from the loader); false when not listed.
     bool selectSession(std::int64_t session_id);

@@ -1,27 +1,36 @@
 // The Scaling tab: throughput with its two-sigma band beside speedup with error bars and efficiency (and the
 // time-to-target speedup where runs reached a target), for one series of the shown session's results at a
-// time.
+// time; on the Projection page, the performance model's prediction for that series.
 #include "scaling_tab.h"
 
 #include "decimal_delegate.h"
+#include "performance_model.h"
+#include "projection_chart_view.h"
 #include "record_table.h"
 #include "scaling_chart_view.h"
 #include "scaling_model.h"
 #include "speedup_chart_view.h"
 
 #include <QComboBox>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QSplitter>
 #include <QStyledItemDelegate>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <exception>
 
 namespace scalebench {
 
 ScalingTab::ScalingTab(QWidget* parent)
-    : QWidget(parent), model_(new ScalingModel(this)), series_(new QComboBox(this)) {
+    : QWidget(parent), model_(new ScalingModel(this)), series_(new QComboBox(this)),
+      pages_(new QTabWidget(this)), project_to_(new QComboBox(this)), projection_chart_(nullptr),
+      projection_table_(nullptr) {
     series_->setObjectName(QStringLiteral("seriesChoice"));
     series_->setToolTip(tr("Runs alike in every plan setting but their rank count form one series; the label "
                            "names the settings in which the session's series differ"));
@@ -30,7 +39,10 @@ ScalingTab::ScalingTab(QWidget* parent)
     choice_row->addWidget(new QLabel(tr("Series:"), this));
     choice_row->addWidget(series_, 1);
 
-    auto* split = new QSplitter(Qt::Vertical, this);
+    // Measured: the runs' figures; Projection: the model's prediction for the same series.
+    pages_->setObjectName(QStringLiteral("scalingPages"));
+    pages_->setDocumentMode(true);
+    auto* split = new QSplitter(Qt::Vertical, pages_);
     auto* charts = new QSplitter(Qt::Horizontal, split);
     auto* throughput = new ScalingChartView(model_, charts);
     throughput->setObjectName(QStringLiteral("scalingChart"));
@@ -51,12 +63,43 @@ ScalingTab::ScalingTab(QWidget* parent)
           ScalingModel::TimeToTargetSpeedup, ScalingModel::TimeToTargetSpeedupTwoSigma})
         table->horizontalHeader()->moveSection(table->horizontalHeader()->visualIndex(column), ++position);
     split->setSizes({460, 220});
+    pages_->addTab(split, tr("Measured"));
+
+    auto* projection = new QWidget(pages_);
+    project_to_->setObjectName(QStringLiteral("projectTo"));
+    project_to_->setToolTip(tr("The largest rank count the model predicts; it predicts at every power of two "
+                               "and every measured rank count up to it"));
+    for (int n = 8; n <= 4096; n *= 2)
+        project_to_->addItem(QString::number(n), n);
+    project_to_->setCurrentText(QStringLiteral("64"));
+    auto* projection_row = new QHBoxLayout;
+    projection_row->addWidget(new QLabel(tr("Project to:"), projection));
+    projection_row->addWidget(project_to_);
+    projection_row->addWidget(new QLabel(tr("ranks"), projection));
+    projection_row->addStretch(1);
+    auto* projection_split = new QSplitter(Qt::Vertical, projection);
+    projection_chart_ = new ProjectionChartView(projection_split);
+    projection_chart_->setObjectName(QStringLiteral("projectionChart"));
+    // formatProjection's table with its notes: why a rank count is extrapolated, CPU contention.
+    projection_table_ = new QPlainTextEdit(projection_split);
+    projection_table_->setObjectName(QStringLiteral("projectionTable"));
+    projection_table_->setReadOnly(true);
+    projection_table_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    projection_table_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    projection_split->setSizes({380, 300}); // room for the table's notes below its rows
+    auto* projection_layout = new QVBoxLayout(projection);
+    projection_layout->setContentsMargins(0, 4, 0, 0);
+    projection_layout->addLayout(projection_row);
+    projection_layout->addWidget(projection_split, 1);
+    pages_->addTab(projection, tr("Projection"));
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addLayout(choice_row);
-    layout->addWidget(split, 1);
+    layout->addWidget(pages_, 1);
     connect(series_, &QComboBox::currentIndexChanged, this, &ScalingTab::showSeries);
+    connect(project_to_, &QComboBox::currentIndexChanged, this, &ScalingTab::showProjection);
+    showProjection();
 }
 
 void ScalingTab::setResults(const std::vector<RunResult>& results) {
@@ -75,8 +118,55 @@ void ScalingTab::setResults(const std::vector<RunResult>& results) {
     showSeries();
 }
 
+void ScalingTab::setProjectionInputs(const std::vector<SeriesModelInputs>& inputs, const QString& error) {
+    projection_inputs_ = inputs;
+    projection_error_ = error;
+    showProjection();
+}
+
+void ScalingTab::showProjectionPage() {
+    pages_->setCurrentIndex(1);
+}
+
 void ScalingTab::showSeries() {
     model_->setPoints(points_, series_->currentText().toStdString());
+    showProjection();
+}
+
+void ScalingTab::showProjection() {
+    const QString label = series_->currentText();
+    auto shown = [&](const QString& reason) {
+        projection_chart_->showReason(reason);
+        projection_table_->setPlainText(reason);
+    };
+    if (!projection_error_.isEmpty())
+        return shown(tr("cannot read the model's inputs: %1").arg(projection_error_));
+    const auto series =
+        std::find_if(projection_inputs_.begin(), projection_inputs_.end(),
+                     [&](const SeriesModelInputs& s) { return QString::fromStdString(s.label) == label; });
+    if (series == projection_inputs_.end())
+        return shown(projection_inputs_.empty() ? tr("no training series with successful runs to project")
+                                                : tr("no model inputs for the series '%1'").arg(label));
+    const ModelInputs& inputs = series->inputs;
+    // Every power of two from N0 and every measured rank count, up to the chosen N.
+    const int last = project_to_->currentData().toInt();
+    std::vector<int> ranks;
+    int n0 = last;
+    for (const MeasuredPoint& m : inputs.measured) {
+        n0 = std::min(n0, m.ranks);
+        if (m.ranks <= last) ranks.push_back(m.ranks);
+    }
+    for (int n = 1; n <= last; n *= 2)
+        if (n >= n0) ranks.push_back(n);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    try {
+        const std::vector<Projection> rows = project(inputs, ranks);
+        projection_chart_->showProjection(label, inputs, rows);
+        projection_table_->setPlainText(QString::fromStdString(formatProjection(inputs, rows)));
+    } catch (const std::exception& error) { // no sweep, no buckets: project() says what is missing
+        shown(tr("%1: %2").arg(label, QString::fromLocal8Bit(error.what())));
+    }
 }
 
 } // namespace scalebench

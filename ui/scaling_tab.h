@@ -1,17 +1,22 @@
 // The Scaling tab: throughput with its two-sigma band beside speedup with error bars and efficiency (and the
 // time-to-target speedup where runs reached a target), for one series of the shown session's results at a
-// time: runs that differ in any setting but their rank count are never charted as one series.
+// time: runs that differ in any setting but their rank count are never charted as one series. Its Projection
+// page shows the performance model's prediction for the same series out to a chosen rank count.
 #pragma once
 
 #include "results_table.h"
+#include "session_projection.h"
 
 #include <QWidget>
 #include <vector>
 
 class QComboBox;
+class QPlainTextEdit;
+class QTabWidget;
 
 namespace scalebench {
 
+class ProjectionChartView;
 class ScalingModel;
 
 class ScalingTab : public QWidget {
@@ -23,15 +28,29 @@ class ScalingTab : public QWidget {
     // Lists the results' series in the series choice (keeping the chosen one where it is still there) and
     // charts the chosen one.
     void setResults(const std::vector<RunResult>& results);
+    // The session's model inputs, one per training series (matched to the series choice by label), or why
+    // they could not be read; the Projection page shows the chosen series' projection.
+    void setProjectionInputs(const std::vector<SeriesModelInputs>& inputs, const QString& error = {});
+    void showProjectionPage();
     ScalingModel* model() const { return model_; }
     QComboBox* seriesChoice() const { return series_; }
+    QComboBox* projectTo() const { return project_to_; }
+    ProjectionChartView* projectionChart() const { return projection_chart_; }
+    QPlainTextEdit* projectionTable() const { return projection_table_; }
 
   private:
     void showSeries();
+    void showProjection();
 
     ScalingModel* model_;
     QComboBox* series_;
+    QTabWidget* pages_;
+    QComboBox* project_to_;
+    ProjectionChartView* projection_chart_;
+    QPlainTextEdit* projection_table_;
     std::vector<ScalingPoint> points_;
+    std::vector<SeriesModelInputs> projection_inputs_;
+    QString projection_error_;
 };
 
 } // namespace scalebench
