@@ -144,18 +144,29 @@ std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, con
         for (const auto& [ranks, runs] : series[i].by_ranks) {
             std::vector<double> compute, exposed, hidden, samples;
             for (const RunResult* r : runs) {
+                const json& header = headers[r->name];
+                const json hyper = header.value("hyperparameters", json::object());
+                // Samples per rank per optimizer step (micro-batch x accumulation).
+                const int global_batch = hyper.value("global_batch", 0);
+                if (in.batch_per_rank == 0)
+                    in.batch_per_rank = global_batch > 0 ? global_batch / std::max(1, ranks)
+                                                         : hyper.value("batch_per_rank", 0);
                 const StepBreakdown& b = r->figures.breakdown;
-                compute.push_back(b.step_s - b.allreduce_s);
+                // The step the throughput figure stands for (its median over the steady steps, as the Scaling
+                // tab shows it), less the mean exposed communication: the model's prediction at a measured
+                // rank count is then comparable with the throughput measured there, even when a few slow
+                // steps pull the mean step time up.
+                const double step_s = r->figures.samples_per_s > 0 && global_batch > 0
+                                          ? global_batch / r->figures.samples_per_s
+                                          : b.step_s;
+                compute.push_back(std::max(0.0, step_s - b.allreduce_s));
                 exposed.push_back(b.allreduce_s);
                 hidden.push_back(b.comm_hidden_s);
                 samples.push_back(r->figures.samples_per_s);
-                const json& header = headers[r->name];
                 if (s.backend.empty()) s.backend = backendOf(*r, header);
                 if (in.bucket_bytes.empty())
                     for (const json& elements : header.value("bucket_elements", json::array()))
                         if (elements.is_number()) in.bucket_bytes.push_back(elements.get<double>() * 4);
-                const json hyper = header.value("hyperparameters", json::object());
-                if (in.batch_per_rank == 0) in.batch_per_rank = hyper.value("batch_per_rank", 0);
                 if (in.seq_len == 0) in.seq_len = header.value("seq_len", hyper.value("seq_len", 0));
                 const Placement p = placement(header);
                 widest.ranks_on_a_host = std::max(widest.ranks_on_a_host, p.ranks_on_a_host);

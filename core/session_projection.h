@@ -22,8 +22,10 @@ struct SeriesModelInputs {
     std::map<int, std::vector<BucketDuration>> bucket_durations{};
 };
 
-// One entry per training series with successful runs. Compute per step = step time - exposed communication,
-// over the steady-state steps, mean and two sigma over repeats; the sweep: float32 all-reduce of the series'
+// One entry per training series with successful runs. Compute per step = the step time its throughput stands
+// for (global batch / samples/s: the median over the steady-state steps) - the mean exposed communication,
+// mean and two sigma over repeats; batch per rank: the header's global batch / ranks (micro-batch x
+// accumulation); the sweep: float32 all-reduce of the series'
 // backend from every sweep run of the session (mean over repeats per rank count and size); buckets:
 // header `bucket_elements` x 4 bytes (fp32 gradients); ranks per node: the cluster's tasks_per_node (on this
 // machine: one node, every rank on it); CPUs per node (CPU training): the most CPUs a run's ranks

@@ -41,6 +41,22 @@ TEST_CASE("the recorded two-rank session gives the model its measured points, sw
 
     const auto rows = project(in, {1, 2, 4, 8, 64});
     REQUIRE(rows.size() == 5);
+    // The recorded inputs give fixed numbers (run 2026-11-26 on the quiet development VM: 683 samples/s at 1
+    // rank, 790 at 2; the sweep's 2-rank times; 75 % of the communication hidden at 2 ranks).
+    CHECK(hiddenFraction(in) == Approx(0.75).margin(0.01));
+    CHECK(rows[0].samples_per_s == Approx(683.6).epsilon(1e-3));
+    CHECK(rows[1].samples_per_s == Approx(800.6).epsilon(1e-3));
+    CHECK(rows[1].measured_samples_per_s == Approx(789.9).epsilon(1e-3));
+    CHECK(rows[2].comm_s == Approx(0.414e-3).epsilon(3e-3));
+    CHECK(rows[2].samples_per_s == Approx(1600.6).epsilon(1e-3));
+    CHECK(rows[4].speedup == Approx(37.48).epsilon(1e-3));
+    // The engine timed each bucket: 15 to 35 times the sweep's time for its size (rank 0 waits for rank 1, and
+    // both share 2 CPUs with backward).
+    const auto buckets = checkBuckets(series[0]);
+    REQUIRE(buckets.size() == 4);
+    CHECK(buckets[0].bytes == 298536);
+    CHECK(buckets[0].measured_s == Approx(1.917e-3).epsilon(1e-3));
+    CHECK(buckets[0].predicted.time_s == Approx(0.054e-3).epsilon(1e-2));
     CHECK(rows[1].measured);
     CHECK_FALSE(rows[1].extrapolated);
     CHECK(rows[2].extrapolated); // 4 ranks: beyond the measured, and on a 2-CPU node
