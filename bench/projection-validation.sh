@@ -2,13 +2,15 @@
 # The performance model checked on this machine (issue 24): fit on ResNet-20 at 1 and 2 ranks with the MPI
 # all-reduce sweep at 2 ranks, predict 3 and 4 ranks with `scalebench project`, then run 3 and 4 ranks and print
 # predicted against measured samples/s with the error. Run it on a quiet machine: every rank shares its CPUs.
-#   bench/projection-validation.sh            REPEATS=3 STEPS=60 by default
+#   bench/projection-validation.sh            REPEATS=3 STEPS=60 BACKEND=mpi by default (BACKEND=gloo: Gloo for
+#                                             the gradients and the sweep)
 # Needs build/release/app/scalebench and its engine. Prints the table; WORK=DIR keeps the sessions there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cli=${SCALEBENCH_CLI:-build/release/app/scalebench}
 repeats=${REPEATS:-3}
 steps=${STEPS:-60}
+backend=${BACKEND:-mpi}
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 db=$work/sessions.db
@@ -26,12 +28,13 @@ warmup_steps = 10
 eval_every = 0
 overlap = true
 bucket_mb = 0.25
+backend = "$backend"
 TOML
 }
 {
   printf 'name = "model-fit"\nrepeats = %s\n' "$repeats"
   group "[1, 2]"
-  printf '[[run]]\nworkload = "allreduce-sweep"\nranks = [2]\nbackend = "mpi"\ncollectives = ["allreduce"]\n'
+  printf '[[run]]\nworkload = "allreduce-sweep"\nranks = [2]\nbackend = "%s"\ncollectives = ["allreduce"]\n' "$backend"
   printf 'sweep_points = 16\nsweep_max_log10 = 6\nrepetitions = 20\n'
 } > "$work/fit.toml"
 { printf 'name = "model-check"\nrepeats = %s\n' "$repeats"; group "[3, 4]"; } > "$work/check.toml"

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace scalebench {
@@ -126,8 +127,25 @@ CommPrediction allreduceTime(const std::vector<SweepPoint>& sweep, const CommCos
     out.extrapolated = true;
     const LinkFit& fit = across && model.inter ? *model.inter : model.intra;
     out.inter_node_unmeasured = across && !model.inter;
-    out.time_s = fit.points > 0 ? modelTime(fit, ranks, bytes) : 0;
     out.relative_error = 2 * fit.relative_rms;
+    if (fit.points == 0) return out;
+    out.time_s = modelTime(fit, ranks, bytes);
+    // Where the sweep measured this size at another rank count on the same side of a node boundary, its time
+    // there carried over by the model's ratio keeps what the sweep saw (a protocol switch at some size, a
+    // shape alpha-beta misses) and takes only the change with N from the fit.
+    if (out.inter_node_unmeasured) return out;
+    std::optional<std::pair<int, double>> nearest; // rank count, its time for `bytes`
+    std::set<int> swept;
+    for (const SweepPoint& p : sweep)
+        swept.insert(p.ranks);
+    for (const int n : swept) {
+        if (n < 2 || (n > model.sweep_ranks_per_node) != across) continue;
+        const auto measured = interpolated(timesAt(sweep, n), bytes);
+        if (measured && (!nearest || std::abs(n - ranks) < std::abs(nearest->first - ranks)))
+            nearest = {n, *measured};
+    }
+    if (nearest)
+        out.time_s = nearest->second * modelTime(fit, ranks, bytes) / modelTime(fit, nearest->first, bytes);
     return out;
 }
 

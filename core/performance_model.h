@@ -39,7 +39,9 @@ CommCostModel fitCommCost(const std::vector<SweepPoint>& sweep, int ranks_per_no
 
 // The time of one all-reduce of `bytes` at N ranks: the sweep's own times at N interpolated in log size where
 // N was measured, `bytes` lies within its sizes and N crosses a node in the sweep's layout exactly where it
-// does in the predicted one; the cost model otherwise (extrapolated). 0 at one rank.
+// does in the predicted one. Otherwise (extrapolated) the cost model; where the sweep measured `bytes` at
+// another rank count on the same side of a node boundary, that time scaled by the model's t(b, N) / t(b,
+// N_sweep) (the nearest such N_sweep). 0 at one rank.
 struct CommPrediction {
     double time_s = 0;
     double relative_error = 0; // the band's half-width as a fraction: 0 measured, 2 x the fit's rms modelled

@@ -104,14 +104,16 @@ TEST_CASE("the projection of a two-rank session to 4, 8 and 16 ranks is a fixed 
     // 4 ranks, weak scaling: compute as at 2 ranks; each bucket alpha-beta at N = 4 (the sweep's fit), a
     // quarter of it exposed.
     const double comm4 = (2 * 3 * 5e-6 + 1.5 * 1050664 / 2e9) + (2 * 3 * 5e-6 + 1.5 * 38084 / 2e9);
-    CHECK(rows[2].comm_s == Approx(comm4));
-    CHECK(rows[2].exposed_s == Approx(0.25 * comm4));
+    // (The sweep's own 2-rank time for each bucket, log-interpolated between its sizes, carried to 4 ranks by
+    // the model's ratio: within 1 % of the ideal ring's.)
+    CHECK(rows[2].comm_s == Approx(comm4).epsilon(0.01));
+    CHECK(rows[2].exposed_s == Approx(0.25 * rows[2].comm_s));
     CHECK(rows[2].step_s == Approx(0.160 + 0.25 * comm4));
     CHECK(rows[2].samples_per_s == Approx(512 / (0.160 + 0.25 * comm4)));
     CHECK(rows[2].speedup == Approx(rows[2].samples_per_s / (128 / 0.150)));
     CHECK(rows[2].efficiency == Approx(rows[2].speedup / 4));
-    CHECK(rows[2].step_low_s == Approx(0.150 + 0.25 * comm4)); // two sigma of compute; the fit is exact
-    CHECK(rows[2].step_high_s == Approx(0.170 + 0.25 * comm4));
+    CHECK(rows[2].step_low_s == Approx(0.150 + rows[2].exposed_s)); // two sigma of compute; the fit is exact
+    CHECK(rows[2].step_high_s == Approx(0.170 + rows[2].exposed_s));
     CHECK(rows[2].extrapolated);
     CHECK(rows[4].notes.size() == 3); // beyond measured, modelled, across nodes never measured
     CHECK_THAT(rows[4].notes[2], Catch::Contains("never crossed a node"));
