@@ -152,10 +152,12 @@ TEST_CASE("console options: each bad input is named, with the help to read", "[c
         {{"run", "p.toml", "--dryrun"}, "unknown option '--dryrun'; did you mean --dry-run?", all},
         {{"-x"}, "unknown option '-x'", all},
         {{"rnu", "p.toml"},
-         "unknown command 'rnu' (commands: run, compare, report, project, import, add-clusters); did you mean run?",
+         "unknown command 'rnu' (commands: run, compare, report, project, import, add-clusters); did you "
+         "mean run?",
          all},
         {{"plan.toml"},
-         "unknown command 'plan.toml' (commands: run, compare, report, project, import, add-clusters); to run a plan: "
+         "unknown command 'plan.toml' (commands: run, compare, report, project, import, add-clusters); to "
+         "run a plan: "
          "scalebench run plan.toml",
          all},
         {{"run"}, "run: missing PLAN (run PLAN)", run},

@@ -1,10 +1,9 @@
 // The Scaling tab's Projection page offscreen, on the recorded session of tests/data/projection (ResNet-20 at
 // 1 and 2 ranks and the MPI all-reduce sweep): the loader hands the session's model inputs over, and the
 // chart and table show what project() and formatProjection say of them; without a sweep they say why.
-#include "metric_stream_parser.h"
 #include "performance_model.h"
 #include "projection_chart_view.h"
-#include "run_plan.h"
+#include "projection_fixture.h"
 #include "scaling_tab.h"
 #include "session_projection.h"
 #include "session_store.h"
@@ -30,31 +29,6 @@ using namespace scalebench;
 
 namespace {
 
-std::string fileText(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    REQUIRE(in);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-// The recorded session stored as the runner stores one (as tests/test_session_projection.cpp does).
-SessionRow storeRecordedSession(SessionStore& store) {
-    const std::filesystem::path folder =
-        std::filesystem::path(SCALEBENCH_SOURCE_DIR) / "tests/data/projection";
-    const std::string plan = fileText(folder / "plan.toml");
-    const std::int64_t session = store.createSession("projection-fixture", plan, "local");
-    for (const RunSpec& spec : expandPlan(parsePlanText(plan, "plan.toml"))) {
-        const std::int64_t run = store.createRun(session, {spec.name, spec.group.workload, spec.group.dataset,
-                                                           spec.ranks, spec.repeat, "mpirun ..."});
-        MetricStreamParser parser;
-        store.appendRecords(run, parser.feed(fileText(folder / (spec.name + ".jsonl"))));
-        store.finishRun(run, {"ok", "", 0, "vm"});
-    }
-    store.finishSession(session, "ok");
-    return *store.session(session);
-}
-
 // The y of the series' point at rank count x, if it has one.
 std::optional<double> valueAt(const QXYSeries* series, double x) {
     for (const QPointF& p : series->points())
@@ -76,7 +50,7 @@ TEST_CASE("the Scaling tab's Projection page charts the model's prediction of th
     std::int64_t id = 0;
     {
         SessionStore store(db);
-        id = storeRecordedSession(store).id;
+        id = storeProjectionFixture(store);
     }
     StoredSessionLoader loader(db);
     QSignalSpy loaded(&loader, &StoredSessionLoader::sessionLoaded);
@@ -176,7 +150,7 @@ TEST_CASE("the Scaling tab's Projection page charts the model's prediction of th
 TEST_CASE("without a sweep the Projection page names what the model misses", "[ui][model]") {
     TemporaryFolder folder;
     SessionStore store(folder.path / "sessions.db");
-    const SessionRow session = storeRecordedSession(store);
+    const SessionRow session = *store.session(storeProjectionFixture(store));
     std::vector<SeriesModelInputs> inputs = sessionModelInputs(store, session);
     REQUIRE(inputs.size() == 1);
     inputs[0].inputs.sweep.clear();
