@@ -162,7 +162,7 @@ TEST_CASE("per-rank step times arrive as one record per step, ranks in order", "
     CHECK_THAT(parser.brokenLines()[0].reason, Catch::Contains("2 step times but 1 compute times"));
 }
 
-TEST_CASE("each bucket's all-reduce arrives as one record per step, buckets in order; uneven arrays break it",
+TEST_CASE("each bucket's all-reduce arrives as one record per step, buckets in order, and uneven arrays break it",
           "[core][stream]") {
     MetricStreamParser parser;
     const auto records = parser.feed(
