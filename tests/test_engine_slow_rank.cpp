@@ -16,7 +16,7 @@ TEST_CASE("a rank slowed on purpose at 3 ranks is the one the slow-rank finding 
     // one's; a factor of 10 stays above it (3 was missed once under load).
     TemporaryFolder folder;
     const EngineRun run = runEngine(folder, 3,
-                                    {"--dataset", "synthetic-cifar", "--steps", "20", "--batch-per-rank",
+                                    {"--dataset", "synthetic-cifar", "--steps", "12", "--batch-per-rank",
                                      "16", "--eval-every", "0", "--eval-samples", "50", "--warmup-steps", "0",
                                      "--slow-rank", "2", "--slow-factor", "10"});
     INFO(run.output);

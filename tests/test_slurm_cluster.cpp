@@ -331,7 +331,7 @@ TEST_CASE(
     // 1-rank run of the engine, which Slurm places on node1, the first idle node, unless told otherwise.
     const std::string straggler =
         "[\"" SCALEBENCH_ENGINE_PATH "\", \"--workload\", \"resnet20\", \"--dataset\", \"synthetic-cifar\", "
-        "\"--steps\", \"12\", \"--batch-per-rank\", \"8\", \"--eval-every\", \"0\", \"--eval-samples\", "
+        "\"--steps\", \"8\", \"--batch-per-rank\", \"8\", \"--eval-every\", \"0\", \"--eval-samples\", "
         "\"50\", \"--warmup-steps\", \"0\", \"--threads-per-rank\", \"1\", \"--slow-rank\", \"0\", "
         "\"--slow-factor\", \"10\", \"--metrics\", \"metrics.jsonl\"]";
     const RunPlan plan =
