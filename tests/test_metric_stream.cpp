@@ -162,8 +162,9 @@ TEST_CASE("per-rank step times arrive as one record per step, ranks in order", "
     CHECK_THAT(parser.brokenLines()[0].reason, Catch::Contains("2 step times but 1 compute times"));
 }
 
-TEST_CASE("each bucket's all-reduce arrives as one record per step, buckets in order, and uneven arrays break it",
-          "[core][stream]") {
+TEST_CASE(
+    "each bucket's all-reduce arrives as one record per step, buckets in order, and uneven arrays break it",
+    "[core][stream]") {
     MetricStreamParser parser;
     const auto records = parser.feed(
         R"({"type":"buckets","step":3,"bytes":[4096,1048580],"start_s":[0.012,0.02],"end_s":[0.015,0.031]})"
