@@ -20,7 +20,7 @@ void replaceAll(std::string& text, const std::string& from, const std::string& t
         text.replace(at, from.size(), to);
 }
 
-// The script with what names this run's and this session's folders written as placeholders.
+// The script with this run's folder written <run folder> and its session's folder <session folder>.
 std::string placeIndependentScript(std::string script, const std::string& run_dir) {
     if (run_dir.empty()) return script;
     replaceAll(script, run_dir, "<run folder>");

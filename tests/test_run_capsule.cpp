@@ -79,7 +79,7 @@ TEST_CASE("a run's capsule holds its job script, engine sources, versions, conta
                                    "versions.nccl", "gpus", "cpu", "container.image", "container.digest",
                                    "nodes", "hosts", "environment.NCCL_IB_HCA", "environment.OMP_NUM_THREADS",
                                    "plan"});
-    // The run's and its session's folders differ on every session: written as placeholders.
+    // The run's and its session's folders differ on every session: written <run folder> and <session folder>.
     CHECK(c.value("job script") == "#!/bin/bash\n"
                                    "#SBATCH --job-name=scalebench-resnet20-n4-r1\n"
                                    "#SBATCH --nodes=2\n"

@@ -9,6 +9,7 @@
 #include "session_store.h"
 #include "stored_session_loader.h"
 #include "temporary_folder.h"
+#include "widget_testing.h"
 
 #include <QAction>
 #include <QDir>
@@ -215,9 +216,7 @@ TEST_CASE("File > Export report writes the shown session's page", "[ui][report]"
     MainWindow window(store);
     QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
     REQUIRE(loaded.wait(10'000));
-    const auto actions = window.findChildren<QAction*>();
-    CHECK(std::any_of(actions.begin(), actions.end(),
-                      [](const QAction* a) { return a->text() == "Export &report..."; }));
+    CHECK(hasAction(window, "Export &report..."));
     const QString path = dir.filePath("night.html");
     REQUIRE(window.exportReport(path));
     CHECK_THAT(fileText(path.toStdString()),

@@ -26,6 +26,7 @@
 #include "settings_diff_model.h"
 #include "speedup_chart_view.h"
 #include "stored_session_loader.h"
+#include "widget_testing.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -879,9 +880,7 @@ TEST_CASE(
     MainWindow window(store);
     QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
     REQUIRE(loaded.wait(10'000));
-    const auto actions = window.findChildren<QAction*>();
-    CHECK(std::any_of(actions.begin(), actions.end(),
-                      [](const QAction* a) { return a->text() == "&Import logs..."; }));
+    CHECK(hasAction(window, "&Import logs..."));
 
     const QString not_a_log = dir.filePath("notes.txt");
     {

@@ -3,6 +3,7 @@
 // it, each at least its minimum size, none covering another).
 #pragma once
 
+#include <QAction>
 #include <QHash>
 #include <QImage>
 #include <QRect>
@@ -12,6 +13,12 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <vector>
+
+// Whether `window` has an action (a menu entry) with this text, mnemonic included ("Export &report...").
+inline bool hasAction(const QWidget& window, const QString& text) {
+    const auto actions = window.findChildren<QAction*>();
+    return std::any_of(actions.begin(), actions.end(), [&](const QAction* a) { return a->text() == text; });
+}
 
 // The child of `parent` with this object name; the test stops, naming it, when there is none.
 template <typename T> T* child(QWidget& parent, const char* name) {
