@@ -278,12 +278,16 @@ const std::vector<Command>& commands() {
          {"SESSION"},
          "predict each training series of a stored session (its id or name) at other rank counts: measured "
          "compute, the all-reduce predicted from the session's sweep, less the overlap its runs measured "
-         "(docs/performance-model.md); says where it extrapolates",
+         "(docs/performance-model.md); says where it extrapolates. SESSION may instead be a FILE.toml of "
+         "stated inputs (a published step time, link figures: bench/seeds/*.toml)",
          {"db", "to", "global-batch", "ranks-per-node", "samples-to-train", "price"},
          [](O& o, const Arguments& a) {
              if (a[0].find_first_not_of(" \t") == std::string::npos)
                  throw std::invalid_argument("a session's id or name, not an empty word");
-             o.report_session = a[0];
+             if (std::filesystem::path(a[0]).extension() == ".toml")
+                 o.project_inputs = a[0];
+             else
+                 o.report_session = a[0];
          }},
         {"import",
          O::Mode::Import,

@@ -53,6 +53,7 @@ struct ConsoleOptions {
     // project SESSION: the rank counts to predict, weak scaling or a fixed global batch (0: weak), samples to
     // train (0: no time to train) and the price of a GPU-hour (0: no cost).
     std::vector<int> project_ranks{8, 64, 512, 2048};
+    std::filesystem::path project_inputs; // project FILE.toml: stated inputs instead of a stored session
     int global_batch = 0;
     int ranks_per_node = 0; // project: where node boundaries lie in the prediction (0: as the session ran)
     double samples_to_train = 0;

@@ -2,6 +2,7 @@
 #include "project_command.h"
 
 #include "baseline_session.h"
+#include "model_inputs_file.h"
 #include "session_projection.h"
 
 #include <fmt/format.h>
@@ -10,7 +11,59 @@
 
 namespace scalebench {
 
+namespace {
+
+// The command line's choices over what the inputs say: a fixed global batch, another layout, samples to
+// train, a price.
+void applyOptions(const ConsoleOptions& options, ModelInputs& in) {
+    if (options.global_batch > 0) {
+        in.mode = ScalingMode::FixedGlobalBatch;
+        in.global_batch = options.global_batch;
+    }
+    if (options.ranks_per_node > 0) { // another layout than the one measured
+        in.sweep_ranks_per_node = in.ranks_per_node;
+        in.ranks_per_node = options.ranks_per_node;
+    }
+    if (options.samples_to_train > 0) in.samples_to_train = options.samples_to_train;
+    if (options.price_per_gpu_hour > 0) in.price_per_gpu_hour = options.price_per_gpu_hour;
+}
+
+std::string linkLine(const char* where, const LinkFit& link) {
+    return fmt::format("  {} link: alpha {:.3g} us, busbw {:.4g} GB/s\n", where, link.alpha_s * 1e6,
+                       link.busbw_bytes_s / 1e9);
+}
+
+int projectStatedInputs(const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
+    try {
+        const StatedModel stated = parseStatedModelFile(options.project_inputs);
+        ModelInputs in = stated.inputs;
+        applyOptions(options, in);
+        double gradient_bytes = 0;
+        for (const double b : in.bucket_bytes)
+            gradient_bytes += b;
+        out << fmt::format("{} (stated inputs, {})\n", stated.name, options.project_inputs.string());
+        if (!stated.source.empty()) out << "  source: " << stated.source << "\n";
+        out << fmt::format("  {} ranks per node; {} all-reduce{} per step, {:.4g} GB in all\n",
+                           in.ranks_per_node, in.bucket_bytes.size(), in.bucket_bytes.size() == 1 ? "" : "s",
+                           gradient_bytes / 1e9);
+        out << linkLine("intra-node", *in.stated_intra);
+        if (in.stated_inter) out << linkLine("inter-node", *in.stated_inter);
+        for (const MeasuredPoint& m : in.measured)
+            out << fmt::format(
+                "  measured at {} ranks: step {:.4g} s = compute {:.4g} s + exposed {:.4g} s\n", m.ranks,
+                m.compute_s.mean + m.exposed_s.mean, m.compute_s.mean, m.exposed_s.mean);
+        out << formatProjection(in, project(in, options.project_ranks));
+        return 0;
+    } catch (const std::exception& e) {
+        err << "scalebench: " << e.what() << "\n";
+        return 2;
+    }
+}
+
+} // namespace
+
 int projectSession(const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
+    if (!options.project_inputs.empty()) return projectStatedInputs(options, out, err);
     try {
         if (!std::filesystem::exists(options.db))
             throw std::runtime_error("no session store " + options.db.string());
@@ -26,16 +79,7 @@ int projectSession(const ConsoleOptions& options, std::ostream& out, std::ostrea
         int failed = 0;
         for (const SeriesModelInputs& s : series) {
             ModelInputs in = s.inputs;
-            if (options.global_batch > 0) {
-                in.mode = ScalingMode::FixedGlobalBatch;
-                in.global_batch = options.global_batch;
-            }
-            if (options.ranks_per_node > 0) { // another layout than the one measured
-                in.sweep_ranks_per_node = in.ranks_per_node;
-                in.ranks_per_node = options.ranks_per_node;
-            }
-            in.samples_to_train = options.samples_to_train;
-            in.price_per_gpu_hour = options.price_per_gpu_hour;
+            applyOptions(options, in);
             std::string measured;
             for (const MeasuredPoint& m : in.measured)
                 measured += fmt::format("{}{} ({} repeat{})", measured.empty() ? "" : ", ", m.ranks,

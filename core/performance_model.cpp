@@ -12,9 +12,11 @@
 namespace scalebench {
 namespace {
 
-// The ring all-reduce's terms: 2 (N - 1) latency steps, 2 (N - 1) / N of the message over each link.
+// The all-reduce's terms: 2 ceil(log2 N) latency steps (a tree or recursive doubling, what NCCL and MPI
+// libraries choose for latency-bound sizes; a ring's 2 (N - 1) would grow without bound at thousands of
+// ranks), and a ring's 2 (N - 1) / N of the message over each link (its bandwidth-optimal volume).
 double latencySteps(int ranks) {
-    return 2.0 * (ranks - 1);
+    return ranks > 1 ? 2.0 * std::ceil(std::log2(static_cast<double>(ranks))) : 0.0;
 }
 double busBytes(int ranks, double bytes) {
     return 2.0 * (ranks - 1) / ranks * bytes;
@@ -128,7 +130,7 @@ CommPrediction allreduceTime(const std::vector<SweepPoint>& sweep, const CommCos
     const LinkFit& fit = across && model.inter ? *model.inter : model.intra;
     out.inter_node_unmeasured = across && !model.inter;
     out.relative_error = 2 * fit.relative_rms;
-    if (fit.points == 0) return out;
+    if (fit.points == 0 && !fit.stated) return out;
     out.time_s = modelTime(fit, ranks, bytes);
     // Where the sweep measured this size at another rank count on the same side of a node boundary, its time
     // there carried over by the model's ratio keeps what the sweep saw (a protocol switch at some size, a
@@ -150,6 +152,7 @@ CommPrediction allreduceTime(const std::vector<SweepPoint>& sweep, const CommCos
 }
 
 double hiddenFraction(const ModelInputs& inputs) {
+    if (inputs.stated_hidden_fraction) return *inputs.stated_hidden_fraction;
     const MeasuredPoint* largest = nullptr;
     for (const MeasuredPoint& m : inputs.measured)
         if (m.ranks > 1 && (!largest || m.ranks > largest->ranks)) largest = &m;
@@ -158,9 +161,24 @@ double hiddenFraction(const ModelInputs& inputs) {
     return all > 0 ? largest->hidden_s.mean / all : 0;
 }
 
+CommCostModel commCostModel(const ModelInputs& inputs) {
+    CommCostModel model = fitCommCost(inputs.sweep, inputs.ranks_per_node, inputs.sweep_ranks_per_node);
+    if (inputs.stated_intra) model.intra = *inputs.stated_intra;
+    if (inputs.stated_inter) model.inter = *inputs.stated_inter;
+    return model;
+}
+
+double stepCommunication(const ModelInputs& inputs, int ranks) {
+    const CommCostModel model = commCostModel(inputs);
+    double total = 0;
+    for (const double bytes : inputs.bucket_bytes)
+        total += allreduceTime(inputs.sweep, model, ranks, bytes).time_s;
+    return total;
+}
+
 std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int>& ranks) {
     if (inputs.measured.empty()) throw std::invalid_argument("no measured training run to project from");
-    if (inputs.sweep.empty())
+    if (inputs.sweep.empty() && !inputs.stated_intra)
         throw std::invalid_argument(
             "no all-reduce sweep: the gradient all-reduce time cannot be predicted (add an "
             "allreduce-sweep run of the training's backend to the plan)");
@@ -168,7 +186,10 @@ std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int
         throw std::invalid_argument("no gradient buckets in the runs' headers (bucket_elements)");
     if (inputs.mode == ScalingMode::FixedGlobalBatch && inputs.global_batch <= 0)
         throw std::invalid_argument("a fixed global batch needs its size");
-    const CommCostModel model = fitCommCost(inputs.sweep, inputs.ranks_per_node, inputs.sweep_ranks_per_node);
+    if (inputs.mode == ScalingMode::FixedGlobalBatch && inputs.batch_per_rank <= 0)
+        throw std::invalid_argument(
+            "a fixed global batch needs the batch per rank the compute was measured at");
+    const CommCostModel model = commCostModel(inputs);
     const double hidden = hiddenFraction(inputs);
     int largest_measured = 0, smallest_measured = inputs.measured.front().ranks;
     for (const MeasuredPoint& m : inputs.measured) {
@@ -183,10 +204,14 @@ std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int
         Projection p;
         p.ranks = n;
         const MeasuredPoint& ref = referencePoint(inputs.measured, n);
-        p.measured = ref.ranks == n;
+        // Weak scaling keeps each rank's work; a fixed global batch G gives each rank G / N samples, against
+        // the batch per rank the compute was measured at.
+        const double share = inputs.mode == ScalingMode::Weak
+                                 ? 1.0
+                                 : static_cast<double>(inputs.global_batch) / n / inputs.batch_per_rank;
+        // A check against the measurement only where the runs did the same work per rank.
+        p.measured = ref.ranks == n && std::abs(share - 1) < 1e-9;
         if (p.measured) p.measured_samples_per_s = ref.samples_per_s.mean;
-        // Weak scaling keeps each rank's work; a fixed global batch divides it among more ranks.
-        const double share = inputs.mode == ScalingMode::Weak ? 1.0 : static_cast<double>(ref.ranks) / n;
         p.compute_s = ref.compute_s.mean * share;
         const double compute_2sigma = ref.compute_s.two_sigma() * share;
         double comm_error = 0;
@@ -230,9 +255,13 @@ std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int
             p.extrapolated = true;
             const LinkFit& fit = n > model.ranks_per_node && model.inter ? *model.inter : model.intra;
             p.notes.push_back(
-                fmt::format("all-reduce from the cost model fitted to the sweep (alpha {:.3g} us, "
-                            "busbw {:.3g} GB/s, rms error {:.0f} %)",
-                            fit.alpha_s * 1e6, fit.busbw_bytes_s / 1e9, fit.relative_rms * 100));
+                fit.stated
+                    ? fmt::format("all-reduce from the stated {} link (alpha {:.3g} us, busbw {:.3g} GB/s)",
+                                  &fit == &model.intra ? "intra-node" : "inter-node", fit.alpha_s * 1e6,
+                                  fit.busbw_bytes_s / 1e9)
+                    : fmt::format("all-reduce from the cost model fitted to the sweep (alpha {:.3g} us, "
+                                  "busbw {:.3g} GB/s, rms error {:.0f} %)",
+                                  fit.alpha_s * 1e6, fit.busbw_bytes_s / 1e9, fit.relative_rms * 100));
         }
         if (unmeasured_inter)
             p.notes.push_back(

@@ -18,13 +18,15 @@ struct SweepPoint {
     double time_s = 0;
 };
 
-// The ring all-reduce cost model, t(b, N) = 2 (N - 1) alpha + 2 (N - 1) / N x b / busbw, fitted to the sweep
-// by least squares on relative error, within a node (N <= ranks_per_node) and across nodes apart.
+// The all-reduce cost model, t(b, N) = 2 ceil(log2 N) alpha + 2 (N - 1) / N x b / busbw (a tree's latency, a
+// ring's volume), fitted to the sweep by least squares on relative error, within a node (N <= ranks_per_node)
+// and across nodes apart; or stated (link figures from a data sheet or another tool, `project --inputs`).
 struct LinkFit {
-    double alpha_s = 0;       // latency per ring step
+    double alpha_s = 0;       // latency per step
     double busbw_bytes_s = 0; // bus bandwidth
     double relative_rms = 0;  // the fit's root-mean-square relative residual over its points
     int points = 0;           // sweep points it was fitted to (0: no fit)
+    bool stated = false;      // given, not fitted: points and relative_rms are 0
 };
 struct CommCostModel {
     int ranks_per_node = 1;         // the layout predicted for
@@ -79,11 +81,15 @@ struct ModelInputs {
     double samples_to_train = 0;   // time to train (0: none)
     int cpus_per_node = 0;         // CPU training: the node's usable CPUs (0: not CPU-bound)
     double price_per_gpu_hour = 0; // cost (0: none)
+    // Stated instead of measured (`project --inputs`, seeds' figures): link figures that replace the fit (the
+    // sweep may then be empty), and the hidden fraction of communication.
+    std::optional<LinkFit> stated_intra{}, stated_inter{};
+    std::optional<double> stated_hidden_fraction{};
 };
 
 struct Projection {
     int ranks = 0;
-    bool measured = false;             // a measured rank count (the prediction is checked against it)
+    bool measured = false; // a measured rank count at its measured batch per rank (checked against it)
     double measured_samples_per_s = 0; // there: the runs' mean throughput
     double compute_s = 0;
     double comm_s = 0;                                  // all buckets' all-reduce time, predicted
@@ -106,6 +112,10 @@ struct Projection {
 // The hidden fraction h = hidden / (hidden + exposed) at the largest measured rank count above one (0 where
 // every run had one rank).
 double hiddenFraction(const ModelInputs& inputs);
+// The link model the projection uses: stated links where given, else fitted to the sweep.
+CommCostModel commCostModel(const ModelInputs& inputs);
+// All buckets' all-reduce time at N ranks (no overlap taken off).
+double stepCommunication(const ModelInputs& inputs, int ranks);
 std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int>& ranks);
 
 // The projection as a terminal table (`scalebench project`).

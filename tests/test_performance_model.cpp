@@ -9,12 +9,14 @@ using namespace scalebench;
 
 namespace {
 
-// A sweep of an ideal ring: alpha 5 us per step, bus bandwidth 2 GB/s, at the rank counts and sizes given.
+// A sweep of an ideal all-reduce (a tree's 2 ceil(log2 N) latency steps, a ring's volume): alpha 5 us per
+// step, bus bandwidth 2 GB/s, at the rank counts and sizes given.
 std::vector<SweepPoint> idealSweep(std::vector<int> ranks, double alpha = 5e-6, double busbw = 2e9) {
     std::vector<SweepPoint> out;
     for (const int n : ranks)
         for (double bytes = 4; bytes <= 64e6; bytes *= 4)
-            out.push_back({n, bytes, 2.0 * (n - 1) * alpha + 2.0 * (n - 1) / n * bytes / busbw});
+            out.push_back(
+                {n, bytes, 2.0 * std::ceil(std::log2(n)) * alpha + 2.0 * (n - 1) / n * bytes / busbw});
     return out;
 }
 
@@ -36,7 +38,7 @@ ModelInputs twoRankInputs() {
 
 } // namespace
 
-TEST_CASE("the ring cost model fitted to an ideal sweep gives back its latency and bandwidth",
+TEST_CASE("the all-reduce cost model fitted to an ideal sweep gives back its latency and bandwidth",
           "[core][model]") {
     const LinkFit fit = fitLink(idealSweep({2, 4}));
     CHECK(fit.alpha_s == Approx(5e-6).epsilon(1e-9));
@@ -103,7 +105,7 @@ TEST_CASE("the projection of a two-rank session to 4, 8 and 16 ranks is a fixed 
 
     // 4 ranks, weak scaling: compute as at 2 ranks; each bucket alpha-beta at N = 4 (the sweep's fit), a
     // quarter of it exposed.
-    const double comm4 = (2 * 3 * 5e-6 + 1.5 * 1050664 / 2e9) + (2 * 3 * 5e-6 + 1.5 * 38084 / 2e9);
+    const double comm4 = (2 * 2 * 5e-6 + 1.5 * 1050664 / 2e9) + (2 * 2 * 5e-6 + 1.5 * 38084 / 2e9);
     // (The sweep's own 2-rank time for each bucket, log-interpolated between its sizes, carried to 4 ranks by
     // the model's ratio: within 1 % of the ideal ring's.)
     CHECK(rows[2].comm_s == Approx(comm4).epsilon(0.01));
@@ -117,8 +119,8 @@ TEST_CASE("the projection of a two-rank session to 4, 8 and 16 ranks is a fixed 
     CHECK(rows[2].extrapolated);
     CHECK(rows[4].notes.size() == 3); // beyond measured, modelled, across nodes never measured
     CHECK_THAT(rows[4].notes[2], Catch::Contains("never crossed a node"));
-    CHECK(rows[4].step_s == Approx(0.160 + 0.25 * ((2 * 15 * 5e-6 + 30.0 / 16 * 1050664 / 2e9) +
-                                                   (2 * 15 * 5e-6 + 30.0 / 16 * 38084 / 2e9))));
+    CHECK(rows[4].step_s == Approx(0.160 + 0.25 * ((2 * 4 * 5e-6 + 30.0 / 16 * 1050664 / 2e9) +
+                                                   (2 * 4 * 5e-6 + 30.0 / 16 * 38084 / 2e9))));
 }
 
 TEST_CASE("a fixed global batch divides each rank's compute, weak scaling keeps it", "[core][model]") {
@@ -128,6 +130,35 @@ TEST_CASE("a fixed global batch divides each rank's compute, weak scaling keeps 
     const auto rows = project(in, {8});
     CHECK(rows[0].compute_s == Approx(0.160 * 2 / 8));
     CHECK(rows[0].samples_per_s == Approx(256 / rows[0].step_s));
+
+    SECTION("a global batch other than the measured one: each rank's share against the measured 128") {
+        in.global_batch = 1024; // 128 per rank at 8, 512 per rank at 2
+        const auto other = project(in, {2, 8});
+        CHECK(other[1].compute_s == Approx(0.160));
+        CHECK(other[0].compute_s == Approx(0.160 * 4));
+        // At the measured 2 ranks the runs did a quarter of this work per rank: no check against them.
+        CHECK_FALSE(other[0].measured);
+        CHECK(other[0].measured_samples_per_s == 0);
+    }
+}
+
+TEST_CASE("stated links stand in for a sweep, with their own figures in the notes", "[core][model]") {
+    ModelInputs in = twoRankInputs();
+    in.sweep.clear();
+    CHECK_THROWS_WITH(project(in, {4}), Catch::Contains("no all-reduce sweep"));
+    LinkFit nvlink;
+    nvlink.alpha_s = 2e-6;
+    nvlink.busbw_bytes_s = 400e9;
+    nvlink.stated = true;
+    in.stated_intra = nvlink;
+    in.stated_hidden_fraction = 0.5;
+    const Projection p = project(in, {4}).front();
+    CHECK(hiddenFraction(in) == 0.5);
+    CHECK(p.comm_s == Approx(2 * (2 * 2 * 2e-6) + 1.5 * (1050664 + 38084) / 400e9));
+    CHECK(p.exposed_s == Approx(0.5 * p.comm_s));
+    CHECK(stepCommunication(in, 4) == Approx(p.comm_s));
+    REQUIRE(p.notes.size() == 2);
+    CHECK(p.notes[1] == "all-reduce from the stated intra-node link (alpha 2 us, busbw 400 GB/s)");
 }
 
 TEST_CASE("time to train, tokens per second, days to 1T tokens and cost follow from the throughput",

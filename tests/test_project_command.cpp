@@ -70,3 +70,25 @@ TEST_CASE("project's options refuse what cannot be a rank count, a batch or a pr
                       Catch::Contains("not a number of samples"));
     CHECK(parseConsoleOptions({"project", "1"}).project_ranks == std::vector<int>{8, 64, 512, 2048});
 }
+
+TEST_CASE("project FILE.toml predicts from stated inputs, a published step time and link figures",
+          "[control][project]") {
+    const std::string file =
+        std::string(SCALEBENCH_SOURCE_DIR) + "/bench/seeds/003-maxtext-llama2-70b-bf16.toml";
+    const ConsoleOptions options = parseConsoleOptions({"project", file, "--to", "64,2048"});
+    CHECK(options.project_inputs == file);
+    CHECK(options.report_session.empty());
+    std::ostringstream out, err;
+    CHECK(projectSession(options, out, err) == 0);
+    CHECK(err.str().empty());
+    CHECK_THAT(out.str(), Catch::Contains("(stated inputs, " + file + ")") &&
+                              Catch::Contains("measured at 64 ranks: step 6.999 s") &&
+                              Catch::Contains("inter-node link: alpha 5 us, busbw 400 GB/s") &&
+                              Catch::Contains("all-reduce from the stated inter-node link"));
+
+    SECTION("a file that is not there, or wrong, is named") {
+        std::ostringstream none, why;
+        CHECK(projectSession(parseConsoleOptions({"project", "absent.toml"}), none, why) == 2);
+        CHECK_THAT(why.str(), Catch::Contains("absent.toml"));
+    }
+}
