@@ -4,6 +4,7 @@
 #include "job_preview.h"
 #include "results_table.h"
 #include "run_progress_model.h"
+#include "run_table_model.h"
 #include "runs_tab.h"
 #include "session_store.h"
 #include "widget_testing.h"
@@ -113,4 +114,51 @@ TEST_CASE("resubmitting on this machine asks nothing about slow nodes: there is 
     CHECK(local.questions.empty());
     REQUIRE(local.runs.size() == 1);
     CHECK(local.runs.front().group.exclude_nodes.empty());
+}
+
+TEST_CASE("the Runs tab's two tables show one throughput per run, the steady-state median, and say so",
+          "[ui][runs][issue25]") {
+    // Issue 25, finding 1: the upper table showed the last step's samples/s, the lower the median over the
+    // steady-state steps (848.5 against 844.2 for one run).
+    const RunPlan plan = parsePlanText(kPlan, "straggler.toml");
+    const std::vector<RunSpec> specs = expandPlan(plan);
+    RunProgressModel runs;
+    runs.startSession(1, specs);
+    runs.runSubmitted(7, specs.front().name, "", "");
+    RunsTab tab(nullptr, &runs);
+    std::vector<StepRecord> steps;
+    for (int i = 1; i <= 20; ++i) { // 2 warm-up steps (a tenth), then 100..117 samples/s, the last 500
+        StepRecord s;
+        s.step = i;
+        s.samples_per_s = i <= 2 ? 10 : i == 20 ? 500 : 100 + (i - 3);
+        s.step_s = 1;
+        steps.push_back(s);
+    }
+    // Before the first step there is no figure; after it, that step (as runFigures says of a 1-step run).
+    auto* progress = child<QTableView>(tab, "progressTable");
+    const QModelIndex upper = progress->model()->index(0, RunProgressModel::SamplesPerS);
+    CHECK(upper.data().toString() == "-");
+    runs.appendRecords(7, {MetricRecord{steps[0]}});
+    CHECK(upper.data().toString() == "10.0");
+    std::vector<MetricRecord> rest(steps.begin() + 1, steps.end());
+    runs.appendRecords(7, rest);
+
+    RunResult result;
+    result.name = specs.front().name;
+    result.ranks = 3;
+    result.status = "ok";
+    result.figures = runFigures(steps, {});
+    tab.setResults({result});
+    auto* table = child<QTableView>(tab, "runTable");
+    const QModelIndex lower = table->model()->index(0, RunTableModel::SamplesPerS);
+    CHECK(result.figures.samples_per_s == Approx(108.5)); // median of 100..116 and 500
+    CHECK(upper.data().toString() == lower.data().toString());
+    CHECK(upper.data().toString() == "108.5");
+    for (QAbstractItemModel* model : {progress->model(), table->model()}) {
+        const int column =
+            model == progress->model() ? int(RunProgressModel::SamplesPerS) : int(RunTableModel::SamplesPerS);
+        CHECK(model->headerData(column, Qt::Horizontal).toString() == "samples/s (median)");
+        CHECK_THAT(model->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().toStdString(),
+                   Catch::Contains("median over steady-state steps") && Catch::Contains("scalebench run"));
+    }
 }

@@ -2,6 +2,8 @@
 // and each run's full step trace for the live charts.
 #include "run_progress_model.h"
 
+#include "analysis.h"
+#include "figure_labels.h"
 #include "stored_session_loader.h"
 
 #include <QJsonDocument>
@@ -117,6 +119,11 @@ void RunProgressModel::appendRecords(std::int64_t run_id, const std::vector<Metr
         if (const auto* header = std::get_if<HeaderRecord>(&record); header && header->steps > 0)
             row.steps = static_cast<int>(header->steps);
     appendTo(row.trace, records);
+    const std::vector<double>& throughput = row.trace.samples_per_s;
+    const auto skip = static_cast<std::size_t>(warmupStepsToSkip(throughput.size()));
+    if (throughput.size() > skip)
+        row.steady_samples_per_s =
+            median({throughput.begin() + static_cast<std::ptrdiff_t>(skip), throughput.end()});
     record_count_ += records.size();
     emit dataChanged(index(r, Progress), index(r, Loss));
     if (!coalesce_.isActive()) coalesce_.start();
@@ -277,9 +284,9 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
         return eta < 0 ? QStringLiteral("-") : durationText(eta);
     }
     case SamplesPerS:
-        if (t.samples_per_s.empty()) return raw ? QVariant(0.0) : QVariant(QStringLiteral("-"));
-        return raw ? QVariant(t.samples_per_s.back())
-                   : QVariant(QString::number(t.samples_per_s.back(), 'f', 1));
+        if (!row.steady_samples_per_s) return raw ? QVariant(0.0) : QVariant(QStringLiteral("-"));
+        return raw ? QVariant(*row.steady_samples_per_s)
+                   : QVariant(QString::number(*row.steady_samples_per_s, 'f', 1));
     case Loss:
         if (t.loss.empty()) return raw ? QVariant(0.0) : QVariant(QStringLiteral("-"));
         return raw ? QVariant(t.loss.back()) : QVariant(QString::number(t.loss.back(), 'f', 4));
@@ -289,7 +296,10 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant RunProgressModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole && section == SamplesPerS)
+        return throughputHeaderTip(StepTimeConvention::SteadyStateMedian);
+    if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Run:
         return tr("run");
@@ -304,7 +314,7 @@ QVariant RunProgressModel::headerData(int section, Qt::Orientation orientation, 
     case Eta:
         return tr("ETA");
     case SamplesPerS:
-        return tr("samples/s");
+        return throughputHeader(StepTimeConvention::SteadyStateMedian);
     case Loss:
         return tr("loss");
     default:

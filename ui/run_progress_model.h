@@ -10,6 +10,7 @@
 #include <QAbstractTableModel>
 #include <QTimer>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace scalebench {
@@ -77,6 +78,9 @@ class RunProgressModel : public QAbstractTableModel {
         std::string job_id, run_dir;
         QString state = QStringLiteral("pending"), where;
         RunTrace trace;
+        // The run's throughput as `run` prints it: the median over its steps so far after the warm-up
+        // (warmupStepsToSkip); none before the first step.
+        std::optional<double> steady_samples_per_s;
     };
     int rowOf(std::int64_t run_id) const;
     static void appendTo(RunTrace& trace, const std::vector<MetricRecord>& records);

@@ -2,6 +2,8 @@
 // tokens, TFLOP/s, MFU and MLPerf's time to train, one row per run.
 #include "run_table_model.h"
 
+#include "figure_labels.h"
+
 #include <QColor>
 
 namespace scalebench {
@@ -12,6 +14,7 @@ void RunTableModel::setResults(std::vector<RunResult> results) {
     beginResetModel();
     results_ = std::move(results);
     scaling_ = runScaling(results_);
+    if (!results_.empty()) convention_ = results_.front().figures.convention;
     endResetModel();
 }
 
@@ -124,7 +127,9 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::ToolTipRole && section == SamplesPerS) return throughputHeaderTip(convention_);
+    if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Run:
         return tr("Run");
@@ -133,7 +138,7 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
     case Status:
         return tr("Status");
     case SamplesPerS:
-        return tr("Samples/s");
+        return throughputHeader(convention_);
     case StepMs:
         return tr("Step ms");
     case Speedup:

@@ -51,6 +51,7 @@ class RunTableModel : public QAbstractTableModel {
 
     std::vector<RunResult> results_;
     std::vector<RunScaling> scaling_;
+    StepTimeConvention convention_ = StepTimeConvention::SteadyStateMedian; // the results' throughput reading
 };
 
 } // namespace scalebench

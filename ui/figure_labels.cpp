@@ -1,0 +1,22 @@
+// How the views name a figure that has more than one reading (figure_labels.h).
+#include "figure_labels.h"
+
+#include <QCoreApplication>
+
+namespace scalebench {
+
+QString throughputHeader(StepTimeConvention convention) {
+    return convention == StepTimeConvention::LastStep
+               ? QCoreApplication::translate("FigureLabels", "samples/s (last step)")
+               : QCoreApplication::translate("FigureLabels", "samples/s (median)");
+}
+
+QString throughputHeaderTip(StepTimeConvention convention) {
+    return QCoreApplication::translate("FigureLabels",
+                                       "Samples per second: the %1 (the steps after the warm-up, a tenth of "
+                                       "the run, at least 1 and at most 20), the figure `scalebench run` "
+                                       "prints. While a run goes on: over its steps so far.")
+        .arg(QString::fromStdString(describeConvention(convention)));
+}
+
+} // namespace scalebench
