@@ -23,6 +23,7 @@ BucketCheckView::BucketCheckView(QWidget* parent)
             .arg(kFabricSpeedHigh));
     table_ = makeRecordTable(model_, QStringLiteral("bucketTable"), this);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    table_->horizontalHeader()->setStretchLastSection(false); // the ratio beside its row's other figures
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(reading_);
@@ -32,8 +33,9 @@ BucketCheckView::BucketCheckView(QWidget* parent)
 void BucketCheckView::showSeries(const SeriesModelInputs& series) {
     std::vector<BucketCheck> checks = checkBuckets(series);
     if (checks.empty()) return showReason(QString::fromStdString(whyNoBucketChecks(series)));
-    reading_->setText(
-        tr("Per bucket: %1").arg(QString::fromStdString(describeBucketReading(readBucketChecks(checks)))));
+    QString reading = QString::fromStdString(describeBucketReading(readBucketChecks(checks)));
+    if (!reading.isEmpty()) reading[0] = reading[0].toUpper(); // a sentence of its own
+    reading_->setText(reading);
     model_->setChecks(std::move(checks));
     table_->show();
 }
