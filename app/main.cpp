@@ -9,6 +9,7 @@
 #include "project_command.h"
 #include "scaling_chart_png.h"
 #include "session_controller.h"
+#include "session_projection.h"
 #include "session_report.h"
 #include "session_results.h"
 #include "session_store.h"
@@ -114,9 +115,15 @@ int reportMain(int argc, char** argv, const ConsoleOptions& options) {
             if (baseline->session)
                 baseline->results = loadSessionResults(store, baseline->session->id, convention);
         }
+        ReportProjection projection;
+        try {
+            projection.series = sessionModelInputs(store, *session);
+        } catch (const std::exception& e) { // the page says why, the rest of it still stands
+            projection.error = e.what();
+        }
         QString error;
         if (!writeSessionReport(*session, results, QString::fromStdString(options.report_file.string()),
-                                &error, baseline, loadCapsules(store, *session)))
+                                &error, baseline, loadCapsules(store, *session), projection))
             throw std::runtime_error(error.toStdString());
         std::cout << "report of session " << session->id << " (" << session->name << ", " << results.size()
                   << " runs";

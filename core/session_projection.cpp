@@ -90,9 +90,68 @@ std::string formatBucketChecks(const std::vector<BucketCheck>& checks) {
                            c.measured_s * 1e3, c.predicted.time_s * 1e3,
                            c.predicted.time_s > 0 ? c.measured_s / c.predicted.time_s : 0.0,
                            c.predicted.extrapolated ? "  (modelled: size beyond the sweep)" : "");
-    return out +
-           "(a bucket's time runs from its start to its end on rank 0: it includes waiting for the slower "
+    out += "(a bucket's time runs from its start to its end on rank 0: it includes waiting for the slower "
            "rank, and with overlap the polling while backward runs)\n";
+    if (const std::string reading = describeBucketReading(readBucketChecks(checks)); !reading.empty())
+        out += reading + "\n";
+    return out;
+}
+
+BucketReading readBucketChecks(const std::vector<BucketCheck>& checks) {
+    std::vector<double> ratios;
+    for (const BucketCheck& c : checks)
+        if (c.predicted.time_s > 0) ratios.push_back(c.measured_s / c.predicted.time_s);
+    BucketReading out;
+    if (ratios.empty()) return out;
+    out.buckets = static_cast<int>(ratios.size());
+    out.low_ratio = *std::min_element(ratios.begin(), ratios.end());
+    out.high_ratio = *std::max_element(ratios.begin(), ratios.end());
+    out.median_ratio = median(ratios);
+    out.pace = out.median_ratio > kFabricSpeedHigh  ? BucketReading::Pace::Slower
+               : out.median_ratio < kFabricSpeedLow ? BucketReading::Pace::Faster
+                                                    : BucketReading::Pace::AtFabricSpeed;
+    return out;
+}
+
+namespace {
+// A ratio with the digits that matter: 24x, 2.5x, 0.63x.
+std::string ratioText(double ratio) {
+    return ratio >= 10  ? fmt::format("{:.0f}x", ratio)
+           : ratio >= 1 ? fmt::format("{:.1f}x", ratio)
+                        : fmt::format("{:.2f}x", ratio);
+}
+} // namespace
+
+std::string describeBucketReading(const BucketReading& r) {
+    if (r.buckets == 0) return "";
+    const std::string range = r.buckets == 1 || ratioText(r.low_ratio) == ratioText(r.high_ratio)
+                                  ? ratioText(r.median_ratio)
+                                  : ratioText(r.low_ratio) + "-" + ratioText(r.high_ratio);
+    const std::string median = r.buckets == 1 ? "" : fmt::format(" (median {})", ratioText(r.median_ratio));
+    const std::string head = fmt::format("buckets' all-reduce takes {} the sweep's time{}: ", range, median);
+    switch (r.pace) {
+    case BucketReading::Pace::AtFabricSpeed:
+        return head + "the training's communication runs at the fabric's speed";
+    case BucketReading::Pace::Slower:
+        return head +
+               "slower than the sweep, the training's communication does not run at the fabric's speed";
+    case BucketReading::Pace::Faster:
+        return head + "faster than the sweep, which overstates the fabric's time at these sizes";
+    }
+    return head;
+}
+
+std::string whyNoBucketChecks(const SeriesModelInputs& series) {
+    if (series.bucket_durations.empty()) return "the runs wrote no bucket timings";
+    if (std::none_of(series.bucket_durations.begin(), series.bucket_durations.end(),
+                     [](const auto& d) { return d.first >= 2 && !d.second.empty(); }))
+        return "bucket timings at one rank only: nothing was all-reduced";
+    if (series.inputs.sweep.empty())
+        return "no float32 all-reduce sweep over " +
+               (series.backend.empty() ? "the backend" : series.backend) +
+               " in the session: nothing to predict the buckets' times from";
+    if (checkBuckets(series).empty()) return "no bucket with timed steps";
+    return "";
 }
 
 int cpuListSize(const std::string& list) {

@@ -42,8 +42,27 @@ struct BucketCheck {
     CommPrediction predicted{};
 };
 std::vector<BucketCheck> checkBuckets(const SeriesModelInputs& series);
-// The checks as a terminal table, with the ratio measured / predicted; "" without any.
+// The checks as a terminal table, with the ratio measured / predicted, and their reading below it; ""
+// without any.
 std::string formatBucketChecks(const std::vector<BucketCheck>& checks);
+
+// What the checks say in one line. The rule: the median of the ratios measured / predicted within
+// [kFabricSpeedLow, kFabricSpeedHigh] is the fabric's speed; above it the training's all-reduce is slower
+// than the sweep's, below it faster (the sweep then overstates the fabric's time).
+constexpr double kFabricSpeedLow = 0.67;
+constexpr double kFabricSpeedHigh = 1.5;
+struct BucketReading {
+    enum class Pace { AtFabricSpeed, Slower, Faster };
+    int buckets = 0; // the checks with a predicted time, which the ratios are of
+    double low_ratio = 0, median_ratio = 0, high_ratio = 0;
+    Pace pace = Pace::AtFabricSpeed;
+};
+BucketReading readBucketChecks(const std::vector<BucketCheck>& checks);
+// "buckets' all-reduce takes 15-36x the sweep's time (median 24x): slower than the sweep, the training's
+// communication does not run at the fabric's speed"; "" without buckets.
+std::string describeBucketReading(const BucketReading& reading);
+// Why checkBuckets has nothing for the series (no bucket timings, only one rank, no sweep); "" where it has.
+std::string whyNoBucketChecks(const SeriesModelInputs& series);
 
 // The number of CPUs in a Linux CPU list ("0-3,8" is 5); 0 for text that is not one.
 int cpuListSize(const std::string& list);

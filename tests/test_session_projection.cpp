@@ -57,6 +57,12 @@ TEST_CASE("the recorded two-rank session gives the model its measured points, sw
     CHECK(buckets[0].bytes == 298536);
     CHECK(buckets[0].measured_s == Approx(1.917e-3).epsilon(1e-3));
     CHECK(buckets[0].predicted.time_s == Approx(0.054e-3).epsilon(1e-2));
+    const BucketReading reading = readBucketChecks(buckets);
+    CHECK(reading.buckets == 4);
+    CHECK(reading.pace == BucketReading::Pace::Slower);
+    CHECK(describeBucketReading(reading) == "buckets' all-reduce takes 15x-35x the sweep's time (median "
+                                            "19x): slower than the sweep, the training's "
+                                            "communication does not run at the fabric's speed");
     CHECK(rows[1].measured);
     CHECK_FALSE(rows[1].extrapolated);
     CHECK(rows[2].extrapolated); // 4 ranks: beyond the measured, and on a 2-CPU node
@@ -83,4 +89,51 @@ TEST_CASE("each bucket's measured all-reduce is set against the sweep's time for
                Catch::Contains("     2       0       100000         0.250         0.100      2.50x\n"));
     CHECK_THAT(table, Catch::Contains("(modelled: size beyond the sweep)"));
     CHECK(formatBucketChecks({}).empty());
+}
+
+TEST_CASE("the buckets' reading states whether the training's all-reduce runs at the fabric's speed",
+          "[core][model]") {
+    const auto checks = [](std::vector<double> ratios) {
+        std::vector<BucketCheck> out;
+        for (std::size_t b = 0; b < ratios.size(); ++b)
+            out.push_back({2, static_cast<int>(b), 1000, ratios[b] * 1e-3, {1e-3, 0, false}});
+        return out;
+    };
+    const BucketReading slow = readBucketChecks(checks({17.2, 53.4, 30.1}));
+    CHECK(slow.buckets == 3);
+    CHECK(slow.low_ratio == Approx(17.2));
+    CHECK(slow.median_ratio == Approx(30.1));
+    CHECK(slow.high_ratio == Approx(53.4));
+    CHECK(slow.pace == BucketReading::Pace::Slower);
+    CHECK(describeBucketReading(slow) ==
+          "buckets' all-reduce takes 17x-53x the sweep's time (median 30x): slower than the sweep, the "
+          "training's communication does not run at the fabric's speed");
+    const BucketReading even = readBucketChecks(checks({0.6, 0.8, 0.9}));
+    CHECK(even.pace == BucketReading::Pace::AtFabricSpeed);
+    CHECK(describeBucketReading(even) == "buckets' all-reduce takes 0.60x-0.90x the sweep's time (median "
+                                         "0.80x): the training's communication runs at the fabric's speed");
+    // The rule's edges: [0.67, 1.5] is the fabric's speed.
+    CHECK(readBucketChecks(checks({1.5})).pace == BucketReading::Pace::AtFabricSpeed);
+    CHECK(readBucketChecks(checks({0.67})).pace == BucketReading::Pace::AtFabricSpeed);
+    CHECK(readBucketChecks(checks({1.51})).pace == BucketReading::Pace::Slower);
+    const BucketReading fast = readBucketChecks(checks({0.3}));
+    CHECK(fast.pace == BucketReading::Pace::Faster);
+    CHECK(describeBucketReading(fast) == "buckets' all-reduce takes 0.30x the sweep's time: faster than the "
+                                         "sweep, which overstates the fabric's time at these sizes");
+    CHECK(readBucketChecks({}).buckets == 0);
+    CHECK(describeBucketReading(readBucketChecks({})).empty());
+}
+
+TEST_CASE("a series without bucket checks says why", "[core][model]") {
+    SeriesModelInputs series;
+    series.backend = "nccl";
+    CHECK(whyNoBucketChecks(series) == "the runs wrote no bucket timings");
+    series.bucket_durations[1] = {{100000, 1e-3, 20}};
+    CHECK(whyNoBucketChecks(series) == "bucket timings at one rank only: nothing was all-reduced");
+    series.bucket_durations[2] = {{100000, 1e-3, 20}};
+    CHECK(whyNoBucketChecks(series) ==
+          "no float32 all-reduce sweep over nccl in the session: nothing to predict the buckets' times from");
+    series.inputs.sweep = {{2, 1e3, 10e-6}, {2, 1e5, 100e-6}};
+    series.inputs.ranks_per_node = 8;
+    CHECK(whyNoBucketChecks(series).empty());
 }

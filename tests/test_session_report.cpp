@@ -4,6 +4,7 @@
 #include "console_run.h"
 #include "file_text.h"
 #include "main_window.h"
+#include "projection_fixture.h"
 #include "session_report.h"
 #include "session_results.h"
 #include "session_store.h"
@@ -346,4 +347,71 @@ TEST_CASE("scalebench report --baseline judges against the named session and ref
 
     const ConsoleRun help = runConsole(folder, {"report", "--help"});
     CHECK_THAT(help.out, Catch::Contains("--baseline SESSION"));
+}
+
+// Issue 24: per training series, the model's table and each bucket's measured all-reduce against the sweep.
+TEST_CASE("the report's Projection section holds the model's table and the buckets' check with its reading",
+          "[ui][report]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "s.db");
+    const SessionRow session = *store.session(storeProjectionFixture(store));
+    const std::vector<RunResult> results = loadSessionResults(store, session.id);
+    std::vector<SeriesModelInputs> inputs = sessionModelInputs(store, session);
+    REQUIRE(inputs.size() == 1);
+    CHECK_THAT(sessionReportHtml(session, results).toStdString(), !Catch::Contains("id=\"projection\""));
+
+    const std::string html =
+        sessionReportHtml(session, results, std::nullopt, {}, {inputs, ""}).toStdString();
+    CHECK_THAT(html, Catch::Contains("<section id=\"projection\">\n<h2>Projection</h2>") &&
+                         Catch::Contains("<h3>resnet20 fashion-mnist (backend mpi)</h3>"));
+    // The measured rank counts, then 2, 8 and 64 x the largest: 1, 2, 4, 16, 128
+    // (tests/test_session_projection.cpp's fixed numbers: 683.6 samples/s predicted at 1 rank, 800.6 at 2
+    // against 789.9 measured).
+    CHECK(reportProjectionRanks(inputs[0].inputs) == std::vector<int>{1, 2, 4, 16, 128});
+    CHECK_THAT(html, Catch::Contains("<tr class=\"predicted\"><td>1</td><td>predicted</td>"));
+    CHECK_THAT(html, Catch::Contains("<td>800.6</td>") && Catch::Contains("<td>789.9</td><td>+1.4 %</td>"));
+    CHECK_THAT(html, Catch::Contains("<tr class=\"extrapolated\"><td>128</td><td>extrap.</td>"));
+    CHECK_THAT(html, Catch::Contains("more ranks on a node than its 2 CPUs"));
+    CHECK_THAT(html, !Catch::Contains("<th>cost/h</th>")); // no price per GPU-hour
+
+    // Bucket 0 at 2 ranks: 1.917 ms measured against the sweep's 0.054 ms, and what that means.
+    CHECK_THAT(html, Catch::Contains("<tr><td>2</td><td>0</td><td>298.5 KB</td><td>1.917</td><td>0.054</td>"
+                                     "<td>interpolated</td><td>35.48x</td></tr>"));
+    CHECK_THAT(html,
+               Catch::Contains("<p class=\"bucket-reading fail\">" +
+                               describeBucketReading(readBucketChecks(checkBuckets(inputs[0]))) + ".</p>"));
+    CHECK_THAT(html,
+               Catch::Contains("buckets' all-reduce takes 15x-35x the sweep's time (median 19x): slower "
+                               "than the sweep, the training's communication does not run at the "
+                               "fabric's speed.</p>"));
+
+    inputs[0].inputs.price_per_gpu_hour = 2.5; // another helper's cluster setting: the cost columns show
+    CHECK_THAT(sessionReportHtml(session, results, std::nullopt, {}, {inputs, ""}).toStdString(),
+               Catch::Contains("<th>cost/h</th><th>cost/train</th>") && Catch::Contains("<td>5.00</td>"));
+
+    // No sweep: the section says why, in the table's and the buckets' place.
+    inputs[0].inputs.sweep.clear();
+    const std::string unswept =
+        sessionReportHtml(session, results, std::nullopt, {}, {inputs, ""}).toStdString();
+    CHECK_THAT(unswept, Catch::Contains("<p class=\"missing\">Not projected: ") &&
+                            Catch::Contains("no all-reduce sweep"));
+    CHECK_THAT(unswept, Catch::Contains("no float32 all-reduce sweep over mpi in the session"));
+    CHECK_THAT(sessionReportHtml(session, results, std::nullopt, {}, {{}, "disk I/O error"}).toStdString(),
+               Catch::Contains("Cannot read the model's inputs: disk I/O error"));
+}
+
+TEST_CASE("scalebench report projects the stored session", "[cli][report]") {
+    TemporaryFolder folder;
+    const std::filesystem::path db = folder.path / "s.db";
+    {
+        SessionStore store(db);
+        storeProjectionFixture(store);
+    }
+    const std::string page = (folder.path / "r.html").string();
+    const ConsoleRun report = runConsole(folder, {"report", "1", "--db", db.string(), "-o", page});
+    INFO(report.printed());
+    REQUIRE(report.exit_status == 0);
+    CHECK_THAT(fileText(page), Catch::Contains("<h2>Projection</h2>") &&
+                                   Catch::Contains("<td>298.5 KB</td><td>1.917</td><td>0.054</td>") &&
+                                   Catch::Contains("the training's communication does not run"));
 }

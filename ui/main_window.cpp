@@ -325,6 +325,7 @@ void MainWindow::showStoredSession(const StoredSession& session) {
         results_session_ = 0;
         shown_results_.clear();
         shown_capsules_.clear();
+        shown_projection_ = {};
         breakdown_tab_->clear();
         return;
     }
@@ -332,6 +333,7 @@ void MainWindow::showStoredSession(const StoredSession& session) {
     scaling_tab_->setProjectionInputs(session.projection_inputs, session.projection_error);
     results_session_ = session.session_id;
     shown_results_ = session.results;
+    shown_projection_ = {session.projection_inputs, session.projection_error.toStdString()};
     shown_capsules_.clear();
     if (const SessionRow* row = browser_->session(session.session_id))
         for (const StoredRun& run : session.runs)
@@ -405,8 +407,8 @@ bool MainWindow::exportReport(const QString& path) {
     // A session chosen but not loaded yet has no results to write.
     const SessionRow* row = results_session_ == shown_session_ ? browser_->session(shown_session_) : nullptr;
     QString error = tr("no stored session is shown");
-    const bool ok =
-        row && writeSessionReport(*row, shown_results_, path, &error, std::nullopt, shown_capsules_);
+    const bool ok = row && writeSessionReport(*row, shown_results_, path, &error, std::nullopt,
+                                              shown_capsules_, shown_projection_);
     status_text_->setText(ok ? tr("report written to %1").arg(path)
                              : tr("cannot write %1: %2").arg(path, error));
     return ok;

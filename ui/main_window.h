@@ -3,6 +3,7 @@
 // read by a StoredSessionLoader on its worker thread; the window shows what it hands over.
 #pragma once
 
+#include "projection_report.h"
 #include "results_table.h"
 #include "run_capsule.h"
 #include "run_plan.h"
@@ -116,6 +117,7 @@ class MainWindow : public QMainWindow {
     std::int64_t results_session_ = 0;
     std::vector<RunResult> shown_results_;
     std::vector<RunCapsule> shown_capsules_; // what the shown session's runs ran (File > Export report)
+    ReportProjection shown_projection_;      // its model inputs, for the report's Projection section
     std::int64_t stragglers_for_ = 0;        // the session whose next load picks the stragglers' run afresh
 
     SessionBrowser* browser_;

@@ -1,8 +1,9 @@
 // The Scaling tab: throughput with its two-sigma band beside speedup with error bars and efficiency (and the
 // time-to-target speedup where runs reached a target), for one series of the shown session's results at a
-// time; on the Projection page, the performance model's prediction for that series.
+// time; on the Projection page, the performance model's prediction for that series and its buckets' check.
 #include "scaling_tab.h"
 
+#include "bucket_check_view.h"
 #include "decimal_delegate.h"
 #include "performance_model.h"
 #include "projection_chart_view.h"
@@ -30,7 +31,7 @@ namespace scalebench {
 ScalingTab::ScalingTab(QWidget* parent)
     : QWidget(parent), model_(new ScalingModel(this)), series_(new QComboBox(this)),
       pages_(new QTabWidget(this)), project_to_(new QComboBox(this)), projection_chart_(nullptr),
-      projection_table_(nullptr) {
+      projection_table_(nullptr), bucket_checks_(nullptr) {
     series_->setObjectName(QStringLiteral("seriesChoice"));
     series_->setToolTip(tr("Runs alike in every plan setting but their rank count form one series; the label "
                            "names the settings in which the session's series differ"));
@@ -86,7 +87,10 @@ ScalingTab::ScalingTab(QWidget* parent)
     projection_table_->setReadOnly(true);
     projection_table_->setLineWrapMode(QPlainTextEdit::NoWrap);
     projection_table_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    projection_split->setSizes({380, 300}); // room for the table's notes below its rows
+    // Each bucket's measured all-reduce against the sweep's time for its size: at the fabric's speed?
+    bucket_checks_ = new BucketCheckView(projection_split);
+    bucket_checks_->setObjectName(QStringLiteral("bucketChecks"));
+    projection_split->setSizes({380, 300, 220}); // room for the table's notes below its rows
     auto* projection_layout = new QVBoxLayout(projection);
     projection_layout->setContentsMargins(0, 4, 0, 0);
     projection_layout->addLayout(projection_row);
@@ -138,6 +142,7 @@ void ScalingTab::showProjection() {
     auto shown = [&](const QString& reason) {
         projection_chart_->showReason(reason);
         projection_table_->setPlainText(reason);
+        bucket_checks_->showReason(reason);
     };
     if (!projection_error_.isEmpty())
         return shown(tr("cannot read the model's inputs: %1").arg(projection_error_));
@@ -147,6 +152,7 @@ void ScalingTab::showProjection() {
     if (series == projection_inputs_.end())
         return shown(projection_inputs_.empty() ? tr("no training series with successful runs to project")
                                                 : tr("no model inputs for the series '%1'").arg(label));
+    bucket_checks_->showSeries(*series); // measured rank counts only: the chosen N does not change it
     const ModelInputs& inputs = series->inputs;
     // Every power of two from N0 and every measured rank count, up to the chosen N.
     const int last = project_to_->currentData().toInt();

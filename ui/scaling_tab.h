@@ -1,7 +1,8 @@
 // The Scaling tab: throughput with its two-sigma band beside speedup with error bars and efficiency (and the
 // time-to-target speedup where runs reached a target), for one series of the shown session's results at a
 // time: runs that differ in any setting but their rank count are never charted as one series. Its Projection
-// page shows the performance model's prediction for the same series out to a chosen rank count.
+// page shows the performance model's prediction for the same series out to a chosen rank count, and each
+// gradient bucket's measured all-reduce against the sweep's time for its size.
 #pragma once
 
 #include "results_table.h"
@@ -16,6 +17,7 @@ class QTabWidget;
 
 namespace scalebench {
 
+class BucketCheckView;
 class ProjectionChartView;
 class ScalingModel;
 
@@ -37,6 +39,7 @@ class ScalingTab : public QWidget {
     QComboBox* projectTo() const { return project_to_; }
     ProjectionChartView* projectionChart() const { return projection_chart_; }
     QPlainTextEdit* projectionTable() const { return projection_table_; }
+    BucketCheckView* bucketChecks() const { return bucket_checks_; }
 
   private:
     void showSeries();
@@ -48,6 +51,7 @@ class ScalingTab : public QWidget {
     QComboBox* project_to_;
     ProjectionChartView* projection_chart_;
     QPlainTextEdit* projection_table_;
+    BucketCheckView* bucket_checks_;
     std::vector<ScalingPoint> points_;
     std::vector<SeriesModelInputs> projection_inputs_;
     QString projection_error_;

@@ -1,6 +1,7 @@
 // One stored session as a self-contained HTML page: its facts, the results table, and the window's charts as
 // inline SVG (scaling, speedup, breakdown, collectives), with MLPerf scores where the runs have them, the
-// verdicts, slow ranks and nodes, and each figure's change against a baseline session.
+// performance model's projection and the buckets' check, the verdicts, slow ranks and nodes, and each
+// figure's change against a baseline session.
 #include "session_report.h"
 
 #include "breakdown_chart_view.h"
@@ -414,7 +415,7 @@ tr.improvement td{background:#dfd}
 
 QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult>& results,
                           const std::optional<ReportBaseline>& baseline,
-                          const std::vector<RunCapsule>& capsules) {
+                          const std::vector<RunCapsule>& capsules, const ReportProjection& projection) {
     const QString title =
         QStringLiteral("scalebench session %1: %2").arg(session.id).arg(escaped(session.name));
     QString html = QStringLiteral("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -452,6 +453,7 @@ QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult
         html += QStringLiteral("<p class=\"missing\">Charts need a QApplication; none was running.</p>\n");
     }
     html += mlperfSection(points);
+    html += projectionSection(projection);
     html += verdictsSection(session, results);
     if (baseline) html += regressionSection(session, results, *baseline);
     html += slowRanksSection(results);
@@ -461,10 +463,11 @@ QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult
 
 bool writeSessionReport(const SessionRow& session, const std::vector<RunResult>& results, const QString& path,
                         QString* error, const std::optional<ReportBaseline>& baseline,
-                        const std::vector<RunCapsule>& capsules) {
+                        const std::vector<RunCapsule>& capsules, const ReportProjection& projection) {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly) ||
-        file.write(sessionReportHtml(session, results, baseline, capsules).toUtf8()) < 0 || !file.commit()) {
+        file.write(sessionReportHtml(session, results, baseline, capsules, projection).toUtf8()) < 0 ||
+        !file.commit()) {
         if (error) *error = QStringLiteral("could not write %1: %2").arg(path, file.errorString());
         return false;
     }
