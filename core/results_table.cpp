@@ -1,6 +1,8 @@
 // The results of a session as a text table for the terminal and as CSV.
 #include "results_table.h"
 
+#include "figure_cautions.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
@@ -92,10 +94,13 @@ std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
         auto it = baseline.find(seriesOf(r));
         if (r.status == "ok" && it != baseline.end() && it->second.throughput.mean > 0) {
             const ScalingPoint& base = it->second;
-            s.speedup = r.figures.samples_per_s / base.throughput.mean;
+            // N0's own repeats are the baseline: 1.00x by definition, never 0.98x and 1.02x (each against
+            // their mean); how far a repeat lies from its siblings is figureCautions' to say.
+            s.speedup = r.ranks == base.ranks ? 1.0 : r.figures.samples_per_s / base.throughput.mean;
             s.efficiency = s.speedup * base.ranks / r.ranks;
             if (r.time_to_target_s && base.reached > 0 && *r.time_to_target_s > 0) {
-                s.time_to_target_speedup = base.time_to_target.mean / *r.time_to_target_s;
+                s.time_to_target_speedup =
+                    r.ranks == base.ranks ? 1.0 : base.time_to_target.mean / *r.time_to_target_s;
                 s.time_to_target_efficiency = *s.time_to_target_speedup * base.ranks / r.ranks;
             }
         }
@@ -219,6 +224,7 @@ std::vector<std::string> splitLines(const std::string& text) {
 
 std::string formatResultsTable(const std::vector<RunResult>& results) {
     const auto scaling = runScaling(results);
+    const auto cautions = figureCautions(results);
     std::string out =
         fmt::format("{:<34} {:>5} {:>6} {:>10} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>7} {:>6} {:>7} "
                     "{:>12} {:>11}\n",
@@ -260,14 +266,16 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
         for (const std::string& line : splitLines(describeSlowRanks(r.slow_ranks)))
             out += "    " + line + "\n";
         if (!r.error.empty()) out += "    error: " + r.error + "\n";
+        out += formatCautions(cautions[i], "    ");
     }
     const StepTimeConvention convention =
         results.empty() ? StepTimeConvention::SteadyStateMedian : results.front().figures.convention;
     out +=
         "samples/s: " + describeConvention(convention) +
         "; step and its parts: mean ms per step (data, forward, backward, exposed all-reduce, optimizer);\n"
-        "comm%: exposed all-reduce / step time; speedup S(N) = X(N)/X(N0) against the mean at the smallest "
-        "rank count N0 of the run's series, efficiency E(N) = S(N) * N0/N;\n"
+        "comm%: exposed all-reduce / step time; speedup S(N) = X(N)/X(N0) against the mean of the repeats at "
+        "the smallest rank count N0 of the run's series (N0's own runs: 1.00x), efficiency E(N) = S(N) * "
+        "N0/N;\n"
         "to target: time to the evaluation that reached the run's target (MLBench's time to accuracy).\n";
     if (std::any_of(results.begin(), results.end(),
                     [](const RunResult& r) { return !r.slow_ranks.slow_ranks.empty(); }))

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis.h"
+#include "run_placement.h"
 #include "slow_rank_finding.h"
 
 #include <string>
@@ -37,6 +38,7 @@ struct RunResult {
         mlperf_division{}; // submission_division: "closed", "open" (the engine's stand-ins); "" unsaid
     // Ranks and nodes whose compute time stands out (findSlowRanks over its rank-times records and header).
     SlowRankFinding slow_ranks{};
+    RunPlacement placement{}; // where its ranks ran: ranks and CPUs on the busiest host, threads per rank
 };
 
 // The run's series: its `series`, or its workload and dataset where that is empty.

@@ -23,38 +23,6 @@ json parsedHeader(const std::string& text) {
     return header.is_object() ? header : json::object();
 }
 
-// The CPUs the ranks on each host were bound to, counted on the busiest host; the ranks on it too.
-struct Placement {
-    int ranks_on_a_host = 0;
-    int cpus_on_a_host = 0;
-};
-Placement placement(const json& header) {
-    std::map<std::string, std::pair<int, std::set<int>>> hosts; // host -> ranks, CPUs
-    for (const json& h : header.value("hosts", json::array())) {
-        if (!h.is_object()) continue;
-        auto& [ranks, cpus] = hosts[h.value("host", "")];
-        ++ranks;
-        std::istringstream list(h.value("cpus", ""));
-        for (std::string part; std::getline(list, part, ',');) {
-            const std::size_t dash = part.find('-');
-            try {
-                const int first = std::stoi(part.substr(0, dash));
-                const int last = dash == std::string::npos ? first : std::stoi(part.substr(dash + 1));
-                for (int cpu = first; cpu <= last && cpu - first < 4096; ++cpu)
-                    cpus.insert(cpu);
-            } catch (const std::exception&) {
-                // not a CPU list: counts nothing
-            }
-        }
-    }
-    Placement out;
-    for (const auto& [host, use] : hosts) {
-        out.ranks_on_a_host = std::max(out.ranks_on_a_host, use.first);
-        out.cpus_on_a_host = std::max(out.cpus_on_a_host, static_cast<int>(use.second.size()));
-    }
-    return out;
-}
-
 std::string backendOf(const RunResult& result, const json& header) {
     if (const auto it = result.series.settings.find("backend"); it != result.series.settings.end())
         return it->second;
@@ -154,10 +122,6 @@ std::string whyNoBucketChecks(const SeriesModelInputs& series) {
     return "";
 }
 
-int cpuListSize(const std::string& list) {
-    return placement(json{{"hosts", {{{"host", "h"}, {"cpus", list}}}}}).cpus_on_a_host;
-}
-
 std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, const SessionRow& session) {
     const std::vector<RunResult> results = loadSessionResults(store, session.id);
     std::map<std::string, json> headers;         // by run name
@@ -198,7 +162,7 @@ std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, con
         SeriesModelInputs s;
         s.label = labels[i];
         ModelInputs& in = s.inputs;
-        Placement widest;
+        RunPlacement widest;
         bool cpu_training = false;
         for (const auto& [ranks, runs] : series[i].by_ranks) {
             std::vector<double> compute, exposed, hidden, samples;
@@ -227,7 +191,7 @@ std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, con
                     for (const json& elements : header.value("bucket_elements", json::array()))
                         if (elements.is_number()) in.bucket_bytes.push_back(elements.get<double>() * 4);
                 if (in.seq_len == 0) in.seq_len = header.value("seq_len", hyper.value("seq_len", 0));
-                const Placement p = placement(header);
+                const RunPlacement& p = r->placement;
                 widest.ranks_on_a_host = std::max(widest.ranks_on_a_host, p.ranks_on_a_host);
                 widest.cpus_on_a_host = std::max(widest.cpus_on_a_host, p.cpus_on_a_host);
                 const json device = header.value("device", json::object());

@@ -5,6 +5,7 @@
 
 #include "bucket_durations.h"
 #include "performance_model.h"
+#include "run_placement.h"
 #include "session_store.h"
 
 #include <map>
@@ -63,8 +64,5 @@ BucketReading readBucketChecks(const std::vector<BucketCheck>& checks);
 std::string describeBucketReading(const BucketReading& reading);
 // Why checkBuckets has nothing for the series (no bucket timings, only one rank, no sweep); "" where it has.
 std::string whyNoBucketChecks(const SeriesModelInputs& series);
-
-// The number of CPUs in a Linux CPU list ("0-3,8" is 5); 0 for text that is not one.
-int cpuListSize(const std::string& list);
 
 } // namespace scalebench

@@ -128,6 +128,7 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
             readMlperfScore(summary->json, result);
         }
         result.slow_ranks = findSlowRanks(store.rankTimes(run.id), hostsOfRanks(run.header_json));
+        result.placement = runPlacement(run.header_json);
         results.push_back(std::move(result));
     }
     return results;

@@ -162,3 +162,25 @@ TEST_CASE("the Runs tab's two tables show one throughput per run, the steady-sta
                    Catch::Contains("median over steady-state steps") && Catch::Contains("scalebench run"));
     }
 }
+
+TEST_CASE("the Runs tab marks a figure not to take at face value, with its reason", "[ui][runs][issue25]") {
+    // Issue 25, finding 2: 102 % and 2.4x on a 2-core machine went unquestioned.
+    RunProgressModel runs;
+    RunsTab tab(nullptr, &runs);
+    RunResult crowded;
+    crowded.name = "resnet20-fashion-mnist-n2";
+    crowded.ranks = 2;
+    crowded.status = "ok";
+    crowded.figures.steady_steps = 50;
+    crowded.figures.samples_per_s = 900;
+    crowded.placement = {2, 2, 2}; // 2 ranks x 2 threads on 2 CPUs
+    tab.setResults({crowded});
+    const QAbstractItemModel* model = child<QTableView>(tab, "runTable")->model();
+    CHECK(model->headerData(RunTableModel::Check, Qt::Horizontal).toString() == "Check");
+    CHECK(model->index(0, RunTableModel::Check).data().toString() == "ranks share cores");
+    const QModelIndex samples = model->index(0, RunTableModel::SamplesPerS);
+    CHECK_THAT(samples.data(Qt::ToolTipRole).toString().toStdString(),
+               Catch::StartsWith("2 ranks x 2 threads on 2 CPUs of one host: ranks share cores"));
+    CHECK(samples.data(Qt::ForegroundRole).isValid());
+    CHECK_FALSE(model->index(0, RunTableModel::StepMs).data(Qt::ForegroundRole).isValid());
+}

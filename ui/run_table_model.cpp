@@ -7,6 +7,9 @@
 #include <QColor>
 
 namespace scalebench {
+namespace {
+const QColor kCautionColour(0xb3, 0x5c, 0x00); // dark orange: a figure not to take at face value
+} // namespace
 
 RunTableModel::RunTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -14,6 +17,7 @@ void RunTableModel::setResults(std::vector<RunResult> results) {
     beginResetModel();
     results_ = std::move(results);
     scaling_ = runScaling(results_);
+    cautions_ = figureCautions(results_);
     if (!results_.empty()) convention_ = results_.front().figures.convention;
     endResetModel();
 }
@@ -36,6 +40,12 @@ QVariant RunTableModel::rawValue(int row, int column) const {
         return r.ranks;
     case Status:
         return QString::fromStdString(r.status);
+    case Check: {
+        QStringList texts;
+        for (const FigureCaution& c : cautions_[static_cast<std::size_t>(row)])
+            texts << QString::fromStdString(c.short_text);
+        return texts.join(QStringLiteral("; "));
+    }
     case SamplesPerS:
         return r.figures.samples_per_s;
     case StepMs:
@@ -75,10 +85,21 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     const int column = index.column();
     const RunResult& r = results_[static_cast<std::size_t>(index.row())];
     if (role == Qt::TextAlignmentRole)
-        return column == Run || column == Status ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-                                                 : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+        return column == Run || column == Status || column == Check
+                   ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && !r.error.empty()) return QString::fromStdString(r.error);
     if (role == Qt::ForegroundRole && column == Status && r.status == "failed") return QColor(Qt::red);
+    if (role == Qt::ToolTipRole || role == Qt::ForegroundRole) {
+        const std::string figure = column == SamplesPerS  ? "samples/s"
+                                   : column == Efficiency ? "efficiency"
+                                                          : "";
+        QStringList reasons;
+        for (const FigureCaution& c : cautions_[static_cast<std::size_t>(index.row())])
+            if (column == Check || c.figure == figure) reasons << QString::fromStdString(c.reason);
+        if (reasons.isEmpty()) return {};
+        return role == Qt::ToolTipRole ? QVariant(reasons.join(QLatin1Char('\n'))) : QVariant(kCautionColour);
+    }
     if (role == Qt::UserRole) return rawValue(index.row(), column);
     if (role != Qt::DisplayRole) return {};
 
@@ -89,6 +110,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     case Run:
     case Ranks:
     case Status:
+    case Check:
         return value;
     case SamplesPerS:
         return measured ? QString::number(value.toDouble(), 'f', 1) : QStringLiteral("-");
@@ -137,6 +159,8 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Ranks");
     case Status:
         return tr("Status");
+    case Check:
+        return tr("Check");
     case SamplesPerS:
         return throughputHeader(convention_);
     case StepMs:

@@ -2,6 +2,7 @@
 // row per run.
 #pragma once
 
+#include "figure_cautions.h"
 #include "results_table.h"
 
 #include <QAbstractTableModel>
@@ -17,6 +18,7 @@ class RunTableModel : public QAbstractTableModel {
         Run,
         Ranks,
         Status,
+        Check, // figureCautions' short texts; each flagged figure's cell coloured, its reason in the tooltip
         SamplesPerS,
         StepMs,
         Speedup,
@@ -52,6 +54,7 @@ class RunTableModel : public QAbstractTableModel {
     std::vector<RunResult> results_;
     std::vector<RunScaling> scaling_;
     StepTimeConvention convention_ = StepTimeConvention::SteadyStateMedian; // the results' throughput reading
+    std::vector<std::vector<FigureCaution>> cautions_;
 };
 
 } // namespace scalebench
