@@ -35,7 +35,9 @@ int projectSession(const ConsoleOptions& options, std::ostream& out, std::ostrea
                 in.ranks_per_node = options.ranks_per_node;
             }
             in.samples_to_train = options.samples_to_train;
-            in.price_per_gpu_hour = options.price_per_gpu_hour;
+            // The session's cluster's price unless the command line gives one.
+            if (options.price_per_gpu_hour) in.price_per_gpu_hour = *options.price_per_gpu_hour;
+            if (!options.currency.empty()) in.currency = options.currency;
             std::string measured;
             for (const MeasuredPoint& m : in.measured)
                 measured += fmt::format("{}{} ({} repeat{})", measured.empty() ? "" : ", ", m.ranks,

@@ -8,9 +8,10 @@ namespace scalebench {
 
 RunTableModel::RunTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void RunTableModel::setResults(std::vector<RunResult> results) {
+void RunTableModel::setResults(std::vector<RunResult> results, GpuHourPrice price) {
     beginResetModel();
     results_ = std::move(results);
+    price_ = std::move(price);
     scaling_ = runScaling(results_);
     endResetModel();
 }
@@ -63,6 +64,9 @@ QVariant RunTableModel::rawValue(int row, int column) const {
         return r.figures.mfu ? QVariant(*r.figures.mfu * 100) : QVariant();
     case MlperfTimeToTrain:
         return r.mlperf_time_to_train_min ? QVariant(*r.mlperf_time_to_train_min) : QVariant();
+    case Cost:
+        if (const std::optional<double> cost = runCost(r, price_)) return *cost;
+        return {};
     }
     return {};
 }
@@ -119,6 +123,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
             .arg(r.mlperf_division.empty()
                      ? QString()
                      : QStringLiteral(", ") + QString::fromStdString(r.mlperf_division));
+    case Cost:
+        return value.isValid() ? QString::number(value.toDouble(), 'f', 2) : QStringLiteral("-");
     }
     return {};
 }
@@ -158,6 +164,8 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
         return tr("MFU");
     case MlperfTimeToTrain:
         return tr("MLPerf time to train");
+    case Cost:
+        return tr("Cost %1").arg(QString::fromStdString(price_.currency));
     }
     return {};
 }
