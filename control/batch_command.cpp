@@ -6,6 +6,7 @@
 #include "dry_run.h"
 #include "interrupts.h"
 #include "orphan_sessions.h"
+#include "run_cost.h"
 #include "session_comparison.h"
 #include "session_results.h"
 #include "session_runner.h"
@@ -205,6 +206,10 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
 
         batch.results = loadSessionResults(store, outcome.session_id, stepTimeConvention(options));
         out << "\n" << formatResultsTable(batch.results) << formatCollectiveSweeps(batch.results);
+        if (const std::optional<SessionRow> session = store.session(outcome.session_id))
+            if (const std::string costs = formatRunCosts(batch.results, sessionPrice(*session));
+                !costs.empty())
+                out << "\n" << costs;
         const bool verdicts_fail =
             judge(options, plan, store, outcome.session_id, batch.results, stepTimeConvention(options), out);
         const auto csv_path = options.out_dir / "results.csv";

@@ -221,9 +221,19 @@ const std::vector<Option>& options() {
         {"samples-to-train", "S", "samples a training takes: the time to train at each N (0: none)",
          [](const O&) { return std::string("0"); },
          [](O& o, const std::string& v) { o.samples_to_train = nonNegative(v, "a number of samples"); }},
-        {"price", "P", "the price of one GPU-hour: the cost per hour and to train at each N (0: none)",
-         [](const O&) { return std::string("0"); },
+        {"price", "P",
+         "the price of one GPU-hour (on CPU runs, one rank-hour): the cost per hour and to train at each "
+         "N (0: none)",
+         [](const O&) { return std::string("the session's cluster's price_per_gpu_hour"); },
          [](O& o, const std::string& v) { o.price_per_gpu_hour = nonNegative(v, "a price per GPU-hour"); }},
+        {"currency", "C", "the price's currency, three upper-case letters as ISO 4217 writes it (USD, EUR)",
+         [](const O&) { return std::string("the session's cluster's, else USD"); },
+         [](O& o, const std::string& v) {
+             if (v.size() != 3 ||
+                 !std::all_of(v.begin(), v.end(), [](char c) { return c >= 'A' && c <= 'Z'; }))
+                 throw std::invalid_argument("three upper-case letters (USD, EUR, CHF), not '" + v + "'");
+             o.currency = v;
+         }},
         {"ranks", "N", "processes of each imported run, where its log does not say",
          [](const O& d) { return std::to_string(d.ranks); },
          [](O& o, const std::string& v) {
@@ -280,7 +290,7 @@ const std::vector<Command>& commands() {
          "compute, the all-reduce predicted from the session's sweep, less the overlap its runs measured "
          "(docs/performance-model.md); says where it extrapolates. SESSION may instead be a FILE.toml of "
          "stated inputs (a published step time, link figures: bench/seeds/*.toml)",
-         {"db", "to", "global-batch", "ranks-per-node", "samples-to-train", "price"},
+         {"db", "to", "global-batch", "ranks-per-node", "samples-to-train", "price", "currency"},
          [](O& o, const Arguments& a) {
              if (a[0].find_first_not_of(" \t") == std::string::npos)
                  throw std::invalid_argument("a session's id or name, not an empty word");

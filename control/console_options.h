@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -51,13 +52,15 @@ struct ConsoleOptions {
     std::string baseline;        // run, report: a stored session's id or name, or "last"; "": none
     std::filesystem::path junit; // run: JUnit XML of the runs and verdicts
     // project SESSION: the rank counts to predict, weak scaling or a fixed global batch (0: weak), samples to
-    // train (0: no time to train) and the price of a GPU-hour (0: no cost).
+    // train (0: no time to train) and the price of a GPU-hour (0: no cost; none given: the price of the
+    // session's cluster) in a currency (empty: the cluster's).
     std::vector<int> project_ranks{8, 64, 512, 2048};
     std::filesystem::path project_inputs; // project FILE.toml: stated inputs instead of a stored session
     int global_batch = 0;
     int ranks_per_node = 0; // project: where node boundaries lie in the prediction (0: as the session ran)
     double samples_to_train = 0;
-    double price_per_gpu_hour = 0;
+    std::optional<double> price_per_gpu_hour{};
+    std::string currency{};
 
     bool operator==(const ConsoleOptions&) const = default;
 };

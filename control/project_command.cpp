@@ -25,7 +25,9 @@ void applyOptions(const ConsoleOptions& options, ModelInputs& in) {
         in.ranks_per_node = options.ranks_per_node;
     }
     if (options.samples_to_train > 0) in.samples_to_train = options.samples_to_train;
-    if (options.price_per_gpu_hour > 0) in.price_per_gpu_hour = options.price_per_gpu_hour;
+    // The session's cluster's (or the file's) price unless the command line gives one.
+    if (options.price_per_gpu_hour) in.price_per_gpu_hour = *options.price_per_gpu_hour;
+    if (!options.currency.empty()) in.currency = options.currency;
 }
 
 std::string linkLine(const char* where, const LinkFit& link) {

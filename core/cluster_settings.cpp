@@ -5,7 +5,9 @@
 #include "toml_table_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
@@ -75,6 +77,10 @@ bool isConstraint(const std::string& s) {
         return isAlnum(c) || std::string_view("_.-&|,[]*:!()").find(c) != std::string_view::npos;
     });
 }
+// ISO 4217's alphabetic code: three upper-case letters (USD, EUR, CHF).
+bool isCurrencyCode(const std::string& s) {
+    return s.size() == 3 && std::all_of(s.begin(), s.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+}
 bool isUpperEnvironmentName(const std::string& s) {
     return !s.empty() && !(s[0] >= '0' && s[0] <= '9') && std::all_of(s.begin(), s.end(), [](char c) {
         return (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -106,7 +112,9 @@ ClusterSettings readCluster(const toml::table& table, const std::string& file, i
                    "container_image",
                    "launcher",
                    "poll_seconds",
-                   "jobcomp_log"});
+                   "jobcomp_log",
+                   "price_per_gpu_hour",
+                   "currency"});
     ClusterSettings c;
     c.name = r.text("name", "", true);
     c.host = r.text("host", "", true);
@@ -144,6 +152,8 @@ ClusterSettings readCluster(const toml::table& table, const std::string& file, i
         r.fail(*table.get("launcher"), "launcher", "'launcher' must be \"srun-pmix\" or \"mpirun\"");
     c.poll_seconds = r.integer("poll_seconds", c.poll_seconds, 1);
     c.jobcomp_log = r.text("jobcomp_log", "");
+    c.price_per_gpu_hour = r.number("price_per_gpu_hour", c.price_per_gpu_hour);
+    c.currency = r.text("currency", c.currency);
     const auto problems = clusterProblems(c);
     if (!problems.empty()) {
         // Reported where the value is written: its key's line, or its entry's in a list or in nccl_env.
@@ -290,6 +300,15 @@ std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
     atLeast("poll_seconds", c.poll_seconds, 1);
     if (!isOneLine(c.jobcomp_log) || c.jobcomp_log.starts_with("-"))
         add("jobcomp_log", c.jobcomp_log, one_line + no_option);
+    if (!std::isfinite(c.price_per_gpu_hour) || c.price_per_gpu_hour < 0)
+        out.push_back({"price_per_gpu_hour",
+                       fmt::format("'price_per_gpu_hour' is {}: a price is 0 (none) or more, in the "
+                                   "cluster's currency per GPU-hour (on CPU runs, per rank-hour)",
+                                   c.price_per_gpu_hour),
+                       -1, ""});
+    if (!isCurrencyCode(c.currency))
+        add("currency", c.currency,
+            "three upper-case letters, as ISO 4217 writes a currency (USD, EUR, CHF)");
     return out;
 }
 
@@ -317,7 +336,9 @@ std::string clusterToJson(const ClusterSettings& c) {
                         {"container_image", c.container_image},
                         {"launcher", launcherName(c.launcher)},
                         {"poll_seconds", c.poll_seconds},
-                        {"jobcomp_log", c.jobcomp_log}};
+                        {"jobcomp_log", c.jobcomp_log},
+                        {"price_per_gpu_hour", c.price_per_gpu_hour},
+                        {"currency", c.currency}};
     return j.dump();
 }
 
@@ -349,6 +370,8 @@ ClusterSettings clusterFromJson(const std::string& text) {
                                                      : ClusterSettings::Launcher::SrunPmix;
     c.poll_seconds = j.value("poll_seconds", c.poll_seconds);
     c.jobcomp_log = j.value("jobcomp_log", "");
+    c.price_per_gpu_hour = j.value("price_per_gpu_hour", c.price_per_gpu_hour);
+    c.currency = j.value("currency", c.currency);
     return c;
 }
 

@@ -42,6 +42,12 @@ struct ClusterSettings {
     enum class Launcher { SrunPmix, Mpirun } launcher = Launcher::SrunPmix;
     int poll_seconds = 5;
     std::string jobcomp_log; // JobCompLoc of jobcomp/filetxt: final states of jobs sacct and scontrol forgot
+
+    // What its time costs: the price of one GPU-hour (0: no price, no costs shown), and its currency as
+    // ISO 4217 writes it (three upper-case letters: USD, EUR, CHF). On CPU runs a "GPU" is a rank: the price
+    // applies to ranks x hours.
+    double price_per_gpu_hour = 0;
+    std::string currency = "USD";
 };
 
 // "local": this machine, always there, never stored: runs go through mpirun here (the embedded default).

@@ -279,6 +279,17 @@ std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int
     return out;
 }
 
+std::optional<Projection> cheapestForDeadline(const std::vector<Projection>& rows, double deadline_s) {
+    std::optional<Projection> best;
+    for (const Projection& p : rows) {
+        if (p.time_to_train_s <= 0 || p.cost_to_train <= 0 || p.time_to_train_s > deadline_s) continue;
+        if (!best || p.cost_to_train < best->cost_to_train ||
+            (p.cost_to_train == best->cost_to_train && p.time_to_train_s < best->time_to_train_s))
+            best = p;
+    }
+    return best;
+}
+
 std::string formatProjection(const ModelInputs& inputs, const std::vector<Projection>& rows) {
     std::string out = fmt::format(
         "{} scaling, hidden fraction {:.0f} % of communication (measured at the largest rank count)\n",
@@ -293,7 +304,8 @@ std::string formatProjection(const ModelInputs& inputs, const std::vector<Projec
                cost = inputs.price_per_gpu_hour > 0;
     if (tokens) out += fmt::format(" {:>12} {:>8}", "tokens/s", "days/1T");
     if (train) out += fmt::format(" {:>12}", "to train");
-    if (cost) out += fmt::format(" {:>10} {:>12}", "cost/h", "cost/train");
+    if (cost)
+        out += fmt::format(" {:>10} {:>14}", "cost/h " + inputs.currency, "cost/train " + inputs.currency);
     out += "\n";
     for (const Projection& p : rows) {
         out += fmt::format(
@@ -303,7 +315,7 @@ std::string formatProjection(const ModelInputs& inputs, const std::vector<Projec
             p.samples_per_s, p.speedup, p.efficiency * 100);
         if (tokens) out += fmt::format(" {:>12.0f} {:>8.1f}", p.tokens_per_s, p.days_to_1t_tokens);
         if (train) out += fmt::format(" {:>10.1f} s", p.time_to_train_s);
-        if (cost) out += fmt::format(" {:>10.2f} {:>12.2f}", p.cost_per_hour, p.cost_to_train);
+        if (cost) out += fmt::format(" {:>10.2f} {:>14.2f}", p.cost_per_hour, p.cost_to_train);
         if (p.measured && p.measured_samples_per_s > 0)
             out += fmt::format("  measured {:.1f} samples/s: prediction {:+.1f} %", p.measured_samples_per_s,
                                (p.samples_per_s / p.measured_samples_per_s - 1) * 100);

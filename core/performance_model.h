@@ -80,11 +80,12 @@ struct ModelInputs {
     int seq_len = 0;               // language workloads: tokens per sample (tokens/s, days to 1T)
     double samples_to_train = 0;   // time to train (0: none)
     int cpus_per_node = 0;         // CPU training: the node's usable CPUs (0: not CPU-bound)
-    double price_per_gpu_hour = 0; // cost (0: none)
     // Stated instead of measured (`project --inputs`, seeds' figures): link figures that replace the fit (the
     // sweep may then be empty), and the hidden fraction of communication.
     std::optional<LinkFit> stated_intra{}, stated_inter{};
     std::optional<double> stated_hidden_fraction{};
+    double price_per_gpu_hour = 0; // cost (0: none); on CPU runs a "GPU" is a rank
+    std::string currency = "USD";  // the price's (ISO 4217): what the cost columns are in
 };
 
 struct Projection {
@@ -117,6 +118,11 @@ CommCostModel commCostModel(const ModelInputs& inputs);
 // All buckets' all-reduce time at N ranks (no overlap taken off).
 double stepCommunication(const ModelInputs& inputs, int ranks);
 std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int>& ranks);
+
+// The rank count that trains at the least cost within `deadline_s` seconds: of the rows with a time and a
+// cost to train (samples to train and a price given), those whose time to train is at most the deadline, the
+// one with the least cost to train (on a tie, the faster). None where no row meets the deadline.
+std::optional<Projection> cheapestForDeadline(const std::vector<Projection>& rows, double deadline_s);
 
 // The projection as a terminal table (`scalebench project`).
 std::string formatProjection(const ModelInputs& inputs, const std::vector<Projection>& rows);

@@ -39,6 +39,9 @@ struct RunResult {
     // Ranks and nodes whose compute time stands out (findSlowRanks over its rank-times records and header).
     SlowRankFinding slow_ranks{};
     RunPlacement placement{}; // where its ranks ran: ranks and CPUs on the busiest host, threads per rank
+    // Seconds the run held its ranks: its summary's wall_s (the engine's, start to end), else from the
+    // store's start (job submitted) to its end; none where neither is known (what its cost is from).
+    std::optional<double> wall_s{};
 };
 
 // The run's series: its `series`, or its workload and dataset where that is empty.

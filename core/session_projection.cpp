@@ -154,8 +154,10 @@ std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, con
     for (const Series& s : series)
         keys.push_back(s.key);
     const std::vector<std::string> labels = seriesLabels(keys);
-    const int cluster_ranks_per_node =
-        session.cluster_json.empty() ? 0 : clusterFromJson(session.cluster_json).tasks_per_node;
+    // The cluster's settings the session ran with (none on this machine: one node, no price).
+    const ClusterSettings cluster =
+        session.cluster_json.empty() ? ClusterSettings{} : clusterFromJson(session.cluster_json);
+    const int cluster_ranks_per_node = session.cluster_json.empty() ? 0 : cluster.tasks_per_node;
 
     std::vector<SeriesModelInputs> out;
     for (std::size_t i = 0; i < series.size(); ++i) {
@@ -223,6 +225,8 @@ std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, con
         // This machine is one node, whatever the rank count.
         in.ranks_per_node = cluster_ranks_per_node > 0 ? cluster_ranks_per_node : kOneNode;
         in.cpus_per_node = cpu_training ? widest.cpus_on_a_host : 0;
+        in.price_per_gpu_hour = session.cluster_json.empty() ? 0 : cluster.price_per_gpu_hour;
+        in.currency = cluster.currency;
         out.push_back(std::move(s));
     }
     return out;

@@ -30,7 +30,7 @@ struct SeriesModelInputs {
 // backend from every sweep run of the session (mean over repeats per rank count and size); buckets:
 // header `bucket_elements` x 4 bytes (fp32 gradients); ranks per node: the cluster's tasks_per_node (on this
 // machine: one node, every rank on it); CPUs per node (CPU training): the most CPUs a run's ranks
-// were bound to on one host.
+// were bound to on one host; price per GPU-hour and currency: the cluster's (this machine: none).
 std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, const SessionRow& session);
 
 // Each bucket's measured all-reduce against the sweep's prediction for its size at the same rank count: does

@@ -5,10 +5,26 @@
 #include "metric_stream_parser.h"
 #include "shell_words.h"
 
+#include <ctime>
+#include <iomanip>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 namespace scalebench {
+
+std::optional<double> storedSeconds(const std::string& start, const std::string& end) {
+    const auto read = [](const std::string& text) -> std::optional<std::time_t> {
+        std::tm utc{};
+        std::istringstream in(text);
+        in >> std::get_time(&utc, "%Y-%m-%dT%H:%M:%SZ");
+        if (in.fail()) return std::nullopt;
+        return timegm(&utc);
+    };
+    const auto a = read(start), b = read(end);
+    if (!a || !b || *b < *a) return std::nullopt;
+    return std::difftime(*b, *a);
+}
 
 std::string requeueNote(const std::vector<AttemptRow>& attempts) {
     if (attempts.empty()) return "";
@@ -121,7 +137,9 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
         result.series = {run.workload, run.dataset, {}};
         if (const auto it = planned.find(run.name); it != planned.end())
             result.series.settings = seriesSettings(it->second);
+        result.wall_s = storedSeconds(run.started_at, run.finished_at);
         if (const std::optional<SummaryRecord> summary = summaryOf(run)) {
+            if (summary->wall_s > 0) result.wall_s = summary->wall_s;
             result.target = summary->target;
             result.target_reached = summary->target_reached;
             result.time_to_target_s = summary->time_to_target_s;

@@ -6,6 +6,7 @@
 #include "session_store.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,10 @@ namespace scalebench {
 // "requeued once after NODE_FAIL on node2 (attempt 0 stopped at step 12); ..." for a run's earlier attempts;
 // "" when it ran once.
 std::string requeueNote(const std::vector<AttemptRow>& attempts);
+// Seconds from one time the store wrote (UTC, "2026-11-26T14:45:32Z") to another; none where either is
+// missing or unreadable, or the end comes before the start.
+std::optional<double> storedSeconds(const std::string& start, const std::string& end);
+
 // Every run of the session with its figures (under `convention`), its series (its plan group's settings, from
 // the plan stored with the session) and its target's outcome (from its summary record).
 std::vector<RunResult>

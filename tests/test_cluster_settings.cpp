@@ -3,6 +3,7 @@
 #include "run_plan.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 
 using namespace scalebench;
 
@@ -213,4 +214,50 @@ TEST_CASE("a stored cluster with bad settings still loads, and its problems are 
     CHECK(problems[4].variable == "nccl_debug");
     CHECK_THAT(problems[0].problem, Catch::Contains("'port' is 70000") && Catch::Contains("65535"));
     CHECK(quotedSetting(std::string("a\tb\x01\n", 5)) == "'a\\tb\\x01\\n'");
+}
+
+TEST_CASE("a cluster's price per GPU-hour and its currency are read, kept and checked",
+          "[core][cluster][cost]") {
+    const auto priced =
+        parseClusterText(clusterWith("price_per_gpu_hour = 2.75\ncurrency = \"EUR\""), "c.toml");
+    REQUIRE(priced.size() == 1);
+    CHECK(priced[0].price_per_gpu_hour == 2.75);
+    CHECK(priced[0].currency == "EUR");
+    const ClusterSettings back = clusterFromJson(clusterToJson(priced[0]));
+    CHECK(back.price_per_gpu_hour == 2.75);
+    CHECK(back.currency == "EUR");
+    // A whole number is a price too; none given: no price, in US dollars.
+    CHECK(parseClusterText(clusterWith("price_per_gpu_hour = 3"), "c.toml")[0].price_per_gpu_hour == 3);
+    const ClusterSettings plain = parseClusterText(clusterWith(""), "c.toml")[0];
+    CHECK(plain.price_per_gpu_hour == 0);
+    CHECK(plain.currency == "USD");
+
+    // JSON a store kept before clusters had a price loads with none.
+    const ClusterSettings old = clusterFromJson(R"({"name": "old", "host": "h", "tasks_per_node": 4})");
+    CHECK(old.price_per_gpu_hour == 0);
+    CHECK(old.currency == "USD");
+    CHECK(clusterProblems(old).empty());
+
+    CHECK_THROWS_WITH(parseClusterText(clusterWith("price_per_gpu_hour = -1.5"), "c.toml"),
+                      Catch::StartsWith("c.toml:4: ") && Catch::Contains("'price_per_gpu_hour' is -1.5") &&
+                          Catch::Contains("0 (none) or more"));
+    CHECK_THROWS_WITH(parseClusterText(clusterWith("price_per_gpu_hour = \"2\""), "c.toml"),
+                      Catch::Contains("'price_per_gpu_hour' must be a finite number"));
+    CHECK_THROWS_WITH(parseClusterText(clusterWith("price_per_gpu_hour = inf"), "c.toml"),
+                      Catch::Contains("'price_per_gpu_hour' must be a finite number"));
+    for (const std::string bad : {"usd", "US", "EURO", "$", "", "U$D"})
+        CHECK_THROWS_WITH(parseClusterText(clusterWith("currency = \"" + bad + "\""), "c.toml"),
+                          Catch::StartsWith("c.toml:4: ") &&
+                              Catch::Contains("'currency' is " + quotedSetting(bad)) &&
+                              Catch::Contains("three upper-case letters"));
+
+    ClusterSettings c = priced[0];
+    c.price_per_gpu_hour = std::nan("");
+    c.currency = "eur";
+    const auto problems = clusterProblems(c);
+    REQUIRE(problems.size() == 2);
+    CHECK(problems[0].key == "price_per_gpu_hour");
+    CHECK(problems[1].key == "currency");
+    c.price_per_gpu_hour = -0.01;
+    CHECK(clusterProblems(c)[0].key == "price_per_gpu_hour");
 }

@@ -12,6 +12,7 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QImage>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -336,4 +337,33 @@ TEST_CASE("the form refuses to save a setting Slurm or ssh would refuse, and say
     CHECK(changed.count() == 1);
     CHECK_THAT(widget.connectionText().toStdString(), Contains("Saved 'alpha'"));
     CHECK(partition->toolTip().isEmpty());
+}
+
+TEST_CASE("a cluster's price per GPU-hour and currency are set in the form, and a bad currency is refused",
+          "[ui][clusters][cost]") {
+    ClustersTab tab({cluster("alpha", "a.example.org")});
+    SessionStore& store = tab.store;
+    ClustersWidget& widget = tab.widget;
+    showOffscreen(widget);
+    QSignalSpy changed(&widget, &ClustersWidget::clustersChanged);
+    clickRow(*child<QTableView>(widget, "clusterTable"), 1);
+    auto* price = child<QDoubleSpinBox>(widget, "pricePerGpuHour");
+    auto* currency = child<QLineEdit>(widget, "currency");
+    CHECK(price->value() == 0); // none yet: no costs
+    CHECK(price->text() == "no price");
+    CHECK(currency->text() == "USD");
+
+    typeInto(price, "2.75");
+    typeInto(currency, "eur");
+    click(child<QPushButton>(widget, "saveCluster"));
+    CHECK(changed.count() == 0);
+    CHECK_THAT(widget.connectionText().toStdString(), Contains("Currency") && Contains("'eur'"));
+    CHECK_THAT(currency->toolTip().toStdString(), Contains("three upper-case letters"));
+
+    typeInto(currency, "EUR");
+    click(child<QPushButton>(widget, "saveCluster"));
+    waitForChanges(changed, 1);
+    REQUIRE(store.cluster("alpha"));
+    CHECK(store.cluster("alpha")->price_per_gpu_hour == Approx(2.75));
+    CHECK(store.cluster("alpha")->currency == "EUR");
 }

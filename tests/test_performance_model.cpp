@@ -197,3 +197,45 @@ TEST_CASE("a projection without what it needs says what is missing", "[core][mod
     in.measured.clear();
     CHECK_THROWS_WITH(project(in, {4}), Catch::Contains("no measured training run"));
 }
+
+TEST_CASE("the cheapest rank count for a deadline is the least cost to train among those that meet it",
+          "[core][model][cost]") {
+    const auto row = [](int ranks, double hours, double cost) {
+        Projection p;
+        p.ranks = ranks;
+        p.time_to_train_s = hours * 3600;
+        p.cost_to_train = cost;
+        return p;
+    };
+    // More ranks train faster but, past perfect scaling, cost more.
+    const std::vector<Projection> rows = {row(1, 10, 20), row(2, 5.2, 20.8), row(4, 2.8, 22.4),
+                                          row(8, 1.6, 25.6), row(16, 1.0, 32)};
+    CHECK(cheapestForDeadline(rows, 24 * 3600)->ranks == 1);
+    CHECK(cheapestForDeadline(rows, 6 * 3600)->ranks == 2);
+    CHECK(cheapestForDeadline(rows, 2 * 3600)->ranks == 8);
+    CHECK(cheapestForDeadline(rows, 1.6 * 3600)->ranks == 8); // the deadline itself is met
+    CHECK(cheapestForDeadline(rows, 3600)->ranks == 16);
+    CHECK_FALSE(cheapestForDeadline(rows, 0.5 * 3600)); // none is fast enough
+    CHECK_FALSE(cheapestForDeadline({}, 3600));
+
+    // Superlinear at 4: cheaper and faster than 2.
+    CHECK(cheapestForDeadline({row(2, 5, 20), row(4, 2, 16), row(8, 1.2, 19.2)}, 6 * 3600)->ranks == 4);
+    // A tie in cost: the faster.
+    CHECK(cheapestForDeadline({row(2, 4, 16), row(4, 2, 16)}, 6 * 3600)->ranks == 4);
+    // Without a time or a cost to train (no samples to train, no price) nothing is picked.
+    CHECK_FALSE(cheapestForDeadline({row(2, 0, 0), row(4, 2, 0)}, 6 * 3600));
+
+    // From project(): weak scaling on an ideal fabric, priced.
+    ModelInputs in = twoRankInputs();
+    in.samples_to_train = 1e7;
+    in.price_per_gpu_hour = 2.5;
+    in.currency = "EUR";
+    const auto projected = project(in, {1, 2, 4, 8, 16, 32, 64});
+    const auto pick = cheapestForDeadline(projected, projected[3].time_to_train_s);
+    REQUIRE(pick);
+    CHECK(pick->time_to_train_s <= projected[3].time_to_train_s);
+    for (const Projection& p : projected)
+        if (p.time_to_train_s <= projected[3].time_to_train_s) CHECK(pick->cost_to_train <= p.cost_to_train);
+    CHECK_THAT(formatProjection(in, projected),
+               Catch::Contains("cost/h EUR") && Catch::Contains("cost/train EUR"));
+}

@@ -1,5 +1,6 @@
 // Specification of `scalebench project SESSION`: the performance model's table for each training series of a
 // stored session, and a clear error for what it cannot project.
+#include "cluster_settings.h"
 #include "console_options.h"
 #include "project_command.h"
 #include "projection_fixture.h"
@@ -91,4 +92,38 @@ TEST_CASE("project FILE.toml predicts from stated inputs, a published step time 
         CHECK(projectSession(parseConsoleOptions({"project", "absent.toml"}), none, why) == 2);
         CHECK_THAT(why.str(), Catch::Contains("absent.toml"));
     }
+}
+
+TEST_CASE("project takes the price of the session's cluster; --price and --currency override it",
+          "[control][project][cost]") {
+    TemporaryFolder folder;
+    const auto db = folder.path / "sessions.db";
+    {
+        SessionStore store(db);
+        ClusterSettings cluster;
+        cluster.name = "priced";
+        cluster.host = "head.example.org";
+        cluster.tasks_per_node = 64;
+        cluster.price_per_gpu_hour = 4;
+        cluster.currency = "EUR";
+        storeProjectionFixture(store, clusterToJson(cluster));
+    }
+    const auto projected = [&](std::vector<std::string> extra) {
+        std::vector<std::string> arguments = {"project", "projection-fixture", "--db", db.string(), "--to",
+                                              "2,4",     "--samples-to-train", "60000"};
+        arguments.insert(arguments.end(), extra.begin(), extra.end());
+        std::ostringstream out, err;
+        CHECK(projectSession(parseConsoleOptions(arguments), out, err) == 0);
+        CHECK(err.str().empty());
+        return out.str();
+    };
+    // 2 ranks at 4 EUR per GPU-hour: 8.00 EUR an hour.
+    const std::string stored = projected({});
+    CHECK_THAT(stored, Catch::Contains("cost/h EUR") && Catch::Contains("cost/train EUR") &&
+                           Catch::Contains(" 8.00 "));
+    const std::string overridden = projected({"--price", "1.5", "--currency", "CHF"});
+    CHECK_THAT(overridden, Catch::Contains("cost/h CHF") && Catch::Contains(" 3.00 "));
+    CHECK_THAT(projected({"--price", "0"}), !Catch::Contains("cost/h"));
+    CHECK_THROWS_WITH(parseConsoleOptions({"project", "1", "--currency", "eur"}),
+                      Catch::Contains("three upper-case letters"));
 }

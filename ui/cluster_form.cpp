@@ -6,6 +6,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -111,6 +112,12 @@ QWidget* ClusterForm::buildJobBox() {
     nccl_env_->setPlaceholderText(QStringLiteral("NCCL_IB_HCA=mlx5"));
     nccl_env_->setMaximumHeight(nccl_env_->fontMetrics().height() * 5 + 12);
     nccl_env_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    price_per_gpu_hour_ = named(new QDoubleSpinBox(jobs), "pricePerGpuHour");
+    price_per_gpu_hour_->setRange(0, 1e6);
+    price_per_gpu_hour_->setDecimals(4);
+    price_per_gpu_hour_->setSpecialValueText(tr("no price"));
+    currency_ = named(new QLineEdit(jobs), "currency");
+    currency_->setPlaceholderText(QStringLiteral("USD"));
     j->addRow(tr("Partition"), partition_);
     j->addRow(tr("Account"), account_);
     j->addRow(tr("Constraint"), constraint_);
@@ -124,6 +131,9 @@ QWidget* ClusterForm::buildJobBox() {
     j->addRow(tr("Poll every"), poll_seconds_);
     j->addRow(tr("Setup lines"), setup_);
     j->addRow(tr("NCCL variables"), nccl_env_);
+    // What a run costs, and the cost to train on the Projection page (on CPU runs a GPU is a rank).
+    j->addRow(tr("Price per GPU-hour"), price_per_gpu_hour_);
+    j->addRow(tr("Currency"), currency_);
     return jobs;
 }
 
@@ -153,6 +163,8 @@ void ClusterForm::setSettings(const ClusterSettings& c) {
     launcher_->setCurrentIndex(c.launcher == ClusterSettings::Launcher::Mpirun ? 1 : 0);
     container_image_->setText(qs(c.container_image));
     poll_seconds_->setValue(c.poll_seconds);
+    price_per_gpu_hour_->setValue(c.price_per_gpu_hour);
+    currency_->setText(qs(c.currency));
     QStringList setup;
     for (const auto& line : c.setup_lines)
         setup << qs(line);
@@ -197,6 +209,8 @@ ClusterSettings ClusterForm::settings() const {
                                                 : ClusterSettings::Launcher::SrunPmix;
     c.container_image = container_image_->text().trimmed().toStdString();
     c.poll_seconds = poll_seconds_->value();
+    c.price_per_gpu_hour = price_per_gpu_hour_->value();
+    c.currency = currency_->text().trimmed().toStdString();
     c.setup_lines = lines(setup_->toPlainText());
     c.nccl_env.clear();
     for (const std::string& line : lines(nccl_env_->toPlainText())) {
@@ -230,7 +244,9 @@ std::map<std::string, QWidget*> ClusterForm::fields() const {
             {"container_image", container_image_},
             {"poll_seconds", poll_seconds_},
             {"setup", setup_},
-            {"nccl_env", nccl_env_}};
+            {"nccl_env", nccl_env_},
+            {"price_per_gpu_hour", price_per_gpu_hour_},
+            {"currency", currency_}};
 }
 
 QString ClusterForm::fieldLabel(const std::string& key) const {

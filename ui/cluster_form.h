@@ -12,6 +12,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QLineEdit;
 class QPlainTextEdit;
 class QSpinBox;
@@ -68,6 +69,8 @@ class ClusterForm : public QWidget {
     QSpinBox* poll_seconds_;
     QPlainTextEdit* setup_;
     QPlainTextEdit* nccl_env_;
+    QDoubleSpinBox* price_per_gpu_hour_; // 0: no price
+    QLineEdit* currency_;
 };
 
 } // namespace scalebench

@@ -13,9 +13,10 @@ const QColor kCautionColour(0xb3, 0x5c, 0x00); // dark orange: a figure not to t
 
 RunTableModel::RunTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void RunTableModel::setResults(std::vector<RunResult> results) {
+void RunTableModel::setResults(std::vector<RunResult> results, GpuHourPrice price) {
     beginResetModel();
     results_ = std::move(results);
+    price_ = std::move(price);
     scaling_ = runScaling(results_);
     cautions_ = figureCautions(results_);
     if (!results_.empty()) convention_ = results_.front().figures.convention;
@@ -76,6 +77,9 @@ QVariant RunTableModel::rawValue(int row, int column) const {
         return r.figures.mfu ? QVariant(*r.figures.mfu * 100) : QVariant();
     case MlperfTimeToTrain:
         return r.mlperf_time_to_train_min ? QVariant(*r.mlperf_time_to_train_min) : QVariant();
+    case Cost:
+        if (const std::optional<double> cost = runCost(r, price_)) return *cost;
+        return {};
     }
     return {};
 }
@@ -144,6 +148,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
             .arg(r.mlperf_division.empty()
                      ? QString()
                      : QStringLiteral(", ") + QString::fromStdString(r.mlperf_division));
+    case Cost:
+        return value.isValid() ? QString::number(value.toDouble(), 'f', 2) : QStringLiteral("-");
     }
     return {};
 }
@@ -187,6 +193,8 @@ QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int
         return tr("MFU");
     case MlperfTimeToTrain:
         return tr("MLPerf time to train");
+    case Cost:
+        return tr("Cost %1").arg(QString::fromStdString(price_.currency));
     }
     return {};
 }

@@ -4,6 +4,7 @@
 
 #include "figure_cautions.h"
 #include "results_table.h"
+#include "run_cost.h"
 
 #include <QAbstractTableModel>
 #include <vector>
@@ -33,13 +34,16 @@ class RunTableModel : public QAbstractTableModel {
         Mfu,                 // percent, where the run states its peak
         MlperfTimeToTrain,   // minutes from the run's MLLOG (an MLPerf run's, or the engine's with mllog =
                              // true)
+        Cost,                // ranks x wall time x the price per GPU-hour of the session's cluster
         ColumnCount
     };
 
     explicit RunTableModel(QObject* parent = nullptr);
 
-    // Replaces all rows in one reset; speedup and efficiency come from runScaling over the same results.
-    void setResults(std::vector<RunResult> results);
+    // Replaces all rows in one reset; speedup and efficiency come from runScaling over the same results, each
+    // run's cost from `price` (none: "-" in the Cost column).
+    void setResults(std::vector<RunResult> results, GpuHourPrice price = {});
+    const GpuHourPrice& price() const { return price_; }
     const std::vector<RunResult>& results() const { return results_; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -55,6 +59,7 @@ class RunTableModel : public QAbstractTableModel {
     std::vector<RunScaling> scaling_;
     StepTimeConvention convention_ = StepTimeConvention::SteadyStateMedian; // the results' throughput reading
     std::vector<std::vector<FigureCaution>> cautions_;
+    GpuHourPrice price_;
 };
 
 } // namespace scalebench

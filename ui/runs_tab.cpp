@@ -104,7 +104,11 @@ void RunsTab::setSession(std::optional<SessionRow> session) {
 
 void RunsTab::setResults(std::vector<RunResult> results) {
     slow_nodes_ = slowNodesOf(results);
-    results_->setResults(std::move(results));
+    // Each run's cost at the price of the session's cluster; no Cost column without one.
+    const GpuHourPrice price = session_ ? sessionPrice(*session_) : GpuHourPrice{};
+    const bool priced = price.per_gpu_hour > 0;
+    results_->setResults(std::move(results), price);
+    results_view_->setColumnHidden(RunTableModel::Cost, !priced);
 }
 
 void RunsTab::connectRunSelection() {

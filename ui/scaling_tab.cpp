@@ -4,6 +4,7 @@
 #include "scaling_tab.h"
 
 #include "bucket_check_view.h"
+#include "cost_chart_view.h"
 #include "decimal_delegate.h"
 #include "performance_model.h"
 #include "projection_chart_view.h"
@@ -13,6 +14,7 @@
 #include "speedup_chart_view.h"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -79,8 +81,11 @@ ScalingTab::ScalingTab(QWidget* parent)
     projection_row->addWidget(new QLabel(tr("ranks"), projection));
     projection_row->addStretch(1);
     auto* projection_split = new QSplitter(Qt::Vertical, projection);
-    projection_chart_ = new ProjectionChartView(projection_split);
+    auto* projection_charts = new QSplitter(Qt::Horizontal, projection_split);
+    projection_chart_ = new ProjectionChartView(projection_charts);
     projection_chart_->setObjectName(QStringLiteral("projectionChart"));
+    cost_chart_ = new CostChartView(projection_charts);
+    cost_chart_->setObjectName(QStringLiteral("costChart"));
     // formatProjection's table with its notes: why a rank count is extrapolated, CPU contention.
     projection_table_ = new QPlainTextEdit(projection_split);
     projection_table_->setObjectName(QStringLiteral("projectionTable"));
@@ -94,6 +99,7 @@ ScalingTab::ScalingTab(QWidget* parent)
     auto* projection_layout = new QVBoxLayout(projection);
     projection_layout->setContentsMargins(0, 4, 0, 0);
     projection_layout->addLayout(projection_row);
+    projection_layout->addWidget(buildCostControls(projection));
     projection_layout->addWidget(projection_split, 1);
     pages_->addTab(projection, tr("Projection"));
 
@@ -104,6 +110,51 @@ ScalingTab::ScalingTab(QWidget* parent)
     connect(series_, &QComboBox::currentIndexChanged, this, &ScalingTab::showSeries);
     connect(project_to_, &QComboBox::currentIndexChanged, this, &ScalingTab::showProjection);
     showProjection();
+}
+
+// Samples to train, the price of a GPU-hour and a deadline: the cost chart's inputs, and the cheapest N in
+// words.
+QWidget* ScalingTab::buildCostControls(QWidget* page) {
+    auto* row = new QWidget(page);
+    samples_to_train_ = new QDoubleSpinBox(row);
+    samples_to_train_->setObjectName(QStringLiteral("samplesToTrain"));
+    samples_to_train_->setRange(0, 1e15);
+    samples_to_train_->setDecimals(0);
+    samples_to_train_->setSingleStep(1e6);
+    samples_to_train_->setSpecialValueText(tr("none"));
+    samples_to_train_->setToolTip(tr(
+        "Samples a training takes (epochs x the data set's samples): the time and cost to train at each N"));
+    price_ = new QDoubleSpinBox(row);
+    price_->setObjectName(QStringLiteral("projectionPrice"));
+    price_->setRange(0, 1e6);
+    price_->setDecimals(4);
+    price_->setSpecialValueText(tr("no price"));
+    price_->setToolTip(tr("The price of one GPU-hour (on CPU runs, one rank-hour): the session's cluster's "
+                          "price_per_gpu_hour until changed here"));
+    currency_ = new QLabel(QStringLiteral("USD"), row);
+    deadline_ = new QDoubleSpinBox(row);
+    deadline_->setObjectName(QStringLiteral("deadlineHours"));
+    deadline_->setRange(0, 1e6);
+    deadline_->setDecimals(2);
+    deadline_->setSuffix(tr(" h"));
+    deadline_->setSpecialValueText(tr("none"));
+    deadline_->setToolTip(tr("The time the training must finish in: the cheapest N that meets it is marked"));
+    cheapest_ = new QLabel(row);
+    cheapest_->setObjectName(QStringLiteral("cheapestForDeadline"));
+    cheapest_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("Samples to train:"), row));
+    layout->addWidget(samples_to_train_);
+    layout->addWidget(new QLabel(tr("Price per GPU-hour:"), row));
+    layout->addWidget(price_);
+    layout->addWidget(currency_);
+    layout->addWidget(new QLabel(tr("Deadline:"), row));
+    layout->addWidget(deadline_);
+    layout->addWidget(cheapest_, 1);
+    for (QDoubleSpinBox* box : {samples_to_train_, price_, deadline_})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &ScalingTab::showProjection);
+    return row;
 }
 
 void ScalingTab::setResults(const std::vector<RunResult>& results) {
@@ -125,6 +176,12 @@ void ScalingTab::setResults(const std::vector<RunResult>& results) {
 void ScalingTab::setProjectionInputs(const std::vector<SeriesModelInputs>& inputs, const QString& error) {
     projection_inputs_ = inputs;
     projection_error_ = error;
+    {
+        // The price of the session's cluster (every series ran there); none on this machine.
+        const QSignalBlocker quiet(price_);
+        price_->setValue(inputs.empty() ? 0 : inputs.front().inputs.price_per_gpu_hour);
+        currency_->setText(QString::fromStdString(inputs.empty() ? "USD" : inputs.front().inputs.currency));
+    }
     showProjection();
 }
 
@@ -143,6 +200,8 @@ void ScalingTab::showProjection() {
         projection_chart_->showReason(reason);
         projection_table_->setPlainText(reason);
         bucket_checks_->showReason(reason);
+        cost_chart_->showReason(reason);
+        cheapest_->clear();
     };
     if (!projection_error_.isEmpty())
         return shown(tr("cannot read the model's inputs: %1").arg(projection_error_));
@@ -153,7 +212,9 @@ void ScalingTab::showProjection() {
         return shown(projection_inputs_.empty() ? tr("no training series with successful runs to project")
                                                 : tr("no model inputs for the series '%1'").arg(label));
     bucket_checks_->showSeries(*series); // measured rank counts only: the chosen N does not change it
-    const ModelInputs& inputs = series->inputs;
+    ModelInputs inputs = series->inputs;
+    inputs.samples_to_train = samples_to_train_->value();
+    inputs.price_per_gpu_hour = price_->value();
     // Every power of two from N0 and every measured rank count, up to the chosen N.
     const int last = project_to_->currentData().toInt();
     std::vector<int> ranks;
@@ -170,9 +231,41 @@ void ScalingTab::showProjection() {
         const std::vector<Projection> rows = project(inputs, ranks);
         projection_chart_->showProjection(label, inputs, rows);
         projection_table_->setPlainText(QString::fromStdString(formatProjection(inputs, rows)));
+        showCost(label, inputs, rows);
     } catch (const std::exception& error) { // no sweep, no buckets: project() says what is missing
         shown(tr("%1: %2").arg(label, QString::fromLocal8Bit(error.what())));
     }
+}
+
+// Cost against time to train at every projected N, and the cheapest N that meets the deadline.
+void ScalingTab::showCost(const QString& label, const ModelInputs& inputs,
+                          const std::vector<Projection>& rows) {
+    const QString currency = QString::fromStdString(inputs.currency);
+    if (inputs.samples_to_train <= 0) {
+        cost_chart_->showReason(tr("give the samples to train"));
+        cheapest_->clear();
+        return;
+    }
+    if (inputs.price_per_gpu_hour <= 0) {
+        cost_chart_->showReason(tr("no price per GPU-hour: give one here or in the cluster's settings"));
+        cheapest_->clear();
+        return;
+    }
+    const double deadline_s = deadline_->value() * 3600;
+    const std::optional<Projection> pick =
+        deadline_s > 0 ? cheapestForDeadline(rows, deadline_s) : std::nullopt;
+    cost_chart_->showCosts(label, currency, rows, pick, deadline_s);
+    const QString deadline = QString::number(deadline_->value(), 'g', 4);
+    if (pick)
+        cheapest_->setText(tr("cheapest for %1 h: %2 ranks, %3 %4")
+                               .arg(deadline)
+                               .arg(pick->ranks)
+                               .arg(pick->cost_to_train, 0, 'f', 2)
+                               .arg(currency));
+    else if (deadline_s > 0)
+        cheapest_->setText(tr("no N up to %1 trains within %2 h").arg(rows.back().ranks).arg(deadline));
+    else
+        cheapest_->setText(tr("give a deadline: the cheapest N that meets it is marked"));
 }
 
 } // namespace scalebench

@@ -12,12 +12,15 @@
 #include <vector>
 
 class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
 class QPlainTextEdit;
 class QTabWidget;
 
 namespace scalebench {
 
 class BucketCheckView;
+class CostChartView;
 class ProjectionChartView;
 class ScalingModel;
 
@@ -40,10 +43,19 @@ class ScalingTab : public QWidget {
     ProjectionChartView* projectionChart() const { return projection_chart_; }
     QPlainTextEdit* projectionTable() const { return projection_table_; }
     BucketCheckView* bucketChecks() const { return bucket_checks_; }
+    // Cost to train: samples to train (0: none), the price per GPU-hour (the session's cluster's until
+    // changed), a deadline in hours (0: none), the chart and the cheapest N for the deadline in words.
+    QDoubleSpinBox* samplesToTrain() const { return samples_to_train_; }
+    QDoubleSpinBox* pricePerGpuHour() const { return price_; }
+    QDoubleSpinBox* deadlineHours() const { return deadline_; }
+    CostChartView* costChart() const { return cost_chart_; }
+    QLabel* cheapestText() const { return cheapest_; }
 
   private:
     void showSeries();
     void showProjection();
+    QWidget* buildCostControls(QWidget* page);
+    void showCost(const QString& label, const ModelInputs& inputs, const std::vector<Projection>& rows);
 
     ScalingModel* model_;
     QComboBox* series_;
@@ -52,6 +64,12 @@ class ScalingTab : public QWidget {
     ProjectionChartView* projection_chart_;
     QPlainTextEdit* projection_table_;
     BucketCheckView* bucket_checks_;
+    QDoubleSpinBox* samples_to_train_ = nullptr;
+    QDoubleSpinBox* price_ = nullptr;
+    QLabel* currency_ = nullptr;
+    QDoubleSpinBox* deadline_ = nullptr;
+    CostChartView* cost_chart_ = nullptr;
+    QLabel* cheapest_ = nullptr;
     std::vector<ScalingPoint> points_;
     std::vector<SeriesModelInputs> projection_inputs_;
     QString projection_error_;

@@ -10,6 +10,7 @@
 #include "collectives_chart_view.h"
 #include "collectives_model.h"
 #include "mlperf_score.h"
+#include "run_cost.h"
 #include "run_plan.h"
 #include "scaling_chart_view.h"
 #include "scaling_model.h"
@@ -131,6 +132,39 @@ QString resultsTable(const std::vector<RunResult>& results) {
                         .arg(notes.join(QStringLiteral("<br>")));
     }
     return html + QStringLiteral("</tbody>\n</table>\n");
+}
+
+// Each run's wall time, GPU-hours and cost at the price of the session's cluster, and their total; nothing
+// without a price.
+QString costSection(const GpuHourPrice& price, const std::vector<RunResult>& results) {
+    if (!(price.per_gpu_hour > 0)) return {};
+    const QString currency = escaped(price.currency);
+    QString html = QStringLiteral("<section id=\"cost\">\n<h2>Cost</h2>\n<table class=\"cost\">\n<thead><tr>"
+                                  "<th>run</th><th>ranks</th><th>status</th><th>wall s</th><th>GPU-h</th>"
+                                  "<th>cost %1</th></tr></thead>\n<tbody>\n")
+                       .arg(currency);
+    double total_hours = 0, total_cost = 0;
+    for (const RunResult& r : results) {
+        const std::optional<double> hours = runGpuHours(r);
+        const std::optional<double> cost = runCost(r, price);
+        if (hours && cost) {
+            total_hours += *hours;
+            total_cost += *cost;
+        }
+        html += QStringLiteral("<tr class=\"run\">") + cell(escaped(r.name)) +
+                cell(QString::number(r.ranks)) + cell(escaped(r.status)) +
+                cell(r.wall_s ? number(*r.wall_s, 1) : QStringLiteral("-")) +
+                cell(hours ? number(*hours, 4) : QStringLiteral("-")) +
+                cell(cost ? number(*cost, 2) : QStringLiteral("-")) + QStringLiteral("</tr>\n");
+    }
+    html += QStringLiteral("<tr class=\"total\"><td>total</td><td></td><td></td><td></td>") +
+            cell(number(total_hours, 4)) + cell(number(total_cost, 2)) + QStringLiteral("</tr>\n");
+    return html +
+           QStringLiteral("</tbody>\n</table>\n<p class=\"caption\">cost: GPU-hours x %1 %2 per "
+                          "GPU-hour (the cluster's price_per_gpu_hour; on CPU runs a GPU is a rank); "
+                          "GPU-hours: ranks x wall time (the run's own, from its summary, else from its "
+                          "job's submission to its end).</p>\n</section>\n")
+               .arg(number(price.per_gpu_hour, 2), currency);
 }
 
 // Per series: throughput against ranks and the speedup chart, as the scaling tab draws them.
@@ -445,6 +479,7 @@ QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult
                        "smallest rank count of the run's series, efficiency E(N) = S(N) N0/N.</p>\n"
                        "</section>\n")
             .arg(escaped(describeConvention(convention)));
+    html += costSection(sessionPrice(session), results);
 
     const std::vector<ScalingPoint> points = sessionScaling(results);
     if (haveApplication()) {
