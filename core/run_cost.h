@@ -26,7 +26,13 @@ std::optional<double> runGpuHours(const RunResult& run);
 // Its GPU-hours x the price; none without a price or a wall time.
 std::optional<double> runCost(const RunResult& run, const GpuHourPrice& price);
 
-// Each run's wall time, GPU-hours and cost, and the session's total, as a terminal table; "" without a price.
+// A time-to-train run's cost to train: ranks x its time to its target (MLBench's time to accuracy, or
+// MLPerf's time to train from its MLLOG) x the price; none for a run that did not reach a target, or without
+// a price.
+std::optional<double> runCostToTrain(const RunResult& run, const GpuHourPrice& price);
+
+// Each run's wall time, GPU-hours and cost (and cost to train where a run reached its target), and the
+// session's total, as a terminal table; "" without a price.
 std::string formatRunCosts(const std::vector<RunResult>& runs, const GpuHourPrice& price);
 
 } // namespace scalebench

@@ -50,6 +50,26 @@ TEST_CASE("a run costs its ranks x wall time in hours x the price per GPU-hour",
     CHECK(formatRunCosts({runOf("a", 8, 1800)}, GpuHourPrice{}).empty()); // no price: no table
 }
 
+TEST_CASE("a run that reached its target costs ranks x time to target to train", "[core][cost]") {
+    const GpuHourPrice price{2.0, "USD"};
+    RunResult reached = runOf("reached", 8, 3600);
+    reached.time_to_target_s = 900;
+    reached.target_reached = true;
+    CHECK(runCostToTrain(reached, price).value() == Approx(4)); // 8 x 0.25 h x 2
+    RunResult missed = runOf("missed", 8, 3600);
+    missed.time_to_target_s = 900; // a target's time without reaching it does not count
+    CHECK_FALSE(runCostToTrain(missed, price));
+    RunResult mlperf = runOf("bert", 64, std::nullopt);
+    mlperf.mlperf_time_to_train_min = 1.5;
+    mlperf.mlperf_status = "success";
+    CHECK(runCostToTrain(mlperf, price).value() == Approx(64 * 1.5 / 60 * 2));
+    CHECK_FALSE(runCostToTrain(reached, GpuHourPrice{}));
+    const std::string table = formatRunCosts({reached, runOf("plain", 2, 60)}, price);
+    CHECK_THAT(table, Catch::Contains("to train USD") && Catch::Contains("4.00\n") &&
+                          Catch::Contains("ranks x the time to the run's target"));
+    CHECK_THAT(formatRunCosts({runOf("plain", 2, 60)}, price), !Catch::Contains("to train"));
+}
+
 TEST_CASE("a stored session's runs get their wall time and the price of the cluster they ran on",
           "[core][cost]") {
     TemporaryFolder folder;

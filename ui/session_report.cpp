@@ -139,10 +139,14 @@ QString resultsTable(const std::vector<RunResult>& results) {
 QString costSection(const GpuHourPrice& price, const std::vector<RunResult>& results) {
     if (!(price.per_gpu_hour > 0)) return {};
     const QString currency = escaped(price.currency);
-    QString html = QStringLiteral("<section id=\"cost\">\n<h2>Cost</h2>\n<table class=\"cost\">\n<thead><tr>"
-                                  "<th>run</th><th>ranks</th><th>status</th><th>wall s</th><th>GPU-h</th>"
-                                  "<th>cost %1</th></tr></thead>\n<tbody>\n")
-                       .arg(currency);
+    const bool to_train = std::any_of(results.begin(), results.end(), [&](const RunResult& r) {
+        return runCostToTrain(r, price).has_value();
+    });
+    QString html =
+        QStringLiteral("<section id=\"cost\">\n<h2>Cost</h2>\n<table class=\"cost\">\n<thead><tr>"
+                       "<th>run</th><th>ranks</th><th>status</th><th>wall s</th><th>GPU-h</th>"
+                       "<th>cost %1</th>%2</tr></thead>\n<tbody>\n")
+            .arg(currency, to_train ? QStringLiteral("<th>to train %1</th>").arg(currency) : QString());
     double total_hours = 0, total_cost = 0;
     for (const RunResult& r : results) {
         const std::optional<double> hours = runGpuHours(r);
@@ -155,7 +159,12 @@ QString costSection(const GpuHourPrice& price, const std::vector<RunResult>& res
                 cell(QString::number(r.ranks)) + cell(escaped(r.status)) +
                 cell(r.wall_s ? number(*r.wall_s, 1) : QStringLiteral("-")) +
                 cell(hours ? number(*hours, 4) : QStringLiteral("-")) +
-                cell(cost ? number(*cost, 2) : QStringLiteral("-")) + QStringLiteral("</tr>\n");
+                cell(cost ? number(*cost, 2) : QStringLiteral("-"));
+        if (to_train) {
+            const std::optional<double> train = runCostToTrain(r, price);
+            html += cell(train ? number(*train, 2) : QStringLiteral("-"));
+        }
+        html += QStringLiteral("</tr>\n");
     }
     html += QStringLiteral("<tr class=\"total\"><td>total</td><td></td><td></td><td></td>") +
             cell(number(total_hours, 4)) + cell(number(total_cost, 2)) + QStringLiteral("</tr>\n");
@@ -163,8 +172,11 @@ QString costSection(const GpuHourPrice& price, const std::vector<RunResult>& res
            QStringLiteral("</tbody>\n</table>\n<p class=\"caption\">cost: GPU-hours x %1 %2 per "
                           "GPU-hour (the cluster's price_per_gpu_hour; on CPU runs a GPU is a rank); "
                           "GPU-hours: ranks x wall time (the run's own, from its summary, else from its "
-                          "job's submission to its end).</p>\n</section>\n")
-               .arg(number(price.per_gpu_hour, 2), currency);
+                          "job's submission to its end)%3.</p>\n</section>\n")
+               .arg(number(price.per_gpu_hour, 2), currency,
+                    to_train ? QStringLiteral("; to train: ranks x the time to the run's target (time to "
+                                              "accuracy, or MLPerf's time to train) x the price")
+                             : QString());
 }
 
 // Per series: throughput against ranks and the speedup chart, as the scaling tab draws them.
