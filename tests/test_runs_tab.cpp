@@ -7,6 +7,7 @@
 #include "run_table_model.h"
 #include "runs_tab.h"
 #include "session_store.h"
+#include "stored_session_loader.h"
 #include "widget_testing.h"
 
 #include <QPushButton>
@@ -154,6 +155,20 @@ TEST_CASE("the Runs tab's two tables show one throughput per run, the steady-sta
     CHECK(result.figures.samples_per_s == Approx(108.5)); // median of 100..116 and 500
     CHECK(upper.data().toString() == lower.data().toString());
     CHECK(upper.data().toString() == "108.5");
+
+    // A stored session shows the same figure (the Runs tab's upper table read "-" for stored runs once).
+    StoredSession stored;
+    stored.session_id = 2;
+    StoredRun run;
+    run.run.id = 9;
+    run.run.name = specs.front().name;
+    run.run.ranks = 3;
+    run.run.status = "ok";
+    run.records.assign(steps.begin(), steps.end());
+    stored.runs.push_back(run);
+    RunProgressModel stored_runs;
+    stored_runs.setStoredSession(stored);
+    CHECK(stored_runs.index(0, RunProgressModel::SamplesPerS).data().toString() == "108.5");
     for (QAbstractItemModel* model : {progress->model(), table->model()}) {
         const int column =
             model == progress->model() ? int(RunProgressModel::SamplesPerS) : int(RunTableModel::SamplesPerS);

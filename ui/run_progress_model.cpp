@@ -75,6 +75,7 @@ void RunProgressModel::setStoredSession(const StoredSession& session) {
         records += stored.records.size();
         rows.push_back(std::move(row));
         appendTo(rows.back().trace, stored.records);
+        updateThroughput(rows.back());
     }
     beginResetModel();
     session_id_ = session.session_id;
@@ -119,14 +120,18 @@ void RunProgressModel::appendRecords(std::int64_t run_id, const std::vector<Metr
         if (const auto* header = std::get_if<HeaderRecord>(&record); header && header->steps > 0)
             row.steps = static_cast<int>(header->steps);
     appendTo(row.trace, records);
+    updateThroughput(row);
+    record_count_ += records.size();
+    emit dataChanged(index(r, Progress), index(r, Loss));
+    if (!coalesce_.isActive()) coalesce_.start();
+}
+
+void RunProgressModel::updateThroughput(Row& row) {
     const std::vector<double>& throughput = row.trace.samples_per_s;
     const auto skip = static_cast<std::size_t>(warmupStepsToSkip(throughput.size()));
     if (throughput.size() > skip)
         row.steady_samples_per_s =
             median({throughput.begin() + static_cast<std::ptrdiff_t>(skip), throughput.end()});
-    record_count_ += records.size();
-    emit dataChanged(index(r, Progress), index(r, Loss));
-    if (!coalesce_.isActive()) coalesce_.start();
 }
 
 void RunProgressModel::appendTo(RunTrace& t, const std::vector<MetricRecord>& records) {

@@ -84,6 +84,7 @@ class RunProgressModel : public QAbstractTableModel {
     };
     int rowOf(std::int64_t run_id) const;
     static void appendTo(RunTrace& trace, const std::vector<MetricRecord>& records);
+    static void updateThroughput(Row& row);
     double etaSeconds(const Row& row) const;
 
     std::int64_t session_id_ = 0;
