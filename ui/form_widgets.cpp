@@ -4,6 +4,7 @@
 
 #include <QFontDatabase>
 #include <QPlainTextEdit>
+#include <QScrollArea>
 
 namespace scalebench {
 
@@ -14,6 +15,14 @@ QPlainTextEdit* makeCodeView(const QString& name, QWidget* parent) {
     view->setLineWrapMode(QPlainTextEdit::NoWrap);
     view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     return view;
+}
+
+QWidget* scrollable(QWidget* widget) {
+    auto* area = new QScrollArea;
+    area->setFrameShape(QFrame::NoFrame);
+    area->setWidgetResizable(true);
+    area->setWidget(widget);
+    return area;
 }
 
 } // namespace scalebench

@@ -17,5 +17,8 @@ template <typename Widget> Widget* named(Widget* widget, const char* name) {
 
 // Read-only, fixed-width, not wrapped: for TOML and shell text.
 QPlainTextEdit* makeCodeView(const QString& name, QWidget* parent);
+// The widget in a frameless scroll area that resizes it: a form taller or wider than the window at 1280x800
+// (or at scale 2) scrolls instead of forcing the window wider than the screen.
+QWidget* scrollable(QWidget* widget);
 
 } // namespace scalebench
