@@ -36,7 +36,8 @@ struct SessionRunnerSettings {
 struct SessionOutcome {
     std::int64_t session_id = 0;
     int runs = 0;
-    int failed_runs = 0;
+    int failed_runs = 0;    // ended without the user asking: failed, or cancelled by someone else
+    int cancelled_runs = 0; // cancelled at the user's request (requestCancel, requestCancelAll)
     bool cancelled = false; // requestCancelAll() was called: the session is stored as cancelled
 };
 

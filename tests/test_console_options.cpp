@@ -141,6 +141,19 @@ TEST_CASE("console options: each command, its old flag form and options anywhere
     }
 }
 
+TEST_CASE(
+    "console options: the window's runs go to runs/ beside its store, not to the folder it was started in",
+    "[control][cli][issue25]") {
+    CHECK(parseConsoleOptions({"--db", "/data/sb/sessions.db"}).out_dir == "/data/sb/runs");
+    CHECK(parseConsoleOptions({}).out_dir == defaultStorePath().parent_path() / "runs");
+    const auto relative = parseConsoleOptions({"--db", "out/scalebench.db"}).out_dir;
+    CHECK(relative.is_absolute());
+    CHECK(relative == std::filesystem::absolute("out/runs"));
+    // Asked for, the folder is kept; a command (run) keeps writing beside where it was started.
+    CHECK(parseConsoleOptions({"--db", "/data/sb/sessions.db", "--out", "o"}).out_dir == "o");
+    CHECK(parseConsoleOptions({"run", "p.toml", "--db", "/data/sb/sessions.db"}).out_dir == "scalebench-out");
+}
+
 TEST_CASE("console options: each bad input is named, with the help to read", "[control][cli]") {
     struct Bad {
         Arguments arguments;

@@ -128,6 +128,7 @@ void MainWindow::buildStatusBar() {
     session_progress_->setFormat(tr("%v of %m runs"));
     session_progress_->hide();
     status_text_ = new QLabel(this);
+    status_text_->setObjectName(QStringLiteral("statusText"));
     statusBar()->addWidget(status_text_, 1);
     statusBar()->addPermanentWidget(session_progress_);
 }
@@ -461,10 +462,15 @@ void MainWindow::openPlanFile() {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open plan"), QString(), tr("scalebench plans (*.toml)"));
     if (path.isEmpty()) return;
+    openAndLaunchPlan(path);
+}
+
+bool MainWindow::openAndLaunchPlan(const QString& path) {
     try {
-        launchPlan(parsePlanFile(path.toStdString()), QStringLiteral("local"));
+        return launchPlan(parsePlanFile(path.toStdString()), QStringLiteral("local"));
     } catch (const std::exception& error) {
         QMessageBox::warning(this, tr("Plan error"), QString::fromLocal8Bit(error.what()));
+        return false;
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include <QMainWindow>
 #include <cstdint>
+#include <functional>
 
 class QLabel;
 class QProgressBar;
@@ -55,6 +56,9 @@ class MainWindow : public QMainWindow {
     bool saveScreenshot(const QString& path);
     // Starts the plan through the controller; false (with a message) when a session is still running.
     bool launchPlan(const RunPlan& plan, const QString& cluster);
+    // File > Open and launch plan's work after the file dialog.
+    bool openAndLaunchPlan(const QString& path);
+    void setLaunchQuestion(std::function<bool(const QString& question)> ask) { ask_launch_ = std::move(ask); }
     // Shows the tab with this object name ("runsTab", "liveTab", "scalingTab", ...); "projectionTab" is the
     // Scaling tab on its Projection page.
     void showTab(const QString& object_name);
@@ -132,6 +136,7 @@ class MainWindow : public QMainWindow {
     ClustersWidget* clusters_view_;
     QProgressBar* session_progress_;
     QLabel* status_text_ = nullptr;
+    std::function<bool(const QString&)> ask_launch_;
     int runs_finished_ = 0;
 };
 

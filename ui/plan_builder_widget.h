@@ -54,6 +54,7 @@ class PlanBuilderWidget : public QWidget {
     QString jobScriptText() const;
     QString errorText() const; // what the error line shows: "" when the plan is valid
     QString selectedCluster() const;
+    QString launchTarget() const { return selectedCluster(); }
 
     // What the Open/Save buttons do after asking for a file: false (and the error shown) when it fails.
     bool openPlan(const QString& path);
