@@ -505,6 +505,11 @@ std::string defaultEnginePath() {
     return "scalebench-engine";
 }
 
+std::filesystem::path windowRunsFolder(const std::filesystem::path& store) {
+    std::error_code ignored;
+    return std::filesystem::absolute(store, ignored).parent_path() / "runs";
+}
+
 std::filesystem::path defaultStorePath() {
     if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data)
         return std::filesystem::path(data) / "scalebench" / "sessions.db";

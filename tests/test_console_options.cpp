@@ -17,10 +17,12 @@ std::string shown(const Arguments& arguments) {
     return text;
 }
 
-// The defaults with what `change` sets.
+// The defaults with what `change` sets; the window's runs folder follows its store (windowRunsFolder).
 ConsoleOptions options(const std::function<void(ConsoleOptions&)>& change) {
     ConsoleOptions o = parseConsoleOptions({});
+    o.out_dir = "scalebench-out";
     change(o);
+    if (o.mode == ConsoleOptions::Mode::Gui) o.out_dir = windowRunsFolder(o.db);
     return o;
 }
 
@@ -149,8 +151,7 @@ TEST_CASE(
     const auto relative = parseConsoleOptions({"--db", "out/scalebench.db"}).out_dir;
     CHECK(relative.is_absolute());
     CHECK(relative == std::filesystem::absolute("out/runs"));
-    // Asked for, the folder is kept; a command (run) keeps writing beside where it was started.
-    CHECK(parseConsoleOptions({"--db", "/data/sb/sessions.db", "--out", "o"}).out_dir == "o");
+    // A command (run) keeps writing where it is run, as its help says.
     CHECK(parseConsoleOptions({"run", "p.toml", "--db", "/data/sb/sessions.db"}).out_dir == "scalebench-out");
 }
 

@@ -12,6 +12,7 @@
 #include "session_controller.h"
 #include "session_list_model.h"
 #include "session_store.h"
+#include "stored_session_loader.h"
 #include "temporary_folder.h"
 #include "widget_testing.h"
 
@@ -209,7 +210,7 @@ TEST_CASE("Open log finds the run folder an older session stored relative, besid
         runs.runSubmitted(7, specs.front().name, "123", "out/elsewhere/run-1");
         child<QTableView>(tab, "progressTable")->selectRow(0);
         QTest::mouseClick(child<QPushButton>(tab, "openLog"), Qt::LeftButton);
-        waitForLogs(controller);
+        QCoreApplication::processEvents(); // nothing to read: the window says so at once
         const auto dialogs = shownDialogs("logDialog");
         REQUIRE(dialogs.size() == 1);
         const std::string said = tabText(dialogs.front(), "stdout.log").toStdString();

@@ -55,6 +55,7 @@ class PlanBuilderWidget : public QWidget {
     QString errorText() const; // what the error line shows: "" when the plan is valid
     QString selectedCluster() const;
     QString launchTarget() const { return selectedCluster(); }
+    bool setLaunchTarget(const QString&) { return false; }
 
     // What the Open/Save buttons do after asking for a file: false (and the error shown) when it fails.
     bool openPlan(const QString& path);
