@@ -240,7 +240,8 @@ const std::vector<Command>& commands() {
         {"",
          O::Mode::Gui,
          {},
-         "open the console's window on the session store",
+         "open the console's window on the session store; the plans it launches run in runs/ beside the "
+         "store",
          {"db", "tab", "screenshot"},
          nullptr},
         {"run",
@@ -674,6 +675,8 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
     o.mode = chosen.command->mode;
     takeOptions(parser, chosen, o, help);
     takeArguments(chosen, o, help);
+    // The window's runs go beside its store, wherever the window was started; a command's where it is run.
+    if (o.mode == ConsoleOptions::Mode::Gui) o.out_dir = windowRunsFolder(o.db);
     if (o.check && (!o.dry_run || o.cluster.empty()))
         throw ConsoleUsageError("--check: only with --dry-run --cluster NAME", help);
     return o;

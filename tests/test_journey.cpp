@@ -119,7 +119,12 @@ TEST_CASE("cancelling a session from the window stores it as cancelled, and the 
     QSignalSpy finished(&console.controller, &SessionController::sessionFinished);
     REQUIRE(window.launchPlan(parsePlanText(kOneRun, "journey.toml"), QStringLiteral("local")));
     REQUIRE(submitted.wait(60'000));
-    QCoreApplication::processEvents();
+    // As a person waits to see the run in the Runs tab: the window lists the new session, then shows its
+    // runs.
+    for (int waited = 0; window.shownRuns() != window.liveRuns() && waited < 10'000; waited += 20)
+        QTest::qWait(20);
+    REQUIRE(window.shownRuns() == window.liveRuns());
+    REQUIRE(window.liveRuns()->isActive(0));
     auto* progress = child<QTableView>(window, "progressTable");
     SECTION("the run cancelled with Cancel run") {
         progress->selectRow(0);
