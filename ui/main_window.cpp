@@ -6,6 +6,7 @@
 #include "breakdown_model.h"
 #include "breakdown_tab.h"
 #include "chart_export.h"
+#include "cluster_settings.h"
 #include "clusters_widget.h"
 #include "collectives_model.h"
 #include "collectives_view.h"
@@ -433,7 +434,9 @@ bool MainWindow::launchPlan(const RunPlan& plan, const QString& cluster) {
         status_text_->setText(tr("a session is still running: wait for it or cancel it first"));
         return false;
     }
-    QString started = tr("starting '%1' on %2...").arg(QString::fromStdString(plan.name), cluster);
+    const bool here = cluster.isEmpty() || cluster == QLatin1String(kLocalClusterName);
+    QString started = tr("starting '%1' on %2...")
+                          .arg(QString::fromStdString(plan.name), here ? tr("this machine") : cluster);
     for (const auto& warning : plan.warnings)
         started += tr("  warning: %1").arg(QString::fromStdString(warning));
     status_text_->setText(started);
