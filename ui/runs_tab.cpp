@@ -229,9 +229,10 @@ void RunsTab::openSelectedRunLog() {
             QStringList paths;
             for (const QString& folder : tried)
                 paths << folder + QLatin1Char('/') + file;
-            view->setPlainText(tr("cannot read %1/%2: the run's folder was stored relative, and it is not in "
-                                  "any of these folders:\n%3")
-                                   .arg(stored, file, paths.join(QLatin1Char('\n'))));
+            view->setPlainText(
+                tr("cannot read %1/%2: the run's folder was stored relative, and none of these "
+                   "exists:\n%3")
+                    .arg(stored, file, paths.join(QLatin1Char('\n'))));
             continue;
         }
         view->setPlainText(tr("reading %1/%2...").arg(dir, file));
