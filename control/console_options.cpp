@@ -250,7 +250,8 @@ const std::vector<Command>& commands() {
         {"",
          O::Mode::Gui,
          {},
-         "open the console's window on the session store",
+         "open the console's window on the session store; the plans it launches run in runs/ beside the "
+         "store",
          {"db", "tab", "screenshot"},
          nullptr},
         {"run",
@@ -515,6 +516,11 @@ std::string defaultEnginePath() {
     return "scalebench-engine";
 }
 
+std::filesystem::path windowRunsFolder(const std::filesystem::path& store) {
+    std::error_code ignored;
+    return std::filesystem::absolute(store, ignored).parent_path() / "runs";
+}
+
 std::filesystem::path defaultStorePath() {
     if (const char* data = std::getenv("XDG_DATA_HOME"); data && *data)
         return std::filesystem::path(data) / "scalebench" / "sessions.db";
@@ -679,6 +685,8 @@ ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments) {
     o.mode = chosen.command->mode;
     takeOptions(parser, chosen, o, help);
     takeArguments(chosen, o, help);
+    // The window's runs go beside its store, wherever the window was started; a command's where it is run.
+    if (o.mode == ConsoleOptions::Mode::Gui) o.out_dir = windowRunsFolder(o.db);
     if (o.check && (!o.dry_run || o.cluster.empty()))
         throw ConsoleUsageError("--check: only with --dry-run --cluster NAME", help);
     return o;

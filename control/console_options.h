@@ -80,5 +80,8 @@ std::string consoleUsage(const std::string& command = {});
 // The engine beside this executable in the build tree, else "scalebench-engine" from PATH.
 std::string defaultEnginePath();
 std::filesystem::path defaultStorePath();
+// Where the window's runs go without --out: runs/ in the store's folder (absolute), not the folder the window
+// was started in.
+std::filesystem::path windowRunsFolder(const std::filesystem::path& store);
 
 } // namespace scalebench

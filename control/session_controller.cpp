@@ -197,7 +197,8 @@ void SessionController::work(RunPlan plan, std::vector<RunSpec> runs, std::strin
             this,
             [this, outcome] {
                 busy_ = false;
-                emit sessionFinished(outcome.session_id, outcome.runs, outcome.failed_runs);
+                emit sessionFinished(outcome.session_id, outcome.runs, outcome.failed_runs,
+                                     QString::fromStdString(outcome.status));
             },
             Qt::QueuedConnection);
     } catch (const std::exception& e) {

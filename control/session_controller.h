@@ -54,7 +54,8 @@ class SessionController : public QObject {
     void recordsArrived(qint64 run_id, const std::vector<scalebench::MetricRecord>& records);
     // status: ok, failed or cancelled (as stored).
     void runFinished(qint64 run_id, const QString& status, const QString& error);
-    void sessionFinished(qint64 session_id, int runs, int failed_runs);
+    // status: ok, failed or cancelled (as stored); failed_runs leaves out the runs the user cancelled.
+    void sessionFinished(qint64 session_id, int runs, int failed_runs, const QString& status);
     // The session could not start or ended early: no cluster, refused host key, broken store, ...
     void sessionFailed(const QString& error);
     // The file's text (its last 256 KiB), or why it could not be read.

@@ -81,9 +81,16 @@ SessionOutcome SessionRunner::run(const RunPlan& plan, const std::vector<RunSpec
         }
         if (!active.empty()) std::this_thread::sleep_for(settings_.poll_interval);
     }
-    store_.finishSession(outcome.session_id, outcome.cancelled          ? "cancelled"
-                                             : outcome.failed_runs == 0 ? "ok"
-                                                                        : "failed");
+    // A cancel asked for after the loop's last look (while the last run was submitted or followed) cancelled
+    // that run: the session is the user's cancelled one all the same.
+    {
+        std::lock_guard lock(cancel_mutex_);
+        if (cancel_all_) outcome.cancelled = true;
+    }
+    // Cancelled: the user asked for the whole session, or for runs one by one and no other run failed.
+    const bool cancelled = outcome.cancelled || (outcome.failed_runs == 0 && outcome.cancelled_runs > 0);
+    outcome.status = cancelled ? "cancelled" : outcome.failed_runs == 0 ? "ok" : "failed";
+    store_.finishSession(outcome.session_id, outcome.status);
     return outcome;
 }
 
@@ -96,7 +103,16 @@ void SessionRunner::follow(std::vector<ActiveRun>& active, SessionOutcome& outco
         const JobStatus& status = states.at(it->job_id);
         if (status.attempt > it->attempt) restart(*it, status);
         if (isFinal(status.state)) {
-            if (!finish(*it, status)) ++outcome.failed_runs;
+            switch (finish(*it, status)) {
+            case Ending::Ok:
+                break;
+            case Ending::CancelledByUser:
+                ++outcome.cancelled_runs;
+                break;
+            case Ending::Failed:
+                ++outcome.failed_runs;
+                break;
+            }
             it = active.erase(it);
             continue;
         }
@@ -241,7 +257,7 @@ void SessionRunner::readMllog(ActiveRun& run) {
     }
 }
 
-bool SessionRunner::finish(ActiveRun& run, const JobStatus& status) {
+SessionRunner::Ending SessionRunner::finish(ActiveRun& run, const JobStatus& status) {
     store(run, run.tail->finish());
     if (run.spec.group.mllog) readMllog(run);
     const std::int64_t broken = run.tail->parser().brokenLineCount();
@@ -252,7 +268,8 @@ bool SessionRunner::finish(ActiveRun& run, const JobStatus& status) {
     }
     const bool ok = status.state == JobState::Completed && run.rank_errors.empty();
     std::string error;
-    if (run.cancel_sent && status.state == JobState::Cancelled) {
+    const bool by_user = run.cancel_sent && status.state == JobState::Cancelled;
+    if (by_user) {
         error = fmt::format("job {} cancelled by the user", run.job_id);
     } else if (!ok) {
         error =
@@ -269,7 +286,7 @@ bool SessionRunner::finish(ActiveRun& run, const JobStatus& status) {
     progress_(run.tag + (ok                          ? ": done"
                          : stored_status == "failed" ? ": FAILED: " + error
                                                      : ": cancelled: " + error));
-    return ok;
+    return ok ? Ending::Ok : by_user ? Ending::CancelledByUser : Ending::Failed;
 }
 
 void SessionRunner::requestCancel(std::int64_t run_id) {

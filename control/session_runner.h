@@ -36,8 +36,10 @@ struct SessionRunnerSettings {
 struct SessionOutcome {
     std::int64_t session_id = 0;
     int runs = 0;
-    int failed_runs = 0;
+    int failed_runs = 0;    // ended without the user asking: failed, or cancelled by someone else
+    int cancelled_runs = 0; // cancelled at the user's request (requestCancel, requestCancelAll)
     bool cancelled = false; // requestCancelAll() was called: the session is stored as cancelled
+    std::string status;     // the session's, as stored: ok, failed or cancelled
 };
 
 class SessionRunner {
@@ -89,7 +91,9 @@ class SessionRunner {
     // `active`.
     void follow(std::vector<ActiveRun>& active, SessionOutcome& outcome);
     void store(ActiveRun& run, const std::vector<MetricRecord>& records);
-    bool finish(ActiveRun& run, const JobStatus& status);
+    // How a finished run ended: a run the user cancelled (requestCancel, requestCancelAll) has not failed.
+    enum class Ending { Ok, CancelledByUser, Failed };
+    Ending finish(ActiveRun& run, const JobStatus& status);
     // A plan's `mllog = true`: the engine's MLPerf log read back as any MLLOG run's, its time to train and
     // status added to the run's summary beside the engine's own figures.
     void readMllog(ActiveRun& run);

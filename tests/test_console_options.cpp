@@ -17,10 +17,12 @@ std::string shown(const Arguments& arguments) {
     return text;
 }
 
-// The defaults with what `change` sets.
+// The defaults with what `change` sets; the window's runs folder follows its store (windowRunsFolder).
 ConsoleOptions options(const std::function<void(ConsoleOptions&)>& change) {
     ConsoleOptions o = parseConsoleOptions({});
+    o.out_dir = "scalebench-out";
     change(o);
+    if (o.mode == ConsoleOptions::Mode::Gui) o.out_dir = windowRunsFolder(o.db);
     return o;
 }
 
@@ -139,6 +141,18 @@ TEST_CASE("console options: each command, its old flag form and options anywhere
         CHECK(parseConsoleOptions(form.command) == form.expected);
         CHECK(parseConsoleOptions(form.old_form) == form.expected);
     }
+}
+
+TEST_CASE(
+    "console options: the window's runs go to runs/ beside its store, not to the folder it was started in",
+    "[control][cli][issue25]") {
+    CHECK(parseConsoleOptions({"--db", "/data/sb/sessions.db"}).out_dir == "/data/sb/runs");
+    CHECK(parseConsoleOptions({}).out_dir == defaultStorePath().parent_path() / "runs");
+    const auto relative = parseConsoleOptions({"--db", "out/scalebench.db"}).out_dir;
+    CHECK(relative.is_absolute());
+    CHECK(relative == std::filesystem::absolute("out/runs"));
+    // A command (run) keeps writing where it is run, as its help says.
+    CHECK(parseConsoleOptions({"run", "p.toml", "--db", "/data/sb/sessions.db"}).out_dir == "scalebench-out");
 }
 
 TEST_CASE("console options: each bad input is named, with the help to read", "[control][cli]") {

@@ -180,7 +180,10 @@ TEST_CASE("cancelling a running session from the window ends its runs as cancell
         REQUIRE(records.wait(120'000));
     window.findChild<QPushButton*>(QStringLiteral("cancelSession"))->click();
     REQUIRE(finished.wait(60'000));
-    const std::int64_t session = finished.takeFirst().at(0).toLongLong();
+    const auto ended = finished.takeFirst();
+    const std::int64_t session = ended.at(0).toLongLong();
+    CHECK(ended.at(3).toString() == "cancelled"); // the session, as stored (issue 25, finding 5)
+    CHECK(store.session(session)->status == "cancelled");
     const auto stored = store.runs(session);
     REQUIRE(stored.size() == 1); // the 2-rank run was never started
     CHECK(stored[0].status == "cancelled");

@@ -281,11 +281,12 @@ TEST_CASE("a saved plan reopens to the same plan, and a broken one is refused wi
     CHECK_FALSE(QFile::exists(dir.filePath("never.toml")));
 }
 
-TEST_CASE("Launch hands over the plan read from the preview and the chosen cluster", "[ui][plan]") {
+TEST_CASE("Launch hands over the plan read from the preview and the launch target chosen beside it",
+          "[ui][plan]") {
     PlanBuilderWidget builder;
     builder.setClusters({slurmCluster()});
     QSignalSpy spy(&builder, &PlanBuilderWidget::launchRequested);
-    child<QComboBox>(builder, "previewCluster")->setCurrentText("gpu-cluster");
+    REQUIRE(builder.setLaunchTarget("gpu-cluster"));
     child<QPushButton>(builder, "launch")->click();
     REQUIRE(spy.count() == 1);
     const auto plan = spy.at(0).at(0).value<RunPlan>();

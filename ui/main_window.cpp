@@ -6,6 +6,7 @@
 #include "breakdown_model.h"
 #include "breakdown_tab.h"
 #include "chart_export.h"
+#include "cluster_settings.h"
 #include "clusters_widget.h"
 #include "collectives_model.h"
 #include "collectives_view.h"
@@ -64,6 +65,11 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
 
     buildTabs(store);
     buildStatusBar();
+    ask_launch_ = [this](const QString& question) {
+        return QMessageBox::question(this, tr("Open and launch plan"), question,
+                                     QMessageBox::Yes | QMessageBox::No,
+                                     QMessageBox::Yes) == QMessageBox::Yes;
+    };
     buildActions();
     connectLoader();
     connectController();
@@ -128,6 +134,7 @@ void MainWindow::buildStatusBar() {
     session_progress_->setFormat(tr("%v of %m runs"));
     session_progress_->hide();
     status_text_ = new QLabel(this);
+    status_text_->setObjectName(QStringLiteral("statusText"));
     statusBar()->addWidget(status_text_, 1);
     statusBar()->addPermanentWidget(session_progress_);
 }
@@ -238,12 +245,19 @@ void MainWindow::connectController() {
                 if (shown_session_ == live_session_) loader_->loadSession(shown_session_);
             });
     connect(controller_, &SessionController::sessionFinished, this,
-            [this](qint64 session_id, int runs, int failed) {
+            [this](qint64 session_id, int runs, int failed, const QString& status) {
                 session_progress_->hide();
-                status_text_->setText(
-                    failed == 0
-                        ? tr("session %1: %2 runs done").arg(session_id).arg(runs)
-                        : tr("session %1: %2 of %3 runs failed").arg(session_id).arg(failed).arg(runs));
+                if (status == QLatin1String("cancelled"))
+                    status_text_->setText(failed == 0 ? tr("session %1 cancelled").arg(session_id)
+                                                      : tr("session %1 cancelled (%2 of %3 runs failed)")
+                                                            .arg(session_id)
+                                                            .arg(failed)
+                                                            .arg(runs));
+                else
+                    status_text_->setText(
+                        failed == 0
+                            ? tr("session %1: %2 runs done").arg(session_id).arg(runs)
+                            : tr("session %1: %2 of %3 runs failed").arg(session_id).arg(failed).arg(runs));
                 listSessions(shown_session_);
             });
     connect(controller_, &SessionController::sessionFailed, this, [this](const QString& error) {
@@ -420,7 +434,9 @@ bool MainWindow::launchPlan(const RunPlan& plan, const QString& cluster) {
         status_text_->setText(tr("a session is still running: wait for it or cancel it first"));
         return false;
     }
-    QString started = tr("starting '%1' on %2...").arg(QString::fromStdString(plan.name), cluster);
+    const bool here = cluster.isEmpty() || cluster == QLatin1String(kLocalClusterName);
+    QString started = tr("starting '%1' on %2...")
+                          .arg(QString::fromStdString(plan.name), here ? tr("this machine") : cluster);
     for (const auto& warning : plan.warnings)
         started += tr("  warning: %1").arg(QString::fromStdString(warning));
     status_text_->setText(started);
@@ -461,10 +477,26 @@ void MainWindow::openPlanFile() {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open plan"), QString(), tr("scalebench plans (*.toml)"));
     if (path.isEmpty()) return;
+    openAndLaunchPlan(path);
+}
+
+bool MainWindow::openAndLaunchPlan(const QString& path) {
     try {
-        launchPlan(parsePlanFile(path.toStdString()), QStringLiteral("local"));
+        const RunPlan plan = parsePlanFile(path.toStdString());
+        // Where the Plan tab's Launch button launches (its launch target), said before anything starts.
+        const auto count = expandPlan(plan).size();
+        const QString runs = count == 1 ? tr("1 run") : tr("%1 runs").arg(count);
+        const QString question =
+            tr("Launch %1 (%2) on %3?")
+                .arg(QString::fromStdString(plan.name), runs, plan_builder_->launchTargetName());
+        if (!ask_launch_(question)) {
+            status_text_->setText(tr("'%1' not launched").arg(QString::fromStdString(plan.name)));
+            return false;
+        }
+        return launchPlan(plan, plan_builder_->launchTarget());
     } catch (const std::exception& error) {
         QMessageBox::warning(this, tr("Plan error"), QString::fromLocal8Bit(error.what()));
+        return false;
     }
 }
 

@@ -10,6 +10,7 @@
 
 #include <QMainWindow>
 #include <cstdint>
+#include <functional>
 
 class QLabel;
 class QProgressBar;
@@ -55,6 +56,12 @@ class MainWindow : public QMainWindow {
     bool saveScreenshot(const QString& path);
     // Starts the plan through the controller; false (with a message) when a session is still running.
     bool launchPlan(const RunPlan& plan, const QString& cluster);
+    // File > Open and launch plan's work after the file dialog: reads the plan, asks once whether to launch
+    // it where the Plan tab's Launch button launches ("Launch NAME (N runs) on prod?"), then launches it;
+    // false when the plan cannot be read, the answer is no, or a session is still running.
+    bool openAndLaunchPlan(const QString& path);
+    // How that question is asked: a Yes/No message box unless set otherwise.
+    void setLaunchQuestion(std::function<bool(const QString& question)> ask) { ask_launch_ = std::move(ask); }
     // Shows the tab with this object name ("runsTab", "liveTab", "scalingTab", ...); "projectionTab" is the
     // Scaling tab on its Projection page.
     void showTab(const QString& object_name);
@@ -132,6 +139,7 @@ class MainWindow : public QMainWindow {
     ClustersWidget* clusters_view_;
     QProgressBar* session_progress_;
     QLabel* status_text_ = nullptr;
+    std::function<bool(const QString&)> ask_launch_;
     int runs_finished_ = 0;
 };
 

@@ -13,6 +13,7 @@
 #include "workload_catalog.h"
 #include "workload_catalog_model.h"
 
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -24,6 +25,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
@@ -136,13 +138,22 @@ void PlanBuilderWidget::buildLayout() {
     open->setObjectName(QStringLiteral("openPlan"));
     auto* save = new QPushButton(tr("Save plan..."), this);
     save->setObjectName(QStringLiteral("savePlan"));
-    launch_ = new QPushButton(tr("Launch"), this);
+    // Where Launch runs the plan is chosen here, beside the button that names it; the Job scripts preview's
+    // cluster only chooses which script is shown.
+    launch_target_ = new QComboBox(this);
+    launch_target_->setObjectName(QStringLiteral("launchTarget"));
+    launch_target_->setToolTip(tr("Where Launch runs the plan: this machine (mpirun) or a cluster (Slurm). "
+                                  "The Job scripts preview's cluster does not change it."));
+    launch_target_->addItem(tr("this machine"), QString::fromLatin1(kLocalClusterName));
+    launch_ = new QPushButton(this);
     launch_->setObjectName(QStringLiteral("launch"));
     launch_->setDefault(true);
+    nameLaunch();
     auto* bottom = new QHBoxLayout;
     bottom->addWidget(error_label_, 1);
     bottom->addWidget(open);
     bottom->addWidget(save);
+    bottom->addWidget(launch_target_);
     bottom->addWidget(launch_);
 
     auto* layout = new QVBoxLayout(this);
@@ -198,8 +209,9 @@ void PlanBuilderWidget::connectPlanControls(QPushButton* add, QPushButton* add_c
                                                           tr("Plans (*.toml)"));
         if (!path.isEmpty()) savePlan(path);
     });
+    connect(launch_target_, &QComboBox::currentIndexChanged, this, &PlanBuilderWidget::nameLaunch);
     connect(launch_, &QPushButton::clicked, this, [this] {
-        if (error_.isEmpty()) emit launchRequested(valid_plan_, selectedCluster());
+        if (error_.isEmpty()) emit launchRequested(valid_plan_, launchTarget());
     });
 }
 
@@ -238,6 +250,36 @@ QWidget* PlanBuilderWidget::buildPreviews() {
 
 void PlanBuilderWidget::setClusters(const std::vector<ClusterSettings>& clusters) {
     job_scripts_->setClusters(clusters);
+    // The launch target stays chosen by name; a cluster removed leaves this machine.
+    const QString chosen = launchTarget();
+    {
+        const QSignalBlocker block(launch_target_);
+        while (launch_target_->count() > 1)
+            launch_target_->removeItem(1);
+        for (const ClusterSettings& cluster : clusters)
+            if (cluster.name != kLocalClusterName)
+                launch_target_->addItem(qs(cluster.name), qs(cluster.name));
+        launch_target_->setCurrentIndex(std::max(0, launch_target_->findData(chosen)));
+    }
+    nameLaunch();
+}
+
+QString PlanBuilderWidget::launchTarget() const {
+    return launch_target_->currentData().toString();
+}
+
+bool PlanBuilderWidget::setLaunchTarget(const QString& cluster) {
+    const int index = launch_target_->findData(cluster);
+    if (index >= 0) launch_target_->setCurrentIndex(index);
+    return index >= 0;
+}
+
+QString PlanBuilderWidget::launchTargetName() const {
+    return launch_target_->currentIndex() <= 0 ? tr("this machine") : launchTarget();
+}
+
+void PlanBuilderWidget::nameLaunch() {
+    launch_->setText(tr("Launch on %1").arg(launchTargetName()));
 }
 
 void PlanBuilderWidget::setPlan(const RunPlan& plan) {

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <vector>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
@@ -52,8 +53,13 @@ class PlanBuilderWidget : public QWidget {
     const RunPlan& plan() const { return plan_; }
     QString tomlText() const;
     QString jobScriptText() const;
-    QString errorText() const; // what the error line shows: "" when the plan is valid
-    QString selectedCluster() const;
+    QString errorText() const;       // what the error line shows: "" when the plan is valid
+    QString selectedCluster() const; // the Job scripts preview's: which script is shown, nothing more
+    // Where Launch runs the plan ("local" or a cluster's name), chosen beside the button, which names it
+    // ("Launch on this machine", "Launch on prod"); setLaunchTarget is false for a cluster not offered.
+    QString launchTarget() const;
+    QString launchTargetName() const; // "this machine" or the cluster's name
+    bool setLaunchTarget(const QString& cluster);
 
     // What the Open/Save buttons do after asking for a file: false (and the error shown) when it fails.
     bool openPlan(const QString& path);
@@ -73,6 +79,7 @@ class PlanBuilderWidget : public QWidget {
     void formToGroup(); // the sections' fields -> plan_.groups[current_], then refresh
     void refresh();     // TOML, validation, run list and job script
     void setError(const QString& text);
+    void nameLaunch(); // the Launch button's text: where it launches
 
     RunPlan plan_;
     RunPlan valid_plan_; // read back from the TOML; meaningful when error_ is empty
@@ -96,6 +103,7 @@ class PlanBuilderWidget : public QWidget {
     QPlainTextEdit* toml_;
     JobScriptPreview* job_scripts_;
     QLabel* error_label_;
+    QComboBox* launch_target_;
     QPushButton* launch_;
 };
 

@@ -19,10 +19,13 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <exception>
+#include <filesystem>
+#include <utility>
 
 namespace scalebench {
 
@@ -165,36 +168,95 @@ void RunsTab::resubmitSelectedRuns() {
     }
 }
 
+namespace {
+
+// Where a run folder stored relative (by sessions before run folders were stored absolute) may be on this
+// machine: against the working folder, the store's folder and the folder above it (`make quickstart` stored
+// out/quickstart/... beside out/scalebench.db). The first that exists, and every path tried.
+std::pair<std::optional<std::filesystem::path>, std::vector<std::filesystem::path>>
+localRunFolder(const std::filesystem::path& stored, const std::filesystem::path& store_file) {
+    namespace fs = std::filesystem;
+    std::error_code ignored;
+    if (stored.is_absolute()) return {stored, {stored}};
+    const fs::path store_folder = fs::absolute(store_file, ignored).parent_path();
+    std::vector<fs::path> tried{fs::absolute(stored, ignored), store_folder / stored};
+    if (store_folder.has_parent_path() && store_folder.parent_path() != store_folder)
+        tried.push_back(store_folder.parent_path() / stored);
+    for (const fs::path& candidate : tried)
+        if (fs::is_directory(candidate, ignored)) return {candidate.lexically_normal(), tried};
+    return {std::nullopt, tried};
+}
+
+} // namespace
+
 void RunsTab::openSelectedRunLog() {
     const auto rows = selectedRows();
     if (!controller_ || rows.empty()) return;
-    const QString dir = runs_->runDir(rows.front());
-    if (dir.isEmpty()) {
+    const QString stored = runs_->runDir(rows.front());
+    if (stored.isEmpty()) {
         emit statusMessage(tr("the run has not started: no log yet"));
         return;
     }
-    controller_->fetchText(session_ ? QString::fromStdString(session_->cluster) : QStringLiteral("local"),
-                           {dir + QStringLiteral("/stderr.log"), dir + QStringLiteral("/stdout.log")});
-}
+    const QString cluster = session_ ? QString::fromStdString(session_->cluster) : QStringLiteral("local");
+    const bool here = cluster.isEmpty() || cluster == QLatin1String(kLocalClusterName);
+    QString dir = stored;
+    QStringList tried;
+    if (here) {
+        const auto [found, paths] = localRunFolder(stored.toStdString(), controller_->options().db);
+        if (found) dir = QString::fromStdString(found->string());
+        if (!found)
+            for (const auto& path : paths)
+                tried << QString::fromStdString(path.string());
+    }
 
-void RunsTab::showLog(const QString& path, const QString& text, const QString& error) {
+    // One window for the run, its two logs as tabs, filled as each file arrives.
+    if (log_dialog_) log_dialog_->close();
     auto* dialog = new QDialog(this);
+    log_dialog_ = dialog;
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->setObjectName(QStringLiteral("logDialog"));
-    dialog->setWindowTitle(path);
+    dialog->setWindowTitle(tr("Logs of %1 (%2)").arg(runs_->runName(rows.front()), dir));
     auto* layout = new QVBoxLayout(dialog);
-    auto* view = new QPlainTextEdit(dialog);
-    view->setObjectName(QStringLiteral("logText"));
-    view->setReadOnly(true);
-    view->setLineWrapMode(QPlainTextEdit::NoWrap);
-    view->setFont(QFont(QStringLiteral("monospace")));
-    view->setPlainText(error.isEmpty() ? text : tr("cannot read %1: %2").arg(path, error));
-    layout->addWidget(view);
+    auto* tabs = new QTabWidget(dialog);
+    tabs->setObjectName(QStringLiteral("logTabs"));
+    layout->addWidget(tabs);
+    pending_logs_.clear();
+    for (const QString file : {QStringLiteral("stdout.log"), QStringLiteral("stderr.log")}) {
+        auto* view = new QPlainTextEdit(tabs);
+        view->setObjectName(file == QLatin1String("stdout.log") ? QStringLiteral("stdoutLog")
+                                                                : QStringLiteral("stderrLog"));
+        view->setReadOnly(true);
+        view->setLineWrapMode(QPlainTextEdit::NoWrap);
+        view->setFont(QFont(QStringLiteral("monospace")));
+        tabs->addTab(view, file);
+        if (!tried.isEmpty()) { // nowhere to read it from: say where it was looked for
+            QStringList paths;
+            for (const QString& folder : tried)
+                paths << folder + QLatin1Char('/') + file;
+            view->setPlainText(
+                tr("cannot read %1/%2: the run's folder was stored relative, and none of these "
+                   "exists:\n%3")
+                    .arg(stored, file, paths.join(QLatin1Char('\n'))));
+            continue;
+        }
+        view->setPlainText(tr("reading %1/%2...").arg(dir, file));
+        pending_logs_.insert(dir + QLatin1Char('/') + file, view);
+    }
     auto* close = new QDialogButtonBox(QDialogButtonBox::Close, dialog);
     connect(close, &QDialogButtonBox::rejected, dialog, &QDialog::close);
     layout->addWidget(close);
     dialog->resize(900, 600);
     dialog->show();
+    if (!pending_logs_.isEmpty()) controller_->fetchText(cluster, pending_logs_.keys());
+}
+
+void RunsTab::showLog(const QString& path, const QString& text, const QString& error) {
+    QPlainTextEdit* view = log_dialog_ ? pending_logs_.value(path) : nullptr;
+    if (!view) return; // a window closed since, or another run's
+    const QString file = path.section(QLatin1Char('/'), -1);
+    view->setPlainText(!error.isEmpty() ? tr("cannot read %1: %2").arg(path, error)
+                       : text.isEmpty() ? tr("(empty: the run wrote nothing to %1)").arg(file)
+                                        : text);
 }
 
 } // namespace scalebench

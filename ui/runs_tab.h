@@ -6,11 +6,15 @@
 #include "run_plan.h"
 #include "session_store.h"
 
+#include <QHash>
+#include <QPointer>
 #include <QWidget>
 #include <functional>
 #include <optional>
 #include <vector>
 
+class QDialog;
+class QPlainTextEdit;
 class QTableView;
 
 namespace scalebench {
@@ -52,6 +56,7 @@ class RunsTab : public QWidget {
     void fitColumns();
     void cancelSelectedRuns();
     void resubmitSelectedRuns();
+    // One window with the run's stdout.log and stderr.log as tabs, each filled when its text arrives.
     void openSelectedRunLog();
     void showLog(const QString& path, const QString& text, const QString& error);
 
@@ -65,6 +70,8 @@ class RunsTab : public QWidget {
     RunTableModel* results_;
     QTableView* progress_view_;
     QTableView* results_view_;
+    QPointer<QDialog> log_dialog_;                 // Open log's window, while it is open
+    QHash<QString, QPlainTextEdit*> pending_logs_; // in that window: the tab of each file asked for
 };
 
 } // namespace scalebench
