@@ -4,7 +4,6 @@
 
 #include "cluster_form.h"
 #include "cluster_list_model.h"
-#include "form_widgets.h"
 #include "stored_session_loader.h"
 
 #include <QHBoxLayout>
@@ -76,7 +75,7 @@ ClustersWidget::ClustersWidget(StoredSessionLoader& store, QWidget* parent)
 
     form_ = new ClusterForm(this);
     auto* right = new QVBoxLayout;
-    right->addWidget(scrollable(form_), 1);
+    right->addWidget(form_, 1);
     right->addLayout(actions);
     right->addWidget(status_);
 

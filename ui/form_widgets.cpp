@@ -5,6 +5,7 @@
 #include <QFontDatabase>
 #include <QPlainTextEdit>
 #include <QScrollArea>
+#include <QScrollBar>
 
 namespace scalebench {
 
@@ -17,8 +18,24 @@ QPlainTextEdit* makeCodeView(const QString& name, QWidget* parent) {
     return view;
 }
 
+namespace {
+
+// A scroll area that asks for its widget's whole size: where there is room (a splitter dividing a wide
+// window) the form shows unscrolled; only a narrower window makes it scroll.
+class WholeFormScrollArea : public QScrollArea {
+  public:
+    QSize sizeHint() const override {
+        const QWidget* form = widget();
+        if (!form) return QScrollArea::sizeHint();
+        const int bar = verticalScrollBar()->sizeHint().width();
+        return form->sizeHint().expandedTo(form->minimumSizeHint()) + QSize(bar, 0);
+    }
+};
+
+} // namespace
+
 QWidget* scrollable(QWidget* widget) {
-    auto* area = new QScrollArea;
+    auto* area = new WholeFormScrollArea;
     area->setFrameShape(QFrame::NoFrame);
     area->setWidgetResizable(true);
     area->setWidget(widget);

@@ -13,6 +13,7 @@
 #include "compare_tab.h"
 #include "comparison_model.h"
 #include "comparison_view.h"
+#include "form_widgets.h"
 #include "import_dialog.h"
 #include "live_view.h"
 #include "model_csv.h"
@@ -141,7 +142,11 @@ void MainWindow::buildStatusBar() {
 
 void MainWindow::addTab(QWidget* page, const QString& object_name, const QString& title) {
     page->setObjectName(page->objectName().isEmpty() ? object_name : page->objectName());
-    const int index = tabs_->addTab(page, title);
+    // The Plan and Clusters tabs' forms are wider than what a 1280-pixel screen leaves beside the sessions:
+    // they scroll there, whole, instead of widening the window past the screen.
+    const bool wide =
+        object_name == QStringLiteral("planTab") || object_name == QStringLiteral("clustersTab");
+    const int index = tabs_->addTab(wide ? scrollable(page) : page, title);
     tabs_->widget(index)->setProperty("tabName", object_name);
     if (index < 9) {
         auto* go = new QAction(this);

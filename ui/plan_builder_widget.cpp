@@ -121,7 +121,7 @@ void PlanBuilderWidget::buildLayout() {
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
-    split->addWidget(scrollable(buildGroupForm()));
+    split->addWidget(buildGroupForm());
     split->addWidget(buildPreviews());
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
