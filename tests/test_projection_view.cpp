@@ -118,7 +118,7 @@ TEST_CASE("the Scaling tab's Projection page charts the model's prediction of th
     CHECK(valueAt(chart->idealSeries(), 64).value_or(-1) == 64);
 
     QChart* c = chart->chart();
-    CHECK(predicted->name() == "predicted (docs/performance-model.md)");
+    CHECK(predicted->name() == "predicted");
     CHECK(extrapolated->name() == "extrapolated");
     CHECK(measured->name() == "measured ±2σ");
     CHECK(chart->idealSeries()->name().startsWith("ideal"));

@@ -11,6 +11,7 @@
 #include "comparison_model.h"
 #include "comparison_view.h"
 #include "import_dialog.h"
+#include "live_view.h"
 #include "main_window.h"
 #include "model_csv.h"
 #include "rank_heat_map_model.h"
@@ -506,6 +507,17 @@ TEST_CASE("RankTimesModel and its chart show per-rank step, compute and wait, ma
     REQUIRE(view.slowestMarker()->count() == 1);
     CHECK(view.slowestMarker()->at(0) == QPointF(2, 120));
     CHECK(view.chart()->title().contains("Rank 2 is slowest"));
+
+    SECTION("ranks within 5 % of their median: none is called slowest (issue 25, finding 6)") {
+        RankTimesModel even;
+        std::vector<RankTimesRecord> records;
+        for (int step = 1; step <= 20; ++step)
+            records.push_back({step, {0.2926, 0.2926}, {0.2925, 0.2926}});
+        even.setRankTimes(records);
+        RankTimesChartView quiet(&even);
+        showOffscreen(quiet);
+        CHECK(quiet.chart()->title().startsWith("No rank stands out: compute 292.5-292.6 ms"));
+    }
     CHECK(view.timeAxis()->max() >= 130);
     CHECK(view.rankAxis()->max() >= 3);
     CHECK(legendClearOfPlot(view.chart()));
@@ -951,4 +963,16 @@ TEST_CASE("the window fits a 1280x800 screen, on every tab (issue 25: it was 145
     CHECK(window.minimumSizeHint().width() <= 1280);
     CHECK(window.minimumSizeHint().height() <= 800);
     CHECK(window.width() == 1280);
+}
+
+TEST_CASE("the Live legends name what tells the runs apart, the titles what they share",
+          "[ui][views][issue25]") {
+    // Four "resnet20-fashi..." legend entries, cut alike, were four runs of one workload.
+    const RunLegendNames names = runLegendNames(
+        {"resnet20-fashion-mnist-n1-r1", "resnet20-fashion-mnist-n1-r2", "resnet20-fashion-mnist-n2-r1"});
+    CHECK(names.common == "resnet20-fashion-mnist");
+    CHECK(names.names == QStringList{"n1-r1", "n1-r2", "n2-r1"});
+    CHECK(runLegendNames({"a-n1", "b-n1"}).common.isEmpty());
+    CHECK(runLegendNames({"resnet20-n1"}).names == QStringList{"resnet20-n1"}); // one run: its whole name
+    CHECK(runLegendNames({"x-n1", "x-n1-r2"}).names == QStringList{"n1", "n1-r2"});
 }

@@ -117,12 +117,42 @@ std::size_t LiveView::buckets(const Panel& panel) const {
     return static_cast<std::size_t>(std::max(100, (width > 0 ? width : panel.view->width()) / 2));
 }
 
+RunLegendNames runLegendNames(const QStringList& names) {
+    RunLegendNames out{QString(), names};
+    if (names.size() < 2) return out;
+    // The longest run of whole '-'-separated words every name starts with, leaving each name a word.
+    QStringList common = names.front().split(QLatin1Char('-'));
+    for (const QString& name : names) {
+        const QStringList words = name.split(QLatin1Char('-'));
+        qsizetype same = 0;
+        while (same < common.size() && same < words.size() - 1 && common[same] == words[same])
+            ++same;
+        common = common.mid(0, same);
+    }
+    if (common.isEmpty()) return out;
+    out.common = common.join(QLatin1Char('-'));
+    for (QString& name : out.names)
+        name = name.mid(out.common.size() + 1);
+    return out;
+}
+
 void LiveView::refresh() {
     using Metric = RunProgressModel::Metric;
     const auto rows = drawnRows();
     std::vector<std::pair<QString, std::vector<SeriesPoint>>> loss, throughput, breakdown;
-    for (int r : rows) {
-        const QString name = model_->runName(r);
+    // Legends name what tells the runs apart ("n1-r1"), the titles what they share
+    // ("resnet20-fashion-mnist"): four runs of one workload read as four distinct entries, not four
+    // "resnet20-fashi..." cut short.
+    QStringList full_names;
+    for (int r : rows)
+        full_names << model_->runName(r);
+    const RunLegendNames legend = runLegendNames(full_names);
+    const QString shared = legend.common.isEmpty() ? QString() : QStringLiteral(": ") + legend.common;
+    loss_.view->chart()->setTitle(tr("Training loss") + shared);
+    throughput_.view->chart()->setTitle(tr("Throughput") + shared);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const int r = rows[i];
+        const QString name = legend.names[static_cast<qsizetype>(i)];
         loss.emplace_back(name, model_->series(r, Metric::Loss, against_time_, buckets(loss_)));
         throughput.emplace_back(name,
                                 model_->series(r, Metric::SamplesPerS, against_time_, buckets(throughput_)));

@@ -4,6 +4,7 @@
 
 #include "run_progress_model.h"
 
+#include <QStringList>
 #include <QWidget>
 #include <vector>
 
@@ -14,6 +15,14 @@ class QLineSeries;
 class QValueAxis;
 
 namespace scalebench {
+
+// Names for a legend of runs: what they all start with (whole '-'-separated words, empty for fewer than 2
+// runs or nothing shared) and each name without it.
+struct RunLegendNames {
+    QString common;
+    QStringList names;
+};
+RunLegendNames runLegendNames(const QStringList& names);
 
 class LiveView : public QWidget {
     Q_OBJECT

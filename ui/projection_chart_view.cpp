@@ -47,7 +47,7 @@ ProjectionChartView::ProjectionChartView(QWidget* parent)
     setRenderHint(QPainter::Antialiasing);
 
     const QColor predicted_colour = paletteColour(0), measured_colour = paletteColour(1);
-    predicted_->setName(tr("predicted (docs/performance-model.md)"));
+    predicted_->setName(tr("predicted"));
     predicted_->setPen(QPen(predicted_colour, 2.5));
     extrapolated_->setName(tr("extrapolated"));
     extrapolated_->setPen(QPen(predicted_colour, 2.5, Qt::DashLine));
@@ -67,8 +67,8 @@ ProjectionChartView::ProjectionChartView(QWidget* parent)
     x_axis_->setBase(2);
     x_axis_->setLabelFormat(QStringLiteral("%d"));
     x_axis_->setMinorTickCount(0);
-    x_axis_->setTitleText(tr("ranks (GPUs or processes), log2"));
-    y_axis_->setTitleText(tr("speedup against N0 ranks"));
+    x_axis_->setTitleText(tr("ranks, log2"));
+    y_axis_->setTitleText(tr("speedup S(N)"));
     y_axis_->setLabelFormat(QStringLiteral("%.1f"));
     chart->addAxis(x_axis_, Qt::AlignBottom);
     chart->addAxis(y_axis_, Qt::AlignLeft);
@@ -114,9 +114,7 @@ void ProjectionChartView::showProjection(const QString& series_label, const Mode
         return;
     }
     const double x0 = n0->samples_per_s.mean;
-    chart()->setTitle(tr("%1: speedup the performance model predicts to %2 ranks")
-                          .arg(series_label)
-                          .arg(rows.back().ranks));
+    chart()->setTitle(tr("%1: predicted speedup to %2 ranks").arg(series_label).arg(rows.back().ranks));
 
     double top = 1;
     const auto first_extrapolated =

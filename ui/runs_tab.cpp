@@ -14,6 +14,7 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QMessageBox>
 #include <QPlainTextEdit>
@@ -55,6 +56,11 @@ RunsTab::RunsTab(SessionController* controller, RunProgressModel* runs, QWidget*
     progress_view_ = makeRecordTable(runs_, QStringLiteral("progressTable"), split);
     progress_view_->setItemDelegateForColumn(RunProgressModel::Progress,
                                              new ProgressDelegate(progress_view_));
+    // Short columns follow their text as it changes ("pending" to "running", an ETA appearing): never
+    // "ru...".
+    for (const int column : {RunProgressModel::Ranks, RunProgressModel::State, RunProgressModel::Eta,
+                             RunProgressModel::SamplesPerS})
+        progress_view_->horizontalHeader()->setSectionResizeMode(column, QHeaderView::ResizeToContents);
     results_view_ = makeRecordTable(results_, QStringLiteral("runTable"), split);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);

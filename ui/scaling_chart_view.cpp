@@ -38,15 +38,15 @@ ScalingChartView::ScalingChartView(ScalingModel* model, QWidget* parent)
     setRenderHint(QPainter::Antialiasing);
 
     const QColor colour(31, 119, 180);
-    band_->setName(tr("± two sigma over repeats"));
+    band_->setName(tr("±2σ over repeats"));
     band_->setColor(QColor(colour.red(), colour.green(), colour.blue(), 50));
     band_->setBorderColor(Qt::transparent);
-    measured_->setName(tr("measured (mean samples/s)"));
+    measured_->setName(tr("mean"));
     measured_->setPen(QPen(colour, 2.5));
     markers_->setColor(colour);
     markers_->setBorderColor(colour);
     markers_->setMarkerSize(9);
-    ideal_->setName(tr("ideal linear scaling"));
+    ideal_->setName(tr("ideal"));
     ideal_->setPen(QPen(QColor(120, 120, 120), 1.8, Qt::DashLine));
 
     x_axis_->setTitleText(tr("ranks (processes)"));

@@ -63,9 +63,9 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
     x_axis_->setLabelFormat(QStringLiteral("%d"));
     x_axis_->setTickType(QValueAxis::TicksDynamic);
     x_axis_->setTickAnchor(0);
-    speedup_axis_->setTitleText(tr("speedup against N0 ranks"));
+    speedup_axis_->setTitleText(tr("speedup S(N)"));
     speedup_axis_->setLabelFormat(QStringLiteral("%.1f"));
-    efficiency_axis_->setTitleText(tr("scaling efficiency E(N) = S(N) N0/N (%)"));
+    efficiency_axis_->setTitleText(tr("efficiency S(N) N0/N (%)"));
     efficiency_axis_->setLabelFormat(QStringLiteral("%.0f"));
     efficiency_axis_->setLinePenColor(efficiency_colour);
     efficiency_axis_->setLabelsColor(efficiency_colour);
@@ -98,9 +98,8 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
 
 void SpeedupChartView::refresh() {
     const int rows = model_->rowCount();
-    chart()->setTitle(rows == 0
-                          ? tr("No successful runs to chart")
-                          : tr("%1: speedup and efficiency (±2σ over repeats)").arg(model_->seriesLabel()));
+    chart()->setTitle(rows == 0 ? tr("No successful runs to chart")
+                                : tr("%1: speedup, efficiency").arg(model_->seriesLabel()));
     auto value = [&](int row, int column) { return model_->data(model_->index(row, column)).toDouble(); };
 
     for (QLineSeries* bar : error_bars_) {
