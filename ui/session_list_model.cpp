@@ -1,6 +1,8 @@
 // The sessions of the store as a table: one row per session, newest last (the store's order).
 #include "session_list_model.h"
 
+#include "run_plan.h"
+
 #include <QColor>
 
 namespace scalebench {
@@ -10,6 +12,15 @@ SessionListModel::SessionListModel(QObject* parent) : QAbstractTableModel(parent
 void SessionListModel::setSessions(std::vector<SessionRow> sessions) {
     beginResetModel();
     sessions_ = std::move(sessions);
+    // A running session stores its runs as it submits them: its plan says how many there will be.
+    planned_.assign(sessions_.size(), 0);
+    for (std::size_t i = 0; i < sessions_.size(); ++i)
+        if (sessions_[i].status == "running") try {
+                planned_[i] =
+                    static_cast<int>(expandPlan(parsePlanText(sessions_[i].plan_text, "plan")).size());
+            } catch (const std::exception&) {
+                // a plan this console no longer reads: the stored count alone
+            }
     endResetModel();
 }
 
@@ -53,8 +64,11 @@ QVariant SessionListModel::data(const QModelIndex& index, int role) const {
             .remove(QLatin1Char('Z'));
     case Status:
         return QString::fromStdString(s.status);
-    case Runs:
+    case Runs: { // "1 of 2" while running (issue 25: a running session of 2 runs said 0 or 1)
+        const int planned = planned_[static_cast<std::size_t>(index.row())];
+        if (planned > s.run_count) return tr("%1 of %2").arg(s.run_count).arg(planned);
         return s.run_count;
+    }
     case Cluster:
         return QString::fromStdString(s.cluster);
     }

@@ -30,6 +30,7 @@ class SessionListModel : public QAbstractTableModel {
 
   private:
     std::vector<SessionRow> sessions_;
+    std::vector<int> planned_; // per session: the runs its plan expands to while it runs (0: not running)
 };
 
 } // namespace scalebench
