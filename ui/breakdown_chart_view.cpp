@@ -33,12 +33,11 @@ BreakdownChartView::BreakdownChartView(BreakdownModel* model, QWidget* parent)
     setChart(chart); // the view owns the chart, the chart owns series and axes
     setRenderHint(QPainter::Antialiasing);
 
-    const std::vector<std::pair<int, QString>> parts = {
-        {BreakdownModel::DataMs, tr("data loading")},
-        {BreakdownModel::ForwardMs, tr("forward")},
-        {BreakdownModel::BackwardMs, tr("backward")},
-        {BreakdownModel::OptimizerMs, tr("optimizer")},
-        {BreakdownModel::ExposedCommMs, tr("exposed communication")}};
+    const std::vector<std::pair<int, QString>> parts = {{BreakdownModel::DataMs, tr("data")},
+                                                        {BreakdownModel::ForwardMs, tr("forward")},
+                                                        {BreakdownModel::BackwardMs, tr("backward")},
+                                                        {BreakdownModel::OptimizerMs, tr("optimizer")},
+                                                        {BreakdownModel::ExposedCommMs, tr("exposed comm.")}};
     for (std::size_t i = 0; i < parts.size(); ++i) {
         auto* set = new QBarSet(parts[i].second);
         set->setColor(paletteColour(static_cast<int>(i)));
@@ -89,7 +88,7 @@ void BreakdownChartView::refresh() {
     for (int row = 0; row < rows; ++row) {
         // The rank count, the share of the step spent waiting for communication and the speedup the step
         // would get with free communication (seed 004's communication ratio and compute speedup).
-        categories.append(tr("%1\ncomm %2%\ncompute-only %3x")
+        categories.append(tr("%1<br>comm %2%<br>compute-only %3x")
                               .arg(static_cast<int>(value(row, BreakdownModel::Ranks)))
                               .arg(value(row, BreakdownModel::CommunicationShare), 0, 'f', 0)
                               .arg(value(row, BreakdownModel::ComputeOnlySpeedup), 0, 'f', 2));
@@ -109,7 +108,7 @@ void BreakdownChartView::refresh() {
         auto* bar = new QAreaSeries(upper, lower);
         upper->setParent(bar);
         lower->setParent(bar);
-        bar->setName(tr("hidden communication (overlapped, not in the step)"));
+        bar->setName(tr("hidden comm. (beside)"));
         bar->setColor(kHiddenColour);
         bar->setBrush(QBrush(kHiddenColour, Qt::BDiagPattern));
         bar->setBorderColor(kHiddenColour);

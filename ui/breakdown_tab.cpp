@@ -44,7 +44,8 @@ QWidget* BreakdownTab::buildStragglers(QWidget* parent) {
     heading_->setWordWrap(true);
     layout->addWidget(heading_);
     auto* split = new QSplitter(Qt::Horizontal, stragglers);
-    new RankTimesChartView(rank_times_, split);
+    // Readable at 1280x800 and at scale 2: the splitter squeezes the table, not the chart.
+    (new RankTimesChartView(rank_times_, split))->setMinimumSize(340, 220);
     auto* table = makeRecordTable(rank_times_, QStringLiteral("rankTimesTable"), split);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table->setItemDelegate(new DecimalDelegate(2, table));

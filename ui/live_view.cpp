@@ -163,10 +163,8 @@ void LiveView::refresh() {
         breakdown.emplace_back(tr("step"), model_->series(focus, Metric::StepMs, against_time_, n));
         breakdown.emplace_back(tr("forward"), model_->series(focus, Metric::ForwardMs, against_time_, n));
         breakdown.emplace_back(tr("backward"), model_->series(focus, Metric::BackwardMs, against_time_, n));
-        breakdown.emplace_back(tr("exposed comm."),
-                               model_->series(focus, Metric::ExposedCommMs, against_time_, n));
-        breakdown.emplace_back(tr("hidden comm."),
-                               model_->series(focus, Metric::HiddenCommMs, against_time_, n));
+        breakdown.emplace_back(tr("exposed"), model_->series(focus, Metric::ExposedCommMs, against_time_, n));
+        breakdown.emplace_back(tr("hidden"), model_->series(focus, Metric::HiddenCommMs, against_time_, n));
         breakdown_.view->chart()->setTitle(tr("Step time breakdown: %1").arg(model_->runName(focus)));
     } else {
         breakdown_.view->chart()->setTitle(tr("Step time breakdown"));

@@ -34,7 +34,7 @@ RankTimesChartView::RankTimesChartView(RankTimesModel* model, QWidget* parent)
 
     x_axis_->setTitleText(tr("rank"));
     x_axis_->setLabelFormat(QStringLiteral("%d"));
-    y_axis_->setTitleText(tr("ms per step"));
+    y_axis_->setTitleText(tr("ms"));
     y_axis_->setLabelFormat(QStringLiteral("%.1f"));
     chart->addAxis(x_axis_, Qt::AlignBottom);
     chart->addAxis(y_axis_, Qt::AlignLeft);
@@ -77,16 +77,12 @@ void RankTimesChartView::refresh() {
         const double middle = median(computes);
         const auto [low, high] = std::minmax_element(computes.begin(), computes.end());
         if (summary.ranks.size() > 1 && s.compute_s * 1e3 > middle * (1 + SlowRankRule{}.min_margin))
-            chart()->setTitle(tr("Rank %1 is slowest: %2 ms, median %3 (%4 steps)")
+            chart()->setTitle(tr("Rank %1 slowest: %2 ms (median %3)")
                                   .arg(s.rank)
                                   .arg(s.compute_s * 1e3, 0, 'f', 1)
-                                  .arg(middle, 0, 'f', 1)
-                                  .arg(summary.steady_steps));
+                                  .arg(middle, 0, 'f', 1));
         else
-            chart()->setTitle(tr("No rank stands out: compute %1-%2 ms (%3 steps)")
-                                  .arg(*low, 0, 'f', 1)
-                                  .arg(*high, 0, 'f', 1)
-                                  .arg(summary.steady_steps));
+            chart()->setTitle(tr("No slow rank (%1-%2 ms)").arg(*low, 0, 'f', 1).arg(*high, 0, 'f', 1));
     }
     const double last_rank = summary.ranks.empty() ? 1 : static_cast<double>(summary.ranks.size() - 1);
     // The interval before the range: the other way round, thousands of ranks would lay out a label per rank.

@@ -36,7 +36,7 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
     setRenderHint(QPainter::Antialiasing);
 
     const QColor speedup_colour = paletteColour(0), efficiency_colour = paletteColour(1);
-    speedup_->setName(tr("X(N)/X(N0)"));
+    speedup_->setName(tr("speedup ±2σ")); // X(N)/X(N0); its error bars have no entry of their own
     const QColor time_colour = paletteColour(2), compute_colour = paletteColour(3);
     time_to_target_->setName(tr("T(N0)/T(N)"));
     time_to_target_->setPen(QPen(time_colour, 2.5));
@@ -50,9 +50,9 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
     speedup_markers_->setColor(speedup_colour);
     speedup_markers_->setBorderColor(speedup_colour);
     speedup_markers_->setMarkerSize(9);
-    ideal_->setName(tr("ideal N/N0"));
+    ideal_->setName(tr("ideal"));
     ideal_->setPen(QPen(QColor(120, 120, 120), 1.8, Qt::DashLine));
-    efficiency_->setName(tr("efficiency (right)"));
+    efficiency_->setName(tr("efficiency"));
     efficiency_->setPen(QPen(efficiency_colour, 2, Qt::DotLine));
     efficiency_markers_->setColor(efficiency_colour);
     efficiency_markers_->setBorderColor(efficiency_colour);
@@ -147,7 +147,7 @@ void SpeedupChartView::refresh() {
         chart()->addSeries(bar);
         bar->attachAxis(x_axis_);
         bar->attachAxis(speedup_axis_);
-        if (!error_bars_.empty()) hideFromLegend(chart(), bar); // one legend entry for all bars
+        hideFromLegend(chart(), bar); // the speedup's entry says ±2σ: five entries do not fit at scale 2
         error_bars_.push_back(bar);
     }
     speedup_->replace(speedup);
@@ -159,6 +159,7 @@ void SpeedupChartView::refresh() {
     time_to_target_markers_->setVisible(!time_to_target.isEmpty());
     hideFromLegend(chart(), time_to_target_markers_); // showing a series shows its legend entry again
     compute_only_->replace(compute_only);
+    compute_only_->setVisible(!compute_only.isEmpty()); // no entry for a line that is not there
     efficiency_->replace(efficiency);
     efficiency_markers_->replace(efficiency);
 
