@@ -120,7 +120,7 @@ TEST_CASE("the Scaling tab's Projection page charts the model's prediction of th
     QChart* c = chart->chart();
     CHECK(predicted->name() == "predicted");
     CHECK(extrapolated->name() == "extrapolated");
-    CHECK(measured->name() == "measured ±2σ");
+    CHECK(measured->name() == "measured");
     CHECK(chart->idealSeries()->name().startsWith("ideal"));
     for (QAbstractSeries* shown :
          std::initializer_list<QAbstractSeries*>{predicted, extrapolated, measured, chart->idealSeries()})

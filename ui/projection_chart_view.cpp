@@ -57,11 +57,11 @@ ProjectionChartView::ProjectionChartView(QWidget* parent)
     extrapolated_band_->setName(tr("extrapolated band"));
     extrapolated_band_->setColor(withAlpha(predicted_colour, 28));
     extrapolated_band_->setBorderColor(Qt::transparent);
-    measured_->setName(tr("measured ±2σ"));
+    measured_->setName(tr("measured"));
     measured_->setColor(measured_colour);
     measured_->setBorderColor(measured_colour.darker(130));
     measured_->setMarkerSize(10);
-    ideal_->setName(tr("ideal N/N0"));
+    ideal_->setName(tr("ideal"));
     ideal_->setPen(QPen(QColor(120, 120, 120), 1.8, Qt::DotLine));
 
     x_axis_->setBase(2);
@@ -114,7 +114,7 @@ void ProjectionChartView::showProjection(const QString& series_label, const Mode
         return;
     }
     const double x0 = n0->samples_per_s.mean;
-    chart()->setTitle(tr("%1: predicted speedup to %2 ranks").arg(series_label).arg(rows.back().ranks));
+    chart()->setTitle(tr("%1: predicted speedup").arg(series_label)); // to the N chosen above it
 
     double top = 1;
     const auto first_extrapolated =
@@ -151,7 +151,7 @@ void ProjectionChartView::showProjection(const QString& series_label, const Mode
         auto* bar = new QLineSeries;
         bar->replace(QList<QPointF>{
             {n / kCap, low}, {n * kCap, low}, {n, low}, {n, high}, {n / kCap, high}, {n * kCap, high}});
-        bar->setName(tr("measured ±2σ"));
+        bar->setName(tr("measured"));
         bar->setPen(QPen(bar_colour, 1.6));
         chart()->addSeries(bar);
         bar->attachAxis(x_axis_);
