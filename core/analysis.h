@@ -140,6 +140,9 @@ struct ScalingPoint {
     double efficiency = 0;
     double compute_only_speedup = 0;
     double communication_share = 0; // mean over repeats
+    // Why its figures are not to be taken at face value: its runs' cautions, each reason once
+    // (attachCautions, core/figure_cautions.h); empty where there is none.
+    std::vector<std::string> cautions{};
     // Time to target: the repeats that had one and how many reached it; times over those that did.
     int target_repeats = 0;
     int reached = 0;

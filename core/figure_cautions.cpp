@@ -116,6 +116,19 @@ std::vector<std::vector<FigureCaution>> figureCautions(const std::vector<RunResu
     return out;
 }
 
+void attachCautions(std::vector<ScalingPoint>& points, const std::vector<RunResult>& results) {
+    const std::vector<std::vector<FigureCaution>> cautions = figureCautions(results);
+    for (ScalingPoint& p : points) {
+        p.cautions.clear();
+        for (std::size_t i = 0; i < results.size(); ++i) {
+            if (results[i].ranks != p.ranks || seriesOf(results[i]) != p.series) continue;
+            for (const FigureCaution& c : cautions[i])
+                if (std::find(p.cautions.begin(), p.cautions.end(), c.reason) == p.cautions.end())
+                    p.cautions.push_back(c.reason);
+        }
+    }
+}
+
 std::string formatCautions(const std::vector<FigureCaution>& cautions, const std::string& indent) {
     std::string out;
     for (const FigureCaution& c : cautions)

@@ -28,6 +28,9 @@ struct FigureCaution {
 // - fewer than 10 steady-state steps (the median reads warm-up-affected steps).
 std::vector<std::vector<FigureCaution>> figureCautions(const std::vector<RunResult>& results);
 
+// Fills each point's `cautions` with the reasons its runs (same series and rank count) have, each once.
+void attachCautions(std::vector<ScalingPoint>& points, const std::vector<RunResult>& results);
+
 // Each caution of a run as "caution: REASON" lines for the terminal, indented by `indent`.
 std::string formatCautions(const std::vector<FigureCaution>& cautions, const std::string& indent);
 

@@ -100,3 +100,18 @@ TEST_CASE("ranks sharing cores, a repeat far from its siblings and too few steps
         CHECK_THAT(table, Catch::Contains("(N0's own runs: 1.00x)"));
     }
 }
+
+TEST_CASE("a scaling point carries its runs' cautions, each reason once", "[core][cautions][issue25]") {
+    RunResult crowded_a = run(2, 1, 960), crowded_b = run(2, 2, 962);
+    crowded_a.placement = crowded_b.placement = {2, 2, 2};
+    const std::vector<RunResult> results = {run(1, 1, 400), run(1, 2, 401), run(1, 3, 399), crowded_a,
+                                            crowded_b};
+    std::vector<ScalingPoint> points = sessionScaling(results);
+    attachCautions(points, results);
+    REQUIRE(points.size() == 2);
+    CHECK(points[0].cautions.empty());
+    // Efficiency 120 % beyond the noise and the cores shared, said by both runs in the same words: once each.
+    REQUIRE(points[1].cautions.size() == 2);
+    CHECK_THAT(points[1].cautions[0], Catch::Contains("beyond the repeats' noise"));
+    CHECK_THAT(points[1].cautions[1], Catch::StartsWith("2 ranks x 2 threads on 2 CPUs"));
+}

@@ -2,6 +2,7 @@
 // count.
 #include "scaling_model.h"
 
+#include <QColor>
 #include <algorithm>
 
 namespace scalebench {
@@ -49,8 +50,17 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole)
         return index.column() == MlperfScore ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                              : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role != Qt::DisplayRole) return {};
     const ScalingPoint& p = points_[static_cast<std::size_t>(index.row())];
+    const bool questioned = index.column() == SamplesPerS || index.column() == Speedup ||
+                            index.column() == Efficiency || index.column() == Ranks;
+    if (questioned && !p.cautions.empty()) { // efficiency above 100 %, ranks sharing cores, ...
+        QStringList reasons;
+        for (const std::string& reason : p.cautions)
+            reasons << QString::fromStdString(reason);
+        if (role == Qt::ToolTipRole) return reasons.join(QLatin1Char('\n'));
+        if (role == Qt::ForegroundRole) return QColor(0xb3, 0x5c, 0x00);
+    }
+    if (role != Qt::DisplayRole) return {};
     const ScalingPoint& base = points_.front(); // N0, the smallest rank count
     switch (index.column()) {
     case Ranks:

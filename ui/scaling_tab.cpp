@@ -6,6 +6,7 @@
 #include "bucket_check_view.h"
 #include "cost_chart_view.h"
 #include "decimal_delegate.h"
+#include "figure_cautions.h"
 #include "performance_model.h"
 #include "projection_chart_view.h"
 #include "record_table.h"
@@ -160,6 +161,7 @@ QWidget* ScalingTab::buildCostControls(QWidget* page) {
 void ScalingTab::setResults(const std::vector<RunResult>& results) {
     const QString chosen = series_->currentText();
     points_ = sessionScaling(results);
+    attachCautions(points_, results); // the table marks a point's figures with its runs' reasons
     QStringList labels;
     for (const ScalingPoint& p : points_)
         if (const QString label = QString::fromStdString(p.label); !labels.contains(label)) labels << label;
