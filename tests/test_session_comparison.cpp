@@ -409,3 +409,85 @@ TEST_CASE("what differs on every run, process ids, start times and the record ty
         CHECK(compareSettings(a, b).empty());
     }
 }
+
+namespace {
+
+// One session of the quickstart's shape: resnet20 at 1 and 2 ranks, `repeats` repeats each, every figure
+// jittered by at most +-`jitter` (relative) around the same values: the same plan run again.
+std::vector<RunResult> quickstartSession(int repeats, double jitter, std::uint32_t seed) {
+    std::vector<RunResult> runs;
+    for (int ranks : {1, 2})
+        for (int repeat = 0; repeat < repeats; ++repeat) {
+            seed = seed * 1664525u + 1013904223u;
+            const double wobble =
+                1 + jitter * ((seed >> 8) % 2001 / 1000.0 - 1); // in [1 - jitter, 1 + jitter]
+            RunResult r = trainingRun(ranks, 850.0 * ranks * 0.95 * wobble, 150.0 / wobble);
+            r.name += "-r" + std::to_string(repeat + 1);
+            runs.push_back(r);
+        }
+    return runs;
+}
+
+} // namespace
+
+TEST_CASE(
+    "the same plan run twice is within noise or cannot tell for every figure, speedup and efficiency too",
+    "[core][comparison]") {
+    // Issue 25 finding 3: two runs of the quickstart showed "2 better in B, 14 worse", the speedup red.
+    for (const int repeats : {2, 5}) {
+        INFO(repeats << " repeats a side");
+        const auto rows =
+            compareFigures(quickstartSession(repeats, 0.03, 1), quickstartSession(repeats, 0.03, 7));
+        for (const std::string figure : {"speedup", "efficiency", "communication share", "samples/s"}) {
+            INFO(figure);
+            const FigureComparison& f = find(rows, "resnet20", 2, figure);
+            REQUIRE(f.change); // every figure of repeated runs is judged by changeOrNoise, derived ones too
+            CHECK(f.change->kind ==
+                  (repeats < kLeastRepeatsForChange ? ChangeKind::CannotTell : ChangeKind::Noise));
+        }
+        for (const FigureComparison& f : rows) {
+            INFO(f.figure << " at " << f.ranks);
+            CHECK(changeDirection(f) == 0);
+            CHECK(judgement(f) == (repeats < kLeastRepeatsForChange ? "cannot tell" : "within noise"));
+        }
+    }
+    // A real change at the same ranks is still called: B 30 % faster at 2 ranks only.
+    auto faster = quickstartSession(5, 0.03, 7);
+    for (RunResult& r : faster)
+        if (r.ranks == 2) r.figures.samples_per_s *= 1.3;
+    const auto rows = compareFigures(quickstartSession(5, 0.03, 1), faster);
+    CHECK(judgement(find(rows, "resnet20", 2, "speedup")) == "better");
+    CHECK(judgement(find(rows, "resnet20", 2, "efficiency")) == "better");
+    CHECK(judgement(find(rows, "resnet20", 1, "speedup")) == "within noise"); // 1.0 against 1.0
+}
+
+TEST_CASE("the settings comparison compares effective plan values: a key left at its default equals it "
+          "written out",
+          "[core][comparison]") {
+    // Issue 25 finding 3: "lr 0.02 | (not set)" where B used the same lr by default.
+    ComparedSession a{"written out",
+                      {},
+                      {},
+                      "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\ndataset = \"fashion-mnist\"\n"
+                      "ranks = [1, 2]\nbatch_per_rank = 128\nlr = 0.02\nsteps = 200\n"};
+    ComparedSession b{
+        "defaults",
+        {},
+        {},
+        "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n"};
+    CHECK(compareSettings(a, b).empty());
+
+    // A real difference still shows, with the default's value on the side that left it out.
+    b.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n"
+                  "lr = 0.05\n";
+    const auto diff = compareSettings(a, b);
+    REQUIRE(diff.size() == 1);
+    CHECK(diff[0].key == "plan.run[0].lr");
+    CHECK(diff[0].a == "0.02");
+    CHECK(diff[0].b == "0.05");
+    b.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n";
+
+    // A plan that no longer parses is compared as written.
+    b.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"no-such-workload\"\n";
+    CHECK_FALSE(compareSettings(a, b).empty());
+}
