@@ -7,9 +7,14 @@
 
 namespace scalebench {
 
+// Which keys of each [[run]] table writePlanToml writes: those that differ from their defaults (what a user
+// saves), or every key with its effective value, defaults filled in (what a comparison of two plans reads).
+enum class PlanKeys { Differing, Effective };
+
 // A comment header, the plan's keys, then one [[run]] table per group holding only the keys that differ from
-// their defaults (the workload's reference values for dataset, batch_per_rank and lr).
-std::string writePlanToml(const RunPlan& plan);
+// their defaults (the workload's reference values for dataset, batch_per_rank and lr), or with
+// PlanKeys::Effective every key (repeats and regression_threshold too).
+std::string writePlanToml(const RunPlan& plan, PlanKeys keys = PlanKeys::Differing);
 // A TOML basic string: "text" with quotes, backslashes and control characters escaped.
 std::string tomlString(const std::string& text);
 

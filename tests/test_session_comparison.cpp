@@ -1,5 +1,6 @@
 // Specification of the comparison of two sessions: figures matched by workload, dataset and ranks with the
 // difference in percent, and only the settings that differ.
+#include "run_plan.h"
 #include "session_comparison.h"
 #include "temporary_folder.h"
 
@@ -312,8 +313,10 @@ TEST_CASE("each setting of the plan, the cluster and the runs is reported when i
         {"plan.description", "resnet scaling", "resnet", inPlan("resnet scaling", "resnet")},
         {"plan.repeats", "2", "5", inPlan("repeats = 2", "repeats = 5")},
         {"plan.run[0].steps", "200", "400", inPlan("steps = 200", "steps = 400")},
-        {"plan.run[0].steps", "200", none, inPlan("steps = 200\n", "")},
-        {"plan.run[0].seed", none, "7", inPlan("steps = 200\n", "steps = 200\nseed = 7\n")},
+        // A key left out compares as its default (the effective value), not as "(not set)".
+        {"plan.run[0].steps", "200", std::to_string(RunGroup{}.steps), inPlan("steps = 200\n", "")},
+        {"plan.run[0].seed", std::to_string(RunGroup{}.seed), "7",
+         inPlan("steps = 200\n", "steps = 200\nseed = 7\n")},
         {"plan.run[0].lr", "0.1", "0.05", inPlan("lr = 0.1", "lr = 0.05")},
         {"plan.run[0].overlap", "true", "false", inPlan("overlap = true", "overlap = false")},
         {"plan.run[0].backend", "mpi", "nccl", inPlan("backend = \"mpi\"", "backend = \"nccl\"")},
