@@ -1,6 +1,8 @@
 // Issue 25, findings 3 and 9: Compare tells a change from noise (grey "within noise", "cannot tell", never
 // red or green inside the noise), and exports are for reports (a suggested file name, tables whole as PNG
 // and SVG, CSV with plain numbers, units in the headers and every identifying column).
+#include "breakdown_model.h"
+#include "collectives_model.h"
 #include "comparison_model.h"
 #include "comparison_view.h"
 #include "main_window.h"
@@ -266,4 +268,37 @@ TEST_CASE("the Scaling CSV names session, workload and dataset and leaves two si
     bool number = false;
     field(header, first, "samples_per_s").toDouble(&number);
     CHECK(number);
+}
+
+TEST_CASE("the Breakdown and Collectives CSVs hold plain numbers under column names with their units",
+          "[ui][export]") {
+    BreakdownModel breakdown;
+    breakdown.setResults(quickstartRuns(2, 1));
+    const auto [header, first] = firstCsvLine(modelCsv(breakdown, {{"session", "3 quickstart"}}));
+    CHECK(header.mid(0, 4) == QStringList{"session", "ranks", "data_ms", "forward_ms"});
+    CHECK(header.contains("step_ms"));
+    CHECK(header.contains("communication_share_percent"));
+    CHECK(field(header, first, "session") == "3 quickstart");
+    CHECK(field(header, first, "step_ms").toDouble() == Approx(150).epsilon(0.05));
+
+    CollectivesModel collectives;
+    CollectiveRecord c;
+    c.tool = "nccl-tests";
+    c.backend = "nccl";
+    c.collective = "allreduce";
+    c.dtype = "float32";
+    c.op = "sum";
+    c.ranks = 8;
+    c.bytes = 4096;
+    c.time_s = 25e-6;
+    c.algbw_gbps = 0.164;
+    c.busbw_gbps = 0.287;
+    c.checked = false; // nccl-tests -c 0
+    collectives.setRecords({c});
+    const auto [names, line] = firstCsvLine(modelCsv(collectives));
+    CHECK(names == QStringList{"tool", "backend", "collective", "dtype", "op", "in_place", "ranks", "bytes",
+                               "time_s", "algbw_gbps", "busbw_gbps", "correct"});
+    CHECK(field(names, line, "bytes") == "4096"); // not "4 KiB"
+    CHECK(field(names, line, "time_s").toDouble() == Approx(25e-6));
+    CHECK(field(names, line, "correct").isEmpty()); // not checked: no answer, not "not checked"
 }

@@ -448,6 +448,12 @@ TEST_CASE(
             CHECK(f.change->kind ==
                   (repeats < kLeastRepeatsForChange ? ChangeKind::CannotTell : ChangeKind::Noise));
         }
+        // The terminal's comparison counts them the same way.
+        const std::string judged =
+            repeats < kLeastRepeatsForChange
+                ? "0 better, 0 worse, 0 within noise, " + std::to_string(rows.size()) + " cannot tell"
+                : "0 better, 0 worse, " + std::to_string(rows.size()) + " within noise, 0 cannot tell";
+        CHECK_THAT(formatComparison("A", "B", rows, {}), Catch::Contains(judged));
         for (const FigureComparison& f : rows) {
             INFO(f.figure << " at " << f.ranks);
             CHECK(changeDirection(f) == 0);

@@ -433,12 +433,13 @@ bool MainWindow::exportCurrentTab(const QString& path) {
         } else if (shown_session_) {
             leading = {{QStringLiteral("session"), sessionLabel(shown_session_)}};
         }
-        if (tab == QLatin1String("scalingTab")) {
-            const ScalingModel* scaling = scalingModel();
-            leading.push_back({QStringLiteral("workload"), scaling->workload()});
-            leading.push_back({QStringLiteral("dataset"), scaling->dataset()});
-            leading.push_back({QStringLiteral("series"), scaling->seriesLabel()});
-        }
+        const auto addSeries = [&](const auto* model) { // the one series the tab shows
+            leading.push_back({QStringLiteral("workload"), model->workload()});
+            leading.push_back({QStringLiteral("dataset"), model->dataset()});
+            leading.push_back({QStringLiteral("series"), model->seriesLabel()});
+        };
+        if (tab == QLatin1String("scalingTab")) addSeries(scalingModel());
+        if (tab == QLatin1String("breakdownTab")) addSeries(breakdownModel());
         ok = table && saveModelCsv(*table, path, &error, leading);
         if (!table) error = tr("this tab has no table");
         // Compare's settings that differ: a second file beside the figures.
