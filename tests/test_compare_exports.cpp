@@ -7,6 +7,7 @@
 #include "comparison_view.h"
 #include "main_window.h"
 #include "model_csv.h"
+#include "run_progress_model.h"
 #include "scaling_model.h"
 #include "session_store.h"
 #include "stored_session_loader.h"
@@ -301,4 +302,21 @@ TEST_CASE("the Breakdown and Collectives CSVs hold plain numbers under column na
     CHECK(field(names, line, "bytes") == "4096"); // not "4 KiB"
     CHECK(field(names, line, "time_s").toDouble() == Approx(25e-6));
     CHECK(field(names, line, "correct").isEmpty()); // not checked: no answer, not "not checked"
+}
+
+TEST_CASE("the Runs tab exports its tables whole, every run, as PNG and SVG", "[ui][export]") {
+    ComparedWindow w;
+    REQUIRE(w.window.selectSession(w.b));
+    QSignalSpy loaded(w.window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    while (w.window.shownRuns()->rowCount() < 4 && loaded.wait(10'000)) {
+    }
+    w.window.showTab(QStringLiteral("runsTab"));
+    const QString path = w.dir.filePath("runs.svg");
+    REQUIRE(w.window.exportCurrentTab(path));
+    const QString svg = fileText(path);
+    for (int ranks : {1, 2, 4, 8})
+        CHECK(svg.contains(QStringLiteral("resnet20-fashion-mnist-n%1-r1").arg(ranks)));
+    CHECK(svg.contains(QStringLiteral("%1 tuesday").arg(w.b)));
+    REQUIRE(w.window.exportCurrentTab(w.dir.filePath("runs.png")));
+    CHECK_FALSE(QImage(w.dir.filePath("runs.png")).isNull());
 }

@@ -106,12 +106,8 @@ void ComparisonView::setSessions(const ComparedSession& a, const ComparedSession
 }
 
 std::vector<ExportedTable> ComparisonView::exportedTables() const {
-    std::vector<int> shown;
-    for (int column = 0; column < figures_->columnCount(); ++column)
-        if (!figures_view_->isColumnHidden(column)) shown.push_back(column);
-    return {{QString(), figures_, shown},
-            {settings_heading_->text(), settings_, {}},
-            {capsules_heading_->text(), capsules_, {}}};
+    return {shownTable(*figures_view_), shownTable(*settings_view_, settings_heading_->text()),
+            shownTable(*capsules_view_, capsules_heading_->text())};
 }
 
 } // namespace scalebench

@@ -47,6 +47,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <exception>
 
 namespace scalebench {
@@ -173,8 +174,8 @@ void MainWindow::buildActions() {
     screenshot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     QAction* export_view = file->addAction(tr("&Export this tab (PNG, SVG or CSV)..."), this, [this] {
         // A table tab suggests its CSV, a chart tab its picture.
-        const bool table =
-            tabs_->currentWidget()->property("tabName").toString() == QLatin1String("compareTab");
+        const QString tab = tabs_->currentWidget()->property("tabName").toString();
+        const bool table = tab == QLatin1String("compareTab") || tab == QLatin1String("runsTab");
         QString filter = table ? tr("CSV table (*.csv)") : tr("PNG image (*.png)");
         const QString path = QFileDialog::getSaveFileName(
             this, tr("Export"), suggestedExportName(table ? QStringLiteral("csv") : QStringLiteral("png")),
@@ -452,11 +453,19 @@ bool MainWindow::exportCurrentTab(const QString& path) {
             status_text_->setText(tr("exported %1 and %2").arg(path, settings_path));
             return true;
         }
-    } else if (compare) { // the tables whole, not the part of them the window shows
-        const QString heading = comparisonView()->heading()->text();
-        ok = suffix == QLatin1String("svg")
-                 ? saveTablesSvg(heading, comparisonView()->exportedTables(), path, &error)
-                 : saveTablesPng(heading, comparisonView()->exportedTables(), path, &error);
+    } else if (compare || tab == QLatin1String("runsTab")) { // the tables whole, not the part in view
+        QString heading;
+        std::vector<ExportedTable> tables;
+        if (compare) {
+            heading = comparisonView()->heading()->text();
+            tables = comparisonView()->exportedTables();
+        } else {
+            heading = tr("<b>Session %1</b>: runs").arg(sessionLabel(shown_session_).toHtmlEscaped());
+            for (const QTableView* view : runs_tab_->findChildren<QTableView*>())
+                tables.push_back(shownTable(*view));
+        }
+        ok = suffix == QLatin1String("svg") ? saveTablesSvg(heading, tables, path, &error)
+                                            : saveTablesPng(heading, tables, path, &error);
     } else if (suffix == QLatin1String("svg")) {
         ok = saveWidgetSvg(*tabs_->currentWidget(), path, {}, &error);
     } else {

@@ -9,9 +9,11 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QHeaderView>
 #include <QImage>
 #include <QPainter>
 #include <QSvgGenerator>
+#include <QTableView>
 #include <QTextDocument>
 #include <memory>
 
@@ -43,14 +45,25 @@ std::unique_ptr<QTextDocument> layOut(const QString& heading, const std::vector<
     auto document = std::make_unique<QTextDocument>();
     document->setDocumentMargin(12);
     document->setHtml(tablesHtml(heading, tables));
-    document->setTextWidth(document->idealWidth());
+    // No text width: lines are not broken, so the page is as wide as its widest table or heading (a nowrap
+    // style would write the spaces of the SVG's text as no-break spaces).
+    document->setTextWidth(-1);
     return document;
 }
 
 } // namespace
 
+ExportedTable shownTable(const QTableView& view, const QString& title) {
+    ExportedTable table{title, view.model()};
+    const QHeaderView* header = view.horizontalHeader();
+    for (int visual = 0; view.model() && visual < header->count(); ++visual)
+        if (const int column = header->logicalIndex(visual); !header->isSectionHidden(column))
+            table.columns.push_back(column);
+    return table;
+}
+
 QString tablesHtml(const QString& heading, const std::vector<ExportedTable>& tables) {
-    QString html = QStringLiteral("<html><body style=\"white-space: nowrap\">");
+    QString html = QStringLiteral("<html><body>");
     if (!heading.isEmpty()) html += QStringLiteral("<p>%1</p>").arg(heading);
     for (const ExportedTable& table : tables) {
         if (!table.model) continue;

@@ -7,6 +7,7 @@
 #include <vector>
 
 class QAbstractItemModel;
+class QTableView;
 class QTextDocument;
 
 namespace scalebench {
@@ -16,6 +17,9 @@ struct ExportedTable {
     const QAbstractItemModel* model = nullptr; // every row of it
     std::vector<int> columns{};                // which columns, in this order; empty: all
 };
+
+// A table view's model whole, with the columns the view shows, in the order it shows them.
+ExportedTable shownTable(const QTableView& view, const QString& title = {});
 
 // The tables as HTML: each cell's Qt::DisplayRole text with its Qt::ForegroundRole and Qt::BackgroundRole
 // colours, numbers right-aligned as the model aligns them. `heading` is rich text (a QLabel's).
