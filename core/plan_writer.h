@@ -8,7 +8,9 @@
 namespace scalebench {
 
 // Which keys of each [[run]] table writePlanToml writes: those that differ from their defaults (what a user
-// saves), or every key with its effective value, defaults filled in (what a comparison of two plans reads).
+// saves), or every key with its effective value, defaults filled in (what a comparison of two plans reads;
+// not a plan to read back: a 0 or an empty text that stands for "automatic" is written out, and the plan
+// reader refuses some of them, global_batch = 0, data_dir = "").
 enum class PlanKeys { Differing, Effective };
 
 // A comment header, the plan's keys, then one [[run]] table per group holding only the keys that differ from

@@ -1,5 +1,6 @@
 // Specification of the comparison of two sessions: figures matched by workload, dataset and ranks with the
 // difference in percent, and only the settings that differ.
+#include "plan_writer.h"
 #include "run_plan.h"
 #include "session_comparison.h"
 #include "temporary_folder.h"
@@ -485,6 +486,12 @@ TEST_CASE("the settings comparison compares effective plan values: a key left at
         {},
         "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n"};
     CHECK(compareSettings(a, b).empty());
+    // The plan that left them out, written with every key: the workload's reference values filled in.
+    const auto effective =
+        flattenToml(writePlanToml(parsePlanText(b.plan_text, "b.toml"), PlanKeys::Effective));
+    CHECK(effective.at("run[0].lr") == "0.02");
+    CHECK(effective.at("run[0].batch_per_rank") == "128");
+    CHECK(effective.at("run[0].dataset") == "fashion-mnist");
 
     // A real difference still shows, with the default's value on the side that left it out.
     b.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n"
