@@ -543,6 +543,11 @@ std::string judgement(const FigureComparison& f) {
     }
 }
 
+std::string percentText(double percent) {
+    const std::string text = fmt::format("{:+.1f}%", percent);
+    return text == "+0.0%" || text == "-0.0%" ? std::string("0.0%") : text;
+}
+
 JudgementCounts countJudgements(const std::vector<FigureComparison>& figures) {
     JudgementCounts counts;
     for (const FigureComparison& f : figures) {
@@ -578,7 +583,7 @@ std::string formatComparison(const std::string& name_a, const std::string& name_
     std::string out = fmt::format("A: {}\nB: {}\n\n{:<28} {:>5}  {:<44} {:>16} {:>16} {:>9}\n", name_a,
                                   name_b, "workload / dataset", "ranks", "figure", "A", "B", "change");
     for (const auto& f : figures) {
-        std::string change = f.percent ? fmt::format("{:+.1f}%", *f.percent) : f.note;
+        std::string change = f.percent ? percentText(*f.percent) : f.note;
         if (f.percent) change += " " + judgement(f);
         out += fmt::format("{:<28} {:>5}  {:<44} {:>16} {:>16} {:>9}\n",
                            f.workload + " / " + f.dataset + (f.settings.empty() ? "" : " " + f.settings),

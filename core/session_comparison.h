@@ -71,6 +71,10 @@ int changeDirection(const FigureComparison& figure);
 // value a side" (a figure that is not a mean over repeats), "changed" where no direction is better.
 std::string judgement(const FigureComparison& figure);
 
+// A change in percent as Compare and --compare write it: "+10.0%", "-9.1%"; one that rounds to nothing is
+// "0.0%", never "-0.0%" or "+0.0%".
+std::string percentText(double percent);
+
 // How many figures each judgement got: better and worse beyond the noise, within noise, cannot tell (one
 // value a side counts here too), and changed (beyond the noise, without a better direction).
 struct JudgementCounts {

@@ -449,6 +449,9 @@ TEST_CASE(
             CHECK(f.change->kind ==
                   (repeats < kLeastRepeatsForChange ? ChangeKind::CannotTell : ChangeKind::Noise));
         }
+        CHECK(percentText(-0.04) == "0.0%");
+        CHECK(percentText(0.04) == "0.0%");
+        CHECK(percentText(-9.09) == "-9.1%");
         // The terminal's comparison counts them the same way.
         const std::string judged =
             repeats < kLeastRepeatsForChange

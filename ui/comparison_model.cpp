@@ -23,9 +23,7 @@ QString valueText(const std::optional<double>& value, const std::string& unit) {
 } // namespace
 
 QString ComparisonModel::percentText(double percent) {
-    const QString text = QString::number(percent, 'f', 1);
-    if (text == QLatin1String("0.0") || text == QLatin1String("-0.0")) return QStringLiteral("0.0%");
-    return (percent > 0 ? QStringLiteral("+") : QString()) + text + QLatin1Char('%');
+    return QString::fromStdString(scalebench::percentText(percent));
 }
 
 ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
