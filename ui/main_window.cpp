@@ -159,6 +159,22 @@ void MainWindow::showTab(const QString& object_name) {
         if (tabs_->widget(i)->property("tabName").toString() == object_name) tabs_->setCurrentIndex(i);
 }
 
+namespace {
+
+// A save dialog that suggests `name` in the folder the last export went to (the home folder at first), and
+// remembers the folder chosen.
+QString askSavePath(QWidget* parent, const QString& title, const QString& name, const QString& filters,
+                    QString* filter = nullptr) {
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("export/folder"), QDir::homePath()).toString();
+    const QString path =
+        QFileDialog::getSaveFileName(parent, title, QDir(folder).filePath(name), filters, filter);
+    if (!path.isEmpty()) settings.setValue(QStringLiteral("export/folder"), QFileInfo(path).absolutePath());
+    return path;
+}
+
+} // namespace
+
 void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open_plan = file->addAction(tr("&Open and launch plan..."), this, &MainWindow::openPlanFile);
@@ -166,9 +182,9 @@ void MainWindow::buildActions() {
     QAction* refresh = file->addAction(tr("&Reload sessions"), this, &MainWindow::reload);
     refresh->setShortcut(QKeySequence::Refresh);
     QAction* screenshot = file->addAction(tr("Save window as &PNG..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Save window"), suggestedExportName(QStringLiteral("png"), QStringLiteral("window")),
-            tr("PNG (*.png)"));
+        const QString path = askSavePath(this, tr("Save window"),
+                                         suggestedExportName(QStringLiteral("png"), QStringLiteral("window")),
+                                         tr("PNG (*.png)"));
         if (!path.isEmpty() && !saveScreenshot(path)) status_text_->setText(tr("cannot write %1").arg(path));
     });
     screenshot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
@@ -177,7 +193,7 @@ void MainWindow::buildActions() {
         const QString tab = tabs_->currentWidget()->property("tabName").toString();
         const bool table = tab == QLatin1String("compareTab") || tab == QLatin1String("runsTab");
         QString filter = table ? tr("CSV table (*.csv)") : tr("PNG image (*.png)");
-        const QString path = QFileDialog::getSaveFileName(
+        const QString path = askSavePath(
             this, tr("Export"), suggestedExportName(table ? QStringLiteral("csv") : QStringLiteral("png")),
             tr("PNG image (*.png);;SVG drawing (*.svg);;CSV table (*.csv)"), &filter);
         if (!path.isEmpty()) exportCurrentTab(path);
@@ -189,7 +205,7 @@ void MainWindow::buildActions() {
     });
     import_logs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     file->addAction(tr("Export &report..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
+        const QString path = askSavePath(
             this, tr("Export report"), suggestedExportName(QStringLiteral("html"), QStringLiteral("report")),
             tr("HTML page (*.html)"));
         if (!path.isEmpty()) exportReport(path);
