@@ -28,24 +28,25 @@ template <typename T, typename Format> std::string tomlArray(const std::vector<T
     return out + "]";
 }
 
-void writeGroup(std::string& out, const RunGroup& g) {
+void writeGroup(std::string& out, const RunGroup& g, PlanKeys keys) {
     const RunGroup defaults;
+    const bool every = keys == PlanKeys::Effective;
     const WorkloadInfo* info = findWorkload(g.workload);
     const auto line = [&](const std::string& key, const std::string& value) {
         out.append(key).append(" = ").append(value).append("\n");
     };
     const auto integer = [&](const char* key, int value, int fallback) {
-        if (value != fallback) line(key, std::to_string(value));
+        if (every || value != fallback) line(key, std::to_string(value));
     };
     const auto real = [&](const char* key, double value, double fallback) {
-        if (value != fallback) line(key, tomlNumber(value));
+        if (every || value != fallback) line(key, tomlNumber(value));
     };
     const auto text = [&](const char* key, const std::string& value, const std::string& fallback) {
-        if (value != fallback) line(key, tomlString(value));
+        if (every || value != fallback) line(key, tomlString(value));
     };
     const auto texts = [&](const char* key, const std::vector<std::string>& value,
                            const std::vector<std::string>& fallback) {
-        if (value != fallback) line(key, tomlArray(value, tomlString));
+        if (every || value != fallback) line(key, tomlArray(value, tomlString));
     };
 
     out += "\n[[run]]\n";
@@ -103,8 +104,8 @@ void writeGroup(std::string& out, const RunGroup& g) {
     text("backend", g.backend, defaults.backend);
     text("device", g.device, defaults.device);
     real("bucket_mb", g.bucket_mb, defaults.bucket_mb);
-    if (g.overlap != defaults.overlap) line("overlap", g.overlap ? "true" : "false");
-    if (g.mllog) line("mllog", "true");
+    if (every || g.overlap != defaults.overlap) line("overlap", g.overlap ? "true" : "false");
+    if (every || g.mllog) line("mllog", g.mllog ? "true" : "false");
     texts("exclude_nodes", g.exclude_nodes, {});
     integer("sweep_points", g.sweep_points, defaults.sweep_points);
     real("sweep_max_log10", g.sweep_max_log10, defaults.sweep_max_log10);
@@ -113,7 +114,7 @@ void writeGroup(std::string& out, const RunGroup& g) {
     texts("collectives", g.collectives, defaults.collectives);
     texts("dtypes", g.dtypes, defaults.dtypes);
     texts("ops", g.ops, defaults.ops);
-    if (g.in_place != defaults.in_place)
+    if (every || g.in_place != defaults.in_place)
         line("in_place", g.in_place == "yes"  ? "true"
                          : g.in_place == "no" ? "false"
                                               : tomlString(g.in_place));
@@ -151,15 +152,19 @@ std::string tomlString(const std::string& text) {
     return out + "\"";
 }
 
-std::string writePlanToml(const RunPlan& plan) {
+std::string writePlanToml(const RunPlan& plan, PlanKeys keys) {
     std::string out = "# scalebench plan: `scalebench --batch FILE` runs it.\n"
                       "# Keys left out take their defaults (docs/plans.md).\n";
     out.append("name = ").append(tomlString(plan.name)).append("\n");
     if (!plan.description.empty())
         out.append("description = ").append(tomlString(plan.description)).append("\n");
-    if (plan.repeats != 1) out.append("repeats = ").append(std::to_string(plan.repeats)).append("\n");
+    const bool every = keys == PlanKeys::Effective;
+    if (every || plan.repeats != 1)
+        out.append("repeats = ").append(std::to_string(plan.repeats)).append("\n");
+    if (every)
+        out.append("regression_threshold = ").append(tomlNumber(plan.regression_threshold)).append("\n");
     for (const auto& group : plan.groups)
-        writeGroup(out, group);
+        writeGroup(out, group, keys);
     return out;
 }
 

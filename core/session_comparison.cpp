@@ -2,6 +2,8 @@
 // in percent, and the settings (plan, cluster, run headers) that differ between them.
 #include "session_comparison.h"
 
+#include "plan_writer.h"
+#include "run_plan.h"
 #include "session_results.h"
 
 #include <algorithm>
@@ -64,12 +66,6 @@ struct FigureValue {
     std::vector<double> repeats{}; // each repeat's, where the figure is a mean over repeats
 };
 
-void addMean(std::map<std::string, std::pair<double, int>>& sums, const std::string& figure, double value) {
-    auto& [sum, count] = sums[figure];
-    sum += value;
-    ++count;
-}
-
 std::string sweepName(const CollectiveRecord& c) {
     return fmt::format("peak busbw {}{} {} {} {}{}", c.tool == "scalebench" ? "" : c.tool + " ", c.backend,
                        c.collective, c.dtype, c.op, c.in_place ? " in-place" : "");
@@ -80,7 +76,7 @@ std::string sweepName(const CollectiveRecord& c) {
 std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<RunResult>& results,
                                                             const std::set<std::string>& keyed) {
     std::map<GroupKey, std::vector<const RunResult*>> training;
-    std::map<GroupKey, std::map<std::string, std::pair<double, int>>> sweeps; // peak busbw sums per sweep
+    std::map<GroupKey, std::map<std::string, std::vector<double>>> sweeps; // each run's peak busbw per sweep
     const auto keyOf = [&](const RunResult& r) {
         return GroupKey{r.workload, r.dataset, settingsText(seriesOf(r), keyed), r.ranks};
     };
@@ -92,7 +88,7 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
         for (const CollectiveRecord& c : r.collectives)
             peaks[sweepName(c)] = std::max(peaks[sweepName(c)], c.busbw_gbps);
         for (const auto& [name, peak] : peaks)
-            addMean(sweeps[key], name, peak);
+            sweeps[key][name].push_back(peak);
     }
 
     std::map<GroupKey, ScalingPoint> scaling; // from sessionScaling: one series per key
@@ -140,13 +136,52 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
         f.push_back(ms("hidden communication", Better::Neither, &StepBreakdown::comm_hidden_s));
         if (auto it = scaling.find(key); it != scaling.end()) {
             const ScalingPoint& p = it->second;
-            f.push_back({"speedup", "x", Better::Higher, p.speedup});
-            f.push_back({"efficiency", "%", Better::Higher, p.efficiency * 100});
-            f.push_back({"compute-only speedup", "x", Better::Neither, p.compute_only_speedup});
-            f.push_back({"communication share", "%", Better::Lower, p.communication_share * 100});
-            if (p.reached > 0) f.push_back({"time to target", "s", Better::Lower, p.time_to_target.mean});
-            if (p.time_to_target_speedup)
-                f.push_back({"time-to-target speedup", "x", Better::Higher, p.time_to_target_speedup->mean});
+            // Each repeat's speedup against the same N0 mean as the point's (S = X_i(N) / mean X(N0)), so
+            // that changeOrNoise judges the derived figures as it judges the measured ones.
+            const double x0 = p.speedup > 0 ? p.throughput.mean / p.speedup : 0;
+            const double n0_over_n = p.speedup > 0 ? p.efficiency / p.speedup : 0;
+            const auto speedupOf = [x0](const RunResult& r) {
+                return x0 > 0 ? r.figures.samples_per_s / x0 : 0;
+            };
+            FigureValue speedup = measured("speedup", "x", Better::Higher, speedupOf);
+            speedup.value = p.speedup;
+            f.push_back(speedup);
+            FigureValue efficiency = measured("efficiency", "%", Better::Higher, [&](const RunResult& r) {
+                return speedupOf(r) * n0_over_n * 100;
+            });
+            efficiency.value = p.efficiency * 100;
+            f.push_back(efficiency);
+            double compute_mean = 0;
+            for (const RunResult* r : runs)
+                compute_mean += computeOnlyThroughput(r->figures.samples_per_s, r->figures.breakdown) / n;
+            const double c0 = p.compute_only_speedup > 0 ? compute_mean / p.compute_only_speedup : 0;
+            FigureValue compute_only =
+                measured("compute-only speedup", "x", Better::Neither, [c0](const RunResult& r) {
+                    return c0 > 0 ? computeOnlyThroughput(r.figures.samples_per_s, r.figures.breakdown) / c0
+                                  : 0;
+                });
+            compute_only.value = p.compute_only_speedup;
+            f.push_back(compute_only);
+            f.push_back(measured("communication share", "%", Better::Lower, [](const RunResult& r) {
+                return communicationShare(r.figures.breakdown) * 100;
+            }));
+            std::vector<double> times;
+            for (const RunResult* r : runs)
+                if (r->time_to_target_s) times.push_back(*r->time_to_target_s);
+            if (p.reached > 0)
+                f.push_back({"time to target", "s", Better::Lower, p.time_to_target.mean, times});
+            if (p.time_to_target_speedup) {
+                // T(N0) / T_i(N) for each repeat that reached the target: T(N0) from the point's mean ratio.
+                double inverse_mean = 0;
+                for (double t : times)
+                    inverse_mean += t > 0 ? 1 / t / static_cast<double>(times.size()) : 0;
+                const double t0 = inverse_mean > 0 ? p.time_to_target_speedup->mean / inverse_mean : 0;
+                std::vector<double> ratios;
+                for (double t : times)
+                    if (t > 0) ratios.push_back(t0 / t);
+                f.push_back(
+                    {"time-to-target speedup", "x", Better::Higher, p.time_to_target_speedup->mean, ratios});
+            }
         }
         if (runs.front()->figures.model_flops_per_s > 0)
             f.push_back(measured("TFLOP/s per rank", "TFLOP/s", Better::Higher, [](const RunResult& r) {
@@ -179,9 +214,9 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
         if (p.mlperf_speedup)
             f.push_back({"MLPerf time-to-train speedup", "x", Better::Higher, *p.mlperf_speedup});
     }
-    for (const auto& [key, sums] : sweeps)
-        for (const auto& [name, sum] : sums)
-            out[key].push_back({name, "GB/s", Better::Higher, sum.first / sum.second});
+    for (const auto& [key, peaks] : sweeps)
+        for (const auto& [name, values] : peaks)
+            out[key].push_back({name, "GB/s", Better::Higher, describe(values).mean, values});
     return out;
 }
 
@@ -250,9 +285,25 @@ void addPrefixed(std::map<std::string, std::string>& out, const std::string& pre
         out[std::string(prefix).append(".").append(key)] = value;
 }
 
+// The plan's effective settings: every key of every [[run]] with the plan's defaults filled in (the plan
+// read, then written with every key), so that a key left at its default equals the same value written out;
+// its [[reference]] tables as written. A plan that no longer reads (a workload since renamed) as written.
+std::map<std::string, std::string> effectivePlanSettings(const std::string& plan_text) {
+    std::map<std::string, std::string> written = flattenToml(plan_text);
+    try {
+        std::map<std::string, std::string> out =
+            flattenToml(writePlanToml(parsePlanText(plan_text, "plan.toml"), PlanKeys::Effective));
+        for (const auto& [key, value] : written)
+            if (key.starts_with("reference[")) out[key] = value;
+        return out;
+    } catch (const std::exception&) {
+        return written;
+    }
+}
+
 std::map<std::string, std::string> sessionSettings(const ComparedSession& s) {
     std::map<std::string, std::string> out;
-    if (!s.plan_text.empty()) addPrefixed(out, "plan", flattenToml(s.plan_text));
+    if (!s.plan_text.empty()) addPrefixed(out, "plan", effectivePlanSettings(s.plan_text));
     if (!s.cluster_json.empty()) addPrefixed(out, "cluster", flattenJson(s.cluster_json));
     addPrefixed(out, "run header", mergedRunHeaders(s.run_headers));
     return out;
@@ -481,15 +532,45 @@ int changeDirection(const FigureComparison& f) {
 }
 
 std::string judgement(const FigureComparison& f) {
-    if (!f.change) return "(one value a side)";
+    if (!f.change) return "one value a side";
     switch (f.change->kind) {
     case ChangeKind::CannotTell:
-        return "(cannot tell)";
+        return "cannot tell";
     case ChangeKind::Noise:
-        return "(noise)";
+        return "within noise";
     default:
         return f.better == Better::Neither ? "(changed)" : changeDirection(f) > 0 ? "better" : "worse";
     }
+}
+
+std::string percentText(double percent) {
+    const std::string text = fmt::format("{:+.1f}%", percent);
+    return text == "+0.0%" || text == "-0.0%" ? std::string("0.0%") : text;
+}
+
+JudgementCounts countJudgements(const std::vector<FigureComparison>& figures) {
+    JudgementCounts counts;
+    for (const FigureComparison& f : figures) {
+        if (!f.percent && !f.change) continue; // only on one side, or A is 0: nothing was compared
+        if (!f.change || f.change->kind == ChangeKind::CannotTell)
+            ++counts.cannot_tell;
+        else if (f.change->kind == ChangeKind::Noise)
+            ++counts.within_noise;
+        else if (const int direction = changeDirection(f); direction > 0)
+            ++counts.better;
+        else if (direction < 0)
+            ++counts.worse;
+        else
+            ++counts.changed;
+    }
+    return counts;
+}
+
+std::string describeCounts(const JudgementCounts& c) {
+    std::string text = fmt::format("{} better, {} worse, {} within noise, {} cannot tell", c.better, c.worse,
+                                   c.within_noise, c.cannot_tell);
+    if (c.changed > 0) text += fmt::format(", {} changed", c.changed);
+    return text;
 }
 
 std::string formatComparison(const std::string& name_a, const std::string& name_b,
@@ -502,12 +583,15 @@ std::string formatComparison(const std::string& name_a, const std::string& name_
     std::string out = fmt::format("A: {}\nB: {}\n\n{:<28} {:>5}  {:<44} {:>16} {:>16} {:>9}\n", name_a,
                                   name_b, "workload / dataset", "ranks", "figure", "A", "B", "change");
     for (const auto& f : figures) {
-        std::string change = f.percent ? fmt::format("{:+.1f}%", *f.percent) : f.note;
+        std::string change = f.percent ? percentText(*f.percent) : f.note;
         if (f.percent) change += " " + judgement(f);
         out += fmt::format("{:<28} {:>5}  {:<44} {:>16} {:>16} {:>9}\n",
                            f.workload + " / " + f.dataset + (f.settings.empty() ? "" : " " + f.settings),
                            f.ranks, f.figure, value(f.a, f.unit), value(f.b, f.unit), change);
     }
+    out += fmt::format("\n{} figures: {} (change or noise: 95 % bootstrap interval of the medians' relative "
+                       "difference against the regression threshold)\n",
+                       figures.size(), describeCounts(countJudgements(figures)));
     // A multi-line value (a job script's differing lines) continues under its first line, indented.
     const auto side = [](const std::optional<std::string>& v) {
         std::string text = v.value_or("(not set)");

@@ -59,15 +59,34 @@ struct FigureComparison {
 // peak busbw of each (backend, collective, dtype, op, in-place) sweep, mean over repeats. Sorted by workload,
 // dataset, ranks.
 // Each figure that is a mean over repeats is judged by changeOrNoise at `threshold`: only a change beyond the
-// noise is better or worse.
+// noise is better or worse. The derived figures are judged over their repeats too: each repeat's speedup
+// X_i(N) / mean X(N0) (efficiency, compute-only speedup and time-to-target speedup alike), each repeat's
+// communication share and each run's peak busbw. Only MLPerf's scores (one per series) go unjudged.
 std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a, const std::vector<RunResult>& b,
                                              double threshold = 0.05);
-// 1: B is better beyond the noise, -1: worse, 0: neither (noise, cannot tell, no direction, one value a
-// side).
+// 1: B is better beyond the noise, -1: worse, 0: neither (within noise, cannot tell, no direction, one value
+// a side). The only rule by which Compare, --compare and the exports call a change better or worse.
 int changeDirection(const FigureComparison& figure);
-// "better", "worse", "(noise)", "(cannot tell)", "(one value a side)", "(changed)" where no direction is
-// better.
+// "better", "worse", "within noise", "cannot tell" (fewer repeats a side than changeOrNoise needs), "one
+// value a side" (a figure that is not a mean over repeats), "changed" where no direction is better.
 std::string judgement(const FigureComparison& figure);
+
+// A change in percent as Compare and --compare write it: "+10.0%", "-9.1%"; one that rounds to nothing is
+// "0.0%", never "-0.0%" or "+0.0%".
+std::string percentText(double percent);
+
+// How many figures each judgement got: better and worse beyond the noise, within noise, cannot tell (one
+// value a side counts here too), and changed (beyond the noise, without a better direction).
+struct JudgementCounts {
+    int better = 0;
+    int worse = 0;
+    int within_noise = 0;
+    int cannot_tell = 0;
+    int changed = 0;
+};
+JudgementCounts countJudgements(const std::vector<FigureComparison>& figures);
+// "2 better, 1 worse, 10 within noise, 3 cannot tell" (", 1 changed" only where some did).
+std::string describeCounts(const JudgementCounts& counts);
 
 struct SettingDifference {
     std::string key;                // "plan.run[0].steps", "cluster.host", "run header.versions.libtorch"

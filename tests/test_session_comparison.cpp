@@ -1,5 +1,7 @@
 // Specification of the comparison of two sessions: figures matched by workload, dataset and ranks with the
 // difference in percent, and only the settings that differ.
+#include "plan_writer.h"
+#include "run_plan.h"
 #include "session_comparison.h"
 #include "temporary_folder.h"
 
@@ -312,8 +314,10 @@ TEST_CASE("each setting of the plan, the cluster and the runs is reported when i
         {"plan.description", "resnet scaling", "resnet", inPlan("resnet scaling", "resnet")},
         {"plan.repeats", "2", "5", inPlan("repeats = 2", "repeats = 5")},
         {"plan.run[0].steps", "200", "400", inPlan("steps = 200", "steps = 400")},
-        {"plan.run[0].steps", "200", none, inPlan("steps = 200\n", "")},
-        {"plan.run[0].seed", none, "7", inPlan("steps = 200\n", "steps = 200\nseed = 7\n")},
+        // A key left out compares as its default (the effective value), not as "(not set)".
+        {"plan.run[0].steps", "200", std::to_string(RunGroup{}.steps), inPlan("steps = 200\n", "")},
+        {"plan.run[0].seed", std::to_string(RunGroup{}.seed), "7",
+         inPlan("steps = 200\n", "steps = 200\nseed = 7\n")},
         {"plan.run[0].lr", "0.1", "0.05", inPlan("lr = 0.1", "lr = 0.05")},
         {"plan.run[0].overlap", "true", "false", inPlan("overlap = true", "overlap = false")},
         {"plan.run[0].backend", "mpi", "nccl", inPlan("backend = \"mpi\"", "backend = \"nccl\"")},
@@ -408,4 +412,101 @@ TEST_CASE("what differs on every run, process ids, start times and the record ty
         change(b);
         CHECK(compareSettings(a, b).empty());
     }
+}
+
+namespace {
+
+// One session of the quickstart's shape: resnet20 at 1 and 2 ranks, `repeats` repeats each, every figure
+// jittered by at most +-`jitter` (relative) around the same values: the same plan run again.
+std::vector<RunResult> quickstartSession(int repeats, double jitter, std::uint32_t seed) {
+    std::vector<RunResult> runs;
+    for (int ranks : {1, 2})
+        for (int repeat = 0; repeat < repeats; ++repeat) {
+            seed = seed * 1664525u + 1013904223u;
+            const double wobble =
+                1 + jitter * ((seed >> 8) % 2001 / 1000.0 - 1); // in [1 - jitter, 1 + jitter]
+            RunResult r = trainingRun(ranks, 850.0 * ranks * 0.95 * wobble, 150.0 / wobble);
+            r.name += "-r" + std::to_string(repeat + 1);
+            runs.push_back(r);
+        }
+    return runs;
+}
+
+} // namespace
+
+TEST_CASE(
+    "the same plan run twice is within noise or cannot tell for every figure, speedup and efficiency too",
+    "[core][comparison]") {
+    // Issue 25 finding 3: two runs of the quickstart showed "2 better in B, 14 worse", the speedup red.
+    for (const int repeats : {2, 5}) {
+        INFO(repeats << " repeats a side");
+        const auto rows =
+            compareFigures(quickstartSession(repeats, 0.03, 1), quickstartSession(repeats, 0.03, 7));
+        for (const std::string figure : {"speedup", "efficiency", "communication share", "samples/s"}) {
+            INFO(figure);
+            const FigureComparison& f = find(rows, "resnet20", 2, figure);
+            REQUIRE(f.change); // every figure of repeated runs is judged by changeOrNoise, derived ones too
+            CHECK(f.change->kind ==
+                  (repeats < kLeastRepeatsForChange ? ChangeKind::CannotTell : ChangeKind::Noise));
+        }
+        CHECK(percentText(-0.04) == "0.0%");
+        CHECK(percentText(0.04) == "0.0%");
+        CHECK(percentText(-9.09) == "-9.1%");
+        // The terminal's comparison counts them the same way.
+        const std::string judged =
+            repeats < kLeastRepeatsForChange
+                ? "0 better, 0 worse, 0 within noise, " + std::to_string(rows.size()) + " cannot tell"
+                : "0 better, 0 worse, " + std::to_string(rows.size()) + " within noise, 0 cannot tell";
+        CHECK_THAT(formatComparison("A", "B", rows, {}), Catch::Contains(judged));
+        for (const FigureComparison& f : rows) {
+            INFO(f.figure << " at " << f.ranks);
+            CHECK(changeDirection(f) == 0);
+            CHECK(judgement(f) == (repeats < kLeastRepeatsForChange ? "cannot tell" : "within noise"));
+        }
+    }
+    // A real change at the same ranks is still called: B 30 % faster at 2 ranks only.
+    auto faster = quickstartSession(5, 0.03, 7);
+    for (RunResult& r : faster)
+        if (r.ranks == 2) r.figures.samples_per_s *= 1.3;
+    const auto rows = compareFigures(quickstartSession(5, 0.03, 1), faster);
+    CHECK(judgement(find(rows, "resnet20", 2, "speedup")) == "better");
+    CHECK(judgement(find(rows, "resnet20", 2, "efficiency")) == "better");
+    CHECK(judgement(find(rows, "resnet20", 1, "speedup")) == "within noise"); // 1.0 against 1.0
+}
+
+TEST_CASE("the settings comparison compares effective plan values: a key left at its default equals it "
+          "written out",
+          "[core][comparison]") {
+    // Issue 25 finding 3: "lr 0.02 | (not set)" where B used the same lr by default.
+    ComparedSession a{"written out",
+                      {},
+                      {},
+                      "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\ndataset = \"fashion-mnist\"\n"
+                      "ranks = [1, 2]\nbatch_per_rank = 128\nlr = 0.02\nsteps = 200\n"};
+    ComparedSession b{
+        "defaults",
+        {},
+        {},
+        "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n"};
+    CHECK(compareSettings(a, b).empty());
+    // The plan that left them out, written with every key: the workload's reference values filled in.
+    const auto effective =
+        flattenToml(writePlanToml(parsePlanText(b.plan_text, "b.toml"), PlanKeys::Effective));
+    CHECK(effective.at("run[0].lr") == "0.02");
+    CHECK(effective.at("run[0].batch_per_rank") == "128");
+    CHECK(effective.at("run[0].dataset") == "fashion-mnist");
+
+    // A real difference still shows, with the default's value on the side that left it out.
+    b.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n"
+                  "lr = 0.05\n";
+    const auto diff = compareSettings(a, b);
+    REQUIRE(diff.size() == 1);
+    CHECK(diff[0].key == "plan.run[0].lr");
+    CHECK(diff[0].a == "0.02");
+    CHECK(diff[0].b == "0.05");
+    b.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n";
+
+    // A plan that no longer parses is compared as written.
+    b.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"no-such-workload\"\n";
+    CHECK_FALSE(compareSettings(a, b).empty());
 }

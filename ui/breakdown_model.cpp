@@ -59,6 +59,7 @@ QVariant BreakdownModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
     if (role == Qt::TextAlignmentRole) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole) return headerData(index.column(), Qt::Horizontal, Qt::ToolTipRole);
+    if (role == Qt::UserRole) return data(index, Qt::DisplayRole); // plain numbers already
     if (role != Qt::DisplayRole) return {};
     const RanksBreakdown& r = rows_[static_cast<std::size_t>(index.row())];
     const StepBreakdown& b = r.mean;
@@ -107,6 +108,20 @@ QVariant BreakdownModel::headerData(int section, Qt::Orientation orientation, in
                       "communication) against the smallest rank count (seed 004's compute speedup)");
         }
         return {};
+    }
+    if (role == Qt::UserRole) { // the CSV's column names, with their units
+        static const char* const kCsvNames[ColumnCount] = {"ranks",
+                                                           "data_ms",
+                                                           "forward_ms",
+                                                           "backward_ms",
+                                                           "optimizer_ms",
+                                                           "exposed_communication_ms",
+                                                           "hidden_communication_ms",
+                                                           "step_ms",
+                                                           "repeats",
+                                                           "communication_share_percent",
+                                                           "compute_only_speedup"};
+        return section >= 0 && section < ColumnCount ? QString::fromLatin1(kCsvNames[section]) : QVariant();
     }
     if (role != Qt::DisplayRole) return {};
     switch (section) {

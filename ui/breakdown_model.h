@@ -44,7 +44,8 @@ class BreakdownModel : public QAbstractTableModel {
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
-    // Qt::DisplayRole: the number as double (ms, or ranks and repeats); Qt::ToolTipRole: what a part means.
+    // Qt::DisplayRole and Qt::UserRole: the number as double (ms, or ranks and repeats); Qt::ToolTipRole:
+    // what a part means. The header's Qt::UserRole: the CSV's column name with its unit ("step_ms").
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 

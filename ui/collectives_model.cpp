@@ -118,6 +118,12 @@ QVariant CollectivesModel::headerData(int section, Qt::Orientation orientation, 
         }
         return {};
     }
+    if (role == Qt::UserRole) { // the CSV's column names, with their units
+        static const char* const kCsvNames[ColumnCount] = {"tool",   "backend",    "collective", "dtype",
+                                                           "op",     "in_place",   "ranks",      "bytes",
+                                                           "time_s", "algbw_gbps", "busbw_gbps", "correct"};
+        return section >= 0 && section < ColumnCount ? QString::fromLatin1(kCsvNames[section]) : QVariant();
+    }
     if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Tool:

@@ -40,7 +40,8 @@ class CollectivesModel : public QAbstractTableModel {
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     // Qt::DisplayRole: text as shown (sizes as "4 KiB", times in us, bandwidths in GB/s); Qt::UserRole: the
-    // raw value (bytes as qint64, seconds per call, GB/s, bool).
+    // raw value (bytes as qint64, seconds per call, GB/s, bool; none for a result not checked). The header's
+    // Qt::UserRole: the CSV's column name with its unit ("time_s", "busbw_gbps").
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 

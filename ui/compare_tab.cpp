@@ -74,6 +74,14 @@ bool CompareTab::compare(std::int64_t a, std::int64_t b) {
     return true;
 }
 
+std::int64_t CompareTab::chosenA() const {
+    return a_->currentData().toLongLong();
+}
+
+std::int64_t CompareTab::chosenB() const {
+    return b_->currentData().toLongLong();
+}
+
 void CompareTab::showComparison(const StoredComparison& comparison) {
     if (comparison.a != a_->currentData().toLongLong() || comparison.b != b_->currentData().toLongLong())
         return; // chosen again since

@@ -29,6 +29,9 @@ class CompareTab : public QWidget {
     // The loaded comparison, if it is of the two sessions chosen.
     void showComparison(const StoredComparison& comparison);
     ComparisonView* view() const { return view_; }
+    // The sessions chosen as A and B; 0 where none is.
+    std::int64_t chosenA() const;
+    std::int64_t chosenB() const;
 
   signals:
     void comparisonRequested(qint64 a, qint64 b);

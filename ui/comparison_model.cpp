@@ -1,5 +1,6 @@
 // Figures of two sessions side by side: A, B and the change in percent, coloured better (green) or worse
-// (red) by which way each figure improves.
+// (red) only where change or noise finds it beyond the repeats' noise; grey "within noise" or "cannot tell"
+// otherwise.
 #include "comparison_model.h"
 
 #include <QBrush>
@@ -20,6 +21,10 @@ QString valueText(const std::optional<double>& value, const std::string& unit) {
 }
 
 } // namespace
+
+QString ComparisonModel::percentText(double percent) {
+    return QString::fromStdString(scalebench::percentText(percent));
+}
 
 ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -49,11 +54,17 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     const FigureComparison& r = rows_[static_cast<std::size_t>(index.row())];
     const int column = index.column();
     if (role == Qt::TextAlignmentRole)
-        return column >= A || column == Ranks ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                              : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+        return (column >= A && column != Judgement) || column == Ranks
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    // The interval where change or noise gave one (not for "cannot tell"), in percent.
+    const bool interval = r.change && r.change->kind != ChangeKind::CannotTell;
     if (column == Change && (role == Qt::BackgroundRole || role == Qt::ForegroundRole)) {
+        // changeOrNoise is the only rule: green or red only beyond the noise of the repeats; within noise,
+        // cannot tell and one value a side are grey text on no colour.
         const int v = verdict(r);
-        if (v == 0) return {};
+        if (v == 0)
+            return role == Qt::ForegroundRole && r.percent ? QBrush(QColor(110, 110, 110)) : QVariant();
         if (role == Qt::BackgroundRole) return QBrush(v > 0 ? QColor(214, 245, 214) : QColor(250, 214, 214));
         return QBrush(v > 0 ? QColor(0, 110, 0) : QColor(170, 0, 0));
     }
@@ -61,27 +72,63 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         const QString direction = r.better == Better::Neither  ? tr("no better direction for this figure")
                                   : r.better == Better::Higher ? tr("higher is better")
                                                                : tr("lower is better");
+        // The bootstrap interval and the repeats a side ("+1.0 % [-2.2, +4.1] (95 % bootstrap, 5 vs 5
+        // repeats): noise"), or why there is none.
         return r.change ? direction + QStringLiteral("; ") + QString::fromStdString(describeChange(*r.change))
-                        : direction;
+                        : direction + tr("; not a mean over repeats: change or noise cannot judge it");
     }
     if (role == Qt::UserRole) {
         switch (column) {
+        case Workload:
+            return QString::fromStdString(r.workload);
+        case Dataset:
+            return QString::fromStdString(r.dataset);
+        case Series:
+            return QString::fromStdString(r.settings);
         case Ranks:
             return r.ranks;
+        case Figure:
+            return QString::fromStdString(r.figure);
+        case Unit:
+            return QString::fromStdString(r.unit);
         case A:
             return r.a ? QVariant(*r.a) : QVariant();
         case B:
             return r.b ? QVariant(*r.b) : QVariant();
         case Change:
             return r.percent ? QVariant(*r.percent) : QVariant();
+        case Judgement:
+            return r.percent ? QString::fromStdString(judgement(r)) : QString::fromStdString(r.note);
+        case IntervalLow:
+            return interval ? QVariant(r.change->low * 100) : QVariant();
+        case IntervalHigh:
+            return interval ? QVariant(r.change->high * 100) : QVariant();
+        case RepeatsA:
+            return r.change ? QVariant(r.change->repeats_a) : QVariant();
+        case RepeatsB:
+            return r.change ? QVariant(r.change->repeats_b) : QVariant();
         }
     }
     if (role != Qt::DisplayRole) return {};
     switch (column) {
     case Workload:
-        return QStringLiteral("%1 / %2").arg(QString::fromStdString(r.workload),
-                                             QString::fromStdString(r.dataset)) +
-               (r.settings.empty() ? QString() : QLatin1Char(' ') + QString::fromStdString(r.settings));
+        return QString::fromStdString(r.workload);
+    case Dataset:
+        return QString::fromStdString(r.dataset);
+    case Series:
+        return QString::fromStdString(r.settings);
+    case Unit:
+        return QString::fromStdString(r.unit);
+    case Judgement:
+        return r.percent ? QString::fromStdString(judgement(r)) : QString::fromStdString(r.note);
+    case IntervalLow:
+        return interval ? percentText(r.change->low * 100) : QString();
+    case IntervalHigh:
+        return interval ? percentText(r.change->high * 100) : QString();
+    case RepeatsA:
+        return r.change ? QVariant(r.change->repeats_a) : QVariant();
+    case RepeatsB:
+        return r.change ? QVariant(r.change->repeats_b) : QVariant();
     case Ranks:
         return r.ranks;
     case Figure:
@@ -92,8 +139,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         return valueText(r.b, r.unit);
     case Change:
         if (!r.percent) return QString::fromStdString(r.note);
-        return (*r.percent > 0 ? QStringLiteral("+") : QString()) + QString::number(*r.percent, 'f', 1) +
-               QLatin1Char('%') + QLatin1Char(' ') + QString::fromStdString(judgement(r));
+        return percentText(*r.percent) + QLatin1Char(' ') + QString::fromStdString(judgement(r));
     }
     return {};
 }
@@ -101,10 +147,43 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole && section == Change) return tr("(B - A) / A x 100; undefined when A is 0");
+    if (role == Qt::UserRole) {
+        static const char* const kCsvNames[ColumnCount] = {"workload",
+                                                           "dataset",
+                                                           "series",
+                                                           "ranks",
+                                                           "figure",
+                                                           "unit",
+                                                           "a",
+                                                           "b",
+                                                           "change_percent",
+                                                           "judgement",
+                                                           "interval_low_percent",
+                                                           "interval_high_percent",
+                                                           "repeats_a",
+                                                           "repeats_b"};
+        return section >= 0 && section < ColumnCount ? QString::fromLatin1(kCsvNames[section]) : QVariant();
+    }
     if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Workload:
-        return tr("Workload / dataset");
+        return tr("Workload");
+    case Dataset:
+        return tr("Dataset");
+    case Series:
+        return tr("Series");
+    case Unit:
+        return tr("Unit");
+    case Judgement:
+        return tr("Judgement");
+    case IntervalLow:
+        return tr("95 % interval low");
+    case IntervalHigh:
+        return tr("95 % interval high");
+    case RepeatsA:
+        return tr("Repeats A");
+    case RepeatsB:
+        return tr("Repeats B");
     case Ranks:
         return tr("Ranks");
     case Figure:

@@ -10,6 +10,7 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <utility>
 
 namespace scalebench {
@@ -37,6 +38,9 @@ ComparisonView::ComparisonView(QWidget* parent)
       settings_view_(newTable(settings_, QStringLiteral("comparisonSettings"))),
       capsules_view_(newTable(capsules_, QStringLiteral("comparisonCapsules"))) {
     figures_view_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Figure, QHeaderView::Stretch);
+    for (int column = ComparisonModel::kShownColumns; column < ComparisonModel::ColumnCount; ++column)
+        figures_view_->setColumnHidden(column, true);            // for the CSV
+    figures_view_->setColumnHidden(ComparisonModel::Unit, true); // A and B show theirs
     // Values can be long (a header's whole text): A and B share the width and elide, so both stay in view.
     for (QTableView* table : {settings_view_, capsules_view_}) {
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -74,21 +78,19 @@ ComparisonView::ComparisonView(QWidget* parent)
 void ComparisonView::setSessions(const ComparedSession& a, const ComparedSession& b) {
     const QString name_a = QString::fromStdString(a.name), name_b = QString::fromStdString(b.name);
     const auto figures = compareFigures(a.results, b.results);
-    int better = 0, worse = 0;
-    for (const FigureComparison& f : figures) {
-        const int v = ComparisonModel::verdict(f);
-        better += v > 0;
-        worse += v < 0;
-    }
     figures_->setComparison(figures, name_a, name_b);
+    figures_view_->setColumnHidden(ComparisonModel::Series,
+                                   std::all_of(figures.begin(), figures.end(),
+                                               [](const FigureComparison& f) { return f.settings.empty(); }));
     const auto differences = compareSettings(a, b);
     settings_->setDifferences(differences, name_a, name_b);
-    heading_->setText(tr("<b>A: %1</b> against <b>B: %2</b>: %3 figures, %4 better in B, %5 worse; "
-                         "change = (B - A) / A.")
-                          .arg(name_a.toHtmlEscaped(), name_b.toHtmlEscaped())
-                          .arg(figures.size())
-                          .arg(better)
-                          .arg(worse));
+    heading_->setText(
+        tr("<b>A: %1</b> against <b>B: %2</b>: %3 figures, B against A: %4; change = (B - A) / A, "
+           "better or worse only beyond the noise of the repeats (%5 a side at least).")
+            .arg(name_a.toHtmlEscaped(), name_b.toHtmlEscaped())
+            .arg(figures.size())
+            .arg(QString::fromStdString(describeCounts(countJudgements(figures))))
+            .arg(kLeastRepeatsForChange));
     settings_heading_->setText(
         differences.empty()
             ? tr("Settings: no differences (plan, cluster, run headers)")
@@ -101,6 +103,11 @@ void ComparisonView::setSessions(const ComparedSession& a, const ComparedSession
             : tr("What ran differently (the runs' capsules: job scripts, engine sources, versions, nodes, "
                  "environment): %1")
                   .arg(capsules.size()));
+}
+
+std::vector<ExportedTable> ComparisonView::exportedTables() const {
+    return {shownTable(*figures_view_), shownTable(*settings_view_, settings_heading_->text()),
+            shownTable(*capsules_view_, capsules_heading_->text())};
 }
 
 } // namespace scalebench

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "session_comparison.h"
+#include "table_export.h"
 
 #include <QWidget>
 
@@ -30,6 +31,9 @@ class ComparisonView : public QWidget {
     SettingsDiffModel* capsulesModel() const { return capsules_; }
     QTableView* capsulesTable() const { return capsules_view_; }
     QLabel* heading() const { return heading_; }
+    // The three tables whole, as shown (the figures' shown columns), with their headings: what File > Export
+    // draws as PNG or SVG (saveTablesPng).
+    std::vector<ExportedTable> exportedTables() const;
 
   private:
     ComparisonModel* figures_;

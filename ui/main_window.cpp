@@ -13,6 +13,7 @@
 #include "compare_tab.h"
 #include "comparison_model.h"
 #include "comparison_view.h"
+#include "export_file_name.h"
 #include "form_widgets.h"
 #include "import_dialog.h"
 #include "live_view.h"
@@ -28,10 +29,14 @@
 #include "session_controller.h"
 #include "session_report.h"
 #include "session_store.h"
+#include "settings_diff_model.h"
 #include "stored_session_loader.h"
+#include "table_export.h"
 
 #include <QAction>
 #include <QCloseEvent>
+#include <QDate>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -44,6 +49,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <exception>
 
 namespace scalebench {
@@ -165,6 +171,22 @@ void MainWindow::showTab(const QString& object_name) {
         if (tabs_->widget(i)->property("tabName").toString() == object_name) tabs_->setCurrentIndex(i);
 }
 
+namespace {
+
+// A save dialog that suggests `name` in the folder the last export went to (the home folder at first), and
+// remembers the folder chosen.
+QString askSavePath(QWidget* parent, const QString& title, const QString& name, const QString& filters,
+                    QString* filter = nullptr) {
+    QSettings settings;
+    const QString folder = settings.value(QStringLiteral("export/folder"), QDir::homePath()).toString();
+    const QString path =
+        QFileDialog::getSaveFileName(parent, title, QDir(folder).filePath(name), filters, filter);
+    if (!path.isEmpty()) settings.setValue(QStringLiteral("export/folder"), QFileInfo(path).absolutePath());
+    return path;
+}
+
+} // namespace
+
 void MainWindow::buildActions() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     QAction* open_plan = file->addAction(tr("&Open and launch plan..."), this, &MainWindow::openPlanFile);
@@ -172,14 +194,20 @@ void MainWindow::buildActions() {
     QAction* refresh = file->addAction(tr("&Reload sessions"), this, &MainWindow::reload);
     refresh->setShortcut(QKeySequence::Refresh);
     QAction* screenshot = file->addAction(tr("Save window as &PNG..."), this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Save window"), QString(), tr("PNG (*.png)"));
+        const QString path = askSavePath(this, tr("Save window"),
+                                         suggestedExportName(QStringLiteral("png"), QStringLiteral("window")),
+                                         tr("PNG (*.png)"));
         if (!path.isEmpty() && !saveScreenshot(path)) status_text_->setText(tr("cannot write %1").arg(path));
     });
     screenshot->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     QAction* export_view = file->addAction(tr("&Export this tab (PNG, SVG or CSV)..."), this, [this] {
-        const QString path = QFileDialog::getSaveFileName(
-            this, tr("Export"), QString(), tr("PNG image (*.png);;SVG drawing (*.svg);;CSV table (*.csv)"));
+        // A table tab suggests its CSV, a chart tab its picture.
+        const QString tab = tabs_->currentWidget()->property("tabName").toString();
+        const bool table = tab == QLatin1String("compareTab") || tab == QLatin1String("runsTab");
+        QString filter = table ? tr("CSV table (*.csv)") : tr("PNG image (*.png)");
+        const QString path = askSavePath(
+            this, tr("Export"), suggestedExportName(table ? QStringLiteral("csv") : QStringLiteral("png")),
+            tr("PNG image (*.png);;SVG drawing (*.svg);;CSV table (*.csv)"), &filter);
         if (!path.isEmpty()) exportCurrentTab(path);
     });
     export_view->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
@@ -189,8 +217,9 @@ void MainWindow::buildActions() {
     });
     import_logs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     file->addAction(tr("Export &report..."), this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export report"), QString(), tr("HTML page (*.html)"));
+        const QString path = askSavePath(
+            this, tr("Export report"), suggestedExportName(QStringLiteral("html"), QStringLiteral("report")),
+            tr("HTML page (*.html)"));
         if (!path.isEmpty()) exportReport(path);
     });
     file->addSeparator();
@@ -405,14 +434,73 @@ QAbstractItemModel* MainWindow::currentTable() const {
     return nullptr;
 }
 
+QString MainWindow::suggestedExportName(const QString& suffix, const QString& what) const {
+    QString tab = tabs_->currentWidget()->property("tabName").toString();
+    tab.chop(tab.endsWith(QLatin1String("Tab")) ? 3 : 0);
+    const QString name = what.isEmpty() ? tab : what;
+    QString source =
+        shown_session_ ? QStringLiteral("session-%1").arg(shown_session_) : QStringLiteral("scalebench");
+    if (what.isEmpty() && tab == QLatin1String("compare") && compare_tab_->chosenA() &&
+        compare_tab_->chosenB())
+        source = QStringLiteral("session-%1-vs-%2").arg(compare_tab_->chosenA()).arg(compare_tab_->chosenB());
+    return exportFileName(source, name, QDate::currentDate(), suffix);
+}
+
 bool MainWindow::exportCurrentTab(const QString& path) {
     const QString suffix = QFileInfo(path).suffix().toLower();
+    const QString tab = tabs_->currentWidget()->property("tabName").toString();
+    const bool compare = tab == QLatin1String("compareTab");
+    // "12 quickstart": which session a line of a CSV comes from.
+    const auto sessionLabel = [this](std::int64_t id, const QString& known_name = {}) {
+        const SessionRow* row = browser_->session(id);
+        const QString name = row ? QString::fromStdString(row->name) : known_name;
+        return name.isEmpty() ? QString::number(id) : QStringLiteral("%1 %2").arg(id).arg(name);
+    };
     QString error;
     bool ok = false;
     if (suffix == QLatin1String("csv")) {
         QAbstractItemModel* table = currentTable();
-        ok = table && saveModelCsv(*table, path, &error);
+        std::vector<CsvConstant> leading;
+        if (compare) {
+            leading = {{QStringLiteral("session_a"),
+                        sessionLabel(compare_tab_->chosenA(), comparisonView()->figuresModel()->nameA())},
+                       {QStringLiteral("session_b"),
+                        sessionLabel(compare_tab_->chosenB(), comparisonView()->figuresModel()->nameB())}};
+        } else if (shown_session_) {
+            leading = {{QStringLiteral("session"), sessionLabel(shown_session_)}};
+        }
+        const auto addSeries = [&](const auto* model) { // the one series the tab shows
+            leading.push_back({QStringLiteral("workload"), model->workload()});
+            leading.push_back({QStringLiteral("dataset"), model->dataset()});
+            leading.push_back({QStringLiteral("series"), model->seriesLabel()});
+        };
+        if (tab == QLatin1String("scalingTab")) addSeries(scalingModel());
+        if (tab == QLatin1String("breakdownTab")) addSeries(breakdownModel());
+        ok = table && saveModelCsv(*table, path, &error, leading);
         if (!table) error = tr("this tab has no table");
+        // Compare's settings that differ: a second file beside the figures.
+        const QFileInfo info(path);
+        const QString settings_path =
+            info.dir().filePath(info.completeBaseName() + QStringLiteral("-settings.csv"));
+        if (ok && compare)
+            ok = saveModelCsv(*comparisonView()->settingsModel(), settings_path, &error, leading);
+        if (ok && compare) {
+            status_text_->setText(tr("exported %1 and %2").arg(path, settings_path));
+            return true;
+        }
+    } else if (compare || tab == QLatin1String("runsTab")) { // the tables whole, not the part in view
+        QString heading;
+        std::vector<ExportedTable> tables;
+        if (compare) {
+            heading = comparisonView()->heading()->text();
+            tables = comparisonView()->exportedTables();
+        } else {
+            heading = tr("<b>Session %1</b>: runs").arg(sessionLabel(shown_session_).toHtmlEscaped());
+            for (const QTableView* view : runs_tab_->findChildren<QTableView*>())
+                tables.push_back(shownTable(*view));
+        }
+        ok = suffix == QLatin1String("svg") ? saveTablesSvg(heading, tables, path, &error)
+                                            : saveTablesPng(heading, tables, path, &error);
     } else if (suffix == QLatin1String("svg")) {
         ok = saveWidgetSvg(*tabs_->currentWidget(), path, {}, &error);
     } else {

@@ -82,7 +82,14 @@ class MainWindow : public QMainWindow {
     // Asks for two listed sessions in the Compare tab (A is the reference); false when one is not listed.
     bool compareSessions(std::int64_t a, std::int64_t b);
     // Writes the current tab as PNG or SVG (by the file's suffix), or its table as CSV; false with a message.
+    // Compare's and Runs' PNG and SVG draw their tables whole (table_export.h); Compare's CSV is the figures
+    // with both sessions named, and the settings that differ go to a file beside it, NAME-settings.csv. CSVs
+    // hold plain numbers with units in the headers and the session (and for Scaling the series) on every
+    // line.
     bool exportCurrentTab(const QString& path);
+    // The file name an export dialog suggests for the current tab, or for `what` ("report", "window"):
+    // "session-12-scaling-2026-11-26.png", "session-11-vs-12-compare-2026-11-26.csv" (exportFileName).
+    QString suggestedExportName(const QString& suffix, const QString& what = {}) const;
     std::int64_t shownSessionId() const { return shown_session_; }
     // File > Export report's work: the shown stored session as one HTML page (session_report.h); false with a
     // message when none is shown or the file cannot be written.

@@ -50,6 +50,29 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole)
         return index.column() == MlperfScore ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                              : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::UserRole) {
+        const ScalingPoint& point = points_[static_cast<std::size_t>(index.row())];
+        switch (index.column()) {
+        case Ranks:
+        case Repeats:
+        case TargetReached:
+            return data(index, Qt::DisplayRole).toInt();
+        case TwoSigma:
+        case SpeedupTwoSigma:
+        case EfficiencyTwoSigma:
+            if (point.repeats < 2) return {}; // one repeat has no spread, not a spread of 0
+            break;
+        case TimeToTargetTwoSigma:
+            if (point.reached < 2) return {};
+            break;
+        case TimeToTargetSpeedupTwoSigma:
+            if (!point.time_to_target_speedup || point.time_to_target_speedup->count < 2) return {};
+            break;
+        default:
+            break;
+        }
+        return data(index, Qt::DisplayRole);
+    }
     const ScalingPoint& p = points_[static_cast<std::size_t>(index.row())];
     const bool questioned = index.column() == SamplesPerS || index.column() == Speedup ||
                             index.column() == Efficiency || index.column() == Ranks;
@@ -63,6 +86,8 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const {
     if (role != Qt::DisplayRole) return {};
     const ScalingPoint& base = points_.front(); // N0, the smallest rank count
     switch (index.column()) {
+    case Repeats:
+        return static_cast<double>(p.repeats);
     case Ranks:
         return static_cast<double>(p.ranks);
     case SamplesPerS:
@@ -112,8 +137,32 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant ScalingModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::UserRole) {
+        static const char* const kCsvNames[ColumnCount] = {"ranks",
+                                                           "samples_per_s",
+                                                           "samples_per_s_two_sigma",
+                                                           "ideal_samples_per_s",
+                                                           "speedup",
+                                                           "efficiency_percent",
+                                                           "speedup_two_sigma",
+                                                           "ideal_speedup",
+                                                           "efficiency_two_sigma_percent",
+                                                           "compute_only_speedup",
+                                                           "communication_share_percent",
+                                                           "target_reached_repeats",
+                                                           "time_to_target_s",
+                                                           "time_to_target_two_sigma_s",
+                                                           "time_to_target_speedup",
+                                                           "time_to_target_speedup_two_sigma",
+                                                           "mlperf_score",
+                                                           "repeats"};
+        return section >= 0 && section < ColumnCount ? QString::fromLatin1(kCsvNames[section]) : QVariant();
+    }
+    if (role != Qt::DisplayRole) return {};
     switch (section) {
+    case Repeats:
+        return tr("Repeats");
     case Ranks:
         return tr("Ranks");
     case SamplesPerS:

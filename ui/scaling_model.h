@@ -37,6 +37,7 @@ class ScalingModel : public QAbstractTableModel {
         TimeToTargetSpeedup, // T(N0) / T(N), mean over repeats; 0 where N or N0 has no time
         TimeToTargetSpeedupTwoSigma,
         MlperfScore, // MLPerf runs: the olympic score in minutes and MLPerf's verdict on the set of runs
+        Repeats,     // the repeats at this rank count: a two sigma needs two
         ColumnCount
     };
 
@@ -52,7 +53,9 @@ class ScalingModel : public QAbstractTableModel {
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
-    // Numbers as double for Qt::DisplayRole (what QVXYModelMapper reads).
+    // Numbers as double for Qt::DisplayRole (what QVXYModelMapper reads). Qt::UserRole, for CSV: the same
+    // numbers, but none (an invalid QVariant) for a two sigma of one repeat, or a figure the point does not
+    // have; the header's Qt::UserRole names the CSV column with its unit ("samples_per_s_two_sigma").
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 

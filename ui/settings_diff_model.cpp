@@ -40,13 +40,23 @@ QVariant SettingsDiffModel::data(const QModelIndex& index, int role) const {
         return font;
     }
     if (role == Qt::ToolTipRole && value && *value) return QString::fromStdString(**value);
+    if (role == Qt::UserRole) { // for CSV: the value as stored, none where the key is not set
+        if (!value) return QString::fromStdString(d.key);
+        return missing ? QVariant() : QVariant(QString::fromStdString(**value));
+    }
     if (role != Qt::DisplayRole) return {};
     if (!value) return QString::fromStdString(d.key);
     return missing ? tr("(not set)") : QString::fromStdString(**value);
 }
 
 QVariant SettingsDiffModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    if (orientation != Qt::Horizontal) return {};
+    if (role == Qt::UserRole) // the CSV's column names
+        return section == Key ? QStringLiteral("key")
+               : section == A ? QStringLiteral("a")
+               : section == B ? QStringLiteral("b")
+                              : QVariant();
+    if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Key:
         return tr("Setting");

@@ -24,7 +24,8 @@ class SettingsDiffModel : public QAbstractTableModel {
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
-    // A key missing on one side shows "(not set)" in grey italics there.
+    // A key missing on one side shows "(not set)" in grey italics there; Qt::UserRole (for CSV) gives the
+    // value as stored, an invalid QVariant for a key not set, and the header's the column names key, a, b.
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 

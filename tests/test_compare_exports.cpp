@@ -1,0 +1,322 @@
+// Issue 25, findings 3 and 9: Compare tells a change from noise (grey "within noise", "cannot tell", never
+// red or green inside the noise), and exports are for reports (a suggested file name, tables whole as PNG
+// and SVG, CSV with plain numbers, units in the headers and every identifying column).
+#include "breakdown_model.h"
+#include "collectives_model.h"
+#include "comparison_model.h"
+#include "comparison_view.h"
+#include "main_window.h"
+#include "model_csv.h"
+#include "run_progress_model.h"
+#include "scaling_model.h"
+#include "session_store.h"
+#include "stored_session_loader.h"
+
+#include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QDate>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <catch2/catch.hpp>
+
+using namespace scalebench;
+
+namespace {
+
+constexpr auto kFatal = QAbstractItemModelTester::FailureReportingMode::Fatal;
+
+// The quickstart's shape: resnet20 at 1 and 2 ranks, `repeats` repeats, each figure wobbling by up to +-3 %:
+// the same plan run again gives another such session.
+std::vector<RunResult> quickstartRuns(int repeats, std::uint32_t seed) {
+    std::vector<RunResult> runs;
+    for (int ranks : {1, 2})
+        for (int repeat = 1; repeat <= repeats; ++repeat) {
+            seed = seed * 1664525u + 1013904223u;
+            const double wobble = 1 + 0.03 * ((seed >> 8) % 2001 / 1000.0 - 1);
+            RunResult r{"resnet20-n" + std::to_string(ranks) + "-r" + std::to_string(repeat),
+                        "resnet20",
+                        "fashion-mnist",
+                        ranks,
+                        repeat,
+                        "ok",
+                        "",
+                        {}};
+            const double step_s = 0.150 / wobble * (ranks == 1 ? 1.0 : 1.05);
+            r.figures.steady_steps = 100;
+            r.figures.samples_per_s = 128 * ranks / step_s;
+            // Exposed communication is small and noisy: +71 % of almost nothing was called worse.
+            const double comm = ranks == 1 ? 0.0 : 0.002 * wobble * wobble;
+            r.figures.breakdown = {step_s, 0.1 * step_s, 0.3 * step_s, 0.5 * step_s - comm,
+                                   comm,   0.1 * step_s, 0.01};
+            r.figures.final_loss = 0.42;
+            r.figures.final_eval = 0.83;
+            runs.push_back(r);
+        }
+    return runs;
+}
+
+QColor changeColour(const ComparisonModel& model, int row, int role) {
+    return model.index(row, ComparisonModel::Change).data(role).value<QBrush>().color();
+}
+
+// A run at a steady throughput, stored as the engine streams it.
+void storeRun(SessionStore& store, std::int64_t session, int ranks, double samples_per_s) {
+    const auto run =
+        store.createRun(session, {"resnet20-fashion-mnist-n" + std::to_string(ranks) + "-r1", "resnet20",
+                                  "fashion-mnist", ranks, 1, "scalebench-engine ..."});
+    store.startRun(run, "1");
+    std::vector<MetricRecord> records;
+    for (int i = 1; i <= 30; ++i) {
+        const double step_s = 128 * ranks / samples_per_s;
+        records.push_back(StepRecord{i, 2.0 / i, samples_per_s, step_s, 0.1 * step_s, 0.3 * step_s,
+                                     0.4 * step_s, 0.15 * step_s, 0.05 * step_s, i * step_s, 0.0, 0.0, 0.0,
+                                     std::nullopt});
+    }
+    records.push_back(EvalRecord{30, "accuracy", 0.85, 0.4, 30 * 128 * ranks / samples_per_s});
+    store.appendRecords(run, records);
+    store.finishRun(run, {"ok", "", 0, ""});
+}
+
+std::int64_t storeSession(SessionStore& store, const std::string& name, int steps, double speed) {
+    const std::string plan =
+        "name = \"" + name +
+        "\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2, 4, 8]\nsteps = " + std::to_string(steps) + "\n";
+    const auto session = store.createSession(name, plan, "local");
+    for (int ranks : {1, 2, 4, 8})
+        storeRun(store, session, ranks, 850 * ranks * speed * (ranks == 1 ? 1.0 : 0.9));
+    store.finishSession(session, "ok");
+    return session;
+}
+
+// The field of `line` in the column named `name`; the test stops, naming it, when there is no such column.
+QString field(const QStringList& header, const QStringList& line, const char* name) {
+    const auto column = header.indexOf(QString::fromLatin1(name));
+    INFO("no column " << name);
+    REQUIRE(column >= 0);
+    REQUIRE(column < line.size());
+    return line[column];
+}
+
+QString fileText(const QString& path) {
+    QFile file(path);
+    REQUIRE(file.open(QIODevice::ReadOnly));
+    return QString::fromUtf8(file.readAll());
+}
+
+// The header's names and the first line's fields (no quoted fields in these files).
+std::pair<QStringList, QStringList> firstCsvLine(const QString& csv) {
+    const QStringList lines = csv.split(QStringLiteral("\r\n"));
+    REQUIRE(lines.size() >= 2);
+    return {lines[0].split(QLatin1Char(',')), lines[1].split(QLatin1Char(','))};
+}
+
+// A window over a store of two sessions of the same plan but the steps, showing their comparison.
+struct ComparedWindow {
+    QTemporaryDir dir;
+    SessionStore store;
+    std::int64_t a, b;
+    MainWindow window;
+    ComparedWindow()
+        : store(dir.filePath("sessions.sqlite").toStdString()), a(storeSession(store, "monday", 200, 1.0)),
+          b(storeSession(store, "tuesday", 400, 1.02)), window(store) {
+        // Listed, the newest (B) is compared against the one before it (A) without asking.
+        QSignalSpy compared(window.storedSessions(), &StoredSessionLoader::sessionsCompared);
+        window.resize(1280, 800);
+        while (window.comparisonView()->figuresModel()->rowCount() == 0 && compared.wait(10'000)) {
+        }
+        REQUIRE(window.comparisonView()->figuresModel()->rowCount() > 0);
+        window.showTab(QStringLiteral("compareTab"));
+    }
+};
+
+} // namespace
+
+TEST_CASE("Compare: the same plan run twice is within noise or cannot tell, grey, never green or red",
+          "[ui][compare]") {
+    ComparisonModel model;
+    QAbstractItemModelTester tester(&model, kFatal);
+    for (const int repeats : {2, 5}) {
+        INFO(repeats << " repeats a side");
+        const std::string expected = repeats < kLeastRepeatsForChange ? "cannot tell" : "within noise";
+        model.setComparison(compareFigures(quickstartRuns(repeats, 1), quickstartRuns(repeats, 7)), "A", "B");
+        REQUIRE(model.rowCount() > 20);
+        for (int row = 0; row < model.rowCount(); ++row) {
+            const FigureComparison& f = model.rows()[static_cast<std::size_t>(row)];
+            INFO(f.figure << " at " << f.ranks << ": "
+                          << model.index(row, ComparisonModel::Change).data().toString().toStdString());
+            if (!f.percent) continue; // A is 0 (hidden communication at 1 rank): says so
+            CHECK(model.index(row, ComparisonModel::Change)
+                      .data()
+                      .toString()
+                      .endsWith(QString::fromStdString(expected)));
+            CHECK_FALSE(model.index(row, ComparisonModel::Change).data().toString().startsWith("-0.0"));
+            CHECK_FALSE(model.index(row, ComparisonModel::Change).data(Qt::BackgroundRole).isValid());
+            const QColor text = changeColour(model, row, Qt::ForegroundRole);
+            CHECK(text.red() == text.green()); // grey
+            CHECK(text.green() == text.blue());
+            // The interval (or why there is none) in the tooltip.
+            const QString tip = model.index(row, ComparisonModel::Change).data(Qt::ToolTipRole).toString();
+            CHECK(tip.contains(repeats < kLeastRepeatsForChange ? "cannot tell" : "95 % bootstrap"));
+        }
+    }
+    CHECK(ComparisonModel::percentText(-0.01) == "0.0%");
+    CHECK(ComparisonModel::percentText(10) == "+10.0%");
+
+    // The heading counts every judgement.
+    ComparisonView view;
+    ComparedSession a{"monday", quickstartRuns(2, 1)}, b{"tuesday", quickstartRuns(2, 7)};
+    view.setSessions(a, b);
+    const QString heading = view.heading()->text();
+    INFO(heading.toStdString());
+    CHECK(heading.contains("0 better, 0 worse, 0 within noise, "));
+    CHECK(heading.contains(" cannot tell"));
+    CHECK_FALSE(heading.contains("better in B"));
+}
+
+TEST_CASE("every export dialog suggests a file name of the session, the tab and the date", "[ui][export]") {
+    ComparedWindow w;
+    const QString today = QDate::currentDate().toString(Qt::ISODate);
+    CHECK(w.window.suggestedExportName(QStringLiteral("csv")) ==
+          QStringLiteral("session-%1-vs-%2-compare-%3.csv").arg(w.a).arg(w.b).arg(today));
+    REQUIRE(w.window.selectSession(w.b));
+    w.window.showTab(QStringLiteral("scalingTab"));
+    CHECK(w.window.suggestedExportName(QStringLiteral("png")) ==
+          QStringLiteral("session-%1-scaling-%2.png").arg(w.b).arg(today));
+    CHECK(w.window.suggestedExportName(QStringLiteral("html"), QStringLiteral("report")) ==
+          QStringLiteral("session-%1-report-%2.html").arg(w.b).arg(today));
+}
+
+TEST_CASE("Compare exports every row of its tables as PNG and SVG, drawn from the models, not grabbed",
+          "[ui][export]") {
+    ComparedWindow w;
+    const ComparisonModel* figures = w.window.comparisonView()->figuresModel();
+    const int rows = figures->rowCount();
+    REQUIRE(rows > 40); // more than the window shows at 1280x800
+    const QString svg_path = w.dir.filePath("compare.svg");
+    REQUIRE(w.window.exportCurrentTab(svg_path));
+    const QString svg = fileText(svg_path);
+    // The last row's figure, the first's, and the settings table: all in the drawing.
+    for (const int row : {0, rows / 2, rows - 1}) {
+        const QString figure = figures->index(row, ComparisonModel::Figure).data().toString();
+        INFO("row " << row << ": " << figure.toStdString());
+        CHECK(svg.contains(figure.toHtmlEscaped()));
+    }
+    CHECK(svg.contains("plan.run[0].steps"));
+    CHECK(svg.count(QStringLiteral("resnet20")) >= rows);
+
+    const QString png_path = w.dir.filePath("compare.png");
+    REQUIRE(w.window.exportCurrentTab(png_path));
+    const QImage png(png_path);
+    REQUIRE_FALSE(png.isNull());
+    CHECK(png.height() > rows * 12); // every row, not the window's 800 pixels
+}
+
+TEST_CASE("Compare's CSV holds plain numbers, units in its headers, both sessions and the settings table",
+          "[ui][export]") {
+    ComparedWindow w;
+    const QString path = w.dir.filePath("compare.csv");
+    REQUIRE(w.window.exportCurrentTab(path));
+    const QString csv = fileText(path);
+    const auto [header, first] = firstCsvLine(csv);
+    INFO(csv.left(600).toStdString());
+    CHECK(header.mid(0, 8) ==
+          QStringList{"session_a", "session_b", "workload", "dataset", "series", "ranks", "figure", "unit"});
+    CHECK(header.contains("a"));
+    CHECK(header.contains("change_percent"));
+    CHECK(header.contains("judgement"));
+    CHECK(field(header, first, "session_a") == QStringLiteral("%1 monday").arg(w.a));
+    CHECK(field(header, first, "workload") == "resnet20");
+    CHECK(field(header, first, "dataset") == "fashion-mnist");
+    bool number = false;
+    field(header, first, "a").toDouble(&number);
+    CHECK(number);
+    CHECK_FALSE(csv.contains(" ms"));
+    CHECK_FALSE(csv.contains(QRegularExpression(QStringLiteral("[0-9]%")))); // "+10.0%" is the screen's
+    field(header, first, "change_percent").toDouble(&number);
+    CHECK(number);
+
+    // The settings that differ, in a file beside it.
+    const QString settings = fileText(w.dir.filePath("compare-settings.csv"));
+    CHECK(settings.startsWith("session_a,session_b,key,a,b\r\n"));
+    CHECK(settings.contains("plan.run[0].steps,200,400"));
+}
+
+TEST_CASE("the Scaling CSV names session, workload and dataset and leaves two sigma empty for one repeat",
+          "[ui][export]") {
+    ComparedWindow w;
+    REQUIRE(w.window.selectSession(w.b));
+    QSignalSpy loaded(w.window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    while (w.window.scalingModel()->rowCount() == 0 && loaded.wait(10'000)) {
+    }
+    REQUIRE(w.window.scalingModel()->rowCount() == 4);
+    w.window.showTab(QStringLiteral("scalingTab"));
+    const QString path = w.dir.filePath("scaling.csv");
+    REQUIRE(w.window.exportCurrentTab(path));
+    const auto [header, first] = firstCsvLine(fileText(path));
+    INFO(fileText(path).toStdString());
+    CHECK(header.mid(0, 5) == QStringList{"session", "workload", "dataset", "series", "ranks"});
+    CHECK(header.contains("samples_per_s"));
+    CHECK(header.contains("samples_per_s_two_sigma"));
+    CHECK(header.contains("repeats"));
+    CHECK(field(header, first, "session") == QStringLiteral("%1 tuesday").arg(w.b));
+    CHECK(field(header, first, "workload") == "resnet20");
+    CHECK(field(header, first, "repeats") == "1");
+    CHECK(field(header, first, "samples_per_s_two_sigma").isEmpty());
+    bool number = false;
+    field(header, first, "samples_per_s").toDouble(&number);
+    CHECK(number);
+}
+
+TEST_CASE("the Breakdown and Collectives CSVs hold plain numbers under column names with their units",
+          "[ui][export]") {
+    BreakdownModel breakdown;
+    breakdown.setResults(quickstartRuns(2, 1));
+    const auto [header, first] = firstCsvLine(modelCsv(breakdown, {{"session", "3 quickstart"}}));
+    CHECK(header.mid(0, 4) == QStringList{"session", "ranks", "data_ms", "forward_ms"});
+    CHECK(header.contains("step_ms"));
+    CHECK(header.contains("communication_share_percent"));
+    CHECK(field(header, first, "session") == "3 quickstart");
+    CHECK(field(header, first, "step_ms").toDouble() == Approx(150).epsilon(0.05));
+
+    CollectivesModel collectives;
+    CollectiveRecord c;
+    c.tool = "nccl-tests";
+    c.backend = "nccl";
+    c.collective = "allreduce";
+    c.dtype = "float32";
+    c.op = "sum";
+    c.ranks = 8;
+    c.bytes = 4096;
+    c.time_s = 25e-6;
+    c.algbw_gbps = 0.164;
+    c.busbw_gbps = 0.287;
+    c.checked = false; // nccl-tests -c 0
+    collectives.setRecords({c});
+    const auto [names, line] = firstCsvLine(modelCsv(collectives));
+    CHECK(names == QStringList{"tool", "backend", "collective", "dtype", "op", "in_place", "ranks", "bytes",
+                               "time_s", "algbw_gbps", "busbw_gbps", "correct"});
+    CHECK(field(names, line, "bytes") == "4096"); // not "4 KiB"
+    CHECK(field(names, line, "time_s").toDouble() == Approx(25e-6));
+    CHECK(field(names, line, "correct").isEmpty()); // not checked: no answer, not "not checked"
+}
+
+TEST_CASE("the Runs tab exports its tables whole, every run, as PNG and SVG", "[ui][export]") {
+    ComparedWindow w;
+    REQUIRE(w.window.selectSession(w.b));
+    QSignalSpy loaded(w.window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    while (w.window.shownRuns()->rowCount() < 4 && loaded.wait(10'000)) {
+    }
+    w.window.showTab(QStringLiteral("runsTab"));
+    const QString path = w.dir.filePath("runs.svg");
+    REQUIRE(w.window.exportCurrentTab(path));
+    const QString svg = fileText(path);
+    for (int ranks : {1, 2, 4, 8})
+        CHECK(svg.contains(QStringLiteral("resnet20-fashion-mnist-n%1-r1").arg(ranks)));
+    CHECK(svg.contains(QStringLiteral("%1 tuesday").arg(w.b)));
+    REQUIRE(w.window.exportCurrentTab(w.dir.filePath("runs.png")));
+    CHECK_FALSE(QImage(w.dir.filePath("runs.png")).isNull());
+}
