@@ -94,7 +94,7 @@ TEST_CASE("project FILE.toml predicts from stated inputs, a published step time 
     }
 }
 
-TEST_CASE("project takes the price of the session's cluster; --price and --currency override it",
+TEST_CASE("project takes the price of the session's cluster, which --price and --currency override",
           "[control][project][cost]") {
     TemporaryFolder folder;
     const auto db = folder.path / "sessions.db";
