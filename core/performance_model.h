@@ -74,12 +74,12 @@ struct ModelInputs {
     std::vector<double> bucket_bytes;    // the gradient buckets (header bucket_elements x element size)
     int batch_per_rank = 0;              // at the measured points
     ScalingMode mode = ScalingMode::Weak;
-    int global_batch = 0;          // FixedGlobalBatch: the batch that stays
-    int ranks_per_node = 1;        // where a node boundary lies in the prediction
-    int sweep_ranks_per_node = 0;  // where it lay when the sweep and runs were measured (0: the same)
-    int seq_len = 0;               // language workloads: tokens per sample (tokens/s, days to 1T)
-    double samples_to_train = 0;   // time to train (0: none)
-    int cpus_per_node = 0;         // CPU training: the node's usable CPUs (0: not CPU-bound)
+    int global_batch = 0;         // FixedGlobalBatch: the batch that stays
+    int ranks_per_node = 1;       // where a node boundary lies in the prediction
+    int sweep_ranks_per_node = 0; // where it lay when the sweep and runs were measured (0: the same)
+    int seq_len = 0;              // language workloads: tokens per sample (tokens/s, days to 1T)
+    double samples_to_train = 0;  // time to train (0: none)
+    int cpus_per_node = 0;        // CPU training: the node's usable CPUs (0: not CPU-bound)
     // Stated instead of measured (`project --inputs`, seeds' figures): link figures that replace the fit (the
     // sweep may then be empty), and the hidden fraction of communication.
     std::optional<LinkFit> stated_intra{}, stated_inter{};
