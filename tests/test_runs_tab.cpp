@@ -2,6 +2,7 @@
 // to keep the new session off it, and the plan it launches then excludes it (#SBATCH --exclude in the job).
 #include "cluster_settings.h"
 #include "job_preview.h"
+#include "model_csv.h"
 #include "results_table.h"
 #include "run_progress_model.h"
 #include "run_table_model.h"
@@ -198,4 +199,27 @@ TEST_CASE("the Runs tab marks a figure not to take at face value, with its reaso
                Catch::StartsWith("2 ranks x 2 threads on 2 CPUs of one host: ranks share cores"));
     CHECK(samples.data(Qt::ForegroundRole).isValid());
     CHECK_FALSE(model->index(0, RunTableModel::StepMs).data(Qt::ForegroundRole).isValid());
+}
+
+TEST_CASE("the runs table's CSV holds plain numbers under names with units, empty where a run has none",
+          "[ui][runs][export][issue25]") {
+    // Issue 25, finding 9: CSVs held "152.24 ms" and "+10.0%"; the Runs tab's was written as displayed.
+    RunTableModel model;
+    RunResult trained;
+    trained.name = "resnet20-fashion-mnist-n1-r1";
+    trained.ranks = 1;
+    trained.status = "ok";
+    trained.figures.steady_steps = 50;
+    trained.figures.samples_per_s = 942.4;
+    trained.figures.breakdown.step_s = 0.0625;
+    RunResult sweep;
+    sweep.name = "allreduce-sweep-none-n2-r1";
+    sweep.ranks = 2;
+    sweep.status = "ok";
+    model.setResults({trained, sweep});
+    const QStringList lines = modelCsv(model).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    REQUIRE(lines.size() == 3);
+    CHECK(lines[0].startsWith("run,ranks,status,check,samples_per_s,step_ms,speedup,efficiency_percent,"));
+    CHECK(lines[1].startsWith("resnet20-fashion-mnist-n1-r1,1,ok,,942.4,62.5,1,100,"));
+    CHECK(lines[2].startsWith("allreduce-sweep-none-n2-r1,2,ok,,,,,,"));
 }

@@ -104,7 +104,10 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         if (reasons.isEmpty()) return {};
         return role == Qt::ToolTipRole ? QVariant(reasons.join(QLatin1Char('\n'))) : QVariant(kCautionColour);
     }
-    if (role == Qt::UserRole) return rawValue(index.row(), column);
+    if (role == Qt::UserRole) { // the plain number, empty where the table shows "-" (CSV: model_csv.h)
+        const QVariant shown = data(index, Qt::DisplayRole);
+        return shown == QStringLiteral("-") ? QVariant() : rawValue(index.row(), column);
+    }
     if (role != Qt::DisplayRole) return {};
 
     const bool measured = r.figures.steady_steps > 0;
@@ -157,6 +160,29 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
 QVariant RunTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole && section == SamplesPerS) return throughputHeaderTip(convention_);
+    if (role == Qt::UserRole) { // CSV column names, with units
+        static const char* const names[ColumnCount] = {"run",
+                                                       "ranks",
+                                                       "status",
+                                                       "check",
+                                                       "samples_per_s",
+                                                       "step_ms",
+                                                       "speedup",
+                                                       "efficiency_percent",
+                                                       "final_loss",
+                                                       "eval",
+                                                       "time_to_target_s",
+                                                       "time_to_target_speedup",
+                                                       "tokens_per_s",
+                                                       "days_to_1t_tokens",
+                                                       "tflops_per_rank",
+                                                       "mfu_percent",
+                                                       "mlperf_time_to_train_min",
+                                                       "cost"};
+        if (section < 0 || section >= ColumnCount) return {};
+        if (section == Cost) return QStringLiteral("cost_%1").arg(QString::fromStdString(price_.currency));
+        return QString::fromLatin1(names[section]);
+    }
     if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Run:
