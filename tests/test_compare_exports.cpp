@@ -16,12 +16,15 @@
 #include <QBrush>
 #include <QDate>
 #include <QFile>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
+#include <map>
 
 using namespace scalebench;
 
@@ -319,4 +322,25 @@ TEST_CASE("the Runs tab exports its tables whole, every run, as PNG and SVG", "[
     CHECK(svg.contains(QStringLiteral("%1 tuesday").arg(w.b)));
     REQUIRE(w.window.exportCurrentTab(w.dir.filePath("runs.png")));
     CHECK_FALSE(QImage(w.dir.filePath("runs.png")).isNull());
+}
+
+TEST_CASE("Compare keeps a long series' settings to a column elided in the middle, the whole in its tooltip",
+          "[ui][compare][issue25]") {
+    // Issue 25, finding 6: "backend=mpi batch-per-rank=64 bucket-mb=0.25 ..." took the table's whole width.
+    ComparisonView view;
+    auto* table = view.findChild<QTableView*>("comparisonFigures");
+    REQUIRE(table);
+    CHECK(table->textElideMode() == Qt::ElideMiddle);
+    CHECK(table->horizontalHeader()->sectionResizeMode(ComparisonModel::Series) == QHeaderView::Interactive);
+    CHECK(table->columnWidth(ComparisonModel::Series) <= 240);
+
+    std::vector<FigureComparison> rows = compareFigures(quickstartRuns(2, 1), quickstartRuns(2, 7));
+    REQUIRE_FALSE(rows.empty());
+    const std::string long_settings = "backend=mpi batch-per-rank=64 bucket-mb=0.25 collectives=allreduce "
+                                      "device=auto eval-every=20 eval-samples=2000 overlap=true";
+    rows.front().settings = long_settings;
+    ComparisonModel model;
+    model.setComparison(rows, "A", "B");
+    CHECK(model.index(0, ComparisonModel::Series).data(Qt::ToolTipRole).toString().toStdString() ==
+          long_settings);
 }

@@ -68,6 +68,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         if (role == Qt::BackgroundRole) return QBrush(v > 0 ? QColor(214, 245, 214) : QColor(250, 214, 214));
         return QBrush(v > 0 ? QColor(0, 110, 0) : QColor(170, 0, 0));
     }
+    if (role == Qt::ToolTipRole &&
+        column == Series) // the whole settings string the view elides in the middle
+        return QString::fromStdString(r.settings);
     if (role == Qt::ToolTipRole && column == Change) {
         const QString direction = r.better == Better::Neither  ? tr("no better direction for this figure")
                                   : r.better == Better::Higher ? tr("higher is better")

@@ -41,6 +41,12 @@ ComparisonView::ComparisonView(QWidget* parent)
     for (int column = ComparisonModel::kShownColumns; column < ComparisonModel::ColumnCount; ++column)
         figures_view_->setColumnHidden(column, true);            // for the CSV
     figures_view_->setColumnHidden(ComparisonModel::Unit, true); // A and B show theirs
+    // A series' settings can run to hundreds of characters ("backend=mpi batch-per-rank=64 ..."): a fixed
+    // width, elided in the middle, the whole string in the tooltip, so the figures stay in view at 1280x800.
+    figures_view_->setTextElideMode(Qt::ElideMiddle);
+    figures_view_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Series,
+                                                            QHeaderView::Interactive);
+    figures_view_->setColumnWidth(ComparisonModel::Series, 220);
     // Values can be long (a header's whole text): A and B share the width and elide, so both stay in view.
     for (QTableView* table : {settings_view_, capsules_view_}) {
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
