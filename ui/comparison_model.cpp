@@ -113,29 +113,9 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         }
     }
     if (role != Qt::DisplayRole) return {};
+    // Shown formatted: the values with their units, the change with its judgement, the interval in percent;
+    // every other column as its plain value.
     switch (column) {
-    case Workload:
-        return QString::fromStdString(r.workload);
-    case Dataset:
-        return QString::fromStdString(r.dataset);
-    case Series:
-        return QString::fromStdString(r.settings);
-    case Unit:
-        return QString::fromStdString(r.unit);
-    case Judgement:
-        return r.percent ? QString::fromStdString(judgement(r)) : QString::fromStdString(r.note);
-    case IntervalLow:
-        return interval ? percentText(r.change->low * 100) : QString();
-    case IntervalHigh:
-        return interval ? percentText(r.change->high * 100) : QString();
-    case RepeatsA:
-        return r.change ? QVariant(r.change->repeats_a) : QVariant();
-    case RepeatsB:
-        return r.change ? QVariant(r.change->repeats_b) : QVariant();
-    case Ranks:
-        return r.ranks;
-    case Figure:
-        return QString::fromStdString(r.figure);
     case A:
         return valueText(r.a, r.unit);
     case B:
@@ -143,8 +123,13 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
     case Change:
         if (!r.percent) return QString::fromStdString(r.note);
         return percentText(*r.percent) + QLatin1Char(' ') + QString::fromStdString(judgement(r));
+    case IntervalLow:
+        return interval ? percentText(r.change->low * 100) : QString();
+    case IntervalHigh:
+        return interval ? percentText(r.change->high * 100) : QString();
+    default:
+        return data(index, Qt::UserRole);
     }
-    return {};
 }
 
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
