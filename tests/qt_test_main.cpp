@@ -4,6 +4,7 @@
 #include <QByteArray>
 #include <QDir>
 #include <QFile>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <catch2/catch.hpp>
 #include <memory>
@@ -21,6 +22,8 @@ int main(int argc, char* argv[]) {
             qputenv("XDG_RUNTIME_DIR", QFile::encodeName(runtime_dir->path()));
         }
     }
+    // Settings a test writes (File > Export's last folder) go to Qt's test folders, not the user's.
+    QStandardPaths::setTestModeEnabled(true);
     QApplication app(argc, argv);
     return Catch::Session().run(argc, argv);
 }

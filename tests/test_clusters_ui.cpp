@@ -36,17 +36,6 @@ void showOffscreen(QWidget& widget) {
     QCoreApplication::processEvents();
 }
 
-void click(QPushButton* button) {
-    QTest::mouseClick(button, Qt::LeftButton);
-}
-
-void clickRow(QTableView& table, int row) {
-    REQUIRE(row >= 0);
-    const QRect cell = table.visualRect(table.model()->index(row, 0));
-    REQUIRE_FALSE(cell.isEmpty());
-    QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, cell.center());
-}
-
 // The store worker's answers come later, on this thread: the list it was asked for at construction, and each
 // save or removal (clustersChanged).
 void waitForList(StoredSessionLoader& loader) {

@@ -1,13 +1,17 @@
-// Widgets in tests: finding a named child, typing into a field as a user does, and checking that a widget
-// rendered offscreen shows something (its grab is not one flat colour; its main parts laid out visibly inside
-// it, each at least its minimum size, none covering another).
+// Widgets in tests: finding a named child, clicking a button, a table row or a tab and typing into a field as
+// a user does, and checking that a widget rendered offscreen shows something (its grab is not one flat
+// colour; its main parts laid out visibly inside it, each at least its minimum size, none covering another).
 #pragma once
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QHash>
 #include <QImage>
 #include <QRect>
 #include <QString>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTableView>
 #include <QTest>
 #include <QWidget>
 #include <algorithm>
@@ -72,6 +76,33 @@ inline void checkLaidOut(QWidget& top, const std::vector<const char*>& names) {
         }
         placed.push_back(rect);
     }
+}
+
+// A mouse click on a button, as a user clicks it.
+inline void click(QAbstractButton* button) {
+    REQUIRE(button);
+    QTest::mouseClick(button, Qt::LeftButton);
+}
+
+// A mouse click on a table's row (its cell in `column`), as a user picks it; the row must be in view.
+inline void clickRow(QTableView& table, int row, int column = 0) {
+    REQUIRE(row >= 0);
+    const QRect cell = table.visualRect(table.model()->index(row, column));
+    REQUIRE_FALSE(cell.isEmpty());
+    QTest::mouseClick(table.viewport(), Qt::LeftButton, {}, cell.center());
+}
+
+// A mouse click on the tab whose page (or the scroll area around it) has this object name.
+inline void clickTab(QTabWidget& tabs, const QString& page_name) {
+    for (int i = 0; i < tabs.count(); ++i) {
+        QWidget* page = tabs.widget(i);
+        if (page->objectName() == page_name || page->findChild<QWidget*>(page_name)) {
+            QTest::mouseClick(tabs.tabBar(), Qt::LeftButton, {}, tabs.tabBar()->tabRect(i).center());
+            REQUIRE(tabs.currentIndex() == i);
+            return;
+        }
+    }
+    FAIL("no tab " << page_name.toStdString());
 }
 
 // Replaces a field's text as a user does: select all, then type over it (or delete it).
