@@ -307,6 +307,46 @@ TEST_CASE("the Breakdown and Collectives CSVs hold plain numbers under column na
     CHECK(field(names, line, "correct").isEmpty()); // not checked: no answer, not "not checked"
 }
 
+TEST_CASE("the Live tab's CSV holds each run's progress as plain numbers, empty where there is no figure yet",
+          "[ui][export]") {
+    // It held the table's text: "3 / 40", "1 min 5 s", "-" for a throughput not measured yet.
+    const std::vector<RunSpec> specs = expandPlan(
+        parsePlanText("name = \"live\"\n[[run]]\nworkload = \"resnet20\"\ndataset = \"fashion-mnist\"\n"
+                      "ranks = [1, 2]\nsteps = 40\n",
+                      "live.toml"));
+    RunProgressModel runs;
+    runs.startSession(1, specs);
+    runs.runSubmitted(7, specs.front().name, "123", "/runs/run-1");
+    std::vector<MetricRecord> steps;
+    for (int i = 1; i <= 3; ++i) {
+        StepRecord s;
+        s.step = i;
+        s.loss = 2.0 / i;
+        s.samples_per_s = 100;
+        s.step_s = 1.28;
+        steps.push_back(s);
+    }
+    runs.appendRecords(7, steps);
+    const QString csv = modelCsv(runs, {{"session", "1 live"}});
+    const QStringList lines = csv.split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    REQUIRE(lines.size() == 3);
+    const QStringList names = lines[0].split(QLatin1Char(','));
+    CHECK(names == QStringList{"session", "run", "ranks", "state", "where", "progress_fraction", "eta_s",
+                               "samples_per_s_median", "loss"});
+    const QStringList running = lines[1].split(QLatin1Char(','));
+    CHECK(field(names, running, "progress_fraction").toDouble() == Approx(3.0 / 40));
+    CHECK(field(names, running, "eta_s").toDouble() == Approx(37 * 1.28).epsilon(0.01));
+    CHECK(field(names, running, "samples_per_s_median").toDouble() == Approx(100));
+    CHECK(field(names, running, "loss").toDouble() == Approx(2.0 / 3));
+    const QStringList pending = lines[2].split(QLatin1Char(','));
+    CHECK(field(names, pending, "state") == "pending");
+    CHECK(field(names, pending, "progress_fraction") == "0");
+    for (const char* none : {"eta_s", "samples_per_s_median", "loss"}) {
+        INFO(none);
+        CHECK(field(names, pending, none).isEmpty()); // no figure yet: no "-", no 0
+    }
+}
+
 TEST_CASE("the Runs tab exports its tables whole, every run, as PNG and SVG", "[ui][export]") {
     ComparedWindow w;
     REQUIRE(w.window.selectSession(w.b));

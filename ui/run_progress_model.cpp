@@ -285,15 +285,15 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
         const bool ended = row.state == QLatin1String("done") || row.state == QLatin1String("failed") ||
                            row.state == QLatin1String("cancelled");
         const double eta = ended ? -1 : etaSeconds(row);
-        if (raw) return eta;
-        return eta < 0 ? QStringLiteral("-") : durationText(eta);
+        if (eta < 0) return raw ? QVariant() : QVariant(QStringLiteral("-"));
+        return raw ? QVariant(eta) : QVariant(durationText(eta));
     }
     case SamplesPerS:
-        if (!row.steady_samples_per_s) return raw ? QVariant(0.0) : QVariant(QStringLiteral("-"));
+        if (!row.steady_samples_per_s) return raw ? QVariant() : QVariant(QStringLiteral("-"));
         return raw ? QVariant(*row.steady_samples_per_s)
                    : QVariant(QString::number(*row.steady_samples_per_s, 'f', 1));
     case Loss:
-        if (t.loss.empty()) return raw ? QVariant(0.0) : QVariant(QStringLiteral("-"));
+        if (t.loss.empty()) return raw ? QVariant() : QVariant(QStringLiteral("-"));
         return raw ? QVariant(t.loss.back()) : QVariant(QString::number(t.loss.back(), 'f', 4));
     default:
         return {};
@@ -304,6 +304,11 @@ QVariant RunProgressModel::headerData(int section, Qt::Orientation orientation, 
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole && section == SamplesPerS)
         return throughputHeaderTip(StepTimeConvention::SteadyStateMedian);
+    if (role == Qt::UserRole) { // the CSV's column names, with their units (model_csv.h)
+        static const char* const kNames[ColumnCount] = {
+            "run", "ranks", "state", "where", "progress_fraction", "eta_s", "samples_per_s_median", "loss"};
+        return section >= 0 && section < ColumnCount ? QString::fromLatin1(kNames[section]) : QVariant();
+    }
     if (role != Qt::DisplayRole) return {};
     switch (section) {
     case Run:

@@ -61,7 +61,8 @@ class RunProgressModel : public QAbstractTableModel {
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
-    // Qt::DisplayRole: text; Qt::UserRole: raw value (Progress: fraction 0..1; Eta: seconds, -1 unknown).
+    // Qt::DisplayRole: text; Qt::UserRole: the plain value for CSV (model_csv.h), invalid where there is no
+    // figure yet (Progress: fraction 0..1; Eta: seconds); the header's Qt::UserRole: column names with units.
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
