@@ -7,6 +7,7 @@
 #include "comparison_view.h"
 #include "main_window.h"
 #include "model_csv.h"
+#include "projection_fixture.h"
 #include "run_progress_model.h"
 #include "scaling_model.h"
 #include "session_store.h"
@@ -20,6 +21,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -383,4 +385,47 @@ TEST_CASE("Compare keeps a long series' settings to a column elided in the middl
     model.setComparison(rows, "A", "B");
     CHECK(model.index(0, ComparisonModel::Series).data(Qt::ToolTipRole).toString().toStdString() ==
           long_settings);
+}
+
+TEST_CASE("at 1280x800 Compare shows every figure's A, B and change without scrolling sideways, and the "
+          "session list every column",
+          "[ui][compare][fit]") {
+    // Issue 25, finding 6: A, B and the change stood right of the view, behind a horizontal scroll bar, and
+    // the session list's Cluster column was cut to "Cl".
+    QTemporaryDir dir;
+    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    const std::int64_t a = storeProjectionFixture(store), b = storeProjectionFixture(store);
+    MainWindow window(store);
+    window.resize(1280, 800);
+    window.show();
+    QSignalSpy compared(window.storedSessions(), &StoredSessionLoader::sessionsCompared);
+    while (window.comparisonView()->figuresModel()->rowCount() == 0 && compared.wait(10'000)) {
+    }
+    REQUIRE(window.compareSessions(a, b));
+    window.showTab(QStringLiteral("compareTab"));
+    QCoreApplication::processEvents();
+    for (const char* name : {"comparisonFigures", "sessionTable"}) {
+        auto* table = window.findChild<QTableView*>(QString::fromLatin1(name));
+        REQUIRE(table);
+        QStringList widths;
+        for (int c = 0; c < table->model()->columnCount(); ++c)
+            if (!table->isColumnHidden(c))
+                widths << QStringLiteral("%1=%2")
+                              .arg(table->model()->headerData(c, Qt::Horizontal).toString())
+                              .arg(table->columnWidth(c));
+        INFO(name << ": viewport " << table->viewport()->width() << ", columns "
+                  << widths.join(", ").toStdString());
+        CHECK(table->horizontalScrollBar()->maximum() == 0);
+    }
+    // A figure's name wraps within its cell, never cut: each row is as tall as its figure's wrapped text.
+    auto* figures = window.findChild<QTableView*>(QStringLiteral("comparisonFigures"));
+    const int width = figures->columnWidth(ComparisonModel::Figure) - 8; // the cell's margins
+    for (int row = 0; row < figures->model()->rowCount(); ++row) {
+        const QString figure = figures->model()->index(row, ComparisonModel::Figure).data().toString();
+        const QRect needed =
+            figures->fontMetrics().boundingRect(QRect(0, 0, width, 10'000), Qt::TextWordWrap, figure);
+        INFO(figure.toStdString() << ": needs " << needed.width() << " x " << needed.height() << ", row "
+                                  << figures->rowHeight(row));
+        CHECK(needed.height() <= figures->rowHeight(row));
+    }
 }

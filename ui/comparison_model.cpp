@@ -135,6 +135,10 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal) return {};
     if (role == Qt::ToolTipRole && section == Change) return tr("(B - A) / A x 100; undefined when A is 0");
+    // The sessions' names are in the tooltips and the heading above the table: short headers keep A, B and
+    // the change in view at 1280x800.
+    if (role == Qt::ToolTipRole && section == A && !name_a_.isEmpty()) return tr("A: %1").arg(name_a_);
+    if (role == Qt::ToolTipRole && section == B && !name_b_.isEmpty()) return tr("B: %1").arg(name_b_);
     if (role == Qt::UserRole) {
         static const char* const kCsvNames[ColumnCount] = {"workload",
                                                            "dataset",
@@ -177,11 +181,11 @@ QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, i
     case Figure:
         return tr("Figure");
     case A:
-        return name_a_.isEmpty() ? tr("A") : tr("A: %1").arg(name_a_);
+        return tr("A");
     case B:
-        return name_b_.isEmpty() ? tr("B") : tr("B: %1").arg(name_b_);
+        return tr("B");
     case Change:
-        return tr("Change (B - A) / A");
+        return tr("Change");
     }
     return {};
 }

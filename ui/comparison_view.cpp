@@ -46,7 +46,10 @@ ComparisonView::ComparisonView(QWidget* parent)
     figures_view_->setTextElideMode(Qt::ElideMiddle);
     figures_view_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Series,
                                                             QHeaderView::Interactive);
-    figures_view_->setColumnWidth(ComparisonModel::Series, 220);
+    figures_view_->setColumnWidth(ComparisonModel::Series, 150);
+    // A figure's name is never cut ("peak busbw mpi allreduce float32 sum"): it wraps, and its row grows.
+    figures_view_->setWordWrap(true);
+    figures_view_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // Values can be long (a header's whole text): A and B share the width and elide, so both stay in view.
     for (QTableView* table : {settings_view_, capsules_view_}) {
         table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);

@@ -6,6 +6,7 @@
 #include "session_filter_model.h"
 #include "session_list_model.h"
 
+#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLineEdit>
 #include <QTableView>
@@ -24,6 +25,12 @@ SessionBrowser::SessionBrowser(QWidget* parent)
     search_->setClearButtonEnabled(true);
     view_ = makeRecordTable(filter_, QStringLiteral("sessionTable"), this);
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Every column in view at the dock's width: the name takes what the others leave, elided in the middle
+    // (the whole name in its tooltip).
+    view_->horizontalHeader()->setStretchLastSection(false);
+    view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view_->horizontalHeader()->setSectionResizeMode(SessionListModel::Name, QHeaderView::Stretch);
+    view_->setTextElideMode(Qt::ElideMiddle);
     layout->addWidget(search_);
     layout->addWidget(view_);
     setMinimumWidth(360);

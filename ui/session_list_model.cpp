@@ -48,6 +48,7 @@ QVariant SessionListModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole)
         return index.column() == Id || index.column() == Runs ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                                               : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && index.column() == Name) return QString::fromStdString(s.name);
     if (role == Qt::ToolTipRole && !s.finished_at.empty())
         return tr("finished %1").arg(QString::fromStdString(s.finished_at));
     if (role == Qt::ForegroundRole && index.column() == Status && s.status == "failed")
