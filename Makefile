@@ -4,6 +4,11 @@ BUILD  := build/$(PRESET)
 DB     ?= out/scalebench.db
 # The engine against LibTorch's CUDA libraries and the CUDA 13.0 toolkit (preset cuda; docs/testing.md).
 CUDA_ENGINE := build/cuda/trainers/scalebench-engine
+# What a CUDA build changes, run against it in `make test` (all 54 engine tests: `ctest --preset cuda`): its command
+# line, the device and backend choice without a GPU, every precision, the collectives and gradient buckets on MPI and
+# Gloo, a training run stored end to end, and the all-reduce sweep.
+CUDA_ENGINE_TESTS := cli\.engine-|device cuda stops at start|NCCL backend without a usable GPU|bf16 and fp16 training of ResNet-20|every precision the catalog offers|every collective, dtype|bucketed gradients averaged|ResNet-20 on Fashion-MNIST at 2 ranks|all-reduce sweep at 2 ranks
+CUDA_ENGINE_TEST_COUNT := 10
 # Seconds each fuzz target runs in `make soak` (bench/fuzz.sh); make test fuzzes each for 8 s (docs/testing.md).
 FUZZ_SECONDS ?= 600
 
@@ -16,8 +21,10 @@ quickstart: build
 test: build build-cuda build-fuzz
 	@echo "[test] running every test (unit, integration, GUI offscreen)"
 	ctest --preset $(PRESET)
-	@echo "[test] the tests that launch the engine (label engine) again, with the cuda preset's engine"
-	SCALEBENCH_TEST_ENGINE=$(CURDIR)/$(CUDA_ENGINE) ctest --preset $(PRESET) -L engine
+	@echo "[test] the engine tests that differ in a CUDA build ($(CUDA_ENGINE_TEST_COUNT)), again with the cuda preset's engine"
+	@n=$$(ctest --preset $(PRESET) -L engine -R '$(CUDA_ENGINE_TESTS)' -N | grep -c 'Test *#'); \
+	  [ "$$n" -eq $(CUDA_ENGINE_TEST_COUNT) ] || { echo "[test] CUDA_ENGINE_TESTS names $$n tests, not $(CUDA_ENGINE_TEST_COUNT): a test was renamed?"; exit 1; }
+	SCALEBENCH_TEST_ENGINE=$(CURDIR)/$(CUDA_ENGINE) ctest --preset $(PRESET) -L engine -R '$(CUDA_ENGINE_TESTS)'
 	@echo "[test] every parser's fuzz target: its seeds and kept crash inputs replayed, then a short fuzzing run"
 	ctest --preset fuzz
 
