@@ -21,6 +21,7 @@
 #include <QImage>
 #include <QLabel>
 #include <QRegularExpression>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QTableView>
@@ -427,5 +428,33 @@ TEST_CASE("at 1280x800 Compare shows every figure's A, B and change without scro
         INFO(figure.toStdString() << ": needs " << needed.width() << " x " << needed.height() << ", row "
                                   << figures->rowHeight(row));
         CHECK(needed.height() <= figures->rowHeight(row));
+        // The series stays on one line, elided: no row is taller than a figure's name needs.
+        CHECK(figures->rowHeight(row) <= needed.height() + 2 * figures->fontMetrics().height());
+    }
+}
+
+TEST_CASE("at 1280x800 with the sessions list open, the Plan and Clusters tabs need no sideways scrolling",
+          "[ui][fit]") {
+    // Issue 25, finding 6: the Plan tab's Launch button and the Clusters tab's Slurm settings stood right of
+    // the view (their pages needed 1085 and 930 pixels of about 820).
+    QTemporaryDir dir;
+    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    storeProjectionFixture(store);
+    MainWindow window(store);
+    window.resize(1280, 800);
+    window.show();
+    for (const char* tab : {"planTab", "clustersTab"}) {
+        INFO(tab);
+        window.showTab(QString::fromLatin1(tab));
+        QCoreApplication::processEvents();
+        auto* page = window.findChild<QWidget*>(QString::fromLatin1(tab));
+        REQUIRE(page);
+        QScrollArea* area = nullptr;
+        for (QWidget* w = page->parentWidget(); w && !area; w = w->parentWidget())
+            area = qobject_cast<QScrollArea*>(w);
+        REQUIRE(area);
+        INFO("page needs " << page->minimumSizeHint().width() << ", the view has "
+                           << area->viewport()->width());
+        CHECK(area->horizontalScrollBar()->maximum() == 0);
     }
 }

@@ -64,7 +64,11 @@ QWidget* ClusterForm::buildHeadNodeBox() {
     known_hosts_ = named(new QLineEdit(head), "knownHosts");
     known_hosts_->setPlaceholderText(QStringLiteral("~/.ssh/known_hosts"));
     trust_on_first_use_ =
-        named(new QCheckBox(tr("accept an unknown host key in batch mode"), head), "trustOnFirstUse");
+        named(new QCheckBox(tr("trust a new host key in --batch"), head), "trustOnFirstUse");
+    trust_on_first_use_->setToolTip(
+        tr("--batch accepts the head node's key when known_hosts has none for it (trust "
+           "on first use); unchecked, it refuses an unknown key. A changed key is "
+           "always refused."));
     remote_root_ = named(new QLineEdit(head), "remoteRoot");
     torch_python_ = named(new QLineEdit(head), "torchPython");
     data_root_ = named(new QLineEdit(head), "dataRoot");
@@ -96,7 +100,9 @@ QWidget* ClusterForm::buildJobBox() {
     gpus_per_node_ = named(new QSpinBox(jobs), "clusterGpusPerNode");
     gpus_per_node_->setRange(0, 1024);
     gpus_per_node_->setSpecialValueText(tr("none requested"));
-    gres_syntax_ = named(new QCheckBox(tr("--gres=gpu:N (older Slurm)"), jobs), "gresSyntax");
+    gres_syntax_ = named(new QCheckBox(tr("ask with --gres=gpu:N"), jobs), "gresSyntax");
+    gres_syntax_->setToolTip(
+        tr("Older Slurm: GPUs asked for with --gres=gpu:N instead of --gpus-per-node=N"));
     exclusive_ = named(new QCheckBox(tr("whole nodes"), jobs), "exclusive");
     launcher_ = named(new QComboBox(jobs), "launcher");
     launcher_->addItems({QStringLiteral("srun-pmix"), QStringLiteral("mpirun")});

@@ -3,6 +3,7 @@
 #include "comparison_view.h"
 
 #include "comparison_model.h"
+#include "one_line_delegate.h"
 #include "settings_diff_model.h"
 
 #include <QHeaderView>
@@ -47,6 +48,7 @@ ComparisonView::ComparisonView(QWidget* parent)
     figures_view_->horizontalHeader()->setSectionResizeMode(ComparisonModel::Series,
                                                             QHeaderView::Interactive);
     figures_view_->setColumnWidth(ComparisonModel::Series, 150);
+    figures_view_->setItemDelegateForColumn(ComparisonModel::Series, new OneLineDelegate(figures_view_));
     // A figure's name is never cut ("peak busbw mpi allreduce float32 sum"): it wraps, and its row grows.
     figures_view_->setWordWrap(true);
     figures_view_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);

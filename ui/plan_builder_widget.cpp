@@ -119,14 +119,14 @@ void PlanBuilderWidget::buildLayout() {
     left_layout->addWidget(add_command);
     left_layout->addWidget(remove);
 
+    // The chosen run group's form and the previews share one place, as tabs: beside the catalog they fit a
+    // 1280x800 window with the sessions list open (three panes side by side needed 1085 pixels).
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
-    split->addWidget(buildGroupForm());
     split->addWidget(buildPreviews());
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
-    split->setStretchFactor(2, 1);
-    split->setSizes({270, 420, 410});
+    split->setSizes({270, 830});
     split->setChildrenCollapsible(false);
 
     error_label_ = new QLabel(this);
@@ -216,7 +216,7 @@ void PlanBuilderWidget::connectPlanControls(QPushButton* add, QPushButton* add_c
 }
 
 QWidget* PlanBuilderWidget::buildGroupForm() {
-    auto* box = named(new QGroupBox(tr("Run group"), this), "runGroup");
+    auto* box = named(new QGroupBox(this), "runGroup"); // its tab says "Run group"
     form_ = box;
     gpu_counts_ = new GpuCountsSection(box);
     training_ = new TrainingSection(box);
@@ -241,6 +241,7 @@ QWidget* PlanBuilderWidget::buildGroupForm() {
 
 QWidget* PlanBuilderWidget::buildPreviews() {
     auto* tabs = named(new QTabWidget(this), "previews");
+    tabs->addTab(buildGroupForm(), tr("Run group"));
     toml_ = makeCodeView(QStringLiteral("tomlPreview"), tabs);
     tabs->addTab(toml_, tr("Plan (TOML)"));
     job_scripts_ = new JobScriptPreview(tabs);

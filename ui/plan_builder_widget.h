@@ -73,7 +73,7 @@ class PlanBuilderWidget : public QWidget {
     void connectPlanControls(QPushButton* add, QPushButton* add_command, QPushButton* remove,
                              QPushButton* open, QPushButton* save);
     QWidget* buildGroupForm();
-    QWidget* buildPreviews();
+    QWidget* buildPreviews(); // the run group's form, then the plan's TOML and its job scripts, as tabs
     void selectGroup(int index);
     void groupToForm(); // plan_.groups[current_] -> the sections' fields
     void formToGroup(); // the sections' fields -> plan_.groups[current_], then refresh
