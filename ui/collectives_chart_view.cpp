@@ -9,8 +9,10 @@
 #include <QChart>
 #include <QLegend>
 #include <QLineSeries>
+#include <QStringList>
 #include <QValueAxis>
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <map>
 #include <tuple>
@@ -29,16 +31,57 @@ bool isReduction(const std::string& collective) {
     return collective == "allreduce" || collective == "reduce" || collective == "reducescatter";
 }
 
-QString sweepName(const CollectiveRecord& c) {
-    // The engine's sweeps by backend ("mpi allreduce ..."), an outside tool's by its name too ("osu: mpi
-    // ...").
-    QString name = QStringLiteral("%1 %2 %3")
-                       .arg(QString::fromStdString(c.backend), QString::fromStdString(c.collective),
-                            QString::fromStdString(c.dtype));
-    if (c.tool != "scalebench") name = QString::fromStdString(c.tool) + QStringLiteral(": ") + name;
-    if (isReduction(c.collective)) name += QLatin1Char(' ') + QString::fromStdString(c.op);
-    if (c.in_place) name += QStringLiteral(" in-place");
-    return name + (c.ranks == 1 ? QStringLiteral(", 1 rank") : QStringLiteral(", %1 ranks").arg(c.ranks));
+// A sweep's name in parts: tool ("osu:", none for the engine's), backend, collective, type, op (reductions),
+// placement, and rank count.
+enum SweepPart { Tool, Backend, Collective, Type, Op, Placement, Ranks, SweepPartCount };
+using SweepParts = std::array<QString, SweepPartCount>;
+
+SweepParts sweepParts(const CollectiveRecord& c) {
+    return {c.tool == "scalebench" ? QString() : QString::fromStdString(c.tool) + QLatin1Char(':'),
+            QString::fromStdString(c.backend),
+            QString::fromStdString(c.collective),
+            QString::fromStdString(c.dtype),
+            isReduction(c.collective) ? QString::fromStdString(c.op) : QString(),
+            c.in_place ? QStringLiteral("in-place") : QString(),
+            c.ranks == 1 ? QStringLiteral("1 rank") : QStringLiteral("%1 ranks").arg(c.ranks)};
+}
+
+// "osu: mpi allreduce float32 sum, 2 ranks", of the parts `shown` keeps.
+QString joinedParts(const SweepParts& parts, const std::array<bool, SweepPartCount>& shown) {
+    QStringList words;
+    for (int part = Tool; part < Ranks; ++part)
+        if (shown[static_cast<std::size_t>(part)] && !parts[static_cast<std::size_t>(part)].isEmpty())
+            words << parts[static_cast<std::size_t>(part)];
+    QString name = words.join(QLatin1Char(' '));
+    if (shown[Ranks]) name += (name.isEmpty() ? QString() : QStringLiteral(", ")) + parts[Ranks];
+    return name;
+}
+
+// What a legend of sweeps says: with two sweeps or more, each entry what tells its sweep apart ("mpi
+// allgather") and `common` what they all share ("float32, 2 ranks", for the title); one sweep is named whole.
+struct SweepLegend {
+    QString common;
+    QStringList names;
+};
+
+SweepLegend sweepLegend(const std::vector<SweepParts>& sweeps) {
+    SweepLegend legend;
+    std::array<bool, SweepPartCount> differs{}, all{};
+    all.fill(true);
+    for (const SweepParts& sweep : sweeps)
+        for (std::size_t part = 0; part < SweepPartCount; ++part)
+            differs[part] = differs[part] || sweep[part] != sweeps.front()[part];
+    // Two sweeps or more: each legend entry names what tells its sweep apart, the title what they share.
+    const bool split = sweeps.size() >= 2;
+    if (split) {
+        std::array<bool, SweepPartCount> common{};
+        for (std::size_t part = 0; part < SweepPartCount; ++part)
+            common[part] = !differs[part];
+        legend.common = joinedParts(sweeps.front(), common);
+    }
+    for (const SweepParts& sweep : sweeps)
+        legend.names << joinedParts(sweep, split ? differs : all);
+    return legend;
 }
 
 } // namespace
@@ -79,13 +122,13 @@ void CollectivesChartView::refresh() {
     series_.clear();
 
     std::map<SweepKey, std::size_t> index; // sweep -> position in `points`, in order of first appearance
-    std::vector<std::pair<QString, QList<QPointF>>> points;
+    std::vector<std::pair<SweepParts, QList<QPointF>>> points;
     double min_log = 0, max_log = 0, max_bw = 0;
     bool any = false;
     for (const CollectiveRecord& c : records) {
         if (c.bytes <= 0) continue;
         auto [it, inserted] = index.try_emplace(sweepKey(c), points.size());
-        if (inserted) points.push_back({sweepName(c), {}});
+        if (inserted) points.push_back({sweepParts(c), {}});
         const double x = std::log2(static_cast<double>(c.bytes)), y = bus ? c.busbw_gbps : c.algbw_gbps;
         points[it->second].second.append({x, y});
         min_log = any ? std::min(min_log, x) : x;
@@ -93,8 +136,16 @@ void CollectivesChartView::refresh() {
         max_bw = std::max(max_bw, y);
         any = true;
     }
+    const SweepLegend legend = sweepLegend([&] {
+        std::vector<SweepParts> parts;
+        for (const auto& sweep : points)
+            parts.push_back(sweep.first);
+        return parts;
+    }());
+    if (!legend.common.isEmpty()) chart()->setTitle(chart()->title() + QStringLiteral(": ") + legend.common);
     for (std::size_t i = 0; i < points.size(); ++i) {
-        auto& [name, list] = points[i];
+        QList<QPointF>& list = points[i].second;
+        const QString& name = legend.names[i];
         std::sort(list.begin(), list.end(), [](const QPointF& a, const QPointF& b) { return a.x() < b.x(); });
         auto* series = new QLineSeries;
         series->setName(name);
