@@ -458,3 +458,40 @@ TEST_CASE("at 1280x800 with the sessions list open, the Plan and Clusters tabs n
         CHECK(area->horizontalScrollBar()->maximum() == 0);
     }
 }
+
+TEST_CASE("Compare's PNG stays a report's width when a series' settings run long: long cells wrap, whole",
+          "[ui][export]") {
+    // Issue 25, finding 6 in exported images: the settings of the sweeps' series, unbroken, made the PNG
+    // 10,707 pixels wide.
+    QTemporaryDir dir;
+    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    const std::int64_t a = storeProjectionFixture(store), b = storeProjectionFixture(store);
+    MainWindow window(store);
+    window.resize(1280, 800);
+    QSignalSpy compared(window.storedSessions(), &StoredSessionLoader::sessionsCompared);
+    while (window.comparisonView()->figuresModel()->rowCount() == 0 && compared.wait(10'000)) {
+    }
+    REQUIRE(window.compareSessions(a, b));
+    window.showTab(QStringLiteral("compareTab"));
+    const QString png_path = dir.filePath("compare.png");
+    REQUIRE(window.exportCurrentTab(png_path));
+    const QImage png(png_path);
+    REQUIRE_FALSE(png.isNull());
+    CHECK(png.width() <= 1600 + 2 * 12); // the page and its margins
+    const QString svg_path = dir.filePath("compare.svg");
+    REQUIRE(window.exportCurrentTab(svg_path));
+    const QString svg = fileText(svg_path);
+    // Each word of the longest series is drawn, wrapped (maybe at a hyphen), not cut.
+    const ComparisonModel* figures = window.comparisonView()->figuresModel();
+    QString longest;
+    for (int row = 0; row < figures->rowCount(); ++row) {
+        const QString series = figures->index(row, ComparisonModel::Series).data(Qt::ToolTipRole).toString();
+        if (series.size() > longest.size()) longest = series;
+    }
+    REQUIRE(longest.size() > 150);
+    for (const QString& word :
+         longest.split(QRegularExpression(QStringLiteral("[ -]")), Qt::SkipEmptyParts)) {
+        INFO(word.toStdString());
+        CHECK(svg.contains(word.toHtmlEscaped()));
+    }
+}

@@ -40,14 +40,20 @@ bool fail(QString* error, const QString& message) {
     return false;
 }
 
-// The document laid out without wrapping: as wide as its widest line, as tall as every row.
+// The widest page an export makes: a report's figure, not a banner (a series' settings run to hundreds of
+// characters, and unbroken they made Compare's PNG 10,707 pixels wide).
+constexpr double kMostPageWidth = 1600;
+
+// The document laid out as wide as its widest line, up to kMostPageWidth; past it, long cells wrap (whole,
+// never cut) and rows grow.
 std::unique_ptr<QTextDocument> layOut(const QString& heading, const std::vector<ExportedTable>& tables) {
     auto document = std::make_unique<QTextDocument>();
     document->setDocumentMargin(12);
     document->setHtml(tablesHtml(heading, tables));
-    // No text width: lines are not broken, so the page is as wide as its widest table or heading (a nowrap
-    // style would write the spaces of the SVG's text as no-break spaces).
+    // No text width first: lines are not broken, and the page is as wide as its widest table or heading (a
+    // nowrap style would write the spaces of the SVG's text as no-break spaces).
     document->setTextWidth(-1);
+    if (document->idealWidth() > kMostPageWidth) document->setTextWidth(kMostPageWidth);
     return document;
 }
 

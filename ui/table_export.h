@@ -24,8 +24,9 @@ ExportedTable shownTable(const QTableView& view, const QString& title = {});
 // The tables as HTML: each cell's Qt::DisplayRole text with its Qt::ForegroundRole and Qt::BackgroundRole
 // colours, numbers right-aligned as the model aligns them. `heading` is rich text (a QLabel's).
 QString tablesHtml(const QString& heading, const std::vector<ExportedTable>& tables);
-// Both need a QGuiApplication (fonts). The page is as wide as the widest table needs and as tall as all
-// rows; false with `error` set when the file cannot be written.
+// Both need a QGuiApplication (fonts). The page is as wide as the widest table needs, at most 1600 pixels
+// (past that, long cells wrap), and as tall as all rows; false with `error` set when the file cannot be
+// written.
 bool saveTablesPng(const QString& heading, const std::vector<ExportedTable>& tables, const QString& path,
                    QString* error = nullptr);
 bool saveTablesSvg(const QString& heading, const std::vector<ExportedTable>& tables, const QString& path,
