@@ -82,7 +82,7 @@ bool toldContaining(const std::string& part) {
 } // namespace
 
 TEST_CASE("local engine: an engine beside scalebench, named by path or on PATH is used as it is",
-          "[control][engine-build]") {
+          "[control][first-use]") {
     const TemporaryFolder folder;
     writeFile(folder.path / "bin" / "my-engine", "#!/bin/sh\n", true);
     const LocalEngineBuild build{folder.path / "no-sources", folder.path / "cache", "no-such-python"};
@@ -98,7 +98,7 @@ TEST_CASE("local engine: an engine beside scalebench, named by path or on PATH i
 TEST_CASE(
     "local engine: the dry run shows the build a first use would run: the cluster's, with this Python and "
     "no CUDA, into the cache by the sources' hash",
-    "[control][engine-build]") {
+    "[control][first-use]") {
     const TemporaryFolder folder;
     const LocalEngineBuild build{engineSources(folder.path), folder.path / "cache", "/opt/venv/bin/python"};
     const std::string plan = localEngineBuildPlan("scalebench-engine-nowhere", build);
@@ -119,7 +119,7 @@ TEST_CASE(
 }
 
 TEST_CASE("local engine: a build of the same sources in the cache is reused, and needs no Python",
-          "[control][engine-build]") {
+          "[control][first-use]") {
     const TemporaryFolder folder;
     const LocalEngineBuild build{engineSources(folder.path), folder.path / "cache", "no-such-python"};
     // The folder the plan names for these sources, with an engine in it as an earlier first use left it.
@@ -135,7 +135,7 @@ TEST_CASE("local engine: a build of the same sources in the cache is reused, and
 }
 
 TEST_CASE("local engine: a Python without torch is named, with what to do, before anything is built",
-          "[control][engine-build]") {
+          "[control][first-use]") {
     const TemporaryFolder folder;
     for (const std::string& missing :
          {python(folder.path, false), (folder.path / "no-such-python").string()}) {
@@ -162,7 +162,7 @@ TEST_CASE("local engine: a Python without torch is named, with what to do, befor
 TEST_CASE(
     "local engine: the first use builds it by a job on this machine, telling its progress, and the next use "
     "finds it",
-    "[control][engine-build][integration]") {
+    "[control][first-use][integration]") {
     const TemporaryFolder folder;
     fakeCMake(folder.path / "bin");
     const PathWith path(folder.path / "bin");
