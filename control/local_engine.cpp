@@ -54,6 +54,12 @@ ClusterSettings buildMachine(const LocalEngineBuild& build) {
     return here;
 }
 
+// An engine given as a path (--engine ./x, the one beside scalebench) is the user's: it is never built in its
+// place, only a name that PATH lacks is.
+bool namedByPath(const std::string& engine) {
+    return engine.find('/') != std::string::npos;
+}
+
 void requireSources(const LocalEngineBuild& build) {
     if (!std::filesystem::exists(build.sources / "CMakeLists.txt"))
         throw TransportError(
@@ -89,7 +95,7 @@ bool engineFound(const std::string& engine) {
 
 std::string localEngine(const std::string& engine, const LocalEngineBuild& build,
                         const std::function<void(const std::string&)>& progress) {
-    if (engineFound(engine)) return engine;
+    if (namedByPath(engine) || engineFound(engine)) return engine;
     requireSources(build);
     std::filesystem::create_directories(build.cache);
     LocalTransport transport;
@@ -110,7 +116,7 @@ std::string localEngine(const std::string& engine, const LocalEngineBuild& build
 }
 
 std::string localEngineBuildPlan(const std::string& engine, const LocalEngineBuild& build) {
-    if (engineFound(engine)) return "";
+    if (namedByPath(engine) || engineFound(engine)) return "";
     requireSources(build);
     LocalTransport transport;
     LocalScheduler scheduler;

@@ -28,11 +28,11 @@ std::filesystem::path engineCacheFolder();
 // Whether `engine` is an executable: a path, or a name that PATH has.
 bool engineFound(const std::string& engine);
 
-// `engine` where it is found (engineFound); else the build of `build.sources` in `build.cache`: reused when a
-// build of the same sources (by hash) is there, otherwise built now by a job on this machine (mpirun, one
-// rank) exactly as EngineDeployment builds it on a cluster, with its progress told to `progress`. Throws
-// TransportError where `build.torch_python` has no torch package (saying how to get one), or the build fails
-// (with its log's tail).
+// `engine` where it is a path (used as it is, found or not) or a name PATH has; else the build of
+// `build.sources` in `build.cache`: reused when a build of the same sources (by hash) is there, otherwise
+// built now by a job on this machine (mpirun, one rank) exactly as EngineDeployment builds it on a cluster,
+// with its progress told to `progress`. Throws TransportError where `build.torch_python` has no torch package
+// (saying how to get one), or the build fails (with its log's tail).
 std::string localEngine(const std::string& engine, const LocalEngineBuild& build,
                         const std::function<void(const std::string&)>& progress);
 

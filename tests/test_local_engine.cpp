@@ -89,6 +89,9 @@ TEST_CASE("local engine: an engine beside scalebench, named by path or on PATH i
     told.clear();
     CHECK(localEngine((folder.path / "bin" / "my-engine").string(), build, record) ==
           (folder.path / "bin" / "my-engine").string());
+    // A path is the user's choice, also where nothing is there: its run fails saying so, nothing is built.
+    CHECK(localEngine((folder.path / "no-engine").string(), build, record) ==
+          (folder.path / "no-engine").string());
     const PathWith path(folder.path / "bin");
     CHECK(localEngine("my-engine", build, record) == "my-engine");
     CHECK(told.empty());
