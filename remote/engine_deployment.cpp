@@ -57,7 +57,9 @@ EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) co
         " "
         "-DSCALEBENCH_PYTHON=\"$(command -v " +
         shellQuote(settings_.torch_python) +
-        ")\"; "
+        ")\" "
+        // Plain progress lines in the log that the console shows (make colours them otherwise).
+        "-DCMAKE_COLOR_MAKEFILE=OFF; "
         "cmake --build build --parallel \"$(nproc)\"";
     plan.job.name = "scalebench-build-" + plan.target.hash;
     plan.job.program = {"/bin/bash", "-c", build};
