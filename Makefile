@@ -12,7 +12,10 @@ CUDA_ENGINE_TEST_COUNT := 10
 # Seconds each fuzz target runs in `make soak` (bench/fuzz.sh); make test fuzzes each for 8 s (docs/testing.md).
 FUZZ_SECONDS ?= 600
 
-.PHONY: quickstart test lint setup build build-cuda build-fuzz screenshots bench soak clean
+# Where `make install` puts scalebench (cmake --install; DESTDIR is honoured as well).
+PREFIX ?= /usr/local
+
+.PHONY: quickstart test lint setup build build-console build-cuda build-fuzz screenshots bench soak clean install deb
 
 quickstart: build
 	@echo "[quickstart] running resources/plans/quickstart.toml on this machine (store: $(DB))"
@@ -69,6 +72,21 @@ bench: build
 soak: build
 	bench/soak.sh
 	bench/fuzz.sh $(FUZZ_SECONDS)
+
+# Only the console is built for these: the package ships the engine's sources, built on first use (README, Install).
+build-console: setup
+	@test -f $(BUILD)/build.ninja || { echo "[build] configuring preset $(PRESET)"; cmake --preset $(PRESET); }
+	@echo "[build] building $(BUILD)/app/scalebench"
+	@cmake --build $(BUILD) --target scalebench
+
+# The console, its plans and formats, the engine's sources, the desktop entry, icon and metainfo under PREFIX.
+install: build-console
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The Debian package, into $(BUILD): cpack -G DEB (packaging/CMakeLists.txt declares its dependencies).
+deb: build-console
+	cd $(BUILD) && cpack -G DEB
+	@ls -l $(BUILD)/scalebench_*.deb
 
 clean:
 	rm -rf build out

@@ -176,7 +176,9 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         });
         interrupts.setLeftBehind("Nothing was submitted.");
         Site site = options.cluster.empty()
-                        ? localSite(options)
+                        ? localSite(
+                              options, [&](const std::string& line) { out << line << std::endl; },
+                              runsEngine(expandPlan(plan)))
                         : clusterSite(
                               options, store, [&](const std::string& line) { out << line << std::endl; },
                               runsEngine(expandPlan(plan)));

@@ -3,6 +3,8 @@
 // text.
 #include "console_options.h"
 
+#include "install_layout.h"
+#include "local_engine.h"
 #include "output_formats.h"
 #include "system_limits.h"
 
@@ -116,6 +118,11 @@ const std::vector<Option>& options() {
         {"engine-sources", "DIR", "what is deployed to a cluster and built there",
          [](const O& d) { return d.engine_sources.string(); },
          [](O& o, const std::string& v) { o.engine_sources = v; }},
+        {"torch-python", "PYTHON",
+         "where no engine is beside scalebench or on PATH, the engine is built on first use (into the user's "
+         "cache, once per source hash) against the torch package of this Python (also "
+         "SCALEBENCH_TORCH_PYTHON)",
+         [](const O& d) { return d.torch_python; }, [](O& o, const std::string& v) { o.torch_python = v; }},
         {"poll-ms", "MS", "how often the runs' jobs and records are read, in milliseconds, at least 10",
          [](const O& d) { return std::to_string(d.poll_ms); },
          [](O& o, const std::string& v) {
@@ -259,8 +266,8 @@ const std::vector<Command>& commands() {
          {"PLAN"},
          "run every run of the plan on this machine with mpirun (or with --cluster as Slurm jobs), store the "
          "session as records arrive, print the results table, write OUT/results.csv and OUT/scaling.png",
-         {"cluster", "dry-run", "check", "db", "out", "engine", "engine-sources", "poll-ms", "step-time",
-          "baseline", "junit"},
+         {"cluster", "dry-run", "check", "db", "out", "engine", "engine-sources", "torch-python", "poll-ms",
+          "step-time", "baseline", "junit"},
          [](O& o, const Arguments& a) { o.plan = a[0]; }},
         {"compare",
          O::Mode::Compare,
@@ -390,7 +397,8 @@ ConsoleOptions defaults() {
     o.db = defaultStorePath();
     o.out_dir = "scalebench-out";
     o.engine = defaultEnginePath();
-    o.engine_sources = SCALEBENCH_SOURCE_DIR;
+    o.engine_sources = ownEngineSources();
+    o.torch_python = defaultTorchPython();
     o.session_name = "imported";
     o.report_file = "report.html";
     return o;

@@ -29,7 +29,8 @@ struct ConsoleOptions {
     std::filesystem::path db;                  // the session store
     std::filesystem::path out_dir;             // run folders, results.csv, scaling.png
     std::string engine;                        // the scalebench-engine executable (this machine)
-    std::filesystem::path engine_sources;      // what is deployed to a cluster: this repository
+    std::filesystem::path engine_sources;      // what is deployed to a cluster (or built here on first use)
+    std::string torch_python;                  // run: the Python whose torch the engine is built against here
     std::filesystem::path screenshot;          // GUI: save the main window to this PNG and quit
     std::int64_t compare_a = 0, compare_b = 0; // compare A B: two stored sessions, A the reference
     std::string report_session;        // report SESSION, project SESSION: a stored session's id or name
@@ -77,7 +78,8 @@ struct ConsoleUsageError : std::invalid_argument {
 ConsoleOptions parseConsoleOptions(const std::vector<std::string>& arguments);
 // The help of one command ("run"), or with none every command, option (with its default) and exit code.
 std::string consoleUsage(const std::string& command = {});
-// The engine beside this executable in the build tree, else "scalebench-engine" from PATH.
+// The engine beside this executable (the build tree's, or a bin/ one), else "scalebench-engine" from PATH
+// (built on first use where PATH has none: local_engine.h).
 std::string defaultEnginePath();
 std::filesystem::path defaultStorePath();
 // Where the window's runs go without --out: runs/ in the store's folder (absolute), not the folder the window

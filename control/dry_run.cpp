@@ -5,6 +5,7 @@
 #include "cluster_readiness.h"
 #include "engine_deployment.h"
 #include "job_request.h"
+#include "local_engine.h"
 #include "no_connection.h"
 #include "run_folder.h"
 #include "scratch_folder.h"
@@ -27,6 +28,9 @@ void printLocal(const RunPlan& plan, const ConsoleOptions& options, std::ostream
                    run,
                    {site.scheduler->machine(), site.settings.engine, site.settings.out_dir.string(), {}}))
             << "\n";
+    if (runsEngine(runs))
+        out << localEngineBuildPlan(options.engine,
+                                    {options.engine_sources, engineCacheFolder(), options.torch_python});
 }
 
 // The cluster named by --cluster, its settings checked, and the store's id; throws naming the clusters the

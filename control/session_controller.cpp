@@ -167,7 +167,7 @@ void SessionController::work(RunPlan plan, std::vector<RunSpec> runs, std::strin
         SessionStore store(options_.db);
         ConsoleOptions options = options_;
         options.cluster = cluster;
-        Site site = cluster.empty() ? localSite(options)
+        Site site = cluster.empty() ? localSite(options, log, runsEngine(runs))
                                     : clusterSite(options, store, log, runsEngine(runs),
                                                   [this](const std::string& p) { return askPassphrase(p); });
         if (!cluster.empty())

@@ -4,6 +4,7 @@
 
 #include "engine_deployment.h"
 #include "job_preview.h"
+#include "local_engine.h"
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "shell_words.h"
@@ -13,10 +14,16 @@
 
 namespace scalebench {
 
-Site localSite(const ConsoleOptions& options) {
+Site localSite(const ConsoleOptions& options, const SiteLog& log, bool build_engine) {
+    const std::string engine =
+        build_engine
+            ? localEngine(
+                  options.engine, {options.engine_sources, engineCacheFolder(), options.torch_python},
+                  log ? log : [](const std::string&) {})
+            : options.engine;
     Site site{std::make_unique<LocalTransport>(),
               std::make_unique<LocalScheduler>(),
-              {localEnginePath(options.engine), std::filesystem::absolute(options.out_dir),
+              {localEnginePath(engine), std::filesystem::absolute(options.out_dir),
                std::chrono::milliseconds(options.poll_ms), "local"}};
     return site;
 }

@@ -15,16 +15,18 @@
 
 namespace scalebench {
 
+using SiteLog = std::function<void(const std::string& line)>;
+
 struct Site {
     std::unique_ptr<Transport> transport;
     std::unique_ptr<Scheduler> scheduler;
     SessionRunnerSettings settings;
 };
 
-using SiteLog = std::function<void(const std::string& line)>;
-
-// This machine: mpirun, run folders under options.out_dir.
-Site localSite(const ConsoleOptions& options);
+// This machine: mpirun, run folders under options.out_dir. With `build_engine` (a plan that runs the engine),
+// an engine that is neither beside scalebench nor on PATH is built on first use (local_engine.h), its
+// progress told to `log`.
+Site localSite(const ConsoleOptions& options, const SiteLog& log = {}, bool build_engine = false);
 
 // The cluster named options.cluster in the store: connects over SSH (throws TransportError naming what
 // failed: unknown or changed host key, refused login, unreachable host), makes remote_root absolute, and

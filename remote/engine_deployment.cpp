@@ -57,7 +57,9 @@ EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) co
         " "
         "-DSCALEBENCH_PYTHON=\"$(command -v " +
         shellQuote(settings_.torch_python) +
-        ")\"; "
+        ")\" "
+        // Plain progress lines in the log that the console shows (make colours them otherwise).
+        "-DCMAKE_COLOR_MAKEFILE=OFF; "
         "cmake --build build --parallel \"$(nproc)\"";
     plan.job.name = "scalebench-build-" + plan.target.hash;
     plan.job.program = {"/bin/bash", "-c", build};
@@ -108,7 +110,9 @@ DeployedEngine EngineDeployment::ensure(const std::function<void(const std::stri
     const std::string job_id = scheduler_.submit(build.job);
     const std::string log = deployed.folder + "/stdout.log";
     const std::string tag = "engine " + hash + ": build job " + job_id;
-    progress(tag + " submitted (a Slurm job builds the engine on a compute node: minutes); its log: " + log);
+    const std::string builder = isLocalMachine(settings_) ? "mpirun builds the engine on this machine"
+                                                          : "a Slurm job builds the engine on a compute node";
+    progress(tag + " submitted (" + builder + ": minutes); its log: " + log);
     const auto started = std::chrono::steady_clock::now();
     const auto deadline = started + timeout;
     auto next_log = started + log_every;

@@ -27,6 +27,8 @@ packages=(
   libssh-dev openmpi-bin libopenmpi-dev libsqlite3-dev sqlite3 zlib1g-dev
   libfmt-dev catch2 nlohmann-json3-dev libtomlplusplus-dev dataset-fashion-mnist
   slurmctld slurmd slurm-client munge openssh-server openssh-client iproute2
+  # The install test's validators of the desktop entry and the AppStream metainfo (tests/install_check.sh).
+  desktop-file-utils appstream
   # The fuzz preset: clang 14 and its compiler-rt (libclang_rt.fuzzer, asan, ubsan are libclang-rt-14-dev's);
   # llvm has /usr/bin/llvm-symbolizer, which sanitizer reports need for file:line in their stacks.
   clang-14 libclang-rt-14-dev llvm

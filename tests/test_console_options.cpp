@@ -243,6 +243,7 @@ TEST_CASE("console options: the help lists every command, each option with its d
                              "(default: scalebench-out)",
                              "--engine PATH",
                              "--engine-sources DIR",
+                             "--torch-python PYTHON",
                              "--poll-ms MS",
                              "(default: 250)",
                              "--tab TAB",

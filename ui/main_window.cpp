@@ -16,6 +16,7 @@
 #include "export_file_name.h"
 #include "form_widgets.h"
 #include "import_dialog.h"
+#include "install_layout.h"
 #include "live_view.h"
 #include "model_csv.h"
 #include "plan_builder_widget.h"
@@ -567,8 +568,10 @@ std::int64_t MainWindow::importLogs(const ImportRequest& request) {
 }
 
 void MainWindow::openPlanFile() {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open plan"), QString(), tr("scalebench plans (*.toml)"));
+    // The dialog starts among the example plans scalebench ships (installed or in the source tree).
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open plan"),
+                                                      QString::fromStdString(ownExamplePlans().string()),
+                                                      tr("scalebench plans (*.toml)"));
     if (path.isEmpty()) return;
     openAndLaunchPlan(path);
 }
