@@ -388,22 +388,35 @@ TEST_CASE("Compare keeps a long series' settings to a column elided in the middl
           long_settings);
 }
 
+namespace {
+
+// The performance model's recorded session stored twice (its sweeps' series carry long settings), the window
+// at 1280x800 comparing the two in its Compare tab.
+struct RecordedPairCompared {
+    QTemporaryDir dir;
+    SessionStore store{dir.filePath("sessions.sqlite").toStdString()};
+    std::int64_t a = storeProjectionFixture(store), b = storeProjectionFixture(store);
+    MainWindow window{store};
+    RecordedPairCompared() {
+        window.resize(1280, 800);
+        QSignalSpy compared(window.storedSessions(), &StoredSessionLoader::sessionsCompared);
+        while (window.comparisonView()->figuresModel()->rowCount() == 0 && compared.wait(10'000)) {
+        }
+        REQUIRE(window.compareSessions(a, b));
+        window.showTab(QStringLiteral("compareTab"));
+    }
+};
+
+} // namespace
+
 TEST_CASE("at 1280x800 Compare shows every figure's A, B and change without scrolling sideways, and the "
           "session list every column",
           "[ui][compare][fit]") {
     // Issue 25, finding 6: A, B and the change stood right of the view, behind a horizontal scroll bar, and
     // the session list's Cluster column was cut to "Cl".
-    QTemporaryDir dir;
-    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
-    const std::int64_t a = storeProjectionFixture(store), b = storeProjectionFixture(store);
-    MainWindow window(store);
-    window.resize(1280, 800);
+    RecordedPairCompared pair;
+    MainWindow& window = pair.window;
     window.show();
-    QSignalSpy compared(window.storedSessions(), &StoredSessionLoader::sessionsCompared);
-    while (window.comparisonView()->figuresModel()->rowCount() == 0 && compared.wait(10'000)) {
-    }
-    REQUIRE(window.compareSessions(a, b));
-    window.showTab(QStringLiteral("compareTab"));
     QCoreApplication::processEvents();
     for (const char* name : {"comparisonFigures", "sessionTable"}) {
         auto* table = window.findChild<QTableView*>(QString::fromLatin1(name));
@@ -463,22 +476,14 @@ TEST_CASE("Compare's PNG stays a report's width when a series' settings run long
           "[ui][export]") {
     // Issue 25, finding 6 in exported images: the settings of the sweeps' series, unbroken, made the PNG
     // 10,707 pixels wide.
-    QTemporaryDir dir;
-    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
-    const std::int64_t a = storeProjectionFixture(store), b = storeProjectionFixture(store);
-    MainWindow window(store);
-    window.resize(1280, 800);
-    QSignalSpy compared(window.storedSessions(), &StoredSessionLoader::sessionsCompared);
-    while (window.comparisonView()->figuresModel()->rowCount() == 0 && compared.wait(10'000)) {
-    }
-    REQUIRE(window.compareSessions(a, b));
-    window.showTab(QStringLiteral("compareTab"));
-    const QString png_path = dir.filePath("compare.png");
+    RecordedPairCompared pair;
+    MainWindow& window = pair.window;
+    const QString png_path = pair.dir.filePath("compare.png");
     REQUIRE(window.exportCurrentTab(png_path));
     const QImage png(png_path);
     REQUIRE_FALSE(png.isNull());
     CHECK(png.width() <= 1600 + 2 * 12); // the page and its margins
-    const QString svg_path = dir.filePath("compare.svg");
+    const QString svg_path = pair.dir.filePath("compare.svg");
     REQUIRE(window.exportCurrentTab(svg_path));
     const QString svg = fileText(svg_path);
     // Each word of the longest series is drawn, wrapped (maybe at a hyphen), not cut.
