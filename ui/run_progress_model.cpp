@@ -196,9 +196,14 @@ const RunTrace& RunProgressModel::trace(int row) const {
 
 std::vector<SeriesPoint> RunProgressModel::series(int row, Metric metric, bool against_time,
                                                   std::size_t buckets) const {
+    const SeriesSource source = seriesSource(row, metric, against_time);
+    return minMaxDecimate(*source.xs, *source.ys, buckets, source.blocks);
+}
+
+SeriesSource RunProgressModel::seriesSource(int row, Metric metric, bool against_time) const {
     const RunTrace& t = trace(row);
     if (metric == Metric::Eval)
-        return minMaxDecimate(against_time ? t.eval_elapsed_s : t.eval_step, t.eval_value, buckets);
+        return {against_time ? &t.eval_elapsed_s : &t.eval_step, &t.eval_value, nullptr};
     const std::vector<double>* ys = &t.loss;
     switch (metric) {
     case Metric::Loss:
@@ -225,8 +230,7 @@ std::vector<SeriesPoint> RunProgressModel::series(int row, Metric metric, bool a
     case Metric::Eval:
         break;
     }
-    return minMaxDecimate(against_time ? t.elapsed_s : t.step, *ys, buckets,
-                          &t.blocks[static_cast<std::size_t>(metric)]);
+    return {against_time ? &t.elapsed_s : &t.step, ys, &t.blocks[static_cast<std::size_t>(metric)]};
 }
 
 int RunProgressModel::rowOf(std::int64_t run_id) const {

@@ -27,6 +27,14 @@ struct RunTrace {
     SeriesBlocks blocks[7];
 };
 
+// A run's series as the model keeps it: x (step or elapsed seconds), the metric's values, and the block
+// summaries of those values (none for evaluations). Valid until the model changes.
+struct SeriesSource {
+    const std::vector<double>* xs = nullptr;
+    const std::vector<double>* ys = nullptr;
+    const SeriesBlocks* blocks = nullptr;
+};
+
 class RunProgressModel : public QAbstractTableModel {
     Q_OBJECT
 
@@ -58,6 +66,8 @@ class RunProgressModel : public QAbstractTableModel {
     std::size_t recordCount() const { return record_count_; }
     // The run's series for display: at most 2 x buckets points.
     std::vector<SeriesPoint> series(int row, Metric metric, bool against_time, std::size_t buckets) const;
+    // The run's whole series, for views that decimate it themselves.
+    SeriesSource seriesSource(int row, Metric metric, bool against_time) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
