@@ -11,6 +11,7 @@
 #include <QChartView>
 #include <QElapsedTimer>
 #include <QLineSeries>
+#include <QPixmap>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
@@ -120,6 +121,7 @@ int main(int argc, char** argv) {
         frame_cpu_ms.push_back(threadCpuMs() - cpu_start);
     }
     const int drawn = view.drawnPoints(QStringLiteral("loss"));
+    if (argc > 2) view.grab().save(QString::fromLocal8Bit(argv[2])); // what the last frame showed
     const double charts_painted =
         static_cast<double>(painted_charts.paints) / static_cast<double>(frame_ms.size());
 

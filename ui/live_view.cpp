@@ -23,15 +23,39 @@
 namespace scalebench {
 namespace {
 
+// A nice number (Heckbert, Graphics Gems I; Qt Charts' choice): 1, 2, 5 or 10 times a power of ten.
+double niceNumber(double x, bool ceiling) {
+    const double z = std::pow(10.0, std::floor(std::log10(x)));
+    const double q = x / z;
+    if (ceiling) return (q <= 1.0 ? 1 : q <= 2.0 ? 2 : q <= 5.0 ? 5 : 10) * z;
+    return (q < 1.5 ? 1 : q < 3.0 ? 2 : q < 7.0 ? 5 : 10) * z;
+}
+
+// The range QValueAxis::applyNiceNumbers makes of [low, high] (AbstractDomain::looseNiceNumbers), computed
+// without setting the axis: its labels are laid out again at every range it is given.
+void looseNiceNumbers(double& low, double& high, int& ticks) {
+    const double range = niceNumber(high - low, true);
+    const double step = niceNumber(range / (ticks - 1), false);
+    low = std::floor(low / step);
+    high = std::ceil(high / step);
+    ticks = static_cast<int>(high - low) + 1;
+    low *= step;
+    high *= step;
+}
+
+// Sets the axis only where its range or ticks change.
 void fitAxis(QValueAxis* axis, double low, double high, bool from_zero) {
-    if (!(low <= high)) {
-        axis->setRange(0, 1);
-        return;
+    double min = 0, max = 1;
+    int ticks = axis->tickCount();
+    if (low <= high) {
+        if (from_zero) low = std::min(0.0, low);
+        const double pad = high > low ? (high - low) * 0.05 : std::max(1.0, std::abs(high) * 0.1);
+        min = from_zero && low >= 0 ? low : low - pad;
+        max = high + pad;
+        looseNiceNumbers(min, max, ticks);
     }
-    if (from_zero) low = std::min(0.0, low);
-    const double pad = high > low ? (high - low) * 0.05 : std::max(1.0, std::abs(high) * 0.1);
-    axis->setRange(from_zero && low >= 0 ? low : low - pad, high + pad);
-    axis->applyNiceNumbers();
+    if (axis->min() != min || axis->max() != max) axis->setRange(min, max);
+    if (axis->tickCount() != ticks) axis->setTickCount(ticks);
 }
 
 void setTitleOnce(QChart* chart, const QString& title) {
@@ -248,18 +272,18 @@ void LiveView::draw(Panel& panel, const std::vector<Line>& lines) {
     const PixelColumns columns{panel.x_axis->min(), panel.x_axis->max(), plotColumns(panel.view)};
     panel.columns = columns.columns;
     std::vector<const std::vector<SeriesPoint>*> points;
-    std::vector<QPen> pens;
+    std::vector<QColor> colours;
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const SeriesSource& source = sources[i];
         points.push_back(&panel.decimations[i].update(*source.xs, *source.ys, columns, source.blocks));
-        pens.push_back(panel.series[i]->pen());
+        colours.push_back(panel.series[i]->pen().color());
         for (const SeriesPoint& p : *points.back()) { // every column's extremes: the line's
             y_low = std::min(y_low, p.y);
             y_high = std::max(y_high, p.y);
         }
     }
     fitAxis(panel.y_axis, y_low, y_high, panel.key != QLatin1String("loss"));
-    panel.lines->setLines(points, pens);
+    panel.lines->setLines(points, colours);
 }
 
 int LiveView::drawnPoints(const QString& chart) const {

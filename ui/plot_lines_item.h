@@ -5,6 +5,7 @@
 
 #include "series_decimation.h"
 
+#include <QColor>
 #include <QGraphicsItem>
 #include <QPen>
 #include <QPolygonF>
@@ -20,8 +21,9 @@ class PlotLinesItem : public QGraphicsItem {
     // A child of the chart, drawn over its plot area in the range of these axes (owned by the chart).
     PlotLinesItem(QChart* chart, QValueAxis* x_axis, QValueAxis* y_axis);
 
-    // The lines to draw, in the axes' units; line i with pens[i].
-    void setLines(const std::vector<const std::vector<SeriesPoint>*>& lines, const std::vector<QPen>& pens);
+    // The lines to draw, in the axes' units; line i in colours[i], one pixel wide.
+    void setLines(const std::vector<const std::vector<SeriesPoint>*>& lines,
+                  const std::vector<QColor>& colours);
     int pointCount() const;
     // The plot area moved or the axes' range changed: draw again there.
     void plotChanged();

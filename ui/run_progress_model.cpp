@@ -127,11 +127,8 @@ void RunProgressModel::appendRecords(std::int64_t run_id, const std::vector<Metr
 }
 
 void RunProgressModel::updateThroughput(Row& row) {
-    const std::vector<double>& throughput = row.trace.samples_per_s;
-    const auto skip = static_cast<std::size_t>(warmupStepsToSkip(throughput.size()));
-    if (throughput.size() > skip)
-        row.steady_samples_per_s =
-            median({throughput.begin() + static_cast<std::ptrdiff_t>(skip), throughput.end()});
+    if (const auto steady = row.steady_median.update(row.trace.samples_per_s))
+        row.steady_samples_per_s = steady;
 }
 
 void RunProgressModel::appendTo(RunTrace& t, const std::vector<MetricRecord>& records) {

@@ -6,6 +6,7 @@
 #include "metric_record.h"
 #include "run_plan.h"
 #include "series_decimation.h"
+#include "steady_state_median.h"
 
 #include <QAbstractTableModel>
 #include <QTimer>
@@ -91,6 +92,7 @@ class RunProgressModel : public QAbstractTableModel {
         // The run's throughput as `run` prints it: the median over its steps so far after the warm-up
         // (warmupStepsToSkip); none before the first step.
         std::optional<double> steady_samples_per_s;
+        SteadyStateMedian steady_median; // of samples_per_s, kept up as steps arrive
     };
     int rowOf(std::int64_t run_id) const;
     static void appendTo(RunTrace& trace, const std::vector<MetricRecord>& records);
