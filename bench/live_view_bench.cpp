@@ -83,6 +83,7 @@ double settleMs() {
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // each figure as soon as it is known
     const std::int64_t total = argc > 1 ? std::atoll(argv[1]) : 1'000'000;
     constexpr int kPerFrame = 10'000;
     constexpr double kFrameBudgetMs = 16.0; // one frame at 60 Hz

@@ -252,6 +252,7 @@ Stall streamInWindow(MainWindow& window, SessionController& controller, std::int
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // each figure as soon as it is known
     QApplication::setOrganizationName(QStringLiteral("scalebench-window-stall-bench")); // its own settings
     const int runs = argc > 1 ? std::atoi(argv[1]) : 1000;
     const int steps = argc > 2 ? std::atoi(argv[2]) : 200;

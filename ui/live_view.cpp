@@ -23,6 +23,9 @@
 namespace scalebench {
 namespace {
 
+// Runs a chart overlays at most: one per colour of the palette.
+constexpr std::size_t kOverlaidRuns = 10;
+
 // A nice number (Heckbert, Graphics Gems I; Qt Charts' choice): 1, 2, 5 or 10 times a power of ten.
 double niceNumber(double x, bool ceiling) {
     const double z = std::pow(10.0, std::floor(std::log10(x)));
@@ -195,7 +198,11 @@ RunLegendNames runLegendNames(const QStringList& names) {
 
 void LiveView::refresh() {
     using Metric = RunProgressModel::Metric;
-    const auto rows = drawnRows();
+    auto rows = drawnRows();
+    // A chart overlays at most the palette's ten colours of runs (a session of 1000 runs would lay out 1000
+    // legend entries, for seconds); the runs table chooses others.
+    const std::size_t runs = rows.size();
+    if (rows.size() > kOverlaidRuns) rows.resize(kOverlaidRuns);
     std::vector<Line> loss, throughput, breakdown;
     // Legends name what tells the runs apart ("n1-r1"), the titles what they share
     // ("resnet20-fashion-mnist"): four runs of one workload read as four distinct entries, not four
@@ -204,7 +211,9 @@ void LiveView::refresh() {
     for (int r : rows)
         full_names << model_->runName(r);
     const RunLegendNames legend = runLegendNames(full_names);
-    const QString shared = legend.common.isEmpty() ? QString() : QStringLiteral(": ") + legend.common;
+    QString shared = legend.common.isEmpty() ? QString() : QStringLiteral(": ") + legend.common;
+    if (runs > rows.size())
+        shared += tr(" (%1 of %2 runs; choose others in the runs table)").arg(rows.size()).arg(runs);
     setTitleOnce(loss_.view->chart(), tr("Training loss") + shared);
     setTitleOnce(throughput_.view->chart(), tr("Throughput") + shared);
     for (std::size_t i = 0; i < rows.size(); ++i) {

@@ -36,8 +36,8 @@ class LiveView : public QWidget {
     // The model is not owned and must outlive the view.
     explicit LiveView(RunProgressModel* model, QWidget* parent = nullptr);
 
-    // Rows of the model drawn (overlaid); empty: every run that has records. The first is the one whose
-    // breakdown is drawn.
+    // Rows of the model drawn (overlaid; the first ten); empty: the first ten runs that have records. The
+    // first is the one whose breakdown is drawn.
     void setRows(const std::vector<int>& rows);
     // Follows another model (the window shows a stored session or the running one); not owned.
     void setModel(RunProgressModel* model);
