@@ -95,6 +95,9 @@ int main(int argc, char** argv) {
     spec.group.steps = static_cast<int>(total);
     model.startSession(1, {spec});
     model.runSubmitted(1, spec.name, "4242", "/tmp/run");
+    // The view redraws once per frame, when this loop says so; the model's own 100 ms signal would add
+    // redraws, more of them the slower the frames are.
+    model.blockSignals(true);
     LiveView view(&model);
     view.resize(1280, 800);
     view.show();
