@@ -279,7 +279,6 @@ void LiveView::draw(Panel& panel, const std::vector<Line>& lines) {
     fitAxis(panel.x_axis, x_low, x_high, true);
     // The columns the plot shows that x range in: each line keeps what each column shows of it.
     const PixelColumns columns{panel.x_axis->min(), panel.x_axis->max(), plotColumns(panel.view)};
-    panel.columns = columns.columns;
     std::vector<const std::vector<SeriesPoint>*> points;
     std::vector<QColor> colours;
     for (std::size_t i = 0; i < lines.size(); ++i) {

@@ -68,7 +68,6 @@ class LiveView : public QWidget {
         std::vector<QLineSeries*> series; // no points: each line's legend entry
         std::vector<Line> drawn;          // what each decimation below is of
         std::vector<ColumnDecimation> decimations;
-        std::size_t columns = 0; // the plot's pixel columns the lines were decimated to
     };
     Panel makePanel(const QString& key, const QString& title, const QString& y_title);
     // One line per entry; reuses the panel's legend series and decimations, adds or removes as needed.
