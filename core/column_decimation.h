@@ -21,9 +21,10 @@ struct PixelColumns {
     friend bool operator==(const PixelColumns&, const PixelColumns&) = default;
 };
 
-// The decimated points of one series, in the series' order. xs must not decrease. update() rescans only the
-// last column and the points appended since the last call while the columns stay the same; new columns (a
-// plot resized, an axis range changed) or a series that is not the one decimated before make it start over.
+// The decimated points of one series, in the series' order. xs must not decrease. While the columns stay the
+// same, update() reads only the points appended since the last call (the last column's candidates are kept,
+// and new points may still join them); new columns (a plot resized, an axis range changed) or a series that
+// is not the one decimated before make it start over.
 class ColumnDecimation {
   public:
     // Decimates xs/ys (with the block summaries of ys, if kept) onto `columns`; returns the points.
