@@ -1,20 +1,22 @@
 // Live view under a flood of records: 1,000,000 step records arrive in frames of 10,000; each frame appends
-// them to the RunProgressModel, redraws the LiveView's three charts at display decimation and paints the
-// view. Peer: the same chart fed every point (no decimation), drawn side by side at the same sizes.
+// them to the RunProgressModel, redraws the LiveView's three charts at display decimation and lets the event
+// loop lay out and paint the shown window (offscreen), as a frame on screen does. Peer: the same chart fed
+// every point (no decimation), drawn side by side at the same sizes.
 #include "live_view.h"
 #include "run_progress_model.h"
 
+#include <QAbstractScrollArea>
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
 #include <QElapsedTimer>
-#include <QImage>
 #include <QLineSeries>
-#include <QPainter>
+#include <QPixmap>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 #include <vector>
 
 using namespace scalebench;
@@ -47,14 +49,32 @@ std::vector<MetricRecord> frameOfSteps(std::int64_t first, int count) {
     return records;
 }
 
-// Paints the widget as the screen would (the scene of every chart, not a cached pixmap).
-double paintMs(QWidget& widget) {
-    QImage image(widget.size(), QImage::Format_ARGB32_Premultiplied);
+// CPU time of this thread, ms: what a frame costs whatever else the machine runs.
+double threadCpuMs() {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+// Counts the paint events of the widgets it watches.
+class PaintCounter : public QObject {
+  public:
+    int paints = 0;
+
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override {
+        if (event->type() == QEvent::Paint) ++paints;
+        return QObject::eventFilter(watched, event);
+    }
+};
+
+// What the event loop does after a redraw before the frame is on screen: the charts' layout requests, the
+// scenes' changes, and the window's paint into its backing store. ms.
+double settleMs() {
     QElapsedTimer timer;
     timer.start();
-    QPainter painter(&image);
-    widget.render(&painter);
-    painter.end();
+    for (int pass = 0; pass < 3; ++pass) // a scene change posts a view update, which posts a paint
+        QApplication::processEvents();
     return static_cast<double>(timer.nsecsElapsed()) / 1e6;
 }
 
@@ -63,8 +83,10 @@ double paintMs(QWidget& widget) {
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    std::setvbuf(stdout, nullptr, _IOLBF, 0); // each figure as soon as it is known
     const std::int64_t total = argc > 1 ? std::atoll(argv[1]) : 1'000'000;
     constexpr int kPerFrame = 10'000;
+    constexpr double kFrameBudgetMs = 16.0; // one frame at 60 Hz
 
     RunProgressModel model;
     RunSpec spec;
@@ -73,28 +95,39 @@ int main(int argc, char** argv) {
     spec.group.steps = static_cast<int>(total);
     model.startSession(1, {spec});
     model.runSubmitted(1, spec.name, "4242", "/tmp/run");
+    // The view redraws once per frame, when this loop says so; the model's own 100 ms signal would add
+    // redraws, more of them the slower the frames are.
+    model.blockSignals(true);
     LiveView view(&model);
     view.resize(1280, 800);
     view.show();
     QApplication::processEvents();
+    PaintCounter painted_charts;
+    for (const char* chart : {"loss", "throughput", "breakdown"})
+        view.chartView(QString::fromLatin1(chart))->viewport()->installEventFilter(&painted_charts);
 
-    std::vector<double> frame_ms, append_ms, redraw_ms, paint_ms;
+    std::vector<double> frame_ms, append_ms, redraw_ms, paint_ms, frame_cpu_ms;
     for (std::int64_t first = 1; first <= total; first += kPerFrame) {
         const auto records =
             frameOfSteps(first, static_cast<int>(std::min<std::int64_t>(kPerFrame, total - first + 1)));
         QElapsedTimer timer;
+        const double cpu_start = threadCpuMs();
         timer.start();
         model.appendRecords(1, records);
         const double appended = static_cast<double>(timer.nsecsElapsed()) / 1e6;
         view.refresh();
         const double redrawn = static_cast<double>(timer.nsecsElapsed()) / 1e6 - appended;
-        const double painted = paintMs(view);
+        const double painted = settleMs();
         append_ms.push_back(appended);
         redraw_ms.push_back(redrawn);
         paint_ms.push_back(painted);
         frame_ms.push_back(appended + redrawn + painted);
+        frame_cpu_ms.push_back(threadCpuMs() - cpu_start);
     }
     const int drawn = view.drawnPoints(QStringLiteral("loss"));
+    if (argc > 2) view.grab().save(QString::fromLocal8Bit(argv[2])); // what the last frame showed
+    const double charts_painted =
+        static_cast<double>(painted_charts.paints) / static_cast<double>(frame_ms.size());
 
     // The peer: one chart of the same size holding every loss point, redrawn and painted (5 repetitions).
     QChartView full;
@@ -103,6 +136,7 @@ int main(int argc, char** argv) {
     full.chart()->addSeries(series);
     full.chart()->createDefaultAxes();
     full.show();
+    QApplication::processEvents();
     const RunTrace& trace = model.trace(0);
     std::vector<double> full_ms;
     for (int repeat = 0; repeat < 5; ++repeat) {
@@ -114,7 +148,7 @@ int main(int argc, char** argv) {
             points.append(QPointF(trace.step[i], trace.loss[i]));
         series->replace(points);
         const double replaced = static_cast<double>(timer.nsecsElapsed()) / 1e6;
-        full_ms.push_back(replaced + paintMs(full));
+        full_ms.push_back(replaced + settleMs());
     }
 
     // The frame at full size: the last tenth of the frames, when the model holds 900,000+ records.
@@ -124,15 +158,23 @@ int main(int argc, char** argv) {
     std::printf(
         "live view: %lld step records in %zu frames of %d, three charts of 1280x800 at display decimation\n",
         static_cast<long long>(model.recordCount()), frame_ms.size(), kPerFrame);
-    std::printf("  per frame (median ms): append %.2f  redraw %.2f  paint %.2f  total %.2f  (max %.2f)\n",
-                median(append_ms), median(redraw_ms), median(paint_ms), median(frame_ms),
-                *std::max_element(frame_ms.begin(), frame_ms.end()));
-    std::printf("  frames at >= 90%% of the records: median %.2f ms; budget 50 ms -> %.1fx headroom\n",
-                median(late), 50.0 / median(late));
-    std::printf("  points drawn by the loss chart: %d of %zu\n", drawn, trace.step.size());
+    std::printf(
+        "  per frame (median ms): append %.2f  redraw %.2f  layout+paint %.2f  total %.2f  (max %.2f)\n",
+        median(append_ms), median(redraw_ms), median(paint_ms), median(frame_ms),
+        *std::max_element(frame_ms.begin(), frame_ms.end()));
+    std::printf("  frames at >= 90%% of the records: median %.2f ms, max %.2f; budget %.0f ms -> %.2fx\n",
+                median(late), *std::max_element(late.begin(), late.end()), kFrameBudgetMs,
+                kFrameBudgetMs / median(late));
+    std::vector<double> late_cpu(frame_cpu_ms.end() - static_cast<std::ptrdiff_t>(late.size()),
+                                 frame_cpu_ms.end());
+    std::printf("  CPU time of the GUI thread per frame (the machine's other load left out): median %.2f ms, "
+                "at >= 90%% of the records %.2f ms (max %.2f)\n",
+                median(frame_cpu_ms), median(late_cpu), *std::max_element(late_cpu.begin(), late_cpu.end()));
+    std::printf("  points drawn by the loss chart: %d of %zu; charts painted per frame: %.1f of 3\n", drawn,
+                trace.step.size(), charts_painted);
     std::printf("peer: one chart with every point (no decimation): median %.1f ms per redraw+paint\n",
                 median(full_ms));
     std::printf("ratio peer / ours (late frames, three charts vs one): %.1fx\n",
                 median(full_ms) / median(late));
-    return median(late) < 50.0 ? 0 : 1;
+    return median(late) < kFrameBudgetMs ? 0 : 1;
 }

@@ -127,11 +127,8 @@ void RunProgressModel::appendRecords(std::int64_t run_id, const std::vector<Metr
 }
 
 void RunProgressModel::updateThroughput(Row& row) {
-    const std::vector<double>& throughput = row.trace.samples_per_s;
-    const auto skip = static_cast<std::size_t>(warmupStepsToSkip(throughput.size()));
-    if (throughput.size() > skip)
-        row.steady_samples_per_s =
-            median({throughput.begin() + static_cast<std::ptrdiff_t>(skip), throughput.end()});
+    if (const auto steady = row.steady_median.update(row.trace.samples_per_s))
+        row.steady_samples_per_s = steady;
 }
 
 void RunProgressModel::appendTo(RunTrace& t, const std::vector<MetricRecord>& records) {
@@ -196,9 +193,14 @@ const RunTrace& RunProgressModel::trace(int row) const {
 
 std::vector<SeriesPoint> RunProgressModel::series(int row, Metric metric, bool against_time,
                                                   std::size_t buckets) const {
+    const SeriesSource source = seriesSource(row, metric, against_time);
+    return minMaxDecimate(*source.xs, *source.ys, buckets, source.blocks);
+}
+
+SeriesSource RunProgressModel::seriesSource(int row, Metric metric, bool against_time) const {
     const RunTrace& t = trace(row);
     if (metric == Metric::Eval)
-        return minMaxDecimate(against_time ? t.eval_elapsed_s : t.eval_step, t.eval_value, buckets);
+        return {against_time ? &t.eval_elapsed_s : &t.eval_step, &t.eval_value, nullptr};
     const std::vector<double>* ys = &t.loss;
     switch (metric) {
     case Metric::Loss:
@@ -225,8 +227,7 @@ std::vector<SeriesPoint> RunProgressModel::series(int row, Metric metric, bool a
     case Metric::Eval:
         break;
     }
-    return minMaxDecimate(against_time ? t.elapsed_s : t.step, *ys, buckets,
-                          &t.blocks[static_cast<std::size_t>(metric)]);
+    return {against_time ? &t.elapsed_s : &t.step, ys, &t.blocks[static_cast<std::size_t>(metric)]};
 }
 
 int RunProgressModel::rowOf(std::int64_t run_id) const {

@@ -6,6 +6,7 @@
 #include "metric_record.h"
 #include "run_plan.h"
 #include "series_decimation.h"
+#include "steady_state_median.h"
 
 #include <QAbstractTableModel>
 #include <QTimer>
@@ -25,6 +26,14 @@ struct RunTrace {
     // Block summaries of the step series above, in the order of RunProgressModel::Metric (Loss ..
     // HiddenCommMs).
     SeriesBlocks blocks[7];
+};
+
+// A run's series as the model keeps it: x (step or elapsed seconds), the metric's values, and the block
+// summaries of those values (none for evaluations). Valid until the model changes.
+struct SeriesSource {
+    const std::vector<double>* xs = nullptr;
+    const std::vector<double>* ys = nullptr;
+    const SeriesBlocks* blocks = nullptr;
 };
 
 class RunProgressModel : public QAbstractTableModel {
@@ -58,6 +67,8 @@ class RunProgressModel : public QAbstractTableModel {
     std::size_t recordCount() const { return record_count_; }
     // The run's series for display: at most 2 x buckets points.
     std::vector<SeriesPoint> series(int row, Metric metric, bool against_time, std::size_t buckets) const;
+    // The run's whole series, for views that decimate it themselves.
+    SeriesSource seriesSource(int row, Metric metric, bool against_time) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -82,6 +93,7 @@ class RunProgressModel : public QAbstractTableModel {
         // The run's throughput as `run` prints it: the median over its steps so far after the warm-up
         // (warmupStepsToSkip); none before the first step.
         std::optional<double> steady_samples_per_s;
+        SteadyStateMedian steady_median; // of samples_per_s, kept up as steps arrive
     };
     int rowOf(std::int64_t run_id) const;
     static void appendTo(RunTrace& trace, const std::vector<MetricRecord>& records);
