@@ -501,7 +501,8 @@ TEST_CASE("the whole journey through the window by mouse and keyboard: a stored 
                                          .arg(QDate::currentDate().toString(Qt::ISODate))
                                          .toStdString());
     const std::string written = fileText(csv.toStdString());
-    CHECK_THAT(written, Catch::StartsWith("session_a,session_b,workload,dataset,series,ranks,figure,unit,a,b,"));
+    CHECK_THAT(written,
+               Catch::StartsWith("session_a,session_b,workload,dataset,series,ranks,figure,unit,a,b,"));
     // Units stand in their own column: no figure carries one ("152.24 ms", "+10.0%").
     CHECK_FALSE(QString::fromStdString(written).contains(
         QRegularExpression(QStringLiteral("[0-9] ?(ms|%|x)(,|\\n)"))));

@@ -80,8 +80,8 @@ RunsTab::RunsTab(SessionController* controller, RunProgressModel* runs, QWidget*
     connect(open_log, &QPushButton::clicked, this, &RunsTab::openSelectedRunLog);
     if (controller_) connect(controller_, &SessionController::textFetched, this, &RunsTab::showLog);
     if (controller_)
-        launch_ = [this](const RunPlan& plan, const QString& cluster, const std::vector<RunSpec>& runs) {
-            return controller_->launch(plan, cluster, runs);
+        launch_ = [this](const RunPlan& plan, const QString& cluster, const std::vector<RunSpec>& chosen) {
+            return controller_->launch(plan, cluster, chosen);
         };
     ask_exclude_ = [this](const QString& question) {
         return QMessageBox::question(this, tr("Exclude slow nodes"), question,
@@ -227,7 +227,7 @@ void RunsTab::openSelectedRunLog() {
     tabs->setObjectName(QStringLiteral("logTabs"));
     layout->addWidget(tabs);
     pending_logs_.clear();
-    for (const QString file : {QStringLiteral("stdout.log"), QStringLiteral("stderr.log")}) {
+    for (const QString& file : {QStringLiteral("stdout.log"), QStringLiteral("stderr.log")}) {
         auto* view = new QPlainTextEdit(tabs);
         view->setObjectName(file == QLatin1String("stdout.log") ? QStringLiteral("stdoutLog")
                                                                 : QStringLiteral("stderrLog"));
