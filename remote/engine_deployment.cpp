@@ -49,17 +49,18 @@ EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) co
         "set -e; cd " + folder +
         "; "
         "cmake -S src -B build -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_ENGINE_ONLY=ON "
+        // Plain progress lines in the log that the console shows (make colours them otherwise).
+        "-DCMAKE_COLOR_MAKEFILE=OFF "
         // Where jobs get GPUs: LibTorch's CUDA libraries (training on the GPU) and
         // NCCL with the CUDA toolkit it needs; elsewhere neither.
         "-DSCALEBENCH_CUDA=" +
         std::string(settings_.gpus_per_node > 0 ? "ON" : "OFF") +
         " -DSCALEBENCH_NCCL=" + std::string(settings_.gpus_per_node > 0 ? "ON" : "OFF") +
         " "
+        // The torch the engine builds against, last: the injection tests read it as the last argument.
         "-DSCALEBENCH_PYTHON=\"$(command -v " +
         shellQuote(settings_.torch_python) +
-        ")\" "
-        // Plain progress lines in the log that the console shows (make colours them otherwise).
-        "-DCMAKE_COLOR_MAKEFILE=OFF; "
+        ")\"; "
         "cmake --build build --parallel \"$(nproc)\"";
     plan.job.name = "scalebench-build-" + plan.target.hash;
     plan.job.program = {"/bin/bash", "-c", build};
