@@ -43,7 +43,7 @@ class BreakdownTab : public QSplitter {
         std::string name;
         int ranks = 0;
         std::vector<RankTimesRecord> times;
-        std::vector<std::string> hosts; // each rank's, from the run's header
+        std::string header_json; // each rank's host is read from it when the run is shown (hostsOfRanks)
     };
     QWidget* buildStragglers(QWidget* parent);
 
