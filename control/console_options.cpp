@@ -512,9 +512,7 @@ std::string consoleUsage(const std::string& command_name) {
 }
 
 std::string defaultEnginePath() {
-    std::error_code error;
-    const auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-    if (!error) {
+    if (const auto self = runningExecutable(); !self.empty()) {
         for (const char* relative : {"../trainers/scalebench-engine", "scalebench-engine"}) {
             const auto candidate = self.parent_path() / relative;
             if (access(candidate.c_str(), X_OK) == 0)

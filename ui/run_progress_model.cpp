@@ -262,6 +262,8 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
     const Row& row = rows_[static_cast<std::size_t>(index.row())];
     const RunTrace& t = row.trace;
     const bool raw = role == Qt::UserRole;
+    // A figure that does not exist yet: "-" on screen, an empty CSV field.
+    const QVariant none = raw ? QVariant() : QVariant(QStringLiteral("-"));
     switch (index.column()) {
     case Run:
         return QString::fromStdString(row.name);
@@ -286,15 +288,15 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
         const bool ended = row.state == QLatin1String("done") || row.state == QLatin1String("failed") ||
                            row.state == QLatin1String("cancelled");
         const double eta = ended ? -1 : etaSeconds(row);
-        if (eta < 0) return raw ? QVariant() : QVariant(QStringLiteral("-"));
+        if (eta < 0) return none;
         return raw ? QVariant(eta) : QVariant(durationText(eta));
     }
     case SamplesPerS:
-        if (!row.steady_samples_per_s) return raw ? QVariant() : QVariant(QStringLiteral("-"));
+        if (!row.steady_samples_per_s) return none;
         return raw ? QVariant(*row.steady_samples_per_s)
                    : QVariant(QString::number(*row.steady_samples_per_s, 'f', 1));
     case Loss:
-        if (t.loss.empty()) return raw ? QVariant() : QVariant(QStringLiteral("-"));
+        if (t.loss.empty()) return none;
         return raw ? QVariant(t.loss.back()) : QVariant(QString::number(t.loss.back(), 'f', 4));
     default:
         return {};
