@@ -5,6 +5,8 @@
 
 #include "session_results.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMetaObject>
 #include <exception>
 #include <memory>
@@ -26,6 +28,18 @@ std::vector<ClusterSettings> storedClusters(const SessionStore& store) {
 }
 
 } // namespace
+
+StoredRun storedRun(RunRow run, const std::vector<MetricRecord>& records,
+                    std::vector<RankTimesRecord> rank_times) {
+    StoredRun stored;
+    const QJsonObject header = QJsonDocument::fromJson(QByteArray::fromStdString(run.header_json)).object();
+    stored.steps =
+        header.value(QLatin1String("hyperparameters")).toObject().value(QLatin1String("steps")).toInt();
+    stored.run = std::move(run);
+    stored.trace->append(records);
+    stored.rank_times = std::make_shared<const std::vector<RankTimesRecord>>(std::move(rank_times));
+    return stored;
+}
 
 StoredSessionLoader::StoredSessionLoader(std::filesystem::path db, QObject* parent)
     : QObject(parent), db_(std::move(db)), worker_([this] { work(); }) {}
@@ -116,13 +130,13 @@ void StoredSessionLoader::loadSession(std::int64_t session_id) {
                 return;
             }
             for (RunRow& run : store.runs(session.session_id)) {
-                StoredRun stored{std::move(run), {}, {}};
-                for (const auto& step : store.steps(stored.run.id))
-                    stored.records.emplace_back(step);
-                for (const auto& eval : store.evals(stored.run.id))
-                    stored.records.emplace_back(eval);
-                stored.rank_times = store.rankTimes(stored.run.id);
-                session.runs.push_back(std::move(stored));
+                std::vector<MetricRecord> records;
+                for (const auto& step : store.steps(run.id))
+                    records.emplace_back(step);
+                for (const auto& eval : store.evals(run.id))
+                    records.emplace_back(eval);
+                auto rank_times = store.rankTimes(run.id);
+                session.runs.push_back(storedRun(std::move(run), records, std::move(rank_times)));
             }
             session.results = loadSessionResults(store, session.session_id);
             try {

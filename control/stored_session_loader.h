@@ -6,6 +6,7 @@
 #include "cluster_settings.h"
 #include "metric_record.h"
 #include "results_table.h"
+#include "run_trace.h"
 #include "session_comparison.h"
 #include "session_projection.h"
 #include "session_store.h"
@@ -19,6 +20,7 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -32,12 +34,22 @@ struct StoredSessionList {
     QString error; // empty when read
 };
 
-// One stored run with what the views draw of it.
+// One stored run with what the views draw of it, built on the loader's thread: the window shares its trace
+// and rank times rather than copying or building them (a 1000-run session's took ~60 ms of its event loop).
 struct StoredRun {
     RunRow run;
-    std::vector<MetricRecord> records;       // its steps, then its evaluations
-    std::vector<RankTimesRecord> rank_times; // by step, ranks in order
+    int steps = 0; // the steps it trains, from its header (0 where it names none: a collective sweep)
+    // Its steps and evaluations. Views share it and never change it; RunProgressModel copies it before it
+    // would append to it.
+    std::shared_ptr<RunTrace> trace = std::make_shared<RunTrace>();
+    // By step, ranks in order.
+    std::shared_ptr<const std::vector<RankTimesRecord>> rank_times =
+        std::make_shared<const std::vector<RankTimesRecord>>();
 };
+
+// A stored run from what the store holds of it: its row, its steps and evaluations, its rank times.
+StoredRun storedRun(RunRow run, const std::vector<MetricRecord>& records,
+                    std::vector<RankTimesRecord> rank_times = {});
 
 // A stored session as the window shows it: its runs with their records, its figures, and what the
 // performance model needs of each training series.

@@ -44,6 +44,30 @@ void ColumnDecimation::close(const Column& column, const std::vector<double>& xs
     open_points_ = points_.size() - before;
 }
 
+void ColumnDecimation::addStraddling(std::size_t first, std::size_t last, const std::vector<double>& xs,
+                                     const std::vector<double>& ys) {
+    // xs do not decrease, so each column's points are a run: its end is found by bisection and its lowest and
+    // highest by one tight pass, the same points (the first of equal ones) as adding them one by one.
+    while (first <= last) {
+        const std::size_t column = columns_.columnOf(xs[first]);
+        std::size_t lo = first + 1, hi = last + 1; // the first point of a later column lies in [lo, hi]
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (columns_.columnOf(xs[mid]) == column)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        std::size_t lowest = first, highest = first;
+        for (std::size_t k = first + 1; k < lo; ++k) {
+            if (ys[k] < ys[lowest]) lowest = k;
+            if (ys[k] > ys[highest]) highest = k;
+        }
+        add(column, first, lowest, highest, lo - 1, xs, ys);
+        first = lo;
+    }
+}
+
 const std::vector<SeriesPoint>& ColumnDecimation::update(const std::vector<double>& xs,
                                                          const std::vector<double>& ys,
                                                          const PixelColumns& columns,
@@ -73,6 +97,9 @@ const std::vector<SeriesPoint>& ColumnDecimation::update(const std::vector<doubl
                 i = end + 1;
                 continue;
             }
+            addStraddling(i, end, xs, ys);
+            i = end + 1;
+            continue;
         }
         add(columns_.columnOf(xs[i]), i, i, i, i, xs, ys);
         ++i;

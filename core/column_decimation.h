@@ -44,6 +44,9 @@ class ColumnDecimation {
     void add(std::size_t column, std::size_t first, std::size_t lowest, std::size_t highest, std::size_t last,
              const std::vector<double>& xs, const std::vector<double>& ys);
     void close(const Column& column, const std::vector<double>& xs, const std::vector<double>& ys);
+    // The points first..last of a block that spans more than one column.
+    void addStraddling(std::size_t first, std::size_t last, const std::vector<double>& xs,
+                       const std::vector<double>& ys);
 
     PixelColumns columns_{};
     std::size_t decimated_ = 0;      // points of the series read so far

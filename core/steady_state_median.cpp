@@ -15,6 +15,11 @@ void SteadyStateMedian::restart(std::size_t skip) {
     upper_.clear();
 }
 
+void SteadyStateMedian::reserve(std::size_t values) {
+    lower_.reserve(values / 2 + 1);
+    upper_.reserve(values / 2 + 1);
+}
+
 void SteadyStateMedian::insert(double value) {
     if (lower_.empty() || value <= lower_.front()) {
         lower_.push_back(value);

@@ -13,6 +13,8 @@ class SteadyStateMedian {
   public:
     // values: the series so far (it only grows). None before the first steady-state step.
     std::optional<double> update(const std::vector<double>& values);
+    // Room for a series of `values` values, so that it does not copy its halves as it grows.
+    void reserve(std::size_t values);
 
   private:
     void restart(std::size_t skip);

@@ -104,10 +104,16 @@ TEST_CASE("a series with fewer points than columns is drawn whole", "[core][deci
 }
 
 TEST_CASE("block summaries give the same points as reading every point", "[core][decimation]") {
-    const Series s = noisyLoss(700'000, 11);
+    Series s = noisyLoss(700'000, 11);
+    SECTION("values as a loss curve gives them") {}
+    SECTION("values that repeat: the first of equal lowest or highest points, with blocks or without") {
+        for (double& y : s.ys)
+            y = std::round(y * 20) / 20;
+    }
     SeriesBlocks blocks;
     blocks.extend(s.ys);
-    for (std::size_t width : {97, 640, 1180, 2500}) {
+    // From many blocks a column to several columns a block (5000 and 20000: blocks of 256 span 2 to 8).
+    for (std::size_t width : {97, 640, 1180, 2500, 5000, 20000}) {
         const PixelColumns columns{0, 700'000, width};
         const auto with_blocks = columnDecimate(s.xs, s.ys, columns, &blocks);
         const auto without = columnDecimate(s.xs, s.ys, columns);

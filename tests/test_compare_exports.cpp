@@ -255,7 +255,7 @@ TEST_CASE("the Scaling CSV names session, workload and dataset and leaves two si
           "[ui][export]") {
     ComparedWindow w;
     REQUIRE(w.window.selectSession(w.b));
-    QSignalSpy loaded(w.window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    QSignalSpy loaded(&w.window, &MainWindow::sessionShown);
     while (w.window.scalingModel()->rowCount() == 0 && loaded.wait(10'000)) {
     }
     REQUIRE(w.window.scalingModel()->rowCount() == 4);
@@ -353,7 +353,7 @@ TEST_CASE("the Live tab's CSV holds each run's progress as plain numbers, empty 
 TEST_CASE("the Runs tab exports its tables whole, every run, as PNG and SVG", "[ui][export]") {
     ComparedWindow w;
     REQUIRE(w.window.selectSession(w.b));
-    QSignalSpy loaded(w.window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    QSignalSpy loaded(&w.window, &MainWindow::sessionShown);
     while (w.window.shownRuns()->rowCount() < 4 && loaded.wait(10'000)) {
     }
     w.window.showTab(QStringLiteral("runsTab"));

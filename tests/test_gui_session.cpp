@@ -75,7 +75,7 @@ TEST_CASE("a plan built and launched in the window streams into the live view, t
     MainWindow& window = console.window;
     window.resize(1280, 820);
     window.show();
-    QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    QSignalSpy loaded(&window, &MainWindow::sessionShown);
     QSignalSpy compared(window.storedSessions(), &StoredSessionLoader::sessionsCompared);
 
     QSignalSpy records(&controller, &SessionController::recordsArrived);

@@ -160,13 +160,12 @@ TEST_CASE("the Runs tab's two tables show one throughput per run, the steady-sta
     // A stored session shows the same figure (the Runs tab's upper table read "-" for stored runs once).
     StoredSession stored;
     stored.session_id = 2;
-    StoredRun run;
-    run.run.id = 9;
-    run.run.name = specs.front().name;
-    run.run.ranks = 3;
-    run.run.status = "ok";
-    run.records.assign(steps.begin(), steps.end());
-    stored.runs.push_back(run);
+    RunRow row;
+    row.id = 9;
+    row.name = specs.front().name;
+    row.ranks = 3;
+    row.status = "ok";
+    stored.runs.push_back(storedRun(row, {steps.begin(), steps.end()}));
     RunProgressModel stored_runs;
     stored_runs.setStoredSession(stored);
     CHECK(stored_runs.index(0, RunProgressModel::SamplesPerS).data().toString() == "108.5");
@@ -177,6 +176,45 @@ TEST_CASE("the Runs tab's two tables show one throughput per run, the steady-sta
         CHECK_THAT(model->headerData(column, Qt::Horizontal, Qt::ToolTipRole).toString().toStdString(),
                    Catch::Contains("median over steady-state steps") && Catch::Contains("scalebench run"));
     }
+}
+
+TEST_CASE("a stored session's traces are shared with the loader's answer, never changed through it",
+          "[ui][runs]") {
+    // The loader builds each run's trace on its thread and the window shares it (a 1000-run session's traces
+    // took ~60 ms of the window's event loop to build there); a row that grows copies its trace first.
+    std::vector<MetricRecord> steps;
+    for (int i = 1; i <= 30; ++i) {
+        StepRecord s;
+        s.step = i;
+        s.samples_per_s = 100;
+        s.step_s = 1;
+        steps.emplace_back(s);
+    }
+    RunRow row;
+    row.id = 4;
+    row.name = "resnet20-n2-r1";
+    row.ranks = 2;
+    row.status = "running";
+    row.header_json = R"({"type":"header","hyperparameters":{"steps":40}})";
+    StoredSession stored;
+    stored.session_id = 3;
+    stored.runs.push_back(storedRun(row, steps));
+    CHECK(stored.runs[0].steps == 40); // from the header, on the loader's thread
+    RunProgressModel runs;
+    runs.setStoredSession(stored);
+    CHECK(&runs.trace(0) == stored.runs[0].trace.get());
+    CHECK(runs.index(0, RunProgressModel::Progress).data().toString() == "30 / 40");
+    CHECK(runs.recordCount() == 30);
+
+    StepRecord next;
+    next.step = 31;
+    next.samples_per_s = 200;
+    next.step_s = 1;
+    runs.appendRecords(4, {next});
+    CHECK(runs.trace(0).step.size() == 31);
+    CHECK(&runs.trace(0) != stored.runs[0].trace.get());
+    CHECK(stored.runs[0].trace->step.size() == 30); // the answer is as the loader read it
+    CHECK(runs.index(0, RunProgressModel::Progress).data().toString() == "31 / 40");
 }
 
 TEST_CASE("the Runs tab marks a figure not to take at face value, with its reason", "[ui][runs][issue25]") {

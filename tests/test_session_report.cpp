@@ -215,7 +215,7 @@ TEST_CASE("File > Export report writes the shown session's page", "[ui][report]"
     const auto id = store.createSession("night <run>", "[plan]", "local");
     store.finishSession(id, "ok");
     MainWindow window(store);
-    QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    QSignalSpy loaded(&window, &MainWindow::sessionShown);
     REQUIRE(loaded.wait(10'000));
     CHECK(hasAction(window, "Export &report..."));
     const QString path = dir.filePath("night.html");

@@ -60,8 +60,13 @@ TEST_CASE("the stored session loader hands a whole session over on the caller's 
     CHECK(answer.error.isEmpty());
     CHECK(answer.session_id == session);
     REQUIRE(answer.runs.size() == 3);
-    for (const StoredRun& run : answer.runs)
-        CHECK(run.records.size() == 21); // every step and the evaluation
+    for (const StoredRun& run : answer.runs) { // every step and the evaluation, summarised on the worker
+        CHECK(run.trace->step.size() == 20);
+        CHECK(run.trace->eval_step.size() == 1);
+        CHECK(run.trace->blocks[RunTrace::Loss].completeBlocks() == 0); // 20 steps: no whole 256-step block
+        REQUIRE(run.trace->steady_samples_per_s);
+        CHECK(*run.trace->steady_samples_per_s == Approx(1000.0 * run.run.ranks));
+    }
     CHECK(answer.results.size() == 3);
 
     QSignalSpy listed(&loader, &StoredSessionLoader::sessionsListed);

@@ -172,7 +172,7 @@ TEST_CASE("MainWindow lists stored sessions and shows the selected session's run
 
     MainWindow window(store);
     // The sessions and the newest one's figures are read on the loader's thread and arrive as whole values.
-    QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    QSignalSpy loaded(&window, &MainWindow::sessionShown);
     REQUIRE(loaded.wait(10'000));
     auto* sessions = window.findChild<QTableView*>("sessionTable");
     auto* runs = window.findChild<QTableView*>("runTable");

@@ -464,14 +464,13 @@ TEST_CASE(
     // The Breakdown tab shows the heat map of the run it shows stragglers for, and names the slow rank.
     BreakdownTab tab;
     StoredSession session;
-    StoredRun run;
-    run.run.id = 7;
-    run.run.name = "resnet20-n4-r1";
-    run.run.ranks = 4;
-    run.run.header_json = R"({"type":"header","hosts":[{"rank":0,"host":"nodeA"},{"rank":1,"host":"nodeB"},)"
-                          R"({"rank":2,"host":"nodeA"},{"rank":3,"host":"nodeB"}]})";
-    run.rank_times = sampleRankTimes();
-    session.runs.push_back(run);
+    RunRow run;
+    run.id = 7;
+    run.name = "resnet20-n4-r1";
+    run.ranks = 4;
+    run.header_json = R"({"type":"header","hosts":[{"rank":0,"host":"nodeA"},{"rank":1,"host":"nodeB"},)"
+                      R"({"rank":2,"host":"nodeA"},{"rank":3,"host":"nodeB"}]})";
+    session.runs.push_back(storedRun(run, {}, sampleRankTimes()));
     tab.setRuns(session);
     tab.showStragglers(0);
     showOffscreen(tab);
@@ -667,7 +666,7 @@ TEST_CASE("typing in the main window's search box narrows the session list to th
     store.finishSession(store.createSession("nightly bert", "[plan]", "jean-zay"), "failed");
     store.finishSession(store.createSession("laptop check", "[plan]", "local"), "ok");
     MainWindow window(store);
-    QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    QSignalSpy loaded(&window, &MainWindow::sessionShown);
     REQUIRE(loaded.wait(10'000));
     showOffscreen(window);
     auto* search = window.findChild<QLineEdit*>("sessionSearch");
@@ -894,7 +893,7 @@ TEST_CASE(
     SessionStore store(dir.filePath("sessions.sqlite").toStdString());
     store.finishSession(store.createSession("today", "[plan]", "local"), "ok");
     MainWindow window(store);
-    QSignalSpy loaded(window.storedSessions(), &StoredSessionLoader::sessionLoaded);
+    QSignalSpy loaded(&window, &MainWindow::sessionShown);
     REQUIRE(loaded.wait(10'000));
     CHECK(hasAction(window, "&Import logs..."));
 

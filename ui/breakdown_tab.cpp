@@ -63,24 +63,26 @@ void BreakdownTab::setResults(const std::vector<RunResult>& results) {
 }
 
 void BreakdownTab::setRuns(const StoredSession& session) {
-    runs_.clear();
+    // The rank times are shared, not copied, and the hosts are parsed from the header only for the run shown:
+    // a 1000-run session's took tens of milliseconds of the window's event loop (bench/window_stall_bench).
+    std::vector<RunTimes> runs;
+    runs.reserve(session.runs.size());
     for (const StoredRun& run : session.runs)
-        // The hosts are parsed from the header only for the run shown: a 1000-run session's headers took
-        // tens of milliseconds of the window's event loop (bench/window_stall_bench).
-        runs_.push_back({run.run.id, run.run.name, run.run.ranks, run.rank_times, run.run.header_json});
+        runs.push_back({run.run.id, run.run.name, run.run.ranks, run.rank_times, run.run.header_json});
+    runs_.swap(runs);
 }
 
 void BreakdownTab::showStragglers(std::int64_t run_id) {
     // Without a chosen run: the session's first run with per-rank times, the one with the most ranks.
     const RunTimes* shown = nullptr;
     for (const RunTimes& run : runs_) {
-        if (run_id != 0 ? run.id == run_id : !run.times.empty() && (!shown || run.ranks > shown->ranks))
+        if (run_id != 0 ? run.id == run_id : !run.times->empty() && (!shown || run.ranks > shown->ranks))
             shown = &run;
     }
-    rank_times_->setRankTimes(shown ? shown->times : std::vector<RankTimesRecord>{});
-    heat_map_->setRankTimes(shown ? shown->times : std::vector<RankTimesRecord>{},
+    rank_times_->setRankTimes(shown ? *shown->times : std::vector<RankTimesRecord>{});
+    heat_map_->setRankTimes(shown ? *shown->times : std::vector<RankTimesRecord>{},
                             shown ? hostsOfRanks(shown->header_json) : std::vector<std::string>{});
-    if (!shown || shown->times.empty()) {
+    if (!shown || shown->times->empty()) {
         heading_->setText(tr("Per-rank step times: none recorded for this run"));
         return;
     }

@@ -8,6 +8,7 @@
 
 #include <QSplitter>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,8 @@ class BreakdownTab : public QSplitter {
         std::int64_t id = 0;
         std::string name;
         int ranks = 0;
-        std::vector<RankTimesRecord> times;
+        std::shared_ptr<const std::vector<RankTimesRecord>>
+            times;               // shared with the loader's answer, never null
         std::string header_json; // each rank's host is read from it when the run is shown (hostsOfRanks)
     };
     QWidget* buildStragglers(QWidget* parent);

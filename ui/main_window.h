@@ -16,6 +16,7 @@ class QLabel;
 class QProgressBar;
 class QAbstractItemModel;
 class QTabWidget;
+class QTimer;
 
 namespace scalebench {
 
@@ -98,6 +99,11 @@ class MainWindow : public QMainWindow {
     // shown; a file that gives nothing is named in a message. The session's id; 0 where none could be made.
     std::int64_t importLogs(const ImportRequest& request);
 
+  signals:
+    // Every tab shows the stored session the loader read (or the error reading it). The Runs tab shows it a
+    // turn of the event loop earlier: the other tabs follow in the next (showOtherTabs).
+    void sessionShown(std::int64_t session_id);
+
   protected:
     void closeEvent(QCloseEvent* event) override;
 
@@ -112,6 +118,7 @@ class MainWindow : public QMainWindow {
     void showSession(std::int64_t session_id); // 0: none; asks the loader for its runs and figures
     void showStoredSession(const StoredSession& session);
     void showClusters(const StoredClusterList& clusters);
+    void showOtherTabs(); // the Scaling, Breakdown and Collectives tabs of the session the Runs tab shows
     void showResults(const std::vector<RunResult>& results);
     void showRuns(RunProgressModel* runs);
     void openPlanFile();
@@ -133,6 +140,7 @@ class MainWindow : public QMainWindow {
     std::vector<RunCapsule> shown_capsules_; // what the shown session's runs ran (File > Export report)
     ReportProjection shown_projection_;      // its model inputs, for the report's Projection section
     std::int64_t stragglers_for_ = 0;        // the session whose next load picks the stragglers' run afresh
+    QTimer* other_tabs_;                     // 0 ms: showOtherTabs, after the event loop's next turn
 
     SessionBrowser* browser_;
     QTabWidget* tabs_;

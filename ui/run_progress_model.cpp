@@ -2,12 +2,9 @@
 // and each run's full step trace for the live charts.
 #include "run_progress_model.h"
 
-#include "analysis.h"
 #include "figure_labels.h"
 #include "stored_session_loader.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <algorithm>
 #include <cmath>
 
@@ -54,7 +51,9 @@ void RunProgressModel::startSession(std::int64_t session_id, const std::vector<R
 }
 
 void RunProgressModel::setStoredSession(const StoredSession& session) {
+    // Everything heavy (traces, their summaries, the headers' step counts) was built on the loader's thread.
     std::vector<Row> rows;
+    rows.reserve(session.runs.size());
     std::size_t records = 0;
     for (const StoredRun& stored : session.runs) {
         const RunRow& run = stored.run;
@@ -64,22 +63,18 @@ void RunProgressModel::setStoredSession(const StoredSession& session) {
         row.run_id = run.id;
         row.job_id = run.job_id;
         row.run_dir = run.run_dir;
-        const QJsonObject header =
-            QJsonDocument::fromJson(QByteArray::fromStdString(run.header_json)).object();
-        row.steps =
-            header.value(QLatin1String("hyperparameters")).toObject().value(QLatin1String("steps")).toInt();
+        row.steps = stored.steps;
         row.state = stateOf(QString::fromStdString(run.status));
         row.where = run.status == "failed" || run.status == "cancelled"
                         ? QString::fromStdString(run.error).section(QLatin1Char('\n'), 0, 0)
                         : QString::fromStdString(run.nodes);
-        records += stored.records.size();
+        row.trace = stored.trace;
+        records += row.trace->step.size() + row.trace->eval_step.size();
         rows.push_back(std::move(row));
-        appendTo(rows.back().trace, stored.records);
-        updateThroughput(rows.back());
     }
     beginResetModel();
     session_id_ = session.session_id;
-    rows_ = std::move(rows);
+    rows_.swap(rows); // the previous rows are freed after the reset, not inside it
     record_count_ = records;
     endResetModel();
     emit tracesChanged();
@@ -119,41 +114,12 @@ void RunProgressModel::appendRecords(std::int64_t run_id, const std::vector<Metr
     for (const auto& record : records) // the engine's count (epochs become steps there), not the plan's
         if (const auto* header = std::get_if<HeaderRecord>(&record); header && header->steps > 0)
             row.steps = static_cast<int>(header->steps);
-    appendTo(row.trace, records);
-    updateThroughput(row);
+    if (row.trace.use_count() > 1) row.trace = std::make_shared<RunTrace>(*row.trace); // shared: copied first
+    if (row.steps > 0) row.trace->reserve(static_cast<std::size_t>(row.steps));
+    row.trace->append(records);
     record_count_ += records.size();
     emit dataChanged(index(r, Progress), index(r, Loss));
     if (!coalesce_.isActive()) coalesce_.start();
-}
-
-void RunProgressModel::updateThroughput(Row& row) {
-    if (const auto steady = row.steady_median.update(row.trace.samples_per_s))
-        row.steady_samples_per_s = steady;
-}
-
-void RunProgressModel::appendTo(RunTrace& t, const std::vector<MetricRecord>& records) {
-    for (const auto& record : records) {
-        if (const auto* s = std::get_if<StepRecord>(&record)) {
-            t.step.push_back(static_cast<double>(s->step));
-            t.elapsed_s.push_back(s->elapsed_s);
-            t.loss.push_back(s->loss);
-            t.samples_per_s.push_back(s->samples_per_s);
-            t.step_ms.push_back(s->step_s * 1e3);
-            t.forward_ms.push_back(s->forward_s * 1e3);
-            t.backward_ms.push_back(s->backward_s * 1e3);
-            t.exposed_comm_ms.push_back(s->allreduce_s * 1e3);
-            t.hidden_comm_ms.push_back(s->comm_hidden_s * 1e3);
-        } else if (const auto* e = std::get_if<EvalRecord>(&record)) {
-            t.eval_step.push_back(static_cast<double>(e->step));
-            t.eval_elapsed_s.push_back(e->elapsed_s);
-            t.eval_value.push_back(e->value);
-        }
-    }
-    const std::vector<double>* series[] = {&t.loss,          &t.samples_per_s, &t.step_ms,
-                                           &t.forward_ms,    &t.backward_ms,   &t.exposed_comm_ms,
-                                           &t.hidden_comm_ms};
-    for (std::size_t m = 0; m < std::size(series); ++m)
-        t.blocks[m].extend(*series[m]);
 }
 
 void RunProgressModel::runFinished(std::int64_t run_id, const QString& status, const QString& error) {
@@ -188,7 +154,7 @@ bool RunProgressModel::isActive(int row) const {
 }
 
 const RunTrace& RunProgressModel::trace(int row) const {
-    return rows_.at(static_cast<std::size_t>(row)).trace;
+    return *rows_.at(static_cast<std::size_t>(row)).trace;
 }
 
 std::vector<SeriesPoint> RunProgressModel::series(int row, Metric metric, bool against_time,
@@ -201,33 +167,11 @@ SeriesSource RunProgressModel::seriesSource(int row, Metric metric, bool against
     const RunTrace& t = trace(row);
     if (metric == Metric::Eval)
         return {against_time ? &t.eval_elapsed_s : &t.eval_step, &t.eval_value, nullptr};
-    const std::vector<double>* ys = &t.loss;
-    switch (metric) {
-    case Metric::Loss:
-        ys = &t.loss;
-        break;
-    case Metric::SamplesPerS:
-        ys = &t.samples_per_s;
-        break;
-    case Metric::StepMs:
-        ys = &t.step_ms;
-        break;
-    case Metric::ForwardMs:
-        ys = &t.forward_ms;
-        break;
-    case Metric::BackwardMs:
-        ys = &t.backward_ms;
-        break;
-    case Metric::ExposedCommMs:
-        ys = &t.exposed_comm_ms;
-        break;
-    case Metric::HiddenCommMs:
-        ys = &t.hidden_comm_ms;
-        break;
-    case Metric::Eval:
-        break;
-    }
-    return {against_time ? &t.elapsed_s : &t.step, ys, &t.blocks[static_cast<std::size_t>(metric)]};
+    static_assert(int(Metric::Loss) == RunTrace::Loss &&
+                  int(Metric::HiddenCommMs) == RunTrace::HiddenCommMs &&
+                  int(Metric::Eval) == RunTrace::SeriesCount);
+    const auto series = static_cast<RunTrace::Series>(metric); // the same order
+    return {against_time ? &t.elapsed_s : &t.step, &t.series(series), &t.blocks[series]};
 }
 
 int RunProgressModel::rowOf(std::int64_t run_id) const {
@@ -237,9 +181,9 @@ int RunProgressModel::rowOf(std::int64_t run_id) const {
 }
 
 double RunProgressModel::etaSeconds(const Row& row) const {
-    const auto& ms = row.trace.step_ms;
+    const auto& ms = row.trace->step_ms;
     if (ms.empty() || row.steps <= 0) return -1;
-    const double done = row.trace.step.back();
+    const double done = row.trace->step.back();
     if (done >= row.steps) return 0;
     std::vector<double> recent(ms.end() - static_cast<std::ptrdiff_t>(std::min(kEtaWindow, ms.size())),
                                ms.end());
@@ -260,7 +204,7 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || (role != Qt::DisplayRole && role != Qt::UserRole))
         return {};
     const Row& row = rows_[static_cast<std::size_t>(index.row())];
-    const RunTrace& t = row.trace;
+    const RunTrace& t = *row.trace;
     const bool raw = role == Qt::UserRole;
     // A figure that does not exist yet: "-" on screen, an empty CSV field.
     const QVariant none = raw ? QVariant() : QVariant(QStringLiteral("-"));
@@ -292,9 +236,9 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
         return raw ? QVariant(eta) : QVariant(durationText(eta));
     }
     case SamplesPerS:
-        if (!row.steady_samples_per_s) return none;
-        return raw ? QVariant(*row.steady_samples_per_s)
-                   : QVariant(QString::number(*row.steady_samples_per_s, 'f', 1));
+        if (!t.steady_samples_per_s) return none;
+        return raw ? QVariant(*t.steady_samples_per_s)
+                   : QVariant(QString::number(*t.steady_samples_per_s, 'f', 1));
     case Loss:
         if (t.loss.empty()) return none;
         return raw ? QVariant(t.loss.back()) : QVariant(QString::number(t.loss.back(), 'f', 4));

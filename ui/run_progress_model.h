@@ -5,28 +5,19 @@
 #include "job_status.h"
 #include "metric_record.h"
 #include "run_plan.h"
+#include "run_trace.h"
 #include "series_decimation.h"
-#include "steady_state_median.h"
 
 #include <QAbstractTableModel>
 #include <QTimer>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace scalebench {
 
 struct StoredSession;
-
-// Everything a run has streamed so far, one entry per step (full data; charts decimate for display).
-struct RunTrace {
-    std::vector<double> step, elapsed_s, loss, samples_per_s, step_ms;
-    std::vector<double> forward_ms, backward_ms, exposed_comm_ms, hidden_comm_ms;
-    std::vector<double> eval_step, eval_elapsed_s, eval_value;
-    // Block summaries of the step series above, in the order of RunProgressModel::Metric (Loss ..
-    // HiddenCommMs).
-    SeriesBlocks blocks[7];
-};
 
 // A run's series as the model keeps it: x (step or elapsed seconds), the metric's values, and the block
 // summaries of those values (none for evaluations). Valid until the model changes.
@@ -89,15 +80,10 @@ class RunProgressModel : public QAbstractTableModel {
         std::int64_t run_id = 0;
         std::string job_id, run_dir;
         QString state = QStringLiteral("pending"), where;
-        RunTrace trace;
-        // The run's throughput as `run` prints it: the median over its steps so far after the warm-up
-        // (warmupStepsToSkip); none before the first step.
-        std::optional<double> steady_samples_per_s;
-        SteadyStateMedian steady_median; // of samples_per_s, kept up as steps arrive
+        // A stored run's is shared with the loader's answer (StoredRun::trace): copied before it grows.
+        std::shared_ptr<RunTrace> trace = std::make_shared<RunTrace>();
     };
     int rowOf(std::int64_t run_id) const;
-    static void appendTo(RunTrace& trace, const std::vector<MetricRecord>& records);
-    static void updateThroughput(Row& row);
     double etaSeconds(const Row& row) const;
 
     std::int64_t session_id_ = 0;
