@@ -41,7 +41,8 @@ struct RunTrace {
     // Room for `steps` steps (at most kMaxReservedSteps), so that appending does not copy the series as they
     // grow: at 1M steps each doubling copied ~50 MB in one live-chart frame (22 ms, bench/live_view_bench).
     void reserve(std::size_t steps);
-    static constexpr std::size_t kMaxReservedSteps = std::size_t{1} << 24;
+    // 2M steps: ~150 MB, touched only as steps arrive.
+    static constexpr std::size_t kMaxReservedSteps = std::size_t{1} << 21;
 
   private:
     SteadyStateMedian steady_median_; // of samples_per_s

@@ -74,3 +74,21 @@ TEST_CASE("a trace appended to in batches has the summaries of one built at once
         }
     }
 }
+
+TEST_CASE("a trace with room for its planned steps never moves its series as they arrive", "[core][trace]") {
+    RunTrace trace;
+    trace.reserve(5000);
+    const double* losses = trace.loss.data();
+    const double* throughputs = trace.samples_per_s.data();
+    for (std::int64_t first = 1; first <= 5000; first += 500) {
+        std::vector<MetricRecord> batch;
+        for (std::int64_t step = first; step < first + 500; ++step)
+            batch.emplace_back(stepOf(step));
+        trace.append(batch);
+    }
+    CHECK(trace.loss.size() == 5000);
+    CHECK(trace.loss.data() == losses); // no copy of the series in any frame
+    CHECK(trace.samples_per_s.data() == throughputs);
+    trace.reserve(std::size_t{1} << 40); // a plan's step count is not a promise of memory
+    CHECK(trace.step.capacity() == RunTrace::kMaxReservedSteps);
+}
