@@ -170,6 +170,13 @@ int main(int argc, char** argv) {
     std::printf("  CPU time of the GUI thread per frame (the machine's other load left out): median %.2f ms, "
                 "at >= 90%% of the records %.2f ms (max %.2f)\n",
                 median(frame_cpu_ms), median(late_cpu), *std::max_element(late_cpu.begin(), late_cpu.end()));
+    const auto over = [&](const std::vector<double>& ms) {
+        return std::count_if(ms.begin(), ms.end(), [&](double m) { return m > kFrameBudgetMs; });
+    };
+    std::printf(
+        "  frames over %.0f ms: %td of %zu by the clock, %td by the GUI thread's CPU time (max %.2f ms)\n",
+        kFrameBudgetMs, over(frame_ms), frame_ms.size(), over(frame_cpu_ms),
+        *std::max_element(frame_cpu_ms.begin(), frame_cpu_ms.end()));
     std::printf("  points drawn by the loss chart: %d of %zu; charts painted per frame: %.1f of 3\n", drawn,
                 trace.step.size(), charts_painted);
     std::printf("peer: one chart with every point (no decimation): median %.1f ms per redraw+paint\n",
