@@ -72,12 +72,12 @@ in_root env PIP_CERT=/root/host-ca.crt PIP_DISABLE_PIP_VERSION_CHECK=1 /opt/torc
   fail "pip failed: $(tail -20 "$root.pip.log")"
 pip_s=$(($(seconds) - t0))
 
-say "scalebench run /usr/share/scalebench/plans/quickstart.toml (the first use builds the engine)"
+say "scalebench --batch /usr/share/scalebench/plans/quickstart.toml (the first use builds the engine)"
 mkdir -p "$root/root/work"
 t0=$(seconds)
 set +e
 in_root env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 SCALEBENCH_TORCH_PYTHON=/opt/torch-venv/bin/python \
-  sh -c 'cd /root/work && scalebench run /usr/share/scalebench/plans/quickstart.toml --db /root/work/s.db --out /root/work/out' \
+  sh -c 'cd /root/work && scalebench --batch /usr/share/scalebench/plans/quickstart.toml --db /root/work/s.db --out /root/work/out' \
   >"$root.quickstart.log" 2>&1
 status=$?
 set -e
@@ -96,7 +96,7 @@ second=$(in_root env SCALEBENCH_TORCH_PYTHON=/opt/torch-venv/bin/python \
   echo "$(date -u '+%F %H:%M UTC'). debootstrap --variant=minbase bookworm from this machine's Debian mirror, then"
   echo "\`apt-get install ./$(basename "$deb")\` in the chroot (with /proc, /sys, /dev mounted), torch $torch_version into a"
   echo "venv there (\`pip install --no-deps torch ${cuda_runtime[*]}\`, as scripts/setup.sh does), and the quickstart run"
-  echo "by the installed \`/usr/bin/scalebench\` from \`/usr/share/scalebench/plans/quickstart.toml\` with"
+  echo "by the installed \`/usr/bin/scalebench --batch\` from \`/usr/share/scalebench/plans/quickstart.toml\` with"
   echo "SCALEBENCH_TORCH_PYTHON=/opt/torch-venv/bin/python: its first use builds the engine into /root/.cache/scalebench."
   echo
   echo "| step | figure |"
