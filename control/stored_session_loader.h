@@ -51,7 +51,7 @@ struct StoredRun {
 StoredRun storedRun(RunRow run, const std::vector<MetricRecord>& records,
                     std::vector<RankTimesRecord> rank_times = {});
 
-// A stored session as the window shows it: its runs with their records, its figures, and what the
+// A stored session as the window shows it: its runs with their traces, its figures, and what the
 // performance model needs of each training series.
 struct StoredSession {
     std::int64_t session_id = 0;
