@@ -56,8 +56,8 @@ ClusterSettings buildMachine(const LocalEngineBuild& build) {
 
 // An engine given as a path (--engine ./x, the one beside scalebench) is the user's: it is never built in its
 // place, only a name that PATH lacks is.
-bool namedByPath(const std::string& engine) {
-    return engine.find('/') != std::string::npos;
+bool usedAsGiven(const std::string& engine) {
+    return engine.find('/') != std::string::npos || engineFound(engine);
 }
 
 void requireSources(const LocalEngineBuild& build) {
@@ -95,7 +95,7 @@ bool engineFound(const std::string& engine) {
 
 std::string localEngine(const std::string& engine, const LocalEngineBuild& build,
                         const std::function<void(const std::string&)>& progress) {
-    if (namedByPath(engine) || engineFound(engine)) return engine;
+    if (usedAsGiven(engine)) return engine;
     requireSources(build);
     std::filesystem::create_directories(build.cache);
     LocalTransport transport;
@@ -116,7 +116,7 @@ std::string localEngine(const std::string& engine, const LocalEngineBuild& build
 }
 
 std::string localEngineBuildPlan(const std::string& engine, const LocalEngineBuild& build) {
-    if (namedByPath(engine) || engineFound(engine)) return "";
+    if (usedAsGiven(engine)) return "";
     requireSources(build);
     LocalTransport transport;
     LocalScheduler scheduler;

@@ -1,5 +1,6 @@
-// Display decimation of long series: at most two points (the minimum and the maximum) per horizontal bucket,
-// so a chart of a million records draws a few thousand points and still shows every spike.
+// What display decimation works from: a chart's point, and block summaries of a growing series (where each
+// block's lowest and highest value are), with which ColumnDecimation (column_decimation.h) reads a million
+// points as a few thousand blocks.
 #pragma once
 
 #include <cstddef>
@@ -26,13 +27,5 @@ class SeriesBlocks {
   private:
     std::vector<std::size_t> lowest_, highest_; // point indices
 };
-
-// xs must not decrease (steps, elapsed seconds). The range [x_min, x_max] is cut into `buckets` equal
-// buckets; each non-empty bucket gives its lowest and its highest point, in x order, and the newest point
-// closes the series (a live chart ends where the run is). Series with at most
-// 2 x buckets points are returned whole. O(n); with `blocks` (of these ys) whole blocks are placed in the
-// bucket of their first point when buckets are at least two blocks wide: O(n / SeriesBlocks::kSize).
-std::vector<SeriesPoint> minMaxDecimate(const std::vector<double>& xs, const std::vector<double>& ys,
-                                        std::size_t buckets, const SeriesBlocks* blocks = nullptr);
 
 } // namespace scalebench

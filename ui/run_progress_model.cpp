@@ -157,12 +157,6 @@ const RunTrace& RunProgressModel::trace(int row) const {
     return *rows_.at(static_cast<std::size_t>(row)).trace;
 }
 
-std::vector<SeriesPoint> RunProgressModel::series(int row, Metric metric, bool against_time,
-                                                  std::size_t buckets) const {
-    const SeriesSource source = seriesSource(row, metric, against_time);
-    return minMaxDecimate(*source.xs, *source.ys, buckets, source.blocks);
-}
-
 SeriesSource RunProgressModel::seriesSource(int row, Metric metric, bool against_time) const {
     const RunTrace& t = trace(row);
     if (metric == Metric::Eval)

@@ -56,8 +56,6 @@ class RunProgressModel : public QAbstractTableModel {
     bool isActive(int row) const; // submitted and not finished
     const RunTrace& trace(int row) const;
     std::size_t recordCount() const { return record_count_; }
-    // The run's series for display: at most 2 x buckets points.
-    std::vector<SeriesPoint> series(int row, Metric metric, bool against_time, std::size_t buckets) const;
     // The run's whole series, for views that decimate it themselves.
     SeriesSource seriesSource(int row, Metric metric, bool against_time) const;
 
