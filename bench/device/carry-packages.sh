@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Here, before a device call: fetches the Debian 12 packages the engine's build needs and the GPU machine lacks
-# (Open MPI with its libraries, nlohmann-json, gloo's headers, zlib's headers) into .carry/debs, for the device
+# (Open MPI with its libraries, nlohmann-json, gloo's headers, zlib's headers, and for the packed engine
+# libudev, libnuma and libatomic) into .carry/debs, for the device
 # tool's `carry` (the GPU machine reaches nothing). About 8 MB. Idempotent.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -9,6 +10,8 @@ packages=(
   openmpi-bin openmpi-common libopenmpi-dev libopenmpi3 libpmix2 libhwloc15 libevent-2.1-7 libevent-core-2.1-7
   libevent-pthreads-2.1-7 libfabric1 libucx0 libpsm2-2 libpsm-infinipath1 librdmacm1 libibverbs1 libnl-3-200
   libnl-route-3-200 libmunge2 libltdl7 nlohmann-json3-dev libgloo-dev zlib1g-dev
+  # What hwloc, libnuma's and libatomic's users load and a slim image may lack (pack-engine.sh: a fallback only)
+  libudev1 libnuma1 libatomic1
 )
 mkdir -p "$debs"
 missing=()
