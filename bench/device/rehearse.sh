@@ -11,7 +11,8 @@
 #   bench/device/rehearse.sh          run.sh --device cpu there (its CPU sizes), build's limit cut to 60 s to show
 #                                     that a step's limit fires
 #   bench/device/rehearse.sh --old    what the device call of commit 7d9476d ran: build-engine.sh && smoke.sh
-#                                     (SCALEBENCH_SMOKE_DEVICE=cpu), its scripts taken from that commit
+#                                     (SCALEBENCH_SMOKE_DEVICE=cpu), its scripts taken from that commit; then past
+#                                     its first failure: the build with nvcc on PATH (cut at 90 s), smoke.sh
 # Prints the rehearsal's total time and each step's result; keeps the output in /var/tmp/scalebench-rehearsal.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -83,7 +84,12 @@ git -C "$here" ls-files -co --exclude-standard -z |
 cp -a "$here/.carry" "$tree/"
 if [ "$mode" = --old ]; then
   for f in build-engine.sh smoke.sh; do git -C "$here" show "7d9476d:bench/device/$f" >"$tree/bench/device/$f"; done
-  inner='bench/device/build-engine.sh && SCALEBENCH_SMOKE_DEVICE=cpu OUT=/root/out bench/device/smoke.sh'
+  # 1. the device call as it was; then, to get past its first failure: 2. the same build with nvcc on PATH (its
+  # configure's NCCL line; the build itself cut at 90 s), 3. smoke.sh with the environment that build wrote.
+  inner='echo "== 1. build-engine.sh && smoke.sh"; bench/device/build-engine.sh && SCALEBENCH_SMOKE_DEVICE=cpu OUT=/root/out bench/device/smoke.sh
+    echo "== 1. exit $?"; echo "== 2. PATH=/usr/local/cuda/bin:\$PATH build-engine.sh (cut at 90 s)"
+    PATH=/usr/local/cuda/bin:$PATH timeout 90 bench/device/build-engine.sh; echo "== 2. exit $?"
+    echo "== 3. smoke.sh (resnet20 on the CPU)"; SCALEBENCH_SMOKE_DEVICE=cpu SCALEBENCH_SMOKE_ONLY=resnet20 OUT=/root/out timeout 60 bench/device/smoke.sh; echo "== 3. exit $?"'
   log="$cache/old.log"
 else
   inner='SCALEBENCH_DEVICE_STEP_LIMIT_S=build=60 OUT=/root/out bench/device/run.sh --device cpu'

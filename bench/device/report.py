@@ -190,7 +190,7 @@ def main():
         if s["status"] == "timeout":
             out.append(f"Stopped by its limit of {s['limit_s']} s.")
         name = s["step"]
-        streams = {"selfcheck": ["selfcheck-resnet20", "selfcheck-llama"], "peers": []}.get(name, [name])
+        streams = {"selfcheck": ["selfcheck-resnet20", "selfcheck-llama"], "peers": [], "build": []}.get(name, [name])
         for stream in streams:
             records = read_jsonl(os.path.join(a.logs, stream + ".jsonl"))
             if stream != name:
@@ -201,6 +201,9 @@ def main():
                 out.append(f"- no metric stream {stream}.jsonl")
         if name == "peers":
             peers_section(a.logs, out)
+        if name == "build" and os.path.exists(os.path.join(a.logs, "build.log")):
+            said = [l.rstrip() for l in open(os.path.join(a.logs, "build.log"), errors="replace") if l.startswith("[device]")]
+            out.extend(["", "```"] + said + ["```"])
         if s["status"] != "pass":
             log = os.path.join(a.logs, name + ".log")
             if os.path.exists(log):
