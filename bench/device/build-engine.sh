@@ -94,7 +94,7 @@ cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_EN
   -DSCALEBENCH_CUDA="$cuda" -DSCALEBENCH_PYTHON="$python" -DMPI_C_COMPILER="$mpicc" \
   ${prefix:+-DCMAKE_PREFIX_PATH="$prefix"} ${zlib_root:+-DZLIB_ROOT="$zlib_root"} "${cuda_args[@]}" \
   >"$build/configure.log" 2>&1 || { tail -40 "$build/configure.log"; exit 1; }
-grep -E 'LibTorch|NCCL backend|GPU inventory' "$build/configure.log" | sed 's/^/[device] /'
+grep -E '^-- (LibTorch|NCCL backend|GPU inventory)' "$build/configure.log" | sed 's/^/[device] /'
 start=$(date +%s)
 cmake --build "$build" >"$build/build.log" 2>&1 || { grep -E 'error|Error' "$build/build.log" | head -40; exit 1; }
 say "built $build/trainers/scalebench-engine in $(($(date +%s) - start)) s; run it after: source $env_file"

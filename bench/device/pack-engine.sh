@@ -41,9 +41,10 @@ for p in "${fallback[@]}"; do
   find "$unpacked/fallback" -name '*.so.*' -exec cp -a {} "$mpi/fallback/" \;
 done
 for d in openmpi pmix hwloc; do [ ! -d "$unpacked/usr/share/$d" ] || cp -a "$unpacked/usr/share/$d" "$mpi/usr/share/"; done
-# Not needed to run: static archives, libtool files, pkg-config files, Fortran and Java bindings.
+# Not needed to run: static archives, libtool files, pkg-config files, Fortran and Java bindings; InfiniPath PSM
+# (its library is reached through a Debian alternative, absent here: the component would only warn).
 find "$mpi" \( -name '*.a' -o -name '*.la' -o -name pkgconfig -o -name '*mpifh*' -o -name '*usempi*' \
-  -o -name '*java*' \) -prune -exec rm -rf {} +
+  -o -name '*java*' -o -name 'mca_mtl_psm.so' -o -name libpsm1 \) -prune -exec rm -rf {} +
 cp "$engine" "$pack.tmp/bin/scalebench-engine"
 cat >"$pack.tmp/openmpi-env.sh" <<'ENV'
 # Sourced by bench/device/run.sh: the carried Open MPI 4.1.4, relocated beside this file.
@@ -51,7 +52,9 @@ pack=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 lib="$pack/openmpi/usr/lib/x86_64-linux-gnu"
 # OPAL_PREFIX relocates Open MPI's own folders; its configuration (/etc/openmpi on Debian: the transports it
 # leaves out) is not under the prefix; PMIx is a library of its own with its components under pmix2.
-export OPAL_PREFIX="$pack/openmpi/usr" OPAL_SYSCONFDIR="$pack/openmpi/etc/openmpi" PMIX_INSTALL_PREFIX="$lib/pmix2"
+export OPAL_PREFIX="$pack/openmpi/usr" OPAL_SYSCONFDIR="$pack/openmpi/etc/openmpi" PMIX_INSTALL_PREFIX="$lib/pmix2" \
+  PMIX_DATADIR="$lib/pmix2/share" PMIX_PKGDATADIR="$lib/pmix2/share/pmix" \
+  PMIX_MCA_mca_base_component_path="$lib/pmix2/lib/pmix"
 export PATH="$pack/openmpi/usr/bin:$PATH"
 export SCALEBENCH_MPI_LIBRARY_PATH="$lib:$lib/openmpi/lib"
 # libudev, libnuma, libatomic of Debian 12: only where this machine has none of its own.

@@ -111,6 +111,12 @@ unshare --mount --net --propagation private sh -c "
 " 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
+# A step's limit must end all it started: anything still running in the root now was left behind.
+for p in /proc/[0-9]*; do
+  [ "$(readlink "$p/root" 2>/dev/null)" = "$root" ] || continue
+  say "left running in the root: $(tr '\0' ' ' <"$p/cmdline" | cut -c1-200) (pid ${p#/proc/}): ended"
+  kill -9 "${p#/proc/}" 2>/dev/null || true
+done
 seconds=$(($(date +%s) - start))
 rm -rf "$cache/out-$mode"
 cp -a "$root/root/out" "$cache/out-${mode#--}"

@@ -202,7 +202,8 @@ def main():
         if name == "peers":
             peers_section(a.logs, out)
         if name == "build" and os.path.exists(os.path.join(a.logs, "build.log")):
-            said = [l.rstrip() for l in open(os.path.join(a.logs, "build.log"), errors="replace") if l.startswith("[device]")]
+            said = [l.rstrip() for l in open(os.path.join(a.logs, "build.log"), errors="replace")
+                    if l.startswith("[device]") or l.startswith("$ ")]
             out.extend(["", "```"] + said + ["```"])
         if s["status"] != "pass":
             log = os.path.join(a.logs, name + ".log")

@@ -145,20 +145,23 @@ run_step() {
 # ---------------------------------------------------------------- the steps (GPU sizes; CPU sizes where they differ)
 if [ "$device" = cuda ]; then
   backend=nccl # one rank: busbw is 0 by definition; two ranks on one GPU are refused by NCCL
+  check=()
   llama=(--preset 1b --steps 20 --batch-per-rank 8 --seq-len 2048 --eval-samples 8)
   resnet50=(--steps 30 --batch-per-rank 256 --eval-samples 256)
   resnet20=(--steps 40 --batch-per-rank 128 --eval-samples 256)
   sweep=(--sweep-points 28 --sweep-max-log10 9 --repetitions 20)
   peers=(--llama-preset 1b --batch 8 --seq-len 2048 --resnet-batch 256 --steps 12 --warmup 3)
 else
-  # CPU sizes (2 cores): llama `tiny` at sequence 128 and batch 4, 8 steps; ResNet-50 at batch 4, 6 steps;
-  # ResNet-20 at batch 32, 10 steps; the sweep to 1e6 elements on MPI; the peers at the same sizes.
+  # CPU sizes (2 cores): the self-check at batch 16 for 3 steps; llama `tiny` at sequence 128 and batch 4, 8 steps;
+  # ResNet-50 at batch 2, 6 steps; ResNet-20 at batch 16, 7 steps; the sweep to 1e6 elements on MPI; the peers at
+  # the same sizes, 2 + 4 steps.
   backend=mpi
+  check=(--batch-per-rank 16 --steps 3)
   llama=(--preset tiny --steps 8 --batch-per-rank 4 --seq-len 128 --eval-samples 4)
-  resnet50=(--steps 6 --batch-per-rank 4 --eval-samples 4)
-  resnet20=(--steps 10 --batch-per-rank 32 --eval-samples 64)
+  resnet50=(--steps 6 --batch-per-rank 2 --eval-samples 2)
+  resnet20=(--steps 7 --batch-per-rank 16 --eval-samples 64)
   sweep=(--sweep-points 8 --sweep-max-log10 6 --repetitions 5)
-  peers=(--llama-preset tiny --batch 4 --seq-len 128 --resnet-batch 4 --steps 4 --warmup 2)
+  peers=(--llama-preset tiny --batch 4 --seq-len 128 --resnet-batch 2 --steps 4 --warmup 2)
 fi
 
 step_selfcheck() {
@@ -174,10 +177,11 @@ step_selfcheck() {
   [ -x "$engine" ] || { echo "no engine at $engine (bench/device/pack-engine.sh, carry .carry)" >>"$logs/selfcheck.log"; return 1; }
   [ -n "$mpirun" ] || { echo "no mpirun (the pack's openmpi-env.sh)" >>"$logs/selfcheck.log"; return 1; }
   local rc=0
-  engine_run selfcheck-resnet20 --check-device yes --device "$device" --workload resnet20 --dataset synthetic-cifar || rc=$?
+  engine_run selfcheck-resnet20 --check-device yes --device "$device" --workload resnet20 --dataset synthetic-cifar \
+    "${check[@]}" || rc=$?
   [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ] || {
     engine_run selfcheck-llama --check-device yes --device "$device" --workload llama --dataset synthetic-tokens \
-      --preset small || rc=$?
+      --preset small "${check[@]}" || rc=$?
   }
   if grep -q -- "--check-device" "$logs/selfcheck.log" && grep -qi "unknown option\|unrecognized\|no option" "$logs/selfcheck.log"; then
     echo "this engine has no --check-device (an engine older than issue 40's)" >>"$logs/selfcheck.log"
@@ -211,7 +215,7 @@ step_build() {
 for s in "${steps[@]}"; do run_step "$s"; done
 
 # ---------------------------------------------------------------- what comes back: two files
-cp "$work"/build-device/*.log "$logs/" 2>/dev/null || true
+for f in configure build; do cp "$work/build-device/$f.log" "$logs/build-engine-$f.log" 2>/dev/null || true; done
 "$python" "$here/bench/device/report.py" --logs "$logs" --device "$device" --seconds $(($(date +%s) - t0)) \
   >"$out/results.md" 2>"$logs/report.err" || echo "report.py failed: $(tail -3 "$logs/report.err")" >>"$out/results.md"
 cp "$out/results.md" "$logs/"
