@@ -96,6 +96,14 @@
 #define SCALEBENCH_INVOCATION_OPTIONS(X)                                                                     \
     X(metrics, Text, "", "the JSON-lines metric stream rank 0 writes (required; must not exist)", "")        \
     X(rendezvous_file, Text, "", "gloo, nccl: meet through this file instead of MPI", "")                    \
+    X(nccl_timeout_s, Real, "1",                                                                             \
+      "nccl: seconds a rank waits for a collective before it aborts the communicator and stops, naming "     \
+      "itself (a dead or hung peer)",                                                                        \
+      600)                                                                                                   \
+    X(check_device, Switch, "",                                                                              \
+      "run the device self-check instead of training: the same seeded steps twice, with batch prefetch "     \
+      "and synchronously, and on the CPU; the fused kernels against their formulas (docs/workloads.md)",     \
+      false)                                                                                                 \
     X(dump_parameters, Text, "", "rank 0 writes the trained parameters here (float32, registration order)",  \
       "")                                                                                                    \
     X(checkpoint_dir, Text, "", "save a checkpoint here every checkpoint_every steps and at the end", "")    \

@@ -1,6 +1,9 @@
 // The Llama decoder's and the BERT encoder's forward passes equal PyTorch's from the same weights
-// (tests/fixtures/make_llm.py), and the LAMB optimizer takes the step of its definition.
+// (tests/fixtures/make_llm.py); the fused kernels (RMSNorm, rotary tables, AdamW, clipping) equal the plain
+// formulas; the LAMB optimizer takes the step of its definition.
 #include "bert.h"
+#include "fused_adamw.h"
+#include "gradient_clipping.h"
 #include "lamb.h"
 #include "llama.h"
 #include "model_fixture.h"
@@ -13,7 +16,9 @@ TEST_CASE("a tiny Llama computes PyTorch's logits from the same weights and toke
     const ModelFixture fixture = loadModelFixture(SCALEBENCH_FIXTURES_DIR "/llama_tiny.json");
     const auto& c = fixture.config;
     Llama model(DecoderShape{c["layers"], c["hidden"], c["heads"], c["kv_heads"], c["ffn"], c["vocab"]});
-    loadFixtureState(*model, fixture);
+    ModelFixture fused = fixture; // the fixture's state is in Meta's names: wq, wk, wv, w1, w3
+    fused.state = llamaStateFromMeta(fixture.state, c["layers"]);
+    loadFixtureState(*model, fused);
     torch::NoGradGuard no_grad;
     const auto logits = model->forward(fixture.inputs.at("tokens")); // (2, 16, 64)
     checkFixtureOutput(logits, fixture, "logits");
@@ -95,4 +100,120 @@ TEST_CASE("LAMB scales the Adam step of each tensor by the ratio of its norm to 
     const double ratio = 1 / std::sqrt(1.25);
     CHECK(q[0].item<double>() == Approx(1 - ratio * 0.5));
     CHECK(q[1].item<double>() == Approx(0 - ratio * 1.0));
+}
+
+TEST_CASE("Meta's wq, wk, wv and w1, w3 become the fused wqkv and w13, and a missing one is named",
+          "[models]") {
+    const ModelFixture fixture = loadModelFixture(SCALEBENCH_FIXTURES_DIR "/llama_tiny.json");
+    const auto fused = llamaStateFromMeta(fixture.state, 2);
+    const auto& wq = fixture.state.at("layers.1.attention.wq.weight");
+    const auto& wqkv = fused.at("layers.1.attention.wqkv.weight");
+    CHECK(wqkv.size(0) == wq.size(0) + 2 * fixture.state.at("layers.1.attention.wk.weight").size(0));
+    CHECK(torch::equal(wqkv.narrow(0, 0, wq.size(0)), wq));
+    CHECK(torch::equal(fused.at("layers.0.feed_forward.w13.weight").narrow(0, 64, 64),
+                       fixture.state.at("layers.0.feed_forward.w3.weight")));
+    CHECK_FALSE(fused.count("layers.0.attention.wk.weight"));
+    auto partial = fixture.state;
+    partial.erase("layers.1.feed_forward.w3.weight");
+    CHECK_THROWS_WITH(llamaStateFromMeta(partial, 2), Catch::Contains("'layers.1.feed_forward.w3.weight'"));
+}
+
+TEST_CASE("RMSNorm's fused kernel equals x / sqrt(mean(x^2) + eps) x weight", "[models]") {
+    torch::manual_seed(3);
+    RMSNorm norm(48, 1e-5);
+    {
+        torch::NoGradGuard no_grad;
+        norm->weight.uniform_(0.5, 1.5);
+    }
+    const auto x = torch::randn({3, 5, 48}) * 4;
+    const auto plain = x * torch::rsqrt(x.pow(2).mean(-1, true) + 1e-5) * norm->weight;
+    CHECK(maxAbsDifference(norm->forward(x), plain) < 1e-5);
+}
+
+TEST_CASE("the cached rotary tables rotate queries and keys as the reference formula does", "[models]") {
+    torch::manual_seed(4);
+    RotaryEmbedding rotary(16, 10000);
+    const auto x = torch::randn({2, 7, 3, 16}); // (B, T, heads, d)
+    const auto reference = applyRotaryEmbedding(x.transpose(1, 2), 10000).transpose(1, 2);
+    CHECK(maxAbsDifference(rotary.apply(x), reference) < 1e-5);
+    // A second length gets tables of its own; the first length's are still right.
+    const auto shorter = x.narrow(1, 0, 4);
+    CHECK(maxAbsDifference(rotary.apply(shorter), reference.narrow(1, 0, 4)) < 1e-5);
+    CHECK(maxAbsDifference(rotary.apply(x), reference) < 1e-5);
+}
+
+namespace {
+// Three tensors of the shapes a model has (a matrix, a vector, a scalar-like), with gradients.
+std::vector<torch::Tensor> someParameters(uint64_t seed) {
+    torch::manual_seed(seed);
+    std::vector<torch::Tensor> params{torch::randn({6, 5}), torch::randn({5}), torch::randn({1})};
+    for (auto& p : params) {
+        p.requires_grad_();
+        p.mutable_grad() = torch::randn_like(p);
+    }
+    return params;
+}
+} // namespace
+
+TEST_CASE("fused AdamW takes LibTorch AdamW's steps and keeps its checkpoint format", "[models]") {
+    auto fused_params = someParameters(5), plain_params = someParameters(5);
+    const auto options = torch::optim::AdamWOptions(1e-2).betas({0.9, 0.95}).eps(1e-5).weight_decay(0.1);
+    FusedAdamW fused({torch::optim::OptimizerParamGroup(fused_params)}, options);
+    torch::optim::AdamW plain({torch::optim::OptimizerParamGroup(plain_params)}, options);
+    for (int step = 0; step < 4; ++step) {
+        fused.step();
+        plain.step();
+        for (std::size_t i = 0; i < fused_params.size(); ++i) {
+            INFO("step " << step << ", tensor " << i);
+            CHECK(maxAbsDifference(fused_params[i], plain_params[i]) < 1e-6);
+        }
+    }
+    // The plain formula at step 1 for one element: p(1 - lr wd) - lr m^ / (sqrt(v^) + eps), m^ = g, v^ = g^2.
+    auto one = someParameters(6);
+    const double p0 = one[0][0][0].item<double>(), g = one[0].grad()[0][0].item<double>();
+    FusedAdamW single({torch::optim::OptimizerParamGroup(one)}, options);
+    single.step();
+    CHECK(one[0][0][0].item<double>() ==
+          Approx(p0 * (1 - 1e-3) - 1e-2 * g / (std::abs(g) + 1e-5)).epsilon(1e-5));
+
+    // A checkpoint of either optimizer loads into the other and continues alike.
+    std::stringstream saved;
+    {
+        torch::serialize::OutputArchive archive;
+        fused.save(archive);
+        archive.save_to(saved);
+    }
+    auto resumed_params = someParameters(7);
+    for (std::size_t i = 0; i < resumed_params.size(); ++i) {
+        torch::NoGradGuard no_grad;
+        resumed_params[i].copy_(fused_params[i]);
+        resumed_params[i].mutable_grad() = fused_params[i].grad().clone();
+    }
+    torch::optim::AdamW resumed({torch::optim::OptimizerParamGroup(resumed_params)}, options);
+    torch::serialize::InputArchive archive;
+    archive.load_from(saved);
+    resumed.load(archive);
+    fused.step();
+    resumed.step();
+    for (std::size_t i = 0; i < fused_params.size(); ++i)
+        CHECK(maxAbsDifference(fused_params[i], resumed_params[i]) < 1e-6);
+}
+
+TEST_CASE("clipping scales the gradients to the norm LibTorch's clip_grad_norm_ gives, and leaves small ones",
+          "[models]") {
+    auto clipped = someParameters(8), reference = someParameters(8);
+    const auto total = clipGradNorm(clipped, 1.0);
+    const double expected = torch::nn::utils::clip_grad_norm_(reference, 1.0);
+    CHECK(total.item<double>() == Approx(expected).epsilon(1e-6));
+    double norm_after = 0;
+    for (std::size_t i = 0; i < clipped.size(); ++i) {
+        CHECK(maxAbsDifference(clipped[i].grad(), reference[i].grad()) < 1e-6);
+        norm_after += clipped[i].grad().pow(2).sum().item<double>();
+    }
+    CHECK(std::sqrt(norm_after) == Approx(1.0).epsilon(1e-5));
+
+    auto small = someParameters(9);
+    const auto before = small[0].grad().clone();
+    clipGradNorm(small, 1e6);
+    CHECK(torch::equal(small[0].grad(), before));
 }

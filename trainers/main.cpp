@@ -1,6 +1,7 @@
 // scalebench-engine: under mpirun, trains a workload data-parallel or sweeps collectives, writing the metric
 // stream (rank 0).
 #include "collective_sweep.h"
+#include "device_check.h"
 #include "engine_options.h"
 #include "metric_writer.h"
 #include "mpi_check.h"
@@ -30,7 +31,7 @@ int sweep(const EngineOptions& o, const World& w) {
     // ranks (on 2 cores, OMP's idle spinning doubled small-message latency and cost 6% at 1 MB).
     torch::set_num_threads(1);
     const json ranks = gatherRanks(w);
-    const auto comm = openCommunicator(o, MPI_COMM_WORLD, w.local_rank);
+    const auto comm = openCommunicator(o, MPI_COMM_WORLD, w.local_rank, std::nullopt);
     std::vector<std::string> skipped;
     const auto cases = sweepCases(o, *comm, skipped);
     std::optional<MetricWriter> metrics; // only rank 0 talks
@@ -104,7 +105,11 @@ int main(int argc, char** argv) {
             throw std::runtime_error(
                 "this MPI library gives no thread support beyond MPI_THREAD_FUNNELED, which "
                 "the communication thread of --backend mpi needs");
-        if (options.workload == "allreduce-sweep")
+        if (options.check_device) {
+            if (!runDeviceCheck(options, world))
+                throw std::runtime_error("--check-device: the device self-check failed (see the device_check "
+                                         "record's checks)");
+        } else if (options.workload == "allreduce-sweep")
             sweep(options, world);
         else
             trainWorkload(options, world);

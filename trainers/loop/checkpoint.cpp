@@ -16,7 +16,11 @@ namespace fs = std::filesystem;
 using torch::serialize::InputArchive;
 using torch::serialize::OutputArchive;
 
-constexpr std::int64_t kFormat = 1; // the layout described in checkpoint.h
+// The layout described in checkpoint.h. Format 2: Llama's query, key and value projections are one matrix
+// (wqkv) and its gate and up projections another (w13); format 1 (engines up to 7d9476d) had Meta's wq, wk,
+// wv, w1 and w3. Every other workload's checkpoint reads the same in both, so format 1 is read too, and a
+// Llama checkpoint of format 1 is refused naming its format.
+constexpr std::int64_t kFormat = 2, kOldestReadableFormat = 1;
 
 // Writes the archive under a temporary name and renames it into place (a reader never sees half a file).
 void writeAtomically(OutputArchive& archive, const fs::path& path) {
@@ -71,14 +75,16 @@ void writeTensors(OutputArchive& archive, const std::string& prefix, const Items
     archive.write(prefix + "_names", c10::IValue(joinedNames(names)));
 }
 
+// `older`: why names that differ may come from an older format ("" for the current one).
 template <typename Items>
-void readTensors(InputArchive& archive, const fs::path& path, const std::string& prefix, Items items) {
+void readTensors(InputArchive& archive, const fs::path& path, const std::string& prefix, Items items,
+                 const std::string& older = "") {
     std::vector<std::string> names;
     for (const auto& item : items)
         names.push_back(item.key());
     if (readValue(archive, path, prefix + "_names").toStringRef() != joinedNames(names))
         throw std::runtime_error("checkpoint " + path.string() + ": its " + prefix +
-                                 " are not this model's (another workload or model size)");
+                                 " are not this model's (another workload or model size" + older + ")");
     torch::NoGradGuard no_grad;
     for (std::size_t i = 0; i < names.size(); ++i) {
         torch::Tensor saved;
@@ -155,8 +161,18 @@ std::int64_t loadNewestCheckpoint(const std::string& dir, const TrainingState& s
 
     const fs::path path = checkpointPath(dir, step);
     InputArchive shared = readArchive(path);
-    if (readValue(shared, path, "format").toInt() != kFormat)
-        throw std::runtime_error("checkpoint " + path.string() + ": an unknown format");
+    const std::int64_t format = readValue(shared, path, "format").toInt();
+    if (format < kOldestReadableFormat || format > kFormat)
+        throw std::runtime_error("checkpoint " + path.string() + ": an unknown format (" +
+                                 std::to_string(format) + "; this engine reads formats " +
+                                 std::to_string(kOldestReadableFormat) + " to " + std::to_string(kFormat) +
+                                 ")");
+    const std::string older =
+        format == kFormat
+            ? ""
+            : ", or format " + std::to_string(format) +
+                  ": a Llama checkpoint of an engine up to 7d9476d, with Meta's separate wq, wk, "
+                  "wv, w1, w3, which this engine's fused wqkv and w13 cannot resume";
     const std::int64_t ranks = readValue(shared, path, "ranks").toInt();
     if (ranks != world.ranks)
         throw std::runtime_error("checkpoint " + path.string() + ": written by " + std::to_string(ranks) +
@@ -165,7 +181,7 @@ std::int64_t loadNewestCheckpoint(const std::string& dir, const TrainingState& s
     if (readValue(shared, path, "step").toInt() != step)
         throw std::runtime_error("checkpoint " + path.string() + ": its step differs from its name");
     try {
-        readTensors(shared, path, "parameters", state.model.named_parameters());
+        readTensors(shared, path, "parameters", state.model.named_parameters(), older);
         InputArchive optimizer;
         shared.read("optimizer", optimizer);
         state.optimizer.load(optimizer);

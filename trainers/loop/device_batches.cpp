@@ -20,12 +20,15 @@ DeviceBatches::Prepared DeviceBatches::prepare() {
     if (!device_.is_cuda()) return prepared;
     for (auto& tensor : prepared.batch.tensors) {
         const auto pinned = tensor.is_pinned() ? tensor : tensor.pin_memory();
-        // Allocated for the compute stream, which uses it after waiting for the copy.
+        // Allocated and written on the copy stream, then marked as used by the compute stream: the caching
+        // allocator hands the block out again only once the compute stream has passed every kernel queued on
+        // it so far (the prefetcher of apex and torchvision). Allocated on the compute stream instead, the
+        // block of a batch freed on the host while its backward is still queued went to the next batch at
+        // once, and the next copy overwrote what that backward still read.
+        const c10::StreamGuard on_copy_stream(*copy_stream_);
         auto on_device = torch::empty_like(pinned, pinned.options().device(device_).pinned_memory(false));
-        {
-            const c10::StreamGuard on_copy_stream(*copy_stream_);
-            on_device.copy_(pinned, /*non_blocking=*/true);
-        }
+        on_device.copy_(pinned, /*non_blocking=*/true);
+        on_device.record_stream(*compute_stream_);
         tensor = on_device;
     }
     copied_->record(*copy_stream_);

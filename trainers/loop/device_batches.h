@@ -1,6 +1,8 @@
 // This rank's batches on its training device. On a GPU each batch is made on the host, put in pinned memory
 // and copied without blocking on a stream of its own one step ahead (prefetch(), once the step before has
 // been enqueued), so the copy overlaps that step; the compute stream waits for the copy, the host does not.
+// A batch's device memory is allocated on the copy stream and recorded for the compute stream, so it is
+// never reused while a kernel queued on the compute stream may still read it.
 // On the CPU a batch is the workload's own, made when it is taken: the loop is the same.
 #pragma once
 

@@ -676,6 +676,8 @@ json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
               {"source", SCALEBENCH_ENGINE_SOURCE},
               {"libtorch", TORCH_VERSION},
               {"mpi", mpiLibraryVersion()}}},
+            // the NCCL library this engine runs with, whatever the backend (null: built without NCCL)
+            {"nccl_version", ncclLibraryVersion() ? json(*ncclLibraryVersion()) : json(nullptr)},
             {"mpi_thread", mpiThreadLevel()},
             // rank 0's: the launcher gives every rank the same settings
             {"environment", launchEnvironment(environ)},
@@ -696,7 +698,10 @@ void trainWorkload(const EngineOptions& given, const World& w) {
 
     const GpuInventory gpus = queryGpuInventory(); // this node's, asked once
     const TrainingDevice device = chooseTrainingDevice(o.device, w, gpus);
-    if (device.cuda()) useTf32(o.tf32);
+    if (device.cuda()) {
+        useTf32(o.tf32);
+        at::globalContext().setBenchmarkCuDNN(true); // each convolution shape's fastest algorithm, timed once
+    }
     const PeakChoice peak = peakFor(o, device, gpus);
     const auto workload = makeWorkload(o, w);
     refuseFp16LstmsOnCpu(*workload, o, device.device); // GNMT: fp16 on a GPU only
@@ -706,7 +711,9 @@ void trainWorkload(const EngineOptions& given, const World& w) {
     const std::optional<StopTarget> target = stopTarget(o, metric, w.rank == 0);
     torch::nn::Module& model = workload->module();
     model.to(device.device); // model and (made below, over its parameters) optimizer state on the device
-    const auto comm = openCommunicator(o, MPI_COMM_WORLD, w.local_rank);
+    const auto comm =
+        openCommunicator(o, MPI_COMM_WORLD, w.local_rank,
+                         device.cuda() ? std::optional<int>(device.device.index()) : std::nullopt);
     GradientBuckets gradients(model.parameters(), *comm, o.first_bucket_mb, o.bucket_mb, o.overlap);
     gradients.broadcastParameters();
     const auto optimizer = workload->makeOptimizer();

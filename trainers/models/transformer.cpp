@@ -130,8 +130,10 @@ TransformerImpl::TransformerImpl(const TransformerOptions& o) : options_(o) {
 
 torch::Tensor TransformerImpl::embed(const torch::Tensor& tokens) {
     auto x = embed_tokens->forward(tokens) * std::sqrt(static_cast<double>(options_.model)); // (B, T, D)
-    return dropout_->forward(x +
-                             sinusoidalPositions(tokens.size(1), options_.model).to(x.device()).unsqueeze(0));
+    const int64_t length = tokens.size(1);
+    if (!positions_.defined() || positions_.size(0) < length || positions_.device() != x.device())
+        positions_ = sinusoidalPositions(length, options_.model).to(x.device()); // row i depends on i alone
+    return dropout_->forward(x + positions_.narrow(0, 0, length).unsqueeze(0));
 }
 
 torch::Tensor TransformerImpl::encode(const torch::Tensor& source) {

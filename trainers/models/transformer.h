@@ -85,6 +85,9 @@ class TransformerImpl : public torch::nn::Module {
 
     TransformerOptions options_;
     torch::nn::Dropout dropout_{nullptr};
+    // The position table on the model's device, as long as the longest sequence so far: made on the host
+    // and copied once, not every forward (not a buffer: checkpoints and fixtures hold no such tensor).
+    torch::Tensor positions_;
 };
 TORCH_MODULE(Transformer);
 

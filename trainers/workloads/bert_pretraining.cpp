@@ -1,6 +1,7 @@
 // MLPerf-style BERT pre-training: masked-LM on synthetic tokens with LAMB; held-out masked-LM accuracy.
 #include "bert_pretraining.h"
 
+#include "gradient_clipping.h"
 #include "lamb.h"
 #include "model_flops.h"
 
@@ -70,7 +71,7 @@ torch::Tensor BertPretraining::forwardLoss(const Batch& batch) {
 }
 
 void BertPretraining::beforeOptimizerStep() {
-    torch::nn::utils::clip_grad_norm_(model_->parameters(), kClipNorm);
+    clipGradNorm(model_->parameters(), kClipNorm);
 }
 
 // Linear warm-up over --warmup-steps (default 0), then linear decay from --lr towards 0 at --steps.

@@ -2,6 +2,7 @@
 // stalls; validation perplexity.
 #include "language_model.h"
 
+#include "gradient_clipping.h"
 #include "word_corpus.h"
 
 #include <algorithm>
@@ -145,7 +146,7 @@ torch::Tensor LanguageModel::forwardLoss(const Batch& batch) {
 
 // On the averaged gradients, so every rank clips alike.
 void LanguageModel::beforeOptimizerStep() {
-    torch::nn::utils::clip_grad_norm_(model_->parameters(), kClipNorm);
+    clipGradNorm(model_->parameters(), kClipNorm);
 }
 
 // From the switch to averaged SGD on, the running mean of the weights after every step (torch.optim.ASGD with

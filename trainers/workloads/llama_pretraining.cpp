@@ -1,6 +1,9 @@
 // LLM pre-training (MaxText's Llama-2 recipe, seed 003): Llama on synthetic tokens, AdamW, held-out loss.
 #include "llama_pretraining.h"
 
+#include "fused_adamw.h"
+#include "gradient_clipping.h"
+
 #include <cmath>
 #include <stdexcept>
 #include <torch/torch.h>
@@ -52,7 +55,7 @@ std::unique_ptr<torch::optim::Optimizer> LlamaPretraining::makeOptimizer() {
     std::vector<torch::optim::OptimizerParamGroup> groups;
     groups.emplace_back(decayed, options(kWeightDecay));
     groups.emplace_back(other, options(0));
-    return std::make_unique<torch::optim::AdamW>(groups, *options(kWeightDecay));
+    return std::make_unique<FusedAdamW>(groups, *options(kWeightDecay));
 }
 
 Batch LlamaPretraining::nextBatch() {
@@ -68,7 +71,7 @@ torch::Tensor LlamaPretraining::forwardLoss(const Batch& batch) {
 }
 
 void LlamaPretraining::beforeOptimizerStep() {
-    torch::nn::utils::clip_grad_norm_(model_->parameters(), kClipNorm);
+    clipGradNorm(model_->parameters(), kClipNorm);
 }
 
 // Linear warm-up to --lr, then cosine decay to 10% of it at the last step (Llama 2). No scaling with the

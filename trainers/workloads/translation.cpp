@@ -3,6 +3,7 @@
 #include "translation.h"
 
 #include "bleu.h"
+#include "gradient_clipping.h"
 #include "label_smoothing.h"
 
 #include <cmath>
@@ -172,7 +173,7 @@ torch::Tensor Translation::forwardLoss(const Batch& batch) {
 }
 
 void Translation::beforeOptimizerStep() {
-    if (isGnmt()) torch::nn::utils::clip_grad_norm_(gnmt_->parameters(), kGnmtGradClip);
+    if (isGnmt()) clipGradNorm(gnmt_->parameters(), kGnmtGradClip);
 }
 
 double Translation::learningRate(int64_t step) const {

@@ -1,11 +1,13 @@
 // The NCCL backend of Communicator: NCCL collectives on GPU memory, on a stream of its own.
 #include "nccl_communicator.h"
 
+#include "bounded_wait.h"
 #include "cuda_check.h"
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 namespace scalebench {
@@ -31,10 +33,13 @@ struct EventDestroy {
     void operator()(CUevent_st* event) const { cudaEventDestroy(event); }
 };
 
-// Finished when the event recorded after the collective on the communicator's stream has passed.
+// Finished when the event recorded after the collective on the communicator's stream has passed. wait()
+// gives up after the timeout, or at NCCL's first asynchronous error, calling give_up (the communicator's
+// abort) and throwing an error that names the rank.
 class NcclWork : public CommWork {
   public:
-    explicit NcclWork(cudaStream_t stream) {
+    NcclWork(cudaStream_t stream, ncclComm_t comm, double timeout_s, std::function<void()> give_up)
+        : comm_(comm), timeout_s_(timeout_s), give_up_(std::move(give_up)) {
         cudaEvent_t event = nullptr;
         CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
         event_.reset(event);
@@ -50,12 +55,35 @@ class NcclWork : public CommWork {
     }
     void wait() override {
         if (done_) return;
-        CUDA_CHECK(cudaEventSynchronize(event_.get()));
+        ncclResult_t async_error = ncclSuccess;
+        const auto state = [&] {
+            if (test()) return WorkState::Done;
+            if (ncclCommGetAsyncError(comm_, &async_error) == ncclSuccess && async_error != ncclSuccess &&
+                async_error != ncclInProgress)
+                return WorkState::Failed;
+            return WorkState::Pending;
+        };
+        const auto describe = [&](bool failed, double waited_s) {
+            char host[256] = {};
+            gethostname(host, sizeof host - 1);
+            const std::string where = "nccl: rank " + std::to_string(deviceCheckRank()) + " on " + host;
+            if (failed)
+                return where + ": a collective failed (" + ncclGetErrorString(async_error) +
+                       "); communicator aborted";
+            return where + ": a collective did not finish within " +
+                   std::to_string(static_cast<int>(waited_s)) + " s (--nccl-timeout-s " +
+                   std::to_string(static_cast<int>(timeout_s_)) +
+                   "): a peer rank died or hangs; communicator aborted";
+        };
+        waitWithin(state, std::chrono::duration<double>(timeout_s_), give_up_, describe);
         done_ = true;
     }
 
   private:
     std::unique_ptr<CUevent_st, EventDestroy> event_;
+    ncclComm_t comm_;
+    double timeout_s_;
+    std::function<void()> give_up_;
     bool done_ = false;
 };
 
@@ -88,8 +116,9 @@ NcclCommunicator::ShareBytes NcclCommunicator::shareThroughFile(const std::strin
     };
 }
 
-NcclCommunicator::NcclCommunicator(int rank, int size, int local_rank, const ShareBytes& share)
-    : rank_(rank), size_(size) {
+NcclCommunicator::NcclCommunicator(int rank, int size, const ChooseDevice& choose_device,
+                                   const ShareBytes& share, double timeout_s)
+    : rank_(rank), size_(size), timeout_s_(timeout_s) {
     deviceCheckRank() = rank;
     int devices = 0;
     const cudaError_t found = cudaGetDeviceCount(&devices);
@@ -98,7 +127,7 @@ NcclCommunicator::NcclCommunicator(int rank, int size, int local_rank, const Sha
                                  (found != cudaSuccess ? std::string(cudaGetErrorName(found)) + " (" +
                                                              cudaGetErrorString(found) + ")"
                                                        : std::string("0 devices")));
-    device_ = local_rank % devices;
+    device_ = choose_device(devices); // the GPU the rank's model is on
     CUDA_CHECK(cudaSetDevice(device_));
     cudaDeviceProp properties{};
     CUDA_CHECK(cudaGetDeviceProperties(&properties, device_));
@@ -117,11 +146,21 @@ NcclCommunicator::NcclCommunicator(int rank, int size, int local_rank, const Sha
 
 NcclCommunicator::~NcclCommunicator() = default;
 
-std::string NcclCommunicator::description() const {
+std::string NcclCommunicator::libraryVersion() {
     int version = 0;
     ncclGetVersion(&version);
-    return "NCCL " + std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
-           std::to_string(version % 100) + " on GPU memory (" + device_name_ +
+    return std::to_string(version / 10000) + "." + std::to_string(version / 100 % 100) + "." +
+           std::to_string(version % 100);
+}
+
+void NcclCommunicator::abort() {
+    if (!comm_) return;
+    ncclCommAbort(comm_.release()); // not ncclCommDestroy: that waits for the kernels of dead peers
+    aborted_ = "aborted after a failed or timed-out collective";
+}
+
+std::string NcclCommunicator::description() const {
+    return "NCCL " + libraryVersion() + " on GPU memory (" + device_name_ +
            "), ncclAvg for average, all-to-all as grouped ncclSend/ncclRecv";
 }
 
@@ -135,6 +174,8 @@ std::unique_ptr<CommWork> NcclCommunicator::start(const CollectiveCall& c) {
     const auto* send = static_cast<const char*>(c.send);
     auto* receive = static_cast<char*>(c.receive);
     checkSupported(c.collective, c.dtype, c.op, send == receive);
+    if (!comm_)
+        throw std::runtime_error("nccl: rank " + std::to_string(rank_) + ": communicator " + aborted_);
     CUDA_CHECK(cudaSetDevice(device_));
     const auto count = static_cast<std::size_t>(c.count);
     const ncclDataType_t type = ncclType(c.dtype);
@@ -165,7 +206,7 @@ std::unique_ptr<CommWork> NcclCommunicator::start(const CollectiveCall& c) {
         break;
     }
     }
-    return std::make_unique<NcclWork>(stream);
+    return std::make_unique<NcclWork>(stream, comm, timeout_s_, [this] { abort(); });
 }
 
 CommBuffer NcclCommunicator::allocate(std::size_t bytes) const {
