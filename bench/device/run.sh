@@ -30,7 +30,7 @@ done
 
 # Each step's limit and the least time worth starting it with (seconds): a GPU call's 6 minutes, less 20 s for
 # the report. The CPU sizes are set so that the same limits hold on 2 cores.
-declare -A limit=([selfcheck]=40 [llama1b]=60 [peers]=130 [resnet50]=40 [resnet20]=25 [nccl-sweep]=30 [build]=300)
+declare -A limit=([selfcheck]=60 [llama1b]=60 [peers]=120 [resnet50]=40 [resnet20]=25 [nccl-sweep]=30 [build]=300)
 declare -A least=([selfcheck]=15 [llama1b]=30 [peers]=45 [resnet50]=20 [resnet20]=15 [nccl-sweep]=15 [build]=90)
 for pair in ${SCALEBENCH_DEVICE_STEP_LIMIT_S//,/ }; do
   limit[${pair%%=*}]=${pair#*=}
