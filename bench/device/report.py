@@ -167,6 +167,10 @@ def main():
     out.append(env.rstrip())
     out.append("OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 (Open MPI's plm isolated: one node, no ssh)")
     out.append("```")
+    if a.device == "cuda":
+        out.append("")
+        out.append("One rank throughout; training and the sweep use `--backend nccl`. At one rank busbw is 0 by "
+                   "definition (algbw x 2(n-1)/n), and NCCL refuses two ranks on one GPU.")
     if machine:
         out.append("")
         out.append("```")

@@ -165,14 +165,14 @@ else
 fi
 
 step_selfcheck() {
-  {
+  { # the machine, each probe bounded (a wedged driver must not stall the call)
     echo "== machine"
-    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || true
+    timeout 15 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || true
     ldd --version 2>&1 | head -1
-    "$python" -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.cuda, "nccl", ".".join(map(str, torch.cuda.nccl.version())) if torch.cuda.is_available() else "-")' 2>&1
+    timeout 30 "$python" -W ignore -c 'import sys, torch; print("python", sys.version.split()[0], "torch", torch.__version__, "cuda", torch.version.cuda, "nccl", ".".join(map(str, torch.cuda.nccl.version())) if torch.cuda.is_available() else "-")' 2>&1
     echo "== the engine's libraries not found (none expected)"
-    ldd "$engine" 2>&1 | grep -i 'not found' || echo none
-    "$mpirun" --version 2>&1 | head -1
+    timeout 15 ldd "$engine" 2>&1 | grep -i 'not found' || echo none
+    timeout 15 "$mpirun" --version 2>&1 | head -1
   } >>"$logs/selfcheck.log" 2>&1
   [ -x "$engine" ] || { echo "no engine at $engine (bench/device/pack-engine.sh, carry .carry)" >>"$logs/selfcheck.log"; return 1; }
   [ -n "$mpirun" ] || { echo "no mpirun (the pack's openmpi-env.sh)" >>"$logs/selfcheck.log"; return 1; }
