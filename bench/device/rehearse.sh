@@ -10,6 +10,7 @@
 # carries them.
 #   bench/device/rehearse.sh          run.sh --device cpu there (its CPU sizes), build's limit cut to 60 s to show
 #                                     that a step's limit fires
+#   bench/device/rehearse.sh -- ARGS  run.sh ARGS there instead (e.g. -- --device cuda: its failures without a GPU)
 #   bench/device/rehearse.sh --old    what the device call of commit 7d9476d ran: build-engine.sh && smoke.sh
 #                                     (SCALEBENCH_SMOKE_DEVICE=cpu), its scripts taken from that commit; then past
 #                                     its first failure: the build with nvcc on PATH (cut at 90 s), smoke.sh
@@ -19,11 +20,13 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 root=${ROOT:-/var/tmp/scalebench-rehearsal-root}
 cache=/var/tmp/scalebench-rehearsal
 mode=${1:-new}
+run_args="--device cpu"
+if [ "$mode" = -- ]; then shift; mode=new; run_args="$*"; fi
 t0=$(date +%s)
 say() { printf '[rehearse %4ds] %s\n' "$(($(date +%s) - t0))" "$*" >&2; }
 fail() { say "error: $*"; exit 1; }
 [ "$(id -u)" -eq 0 ] || fail "run as root (debootstrap, chroot, mounts)"
-case $mode in new | --old) ;; *) fail "usage: $0 [--old]" ;; esac
+case $mode in new | --old) ;; *) fail "usage: $0 [--old | -- RUN.SH-ARGUMENTS]" ;; esac
 df -h / | sed 's/^/[rehearse] /' >&2
 [ "$(df --output=avail -B1G /var/tmp | tail -1)" -ge 8 ] || fail "less than 8 GB free under /var/tmp"
 mkdir -p "$cache/wheels"
@@ -92,7 +95,7 @@ if [ "$mode" = --old ]; then
     echo "== 3. smoke.sh (resnet20 on the CPU)"; SCALEBENCH_SMOKE_DEVICE=cpu SCALEBENCH_SMOKE_ONLY=resnet20 OUT=/root/out timeout 60 bench/device/smoke.sh; echo "== 3. exit $?"'
   log="$cache/old.log"
 else
-  inner='SCALEBENCH_DEVICE_STEP_LIMIT_S=build=60 OUT=/root/out bench/device/run.sh --device cpu'
+  inner="SCALEBENCH_DEVICE_STEP_LIMIT_S=${SCALEBENCH_DEVICE_STEP_LIMIT_S:-build=60} ${SCALEBENCH_DEVICE_DEADLINE_S:+SCALEBENCH_DEVICE_DEADLINE_S=$SCALEBENCH_DEVICE_DEADLINE_S} OUT=/root/out bench/device/run.sh $run_args"
   log="$cache/new.log"
 fi
 say "the root has: $(in_root sh -c 'for c in g++ python3 mpirun mpicc ssh nvcc; do printf "%s=%s " $c "$(command -v $c || echo absent)"; done; echo') $(in_root $venv/bin/python3 -c 'import importlib.util as u; print("nccl wheel:", list(u.find_spec("nvidia.nccl").submodule_search_locations))')"
