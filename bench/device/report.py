@@ -75,8 +75,9 @@ def training_figures(name, records, out):
                    f"all-reduce {fmt(median(timed, 'allreduce_s'), 1e3)}, optimizer "
                    f"{fmt(median(timed, 'optimizer_s'), 1e3)} ms; samples/s {fmt(median(timed, 'samples_per_s'), 1, 1)}"
                    + (f"; tokens/s {fmt(median(timed, 'tokens_per_s'), 1, 0)}" if median(timed, "tokens_per_s") else "")
-                   + (f"; MFU {fmt(median(timed, 'mfu'), 100, 1)} % (model FLOP/s {fmt(median(timed, 'model_flops_per_s'), 1e-12, 1)} T)"
-                      if median(timed, "model_flops_per_s") else ""))
+                   + (f"; model TFLOP/s {fmt(median(timed, 'model_flops_per_s'), 1e-12, 3)}"
+                      if median(timed, "model_flops_per_s") else "")
+                   + (f"; MFU {fmt(median(timed, 'mfu'), 100, 1)} %" if median(timed, "mfu") else ""))
     if header and find(header, "model_flops_convention"):
         out.append(f"- FLOPs: {find(header, 'model_flops_per_sequence'):.4g} per sequence, "
                    f"{find(header, 'model_flops_convention')}")
@@ -134,7 +135,7 @@ def peers_section(logs, out):
             out.append(f"| {p['model']} | {p['mode']} | skipped: {p['skipped'].replace('|', '/')} | | | | |")
             continue
         out.append(f"| {p['model']} | {p['mode']} | {fmt(p.get('median_step_s'), 1e3)} | "
-                   f"{fmt(p.get('throughput'), 1, 1)} {unit} | {fmt(p.get('mfu'), 100, 1)} % | "
+                   f"{fmt(p.get('throughput'), 1, 1)} {unit} | {fmt(p.get('mfu'), 100, 1) + ' %' if p.get('mfu') else '-'} | "
                    f"{fmt(mine, 1, 1)} {unit} | {ratio} |")
     out.append("")
     out.append("engine / this: the engine's median throughput from this same call (llama1b, resnet50 steps) over the "
