@@ -105,6 +105,10 @@ for o in pack pack-fallback torch-wheel nccl-wheel nvidia-wheels image; do
   echo "libraries from $o: ${names:-none}" | tee -a "$pack/MANIFEST.txt" | sed 's/^/[pack] /'
 done
 sed -n 's/^\(newest symbol versions: .*\)/[pack] \1/p' "$pack/MANIFEST.txt"
+newest=$(objdump -T "$pack/bin/scalebench-engine" "$mpi_lib"/*.so* 2>/dev/null | grep -o 'GLIBC_2\.[0-9]*' | sort -uV | tail -1)
+echo "the GPU machine needs glibc >= ${newest#GLIBC_} for: $(cd "$pack" && for f in bin/scalebench-engine openmpi/usr/lib/x86_64-linux-gnu/*.so*; do
+  [ -L "$f" ] || ! objdump -T "$f" 2>/dev/null | grep -qw "$newest" || printf '%s ' "$(basename "$f")"; done)" |
+  tee -a "$pack/MANIFEST.txt" | sed 's/^/[pack] /'
 size=$(du -sb "$pack" | cut -f1)
 say "$pack: $(du -sh "$pack" | cut -f1) ($size bytes; engine $(du -h "$pack/bin/scalebench-engine" | cut -f1), Open MPI $(du -sh "$pack/openmpi" | cut -f1))"
 [ "$size" -lt $((40 * 1024 * 1024)) ] || fail "the pack is over 40 MiB"
