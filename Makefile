@@ -4,11 +4,11 @@ BUILD  := build/$(PRESET)
 DB     ?= out/scalebench.db
 # The engine against LibTorch's CUDA libraries and the CUDA 13.0 toolkit (preset cuda; docs/testing.md).
 CUDA_ENGINE := build/cuda/trainers/scalebench-engine
-# What a CUDA build changes, run against it in `make test` (all 54 engine tests: `ctest --preset cuda`): its command
+# What a CUDA build changes, run against it in `make test` (all 56 engine tests: `ctest --preset cuda`): its command
 # line, the device and backend choice without a GPU, every precision, the collectives and gradient buckets on MPI and
-# Gloo, a training run stored end to end, and the all-reduce sweep.
-CUDA_ENGINE_TESTS := cli\.engine-|device cuda stops at start|NCCL backend without a usable GPU|bf16 and fp16 training of ResNet-20|every precision the catalog offers|every collective, dtype|bucketed gradients averaged|ResNet-20 on Fashion-MNIST at 2 ranks|all-reduce sweep at 2 ranks
-CUDA_ENGINE_TEST_COUNT := 10
+# Gloo, a training run stored end to end, the all-reduce sweep, and the device self-check's CPU half.
+CUDA_ENGINE_TESTS := cli\.engine-|device cuda stops at start|NCCL backend without a usable GPU|bf16 and fp16 training of ResNet-20|every precision the catalog offers|every collective, dtype|bucketed gradients averaged|ResNet-20 on Fashion-MNIST at 2 ranks|all-reduce sweep at 2 ranks|the device self-check
+CUDA_ENGINE_TEST_COUNT := 12
 # Seconds each fuzz target runs in `make soak` (bench/fuzz.sh); make test fuzzes each for 8 s (docs/testing.md).
 FUZZ_SECONDS ?= 600
 
