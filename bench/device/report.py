@@ -137,6 +137,13 @@ def peers_section(logs, out):
         out.append(f"| {p['model']} | {p['mode']} | {fmt(p.get('median_step_s'), 1e3)} | "
                    f"{fmt(p.get('throughput'), 1, 1)} {unit} | {fmt(p.get('mfu'), 100, 1) + ' %' if p.get('mfu') else '-'} | "
                    f"{fmt(mine, 1, 1)} {unit} | {ratio} |")
+    for p in peers:
+        if p.get("type") == "peer" and not p.get("skipped") and p.get("throughput"):
+            key = "tokens_per_s" if p.get("unit") == "tokens/s" else "samples_per_s"
+            mine = engine_median(engine.get(p["model"], []), key)
+            if mine:
+                out.append(f"- {p['model']} engine/{p['mode']}: {mine / p['throughput']:.3f} (engine "
+                           f"{mine:.1f}, {p['mode']} {p['throughput']:.1f} {p.get('unit')})")
     out.append("")
     out.append("engine / this: the engine's median throughput from this same call (llama1b, resnet50 steps) over the "
                "peer's; above 1 the engine is faster.")
