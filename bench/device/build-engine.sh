@@ -36,7 +36,7 @@ if [ -n "$carried_mpi" ] || [ ${#missing_headers[@]} -gt 0 ]; then
   for deb in "$here"/.carry/debs/*.deb; do dpkg -x "$deb" "$sysroot"; done
   # zlib1g-dev's libz.so points at /lib/x86_64-linux-gnu/libz.so.1.2.13, absolute: a machine with another zlib has
   # no such file. Link the machine's own libz.so.1 (zlib1g itself is not carried; every image has one).
-  machine_libz=$( (ldconfig -p 2>/dev/null || true) | awk '$1 == "libz.so.1" && /x86-64/ {print $NF; exit}')
+  machine_libz=$( ("$(command -v ldconfig || echo /sbin/ldconfig)" -p 2>/dev/null || true) | awk '$1 == "libz.so.1" && /x86-64/ {print $NF; exit}')
   [ -n "$machine_libz" ] || machine_libz=$(ls /lib/x86_64-linux-gnu/libz.so.1 /usr/lib/x86_64-linux-gnu/libz.so.1 2>/dev/null | head -1 || true)
   [ -n "$machine_libz" ] || fail "no libz.so.1 on this machine (ldconfig -p)"
   ln -sfn "$machine_libz" "$lib/libz.so"
