@@ -21,7 +21,8 @@ root=${ROOT:-/var/tmp/scalebench-rehearsal-root}
 cache=/var/tmp/scalebench-rehearsal
 mode=${1:-new}
 run_args="--device cpu"
-if [ "$mode" = -- ]; then shift; mode=new; run_args="$*"; fi
+limits=${SCALEBENCH_DEVICE_STEP_LIMIT_S-build=60} # the build step's limit cut, unless told (-- ARGS: none)
+if [ "$mode" = -- ]; then shift; mode=new; run_args="$*"; limits=${SCALEBENCH_DEVICE_STEP_LIMIT_S:-}; fi
 t0=$(date +%s)
 say() { printf '[rehearse %4ds] %s\n' "$(($(date +%s) - t0))" "$*" >&2; }
 fail() { say "error: $*"; exit 1; }
@@ -95,7 +96,7 @@ if [ "$mode" = --old ]; then
     echo "== 3. smoke.sh (resnet20 on the CPU)"; SCALEBENCH_SMOKE_DEVICE=cpu SCALEBENCH_SMOKE_ONLY=resnet20 OUT=/root/out timeout 60 bench/device/smoke.sh; echo "== 3. exit $?"'
   log="$cache/old.log"
 else
-  inner="SCALEBENCH_DEVICE_STEP_LIMIT_S=${SCALEBENCH_DEVICE_STEP_LIMIT_S:-build=60} ${SCALEBENCH_DEVICE_DEADLINE_S:+SCALEBENCH_DEVICE_DEADLINE_S=$SCALEBENCH_DEVICE_DEADLINE_S} OUT=/root/out bench/device/run.sh $run_args"
+  inner="${limits:+SCALEBENCH_DEVICE_STEP_LIMIT_S=$limits} ${SCALEBENCH_DEVICE_DEADLINE_S:+SCALEBENCH_DEVICE_DEADLINE_S=$SCALEBENCH_DEVICE_DEADLINE_S} OUT=/root/out bench/device/run.sh $run_args"
   log="$cache/new.log"
 fi
 say "the root has: $(in_root sh -c 'for c in g++ python3 mpirun mpicc ssh nvcc; do printf "%s=%s " $c "$(command -v $c || echo absent)"; done; echo') $(in_root $venv/bin/python3 -c 'import importlib.util as u; print("nccl wheel:", list(u.find_spec("nvidia.nccl").submodule_search_locations))')"

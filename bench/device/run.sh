@@ -32,7 +32,8 @@ done
 # the report. The CPU sizes are set so that the same limits hold on 2 cores.
 declare -A limit=([selfcheck]=60 [llama1b]=60 [peers]=120 [resnet50]=40 [resnet20]=25 [nccl-sweep]=30 [build]=300)
 declare -A least=([selfcheck]=15 [llama1b]=30 [peers]=45 [resnet50]=20 [resnet20]=15 [nccl-sweep]=15 [build]=90)
-for pair in ${SCALEBENCH_DEVICE_STEP_LIMIT_S//,/ }; do
+limits=${SCALEBENCH_DEVICE_STEP_LIMIT_S:-}
+for pair in ${limits//,/ }; do
   limit[${pair%%=*}]=${pair#*=}
   least[${pair%%=*}]=1
 done
