@@ -6,6 +6,7 @@
 #include "job_request.h"
 #include "metric_file_tail.h"
 #include "output_formats.h"
+#include "results_table.h"
 #include "shell_words.h"
 
 #include <fmt/format.h>
@@ -224,6 +225,10 @@ void SessionRunner::store(ActiveRun& run, const std::vector<MetricRecord>& recor
                                   c->in_place ? ", in place" : ""));
         else if (auto* x = std::get_if<ErrorRecord>(&record))
             run.rank_errors.push_back(fmt::format("rank {}: {}", x->rank, x->message));
+        else if (auto* d = std::get_if<DeviceCheckRecord>(&record)) {
+            run.device_check = *d;
+            progress_(run.tag + ": " + formatDeviceCheck(*d));
+        }
     }
 }
 
@@ -266,14 +271,24 @@ SessionRunner::Ending SessionRunner::finish(ActiveRun& run, const JobStatus& sta
         progress_(fmt::format("{}: warning: {} broken metric line(s) skipped; first at line {}: {}", run.tag,
                               broken, first.line_number, first.reason));
     }
-    const bool ok = status.state == JobState::Completed && run.rank_errors.empty();
+    // A device self-check is judged by its verdict: a failed one, or none at all, fails the run whatever the
+    // job's exit status.
+    std::string device_error;
+    if (run.device_check && !run.device_check->passed())
+        device_error = formatDeviceCheck(*run.device_check);
+    else if (!run.device_check && run.spec.group.check_device && status.state == JobState::Completed)
+        device_error = "the device self-check wrote no verdict (no device_check record)";
+    const bool ok = status.state == JobState::Completed && run.rank_errors.empty() && device_error.empty();
     std::string error;
     const bool by_user = run.cancel_sent && status.state == JobState::Cancelled;
     if (by_user) {
         error = fmt::format("job {} cancelled by the user", run.job_id);
+    } else if (!ok && status.state == JobState::Completed && run.rank_errors.empty()) {
+        error = device_error;
     } else if (!ok) {
         error =
             fmt::format("job {} {} (exit status {})", run.job_id, toString(status.state), status.exit_status);
+        if (!device_error.empty()) error += "\n" + device_error;
         for (const auto& e : run.rank_errors)
             error += "\n" + e;
         if (!status.detail.empty()) error += "\n" + status.detail;

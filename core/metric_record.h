@@ -132,7 +132,34 @@ struct CollectiveRecord {
     friend bool operator==(const CollectiveRecord&, const CollectiveRecord&) = default;
 };
 
+// One check of the device self-check: what it compared, whether it passed, and the figure it was judged by
+// where it has one (the largest difference against its tolerance); none where bit-identical results are asked
+// for (the same seeded steps twice).
+struct DeviceCheck {
+    std::string name;
+    bool passed = false;
+    std::string figure{}; // the figure's key in the stream: max_abs_difference, max_relative_difference
+    std::optional<double> value{};
+    std::optional<double> tolerance{};
+
+    friend bool operator==(const DeviceCheck&, const DeviceCheck&) = default;
+};
+
+// The verdict of the engine's device self-check (--check-device, a plan's check_device), written by rank 0
+// instead of steps: pass only where every check passed on every rank.
+struct DeviceCheckRecord {
+    std::string workload;
+    std::string device;     // cpu, cuda:0
+    std::int64_t steps = 0; // of each seeded run
+    std::string verdict;    // pass, fail
+    bool ranks_passed = false;
+    std::vector<DeviceCheck> checks{}; // rank 0's, in the order they ran
+
+    bool passed() const { return verdict == "pass"; }
+    friend bool operator==(const DeviceCheckRecord&, const DeviceCheckRecord&) = default;
+};
+
 using MetricRecord = std::variant<HeaderRecord, StepRecord, EvalRecord, SummaryRecord, ErrorRecord,
-                                  CollectiveRecord, RankTimesRecord, BucketTimesRecord>;
+                                  CollectiveRecord, RankTimesRecord, BucketTimesRecord, DeviceCheckRecord>;
 
 } // namespace scalebench

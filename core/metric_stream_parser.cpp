@@ -56,6 +56,49 @@ std::string text(const json& j, const char* key) {
     return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
+// The device self-check's verdict: `verdict` pass or fail, each check a name and whether it passed, and the
+// figure it was judged by where it has one. A verdict that contradicts rank 0's checks is a broken record.
+DeviceCheckRecord deviceCheck(const json& j) {
+    DeviceCheckRecord d;
+    d.workload = text(j, "workload");
+    d.device = text(j, "device");
+    d.steps = integer<std::int64_t>(j, "steps");
+    d.verdict = text(j, "verdict");
+    if (d.verdict != "pass" && d.verdict != "fail")
+        throw std::runtime_error("'device_check' record with verdict '" + d.verdict + "', not pass or fail");
+    d.ranks_passed = d.passed();
+    if (const auto ranks = j.find("ranks_passed"); ranks != j.end()) {
+        if (!ranks->is_boolean())
+            throw std::runtime_error("'device_check' record whose 'ranks_passed' is not true or false");
+        d.ranks_passed = ranks->get<bool>();
+    }
+    if (d.passed() && !d.ranks_passed)
+        throw std::runtime_error("'device_check' record with verdict pass but ranks_passed false");
+    const auto checks = j.find("checks");
+    if (checks == j.end() || !checks->is_array())
+        throw std::runtime_error("'device_check' record without array 'checks'");
+    for (const json& c : *checks) {
+        if (!c.is_object() || !c.contains("name") || !c["name"].is_string() || !c.contains("passed") ||
+            !c["passed"].is_boolean())
+            throw std::runtime_error("'device_check' record with a check that is not {\"name\": text, "
+                                     "\"passed\": true or false, ...}");
+        DeviceCheck check{c["name"].get<std::string>(), c["passed"].get<bool>()};
+        for (const char* figure : {"max_abs_difference", "max_relative_difference"})
+            if (c.contains(figure) && c[figure].is_number()) {
+                check.figure = figure;
+                check.value = c[figure].get<double>();
+                break;
+            }
+        if (c.contains("tolerance") && c["tolerance"].is_number())
+            check.tolerance = c["tolerance"].get<double>();
+        if (d.passed() && !check.passed)
+            throw std::runtime_error("'device_check' record with verdict pass but check '" + check.name +
+                                     "' failed");
+        d.checks.push_back(std::move(check));
+    }
+    return d;
+}
+
 // Returns false for record types this version does not know (a newer engine's): they are skipped, not broken.
 bool toRecord(const json& j, MetricRecord& out) {
     const std::string type = text(j, "type");
@@ -159,6 +202,8 @@ bool toRecord(const json& j, MetricRecord& out) {
                                      std::to_string(b.start_s.size()) + " starts and " +
                                      std::to_string(b.end_s.size()) + " ends");
         out = b;
+    } else if (type == "device_check") {
+        out = deviceCheck(j);
     } else if (type == "error") {
         out = ErrorRecord{integer<int>(j, "rank"), text(j, "message")};
     } else if (type.empty()) {

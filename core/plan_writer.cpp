@@ -79,6 +79,8 @@ void writeGroup(std::string& out, const RunGroup& g, PlanKeys keys) {
     line("workload", tomlString(g.workload));
     text("dataset", g.dataset, info ? info->datasets.front() : "");
     line("ranks", tomlArray(g.ranks, [](int n) { return std::to_string(n); }));
+    if (every || g.check_device != defaults.check_device) // what the group's runs do: said first
+        line("check_device", g.check_device ? "true" : "false");
     integer("gpus_per_node", g.gpus_per_node, defaults.gpus_per_node);
     text("data_dir", g.data_dir, defaults.data_dir);
     if (g.epochs > 0)

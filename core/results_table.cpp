@@ -222,6 +222,24 @@ std::vector<std::string> splitLines(const std::string& text) {
 }
 } // namespace
 
+std::string formatDeviceCheck(const DeviceCheckRecord& check) {
+    const std::string head = "device check on " + (check.device.empty() ? "an unnamed device" : check.device);
+    const auto passed = std::count_if(check.checks.begin(), check.checks.end(),
+                                      [](const DeviceCheck& c) { return c.passed; });
+    if (check.passed()) return fmt::format("{}: pass ({} of {} checks)", head, passed, check.checks.size());
+    std::string failed;
+    for (const DeviceCheck& c : check.checks) {
+        if (c.passed) continue;
+        failed += (failed.empty() ? "" : "; ") + c.name;
+        if (c.value)
+            failed += fmt::format(" ({} {:g}{})", c.figure, *c.value,
+                                  c.tolerance ? fmt::format(", tolerance {:g}", *c.tolerance) : "");
+    }
+    if (failed.empty()) // rank 0's checks all passed: another rank's did not
+        failed = fmt::format("another rank's checks (rank 0 passed {} of {})", passed, check.checks.size());
+    return head + ": FAIL: " + failed;
+}
+
 std::string formatResultsTable(const std::vector<RunResult>& results) {
     const auto scaling = runScaling(results);
     const auto cautions = figureCautions(results);
@@ -239,6 +257,9 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
                 peak = std::max(peak, c.busbw_gbps);
             out += fmt::format("{:<34} {:>5} {:>6}   collective sweep: {} sizes, peak busbw {:.3f} GB/s\n",
                                r.name, r.ranks, r.status, r.collectives.size(), peak);
+        } else if (r.figures.steady_steps == 0 && r.device_check) {
+            out += fmt::format("{:<34} {:>5} {:>6}   {}\n", r.name, r.ranks, r.status,
+                               formatDeviceCheck(*r.device_check));
         } else if (r.figures.steady_steps == 0 && r.mlperf_time_to_train_min) {
             out += fmt::format("{:<34} {:>5} {:>6}   MLPerf time to train {} ({})\n", r.name, r.ranks,
                                r.status, formatTimeToTrain(*r.mlperf_time_to_train_min), r.mlperf_status);
@@ -332,7 +353,7 @@ std::string resultsCsv(const std::vector<RunResult>& results) {
         "series,"
         "comm_share,compute_only_samples_per_s,target,target_reached,time_to_target_s,time_to_target_speedup,"
         "time_to_target_efficiency,tokens_per_s_per_device,tflops_per_device,days_to_1t_tokens,"
-        "step_time_convention\n";
+        "step_time_convention,device_check\n";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
         const RunFigures& f = r.figures;
@@ -345,7 +366,7 @@ std::string resultsCsv(const std::vector<RunResult>& results) {
             scaling[i].efficiency, f.final_loss, f.final_eval ? f.eval_metric : "", optional(f.final_eval, 6),
             f.tokens_per_s, optional(f.mfu, 4));
         const bool tokens = f.tokens_per_s > 0 && r.ranks > 0;
-        out += fmt::format(",\"{}\",{:.4f},{:.3f},{},{},{},{},{},{},{},{},{}\n", labels[i],
+        out += fmt::format(",\"{}\",{:.4f},{:.3f},{},{},{},{},{},{},{},{},{},{}\n", labels[i],
                            communicationShare(b), computeOnlyThroughput(f.samples_per_s, b),
                            optional(r.target, 4), r.target ? (r.target_reached ? "yes" : "no") : "",
                            optional(r.time_to_target_s, 3), optional(scaling[i].time_to_target_speedup, 4),
@@ -357,7 +378,8 @@ std::string resultsCsv(const std::vector<RunResult>& results) {
                                ? fmt::format("{:.6g}", f.model_flops_per_s / r.ranks / 1e12)
                                : "",
                            tokens ? fmt::format("{:.4f}", daysToTrain(f.tokens_per_s)) : "",
-                           f.convention == StepTimeConvention::LastStep ? "last-step" : "median");
+                           f.convention == StepTimeConvention::LastStep ? "last-step" : "median",
+                           r.device_check ? r.device_check->verdict : "");
     }
     return out;
 }

@@ -42,6 +42,8 @@ struct RunResult {
     // Seconds the run held its ranks: its summary's wall_s (the engine's, start to end), else from the
     // store's start (job submitted) to its end; none where neither is known (what its cost is from).
     std::optional<double> wall_s{};
+    // A run of a plan's check_device: the device self-check's verdict and checks instead of figures.
+    std::optional<DeviceCheckRecord> device_check{};
 };
 
 // The run's series: its `series`, or its workload and dataset where that is empty.
@@ -64,6 +66,10 @@ std::vector<RunScaling> runScaling(const std::vector<RunResult>& results);
 // "12.3 s" for a run that reached its target ("4.81 min" for an MLPerf run without steps: its time to train),
 // "not reached" for one that did not, "-" without a target.
 std::string formatTimeToTarget(const RunResult& result);
+
+// "device check on cpu: pass (5 of 5 checks)", or "device check on cuda:0: FAIL: " and the failed checks'
+// names, each with the figure it was judged by where it has one.
+std::string formatDeviceCheck(const DeviceCheckRecord& check);
 
 std::string formatResultsTable(const std::vector<RunResult>& results);
 std::string resultsCsv(const std::vector<RunResult>& results);

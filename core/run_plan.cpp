@@ -253,7 +253,8 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
                                       "target",           "peak_tflops",   "preset",
                                       "seq_len",          "gpus_per_node", "env",
                                       "collectives",      "dtypes",        "ops",
-                                      "in_place",         "mllog",         "exclude_nodes"};
+                                      "in_place",         "mllog",         "exclude_nodes",
+                                      "check_device"};
     known.insert(known.end(), kCommandKeys.begin(), kCommandKeys.end());
     TableReader r(table, file, "[[run]] #" + std::to_string(index), known);
     if (table.get("command")) return readCommandGroup(r, table);
@@ -343,6 +344,12 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
     onlyFor("peak_tflops", !sweep, "training workloads");
     onlyFor("mllog", !sweep, "training workloads");
     g.mllog = r.boolean("mllog", g.mllog);
+    onlyFor("check_device", !sweep, "training workloads");
+    g.check_device = r.boolean("check_device", g.check_device);
+    // The self-check trains no steps: it writes no MLPerf log and has no quality target to reach.
+    if (g.check_device && table.get("mllog") && g.mllog)
+        r.fail(*table.get("mllog"), "mllog",
+               "'mllog' and 'check_device' do not go together: the device self-check trains no run to log");
     for (const char* key : {"data_dir", "epochs", "global_batch"})
         onlyFor(key, !sweep, "training workloads");
     if (const toml::node* node = table.get("global_batch"))

@@ -107,6 +107,10 @@ struct RunGroup {
     std::vector<std::string> dtypes = engine_cli::defaults::dtypes;
     std::vector<std::string> ops = engine_cli::defaults::ops; // reductions: sum, avg
     std::string in_place = engine_cli::defaults::in_place;    // "yes", "no" or "both"
+    // Training workloads: the run checks its device instead of training (the engine's --check-device: fused
+    // kernels against their formulas, the same seeded steps twice) and ends with a device_check record's
+    // verdict; a failed check fails the run.
+    bool check_device = engine_cli::defaults::check_device;
     // A command run: workload is then the program's name (osu_allreduce), dataset empty, and the engine's
     // settings above unused.
     CommandRun command{};

@@ -147,6 +147,7 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
         }
         result.slow_ranks = findSlowRanks(store.rankTimes(run.id), hostsOfRanks(run.header_json));
         result.placement = runPlacement(run.header_json);
+        result.device_check = store.deviceCheck(run.id);
         results.push_back(std::move(result));
     }
     return results;

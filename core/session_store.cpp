@@ -193,6 +193,27 @@ const char* const kMigrations[] = {
         PRIMARY KEY (run_id, step, bucket)
     ) WITHOUT ROWID;
     )sql",
+    // 9 -> 10: the device self-check's verdict of a run (a plan's check_device), and each of its checks
+    R"sql(
+    CREATE TABLE device_checks (
+        run_id INTEGER PRIMARY KEY REFERENCES runs(id),
+        workload TEXT NOT NULL,
+        device TEXT NOT NULL,        -- cpu, cuda:0
+        steps INTEGER NOT NULL,      -- of each seeded run
+        verdict TEXT NOT NULL,       -- pass, fail
+        ranks_passed INTEGER NOT NULL
+    );
+    CREATE TABLE device_check_items (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        position INTEGER NOT NULL,   -- in the order the checks ran
+        name TEXT NOT NULL,
+        passed INTEGER NOT NULL,
+        figure TEXT NOT NULL,        -- what it was judged by: max_abs_difference, ...; '' where none
+        value REAL,                  -- NULL where none
+        tolerance REAL,
+        PRIMARY KEY (run_id, position)
+    ) WITHOUT ROWID;
+    )sql",
 };
 constexpr int kLatest = static_cast<int>(std::size(kMigrations));
 static_assert(kLatest == SessionStore::kSchemaVersion);
@@ -364,7 +385,8 @@ void SessionStore::replaceRecords(std::int64_t run_id, const std::vector<MetricR
 }
 
 void SessionStore::deleteRecords(std::int64_t run_id) {
-    for (const char* table : {"steps", "evals", "rank_times", "bucket_times", "collectives", "run_errors"})
+    for (const char* table : {"steps", "evals", "rank_times", "bucket_times", "collectives", "run_errors",
+                              "device_checks", "device_check_items"})
         execute(std::string("DELETE FROM ") + table + " WHERE run_id = " + std::to_string(run_id));
 }
 
@@ -391,6 +413,9 @@ void SessionStore::insertRecords(std::int64_t run_id, const std::vector<MetricRe
     auto error = prepare("INSERT INTO run_errors VALUES (?1, ?2, ?3)");
     auto collective = prepare("INSERT OR REPLACE INTO collectives VALUES "
                               "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
+    auto device_check = prepare("INSERT OR REPLACE INTO device_checks VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    auto device_check_items = prepare("DELETE FROM device_check_items WHERE run_id = ?1");
+    auto device_check_item = prepare("INSERT INTO device_check_items VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     for (const auto& record : records) {
         sqlite3_stmt* s = nullptr;
         if (auto* r = std::get_if<StepRecord>(&record)) {
@@ -431,6 +456,23 @@ void SessionStore::insertRecords(std::int64_t run_id, const std::vector<MetricRe
                 sqlite3_reset(s);
             }
             continue;
+        } else if (auto* d = std::get_if<DeviceCheckRecord>(&record)) {
+            // One verdict a run: a record read again replaces the stored one and its checks.
+            bindAll(device_check_items.get(), run_id);
+            if (sqlite3_step(device_check_items.get()) != SQLITE_DONE)
+                fail("cannot replace the device check of run " + std::to_string(run_id));
+            sqlite3_reset(device_check_items.get());
+            s = device_check_item.get();
+            for (std::size_t i = 0; i < d->checks.size(); ++i) {
+                const DeviceCheck& check = d->checks[i];
+                bindAll(s, run_id, static_cast<std::int64_t>(i), check.name, check.passed ? 1 : 0,
+                        check.figure, check.value, check.tolerance);
+                if (sqlite3_step(s) != SQLITE_DONE)
+                    fail("cannot store the device check of run " + std::to_string(run_id));
+                sqlite3_reset(s);
+            }
+            s = device_check.get();
+            bindAll(s, run_id, d->workload, d->device, d->steps, d->verdict, d->ranks_passed ? 1 : 0);
         } else if (auto* x = std::get_if<ErrorRecord>(&record)) {
             s = error.get();
             bindAll(s, run_id, x->rank, x->message);
@@ -631,6 +673,27 @@ std::vector<BucketTimesRecord> SessionStore::bucketTimes(std::int64_t run_id) co
         rows.back().end_s.push_back(sqlite3_column_double(s.get(), 3));
     }
     return rows;
+}
+
+std::optional<DeviceCheckRecord> SessionStore::deviceCheck(std::int64_t run_id) const {
+    auto s =
+        prepare("SELECT workload, device, steps, verdict, ranks_passed FROM device_checks WHERE run_id = ?1");
+    bindAll(s.get(), run_id);
+    if (sqlite3_step(s.get()) != SQLITE_ROW) return std::nullopt;
+    DeviceCheckRecord d{columnText(s.get(), 0), columnText(s.get(), 1), sqlite3_column_int64(s.get(), 2),
+                        columnText(s.get(), 3), sqlite3_column_int(s.get(), 4) != 0};
+    auto items = prepare("SELECT name, passed, figure, value, tolerance FROM device_check_items "
+                         "WHERE run_id = ?1 ORDER BY position");
+    bindAll(items.get(), run_id);
+    const auto optional = [](sqlite3_stmt* q, int column) -> std::optional<double> {
+        if (sqlite3_column_type(q, column) == SQLITE_NULL) return std::nullopt;
+        return sqlite3_column_double(q, column);
+    };
+    d.checks = readRows<DeviceCheck>(items.get(), [&](sqlite3_stmt* q) -> DeviceCheck {
+        return {columnText(q, 0), sqlite3_column_int(q, 1) != 0, columnText(q, 2), optional(q, 3),
+                optional(q, 4)};
+    });
+    return d;
 }
 
 bool SessionStore::removeCluster(const std::string& name) {

@@ -72,7 +72,7 @@ struct NewRun {
 
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 9;
+    static constexpr int kSchemaVersion = 10;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is
     // refused.
@@ -121,6 +121,8 @@ class SessionStore {
     std::vector<CollectiveRecord> collectives(std::int64_t run_id) const;
     std::vector<RankTimesRecord> rankTimes(std::int64_t run_id) const;     // by step, ranks in order
     std::vector<BucketTimesRecord> bucketTimes(std::int64_t run_id) const; // by step, buckets in order
+    // The run's device self-check, its checks in the order they ran; none where the run checked no device.
+    std::optional<DeviceCheckRecord> deviceCheck(std::int64_t run_id) const;
     int schemaVersion() const;
     const std::filesystem::path& file() const { return file_; }
 

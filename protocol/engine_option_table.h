@@ -77,7 +77,11 @@
       "allreduce-sweep: which to time", "allreduce")                                                         \
     X(dtypes, List, "float32|float16|bfloat16", "allreduce-sweep: element types", "float32")                 \
     X(ops, List, "sum|avg", "allreduce-sweep: reductions", "sum")                                            \
-    X(in_place, Text, "no|yes|both", "allreduce-sweep: buffers out of place, in place or both", "no")
+    X(in_place, Text, "no|yes|both", "allreduce-sweep: buffers out of place, in place or both", "no")        \
+    X(check_device, Switch, "",                                                                              \
+      "run the device self-check instead of training: the same seeded steps twice, with batch prefetch "     \
+      "and synchronously, and on the CPU; the fused kernels against their formulas (docs/workloads.md)",     \
+      false)
 
 // How the engine measures, not a plan key: the console passes the default written here with every run, so a
 // stored command line says how its figures were taken even after a default changes.
@@ -100,10 +104,6 @@
       "nccl: seconds a rank waits for a collective before it aborts the communicator and stops, naming "     \
       "itself (a dead or hung peer)",                                                                        \
       600)                                                                                                   \
-    X(check_device, Switch, "",                                                                              \
-      "run the device self-check instead of training: the same seeded steps twice, with batch prefetch "     \
-      "and synchronously, and on the CPU; the fused kernels against their formulas (docs/workloads.md)",     \
-      false)                                                                                                 \
     X(dump_parameters, Text, "", "rank 0 writes the trained parameters here (float32, registration order)",  \
       "")                                                                                                    \
     X(checkpoint_dir, Text, "", "save a checkpoint here every checkpoint_every steps and at the end", "")    \

@@ -94,6 +94,7 @@ precision = "bf16"
 target = 3.5
 preset = "tiny"
 seq_len = 64
+check_device = true
 )",
                                        "every.toml");
     for (const RunSpec& run : expandPlan(plan)) {

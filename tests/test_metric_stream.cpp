@@ -2,6 +2,7 @@
 // fatal.
 #include "analysis.h"
 #include "metric_stream_parser.h"
+#include "results_table.h"
 
 #include <catch2/catch.hpp>
 
@@ -211,4 +212,77 @@ TEST_CASE("a summary without throughput (an outside tool's, MLPerf's) reads with
     CHECK(summary.wall_s == 288.37);
     CHECK(summary.target_reached);
     CHECK(parser.brokenLineCount() == 0);
+}
+
+// The device self-check's verdict as the engine wrote it (scalebench-engine --check-device yes --device cpu
+// --steps 3 --workload llama --preset small --seq-len 32 --batch-per-rank 2, at 38c9132).
+const char* const kDeviceCheckLine =
+    R"({"checks":[{"max_abs_difference":0.0,"name":"rms_norm: fused kernel = x / sqrt(mean(x^2) + eps) x weight",)"
+    R"("passed":true,"tolerance":0.0001},{"max_abs_difference":2.384185791015625e-07,"name":"rotary: cached )"
+    R"(tables = reference formula","passed":true,"tolerance":0.0001},{"max_abs_difference":1.1920928955078125e-07,)"
+    R"("name":"adamw: fused kernel = LibTorch AdamW, 3 steps","passed":true,"tolerance":1e-05},)"
+    R"({"max_abs_difference":0.0,"name":"clipping: foreach norms = LibTorch clip_grad_norm_","passed":true,)"
+    R"("tolerance":1e-06},{"again":[6.968806266784668,7.016097068786621,7.0337233543396],"losses":)"
+    R"([6.968806266784668,7.016097068786621,7.0337233543396],"name":"the same seeded steps twice: bit-identical )"
+    R"(losses","passed":true}],"device":"cpu","rank":0,"ranks_passed":true,"steps":3,"type":"device_check",)"
+    R"("verdict":"pass","workload":"llama"})";
+
+TEST_CASE("the device self-check's verdict reads with each check, and the figure it was judged by",
+          "[core][stream]") {
+    MetricStreamParser parser;
+    const auto records = parser.feed(std::string(kDeviceCheckLine) + "\n");
+    REQUIRE(parser.brokenLineCount() == 0);
+    REQUIRE(records.size() == 1);
+    const auto& d = std::get<DeviceCheckRecord>(records[0]);
+    CHECK(d.passed());
+    CHECK(d.verdict == "pass");
+    CHECK(d.ranks_passed);
+    CHECK(d.device == "cpu");
+    CHECK(d.workload == "llama");
+    CHECK(d.steps == 3);
+    REQUIRE(d.checks.size() == 5);
+    CHECK(d.checks[1] == DeviceCheck{"rotary: cached tables = reference formula", true, "max_abs_difference",
+                                     2.384185791015625e-07, 1e-4});
+    // The same seeded steps twice are judged bit for bit: no figure, no tolerance.
+    CHECK(d.checks[4] == DeviceCheck{"the same seeded steps twice: bit-identical losses", true, "", {}, {}});
+    CHECK(formatDeviceCheck(d) == "device check on cpu: pass (5 of 5 checks)");
+}
+
+TEST_CASE(
+    "a failed device check names its failed checks, and a verdict its checks contradict is a broken line",
+    "[core][stream]") {
+    MetricStreamParser parser;
+    const auto records = parser.feed(
+        R"({"type":"device_check","workload":"llama","device":"cuda:0","steps":6,"verdict":"fail",)"
+        R"("ranks_passed":false,"checks":[{"name":"rms_norm","passed":true,"max_abs_difference":0,"tolerance":1e-4},)"
+        R"({"name":"gpu against cpu","passed":false,"max_relative_difference":0.01,"tolerance":0.002},)"
+        R"({"name":"prefetched = synchronous","passed":false}]})"
+        "\n"
+        R"({"type":"device_check","device":"cpu","steps":3,"verdict":"pass","checks":[{"name":"a","passed":false}]})"
+        "\n"
+        R"({"type":"device_check","device":"cpu","steps":3,"verdict":"maybe","checks":[]})"
+        "\n"
+        R"({"type":"device_check","device":"cpu","steps":3,"verdict":"fail","checks":[{"passed":false}]})"
+        "\n"
+        R"({"type":"device_check","device":"cpu","steps":3,"verdict":"fail"})"
+        "\n");
+    REQUIRE(records.size() == 1);
+    const auto& d = std::get<DeviceCheckRecord>(records[0]);
+    CHECK_FALSE(d.passed());
+    CHECK(d.checks[1].figure == "max_relative_difference");
+    CHECK(formatDeviceCheck(d) ==
+          "device check on cuda:0: FAIL: gpu against cpu (max_relative_difference 0.01, tolerance 0.002); "
+          "prefetched = synchronous");
+    REQUIRE(parser.brokenLineCount() == 4);
+    CHECK_THAT(parser.brokenLines()[0].reason, Catch::Contains("verdict pass but check 'a' failed"));
+    CHECK_THAT(parser.brokenLines()[1].reason, Catch::Contains("verdict 'maybe', not pass or fail"));
+    CHECK_THAT(parser.brokenLines()[2].reason, Catch::Contains("a check that is not {\"name\""));
+    CHECK_THAT(parser.brokenLines()[3].reason, Catch::Contains("without array 'checks'"));
+}
+
+TEST_CASE("a failed device check whose rank 0 passed every check says another rank failed",
+          "[core][stream]") {
+    DeviceCheckRecord d{"resnet20", "cuda:0", 6, "fail", false, {{"rms_norm", true}, {"adamw", true}}};
+    CHECK(formatDeviceCheck(d) ==
+          "device check on cuda:0: FAIL: another rank's checks (rank 0 passed 2 of 2)");
 }

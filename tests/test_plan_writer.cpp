@@ -99,6 +99,22 @@ TEST_CASE("a workload's preset, sequence length and target survive a write and a
     CHECK(writePlanToml(plan).find("preset = \"small\"") == std::string::npos);
 }
 
+TEST_CASE("a device self-check group is written with check_device = true and reads back as one",
+          "[core][plan]") {
+    RunPlan plan;
+    plan.name = "check the nodes";
+    RunGroup check = groupFor("llama", {1, 8});
+    check.check_device = true;
+    plan.groups = {check, groupFor("llama", {8})};
+    const std::string text = writePlanToml(plan);
+    CHECK_THAT(text, Catch::Contains("ranks = [1, 8]\ncheck_device = true\n"));
+    CHECK(text.find("check_device") == text.rfind("check_device")); // left out where it is the default
+    const RunPlan back = roundTrip(plan);
+    requireSamePlan(back, plan);
+    CHECK(back.groups[0].check_device);
+    CHECK_FALSE(back.groups[1].check_device);
+}
+
 TEST_CASE("every key of a collective sweep survives a write and a read, next to a training group",
           "[core][plan]") {
     RunPlan plan;

@@ -1,4 +1,5 @@
 // Specification of plans: TOML in, runs out; every mistake named by file, line and key.
+#include "engine_invocation.h"
 #include "plan_writer.h"
 #include "run_plan.h"
 #include "workload_catalog.h"
@@ -522,4 +523,46 @@ TEST_CASE("a plan of more runs than a session can follow is refused at its repea
                                    "ranks = [1, 2]\n",
                                    "p.toml"))
               .size() == 2000);
+}
+
+TEST_CASE("check_device = true makes a group's runs check their device instead of training", "[core][plan]") {
+    const RunPlan plan = parsePlanText("name = \"p\"\n[[run]]\nworkload = \"llama\"\nranks = [1, 2]\n"
+                                       "check_device = true\n\n[[run]]\nworkload = \"resnet20\"\nranks = 1\n",
+                                       "plan.toml");
+    CHECK(plan.groups[0].check_device);
+    CHECK_FALSE(plan.groups[1].check_device); // left out: train
+    const auto runs = expandPlan(plan);
+    REQUIRE(runs.size() == 3);
+    // Passed to the engine as every plan key is, the default too, so that a stored command line says which.
+    const auto valueOf = [](const std::vector<std::string>& words, const std::string& option) {
+        const auto it = std::find(words.begin(), words.end(), option);
+        return it != words.end() && it + 1 != words.end() ? *(it + 1) : std::string("(absent)");
+    };
+    CHECK(valueOf(engineArguments(runs[0], "engine", "m.jsonl"), "--check-device") == "yes");
+    CHECK(valueOf(engineArguments(runs[2], "engine", "m.jsonl"), "--check-device") == "no");
+}
+
+TEST_CASE(
+    "check_device is refused, by line and key, where no training runs: a sweep, a command, an MLPerf log",
+    "[core][plan]") {
+    CHECK_THAT(planError("name = \"p\"\n[[run]]\nworkload = \"allreduce-sweep\"\nranks = [2]\n"
+                         "check_device = true\n")
+                   .what(),
+               Catch::StartsWith("plan.toml:5:") &&
+                   Catch::Contains("'check_device' applies to training workloads only, and 'allreduce-sweep' "
+                                   "is not one"));
+    CHECK_THAT(planError("name = \"p\"\n[[run]]\ncommand = \"osu_allreduce\"\nformat = \"osu\"\nranks = 1\n"
+                         "check_device = true\n")
+                   .what(),
+               Catch::StartsWith("plan.toml:6:") &&
+                   Catch::Contains("'check_device' is a setting of the engine's workloads"));
+    CHECK_THAT(planError("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1]\nmllog = true\n"
+                         "check_device = true\n")
+                   .what(),
+               Catch::StartsWith("plan.toml:5:") &&
+                   Catch::Contains("'mllog' and 'check_device' do not go together"));
+    CHECK_THAT(
+        planError("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1]\ncheck_device = \"yes\"\n")
+            .what(),
+        Catch::StartsWith("plan.toml:5:") && Catch::Contains("check_device"));
 }

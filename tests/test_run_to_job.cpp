@@ -405,3 +405,15 @@ TEST_CASE("exclude_nodes keeps a plan's jobs off the nodes it names: sbatch --ex
     CHECK(plan.groups[0].exclude_nodes == std::vector<std::string>{"node3"});
     CHECK(parsePlanText(writePlanToml(plan), "again.toml").groups[0] == plan.groups[0]);
 }
+
+TEST_CASE("a device check's job on Slurm is the engine's with --check-device yes, one rank per GPU",
+          "[core][plan][gpu]") {
+    // What a cluster check runs on each node: the same job as training, the self-check instead of the steps.
+    const RunSpec run = runOf("name = \"p\"\n[[run]]\nworkload = \"llama\"\nranks = 8\ngpus_per_node = 8\n"
+                              "device = \"cuda\"\nsteps = 6\ncheck_device = true\n");
+    const JobRequest job = jobRequestFor(run, {clusterWith(8, 8), "e", "/s", {"s", 1, "u"}});
+    CHECK(valueOf(job.program, "--check-device") == "yes");
+    CHECK(valueOf(job.program, "--device") == "cuda");
+    const std::string script = renderSbatchScript(clusterWith(8, 8), job);
+    CHECK_THAT(script, Catch::Contains("#SBATCH --gpus-per-node=8\n") && Catch::Contains("--check-device yes"));
+}

@@ -261,3 +261,31 @@ TEST_CASE("the runs table's CSV holds plain numbers under names with units, empt
     CHECK(lines[1].startsWith("resnet20-fashion-mnist-n1-r1,1,ok,,942.4,62.5,1,100,"));
     CHECK(lines[2].startsWith("allreduce-sweep-none-n2-r1,2,ok,,,,,,"));
 }
+
+TEST_CASE("the Runs tab shows a device check's verdict beside the run's status, its checks in the tooltip",
+          "[ui][runs]") {
+    RunProgressModel runs;
+    RunsTab tab(nullptr, &runs);
+    RunResult passed;
+    passed.name = "llama-small-synthetic-tokens-n1-r1";
+    passed.ranks = 1;
+    passed.status = "ok";
+    passed.device_check = DeviceCheckRecord{"llama", "cpu", 3, "pass", true, {{"rms_norm", true}}};
+    RunResult failed = passed;
+    failed.name = "llama-small-synthetic-tokens-n1-r2";
+    failed.status = "failed";
+    failed.error = "job 4242 failed (exit status 1)";
+    failed.device_check = DeviceCheckRecord{"llama", "cuda:0", 6, "fail", false, {{"rms_norm", false}}};
+    RunResult trained = passed;
+    trained.device_check.reset();
+    tab.setResults({passed, failed, trained});
+    const QAbstractItemModel* model = child<QTableView>(tab, "runTable")->model();
+    const auto status = [&](int row) { return model->index(row, RunTableModel::Status); };
+    CHECK(status(0).data().toString() == "ok, device check pass");
+    CHECK(status(0).data(Qt::ToolTipRole).toString() == "device check on cpu: pass (1 of 1 checks)");
+    CHECK(status(1).data().toString() == "failed, device check fail");
+    CHECK(status(1).data(Qt::ToolTipRole).toString() ==
+          "device check on cuda:0: FAIL: rms_norm\njob 4242 failed (exit status 1)");
+    CHECK(status(1).data(Qt::UserRole).toString() == "failed"); // the CSV keeps the plain status
+    CHECK(status(2).data().toString() == "ok");
+}

@@ -222,7 +222,8 @@ TEST_CASE("clusters are kept by name and replaced when saved again", "[core][sto
 
 // Takes a store of the current schema back to version 5: the evals of versions 1-5, no tokens/s, FLOPs/s or
 // MFU.
-#define UNDO_SCHEMA_9 "DROP TABLE bucket_times; "
+#define UNDO_SCHEMA_10 "DROP TABLE device_checks; DROP TABLE device_check_items; "
+#define UNDO_SCHEMA_9 UNDO_SCHEMA_10 "DROP TABLE bucket_times; "
 #define UNDO_SCHEMA_8                                                                                        \
     UNDO_SCHEMA_9                                                                                            \
     "ALTER TABLE collectives DROP COLUMN tool; ALTER TABLE collectives DROP COLUMN checked; "
@@ -467,4 +468,64 @@ TEST_CASE("each bucket's all-reduce times are stored by step and bucket and read
     CHECK(migrated.steps(run).size() == 1);
     migrated.appendRecords(run, {second});
     CHECK(migrated.bucketTimes(run) == std::vector<BucketTimesRecord>{second});
+}
+
+TEST_CASE("a run's device check is stored with its checks in order and read back, once a run",
+          "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "checks.db";
+    const DeviceCheckRecord failed{"llama",
+                                   "cuda:0",
+                                   6,
+                                   "fail",
+                                   false,
+                                   {{"rms_norm", true, "max_abs_difference", 0.0, 1e-4},
+                                    {"gpu against cpu", false, "max_relative_difference", 0.01, 2e-3},
+                                    {"the same seeded steps twice", false}}};
+    const DeviceCheckRecord passed{"llama", "cpu", 3, "pass", true, {{"rms_norm", true}}};
+    std::int64_t run = 0, other = 0;
+    {
+        SessionStore store(file);
+        const auto session = store.createSession("s", "", "local");
+        run = store.createRun(session, {"r", "llama", "synthetic-tokens", 1, 1, ""});
+        other = store.createRun(session, {"o", "llama", "synthetic-tokens", 1, 1, ""});
+        CHECK_FALSE(store.deviceCheck(run).has_value()); // a run that trained
+        store.appendRecords(run, {failed});
+        store.appendRecords(other, {passed});
+        CHECK(store.deviceCheck(run) == failed);
+        store.appendRecords(run, {passed}); // a stream read again: its record replaces the stored one
+        CHECK(store.deviceCheck(run) == passed);
+        CHECK(store.deviceCheck(other) == passed);
+        store.replaceRecords(run, {});
+        CHECK_FALSE(store.deviceCheck(run).has_value());
+        store.appendRecords(run, {failed});
+    }
+    // A store of schema version 9 gets the tables, empty.
+    rewriteStore(file, UNDO_SCHEMA_10 "PRAGMA user_version = 9");
+    SessionStore migrated(file);
+    CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
+    CHECK_FALSE(migrated.deviceCheck(run).has_value());
+    migrated.appendRecords(run, {failed});
+    CHECK(migrated.deviceCheck(run) == failed);
+}
+
+TEST_CASE("a stored device check is the run's outcome in the results table and the CSV", "[core][store]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "table.db");
+    const auto session = store.createSession("s", "", "local");
+    const auto run = store.createRun(
+        session, {"llama-tiny-synthetic-tokens-n1-r1", "llama", "synthetic-tokens", 1, 1, ""});
+    store.appendRecords(
+        run,
+        {DeviceCheckRecord{
+            "llama", "cpu", 3, "fail", false, {{"rms_norm", true}, {"the same seeded steps twice", false}}}});
+    store.finishRun(run, {"failed", "", 0, ""});
+    const auto results = loadSessionResults(store, session);
+    REQUIRE(results.size() == 1);
+    REQUIRE(results[0].device_check.has_value());
+    CHECK_THAT(formatResultsTable(results),
+               Catch::Contains("llama-tiny-synthetic-tokens-n1-r1      1 failed   device check on cpu: FAIL: "
+                               "the same seeded steps twice\n"));
+    const std::string csv = resultsCsv(results);
+    CHECK_THAT(csv, Catch::Contains(",device_check\n") && Catch::EndsWith(",fail\n"));
 }

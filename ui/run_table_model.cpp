@@ -92,6 +92,9 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         return column == Run || column == Status || column == Check
                    ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                    : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && column == Status && r.device_check) // the verdict, then why the run failed
+        return QString::fromStdString(formatDeviceCheck(*r.device_check) +
+                                      (r.error.empty() ? "" : "\n" + r.error));
     if (role == Qt::ToolTipRole && !r.error.empty()) return QString::fromStdString(r.error);
     if (role == Qt::ForegroundRole && column == Status && r.status == "failed") return QColor(Qt::red);
     if (role == Qt::ToolTipRole || role == Qt::ForegroundRole) {
@@ -114,9 +117,13 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
     const bool scaled = scaling_[static_cast<std::size_t>(index.row())].speedup > 0;
     const QVariant value = rawValue(index.row(), column);
     switch (column) {
+    case Status:
+        if (r.device_check)
+            return QStringLiteral("%1, device check %2")
+                .arg(value.toString(), QString::fromStdString(r.device_check->verdict));
+        return value;
     case Run:
     case Ranks:
-    case Status:
     case Check:
         return value;
     case SamplesPerS:

@@ -18,8 +18,9 @@ class RunTableModel : public QAbstractTableModel {
     enum Column {
         Run,
         Ranks,
-        Status,
-        Check, // figureCautions' short texts; each flagged figure's cell coloured, its reason in the tooltip
+        Status, // a device self-check's run adds its verdict ("ok, device check pass"), its checks in the
+                // tooltip
+        Check,  // figureCautions' short texts; each flagged figure's cell coloured, its reason in the tooltip
         SamplesPerS,
         StepMs,
         Speedup,
