@@ -79,7 +79,7 @@ class SessionRunner {
         std::string pending_reason;
         JobStatus last_status{};
         bool cancel_sent = false;
-        std::optional<SummaryRecord> summary; // the run's own, as stored
+        std::optional<SummaryRecord> summary;          // the run's own, as stored
         std::optional<DeviceCheckRecord> device_check; // a plan's check_device: the verdict, as stored
     };
     static constexpr int kMaxLostPolls = 10;

@@ -415,5 +415,6 @@ TEST_CASE("a device check's job on Slurm is the engine's with --check-device yes
     CHECK(valueOf(job.program, "--check-device") == "yes");
     CHECK(valueOf(job.program, "--device") == "cuda");
     const std::string script = renderSbatchScript(clusterWith(8, 8), job);
-    CHECK_THAT(script, Catch::Contains("#SBATCH --gpus-per-node=8\n") && Catch::Contains("--check-device yes"));
+    CHECK_THAT(script,
+               Catch::Contains("#SBATCH --gpus-per-node=8\n") && Catch::Contains("--check-device yes"));
 }
