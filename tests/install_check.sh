@@ -14,13 +14,18 @@ cmake --install "$build" --prefix "$prefix" >/dev/null
 for file in bin/scalebench share/applications/$id.desktop share/metainfo/$id.metainfo.xml \
   share/icons/hicolor/scalable/apps/$id.svg share/scalebench/plans/quickstart.toml share/scalebench/formats/nemo.toml \
   share/scalebench/engine-src/CMakeLists.txt share/scalebench/engine-src/cmake/LibTorch.cmake \
-  share/scalebench/engine-src/protocol/engine_option_table.h share/scalebench/engine-src/trainers/main.cpp; do
+  share/scalebench/engine-src/protocol/engine_option_table.h share/scalebench/engine-src/trainers/main.cpp \
+  share/doc/scalebench/copyright share/doc/scalebench/LICENSE; do
   [ -f "$prefix/$file" ] || fail "$file is not installed"
 done
 echo "installed into $prefix: $(find "$prefix" -type f | wc -l) files"
 
 desktop-file-validate "$prefix/share/applications/$id.desktop" || fail "the desktop entry does not validate"
 appstreamcli validate --no-net "$prefix/share/metainfo/$id.metainfo.xml" || fail "the metainfo does not validate"
+# The licence, the same in the metainfo and the package's copyright file.
+grep -q '<project_license>Apache-2.0</project_license>' "$prefix/share/metainfo/$id.metainfo.xml" ||
+  fail "the metainfo names no project_license Apache-2.0"
+grep -q '^License: Apache-2.0$' "$prefix/share/doc/scalebench/copyright" || fail "the copyright file names no Apache-2.0"
 
 # The installed program, with nothing of the build tree on its path and a home of its own.
 home="$prefix/home"
