@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <iostream>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,12 +44,33 @@ void quietOffscreenMessages(QtMsgType type, const QMessageLogContext& context, c
     standard(type, context, message);
 }
 
-int batchMain(int argc, char** argv, const ConsoleOptions& options) {
-    // No window is ever shown; Qt Charts renders the scaling PNG only inside a QApplication, so it runs
-    // offscreen.
-    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+// A command shows no window: Qt Charts renders its PNGs only inside a QApplication, so it runs offscreen
+// whatever QT_QPA_PLATFORM says. (QT_QPA_PLATFORM=xcb with no DISPLAY, an ssh login into a desktop's account
+// or a cron job, made Qt's xcb plugin spin at 100 % CPU with no output.)
+void renderOffscreen() {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
     ensureRuntimeDir();
     qInstallMessageHandler(quietOffscreenMessages);
+}
+
+// Why the window cannot open here, or nothing: the platform Qt would use (QT_QPA_PLATFORM, or -platform NAME
+// among the arguments; Qt's default on Linux is xcb, wayland where only WAYLAND_DISPLAY is set) needs a
+// display and its variable is not set. Platforms that need none (offscreen, minimal, vnc, ...) pass.
+std::optional<std::string> missingDisplay(int argc, char** argv) {
+    std::string platform = qEnvironmentVariable("QT_QPA_PLATFORM").toStdString();
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::string(argv[i]) == "-platform") platform = argv[i + 1];
+    const bool x11 = qEnvironmentVariableIsSet("DISPLAY"),
+               wayland = qEnvironmentVariableIsSet("WAYLAND_DISPLAY");
+    const std::string name = platform.substr(0, platform.find(':'));
+    if (name == "xcb" && !x11) return "QT_QPA_PLATFORM is xcb and DISPLAY is not set";
+    if (name == "wayland" && !wayland) return "QT_QPA_PLATFORM is wayland and WAYLAND_DISPLAY is not set";
+    if (name.empty() && !x11 && !wayland) return "neither DISPLAY nor WAYLAND_DISPLAY is set";
+    return std::nullopt;
+}
+
+int batchMain(int argc, char** argv, const ConsoleOptions& options) {
+    renderOffscreen();
     QApplication app(argc, argv);
     const BatchResult batch = runBatch(options, std::cout, std::cerr);
     if (!batch.results.empty()) {
@@ -63,6 +85,14 @@ int batchMain(int argc, char** argv, const ConsoleOptions& options) {
 }
 
 int guiMain(int argc, char** argv, const ConsoleOptions& options) {
+    if (const auto missing = missingDisplay(argc, argv)) {
+        std::cerr
+            << "scalebench: the window needs a display, and " << *missing
+            << ". Open it in a desktop session (or with QT_QPA_PLATFORM=offscreen for screenshots); the "
+               "commands need none: scalebench run PLAN, report, compare, import, project (scalebench "
+               "--help)\n";
+        return 2;
+    }
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("scalebench"));
     QApplication::setApplicationName(QStringLiteral("scalebench"));
@@ -97,9 +127,7 @@ int guiMain(int argc, char** argv, const ConsoleOptions& options) {
 // report SESSION [--baseline S]: the session's HTML page, its charts rendered offscreen. 0, or 2 naming the
 // problem (an unknown session or baseline).
 int reportMain(int argc, char** argv, const ConsoleOptions& options) {
-    if (!qEnvironmentVariableIsSet("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    ensureRuntimeDir();
-    qInstallMessageHandler(quietOffscreenMessages);
+    renderOffscreen();
     QApplication app(argc, argv);
     try {
         if (!std::filesystem::exists(options.db))

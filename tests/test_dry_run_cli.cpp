@@ -284,3 +284,51 @@ TEST_CASE("a plan asking for a model the data-parallel engine cannot hold is ref
                                 Catch::Contains("preset '70b' cannot run") && Catch::Contains("FSDP") &&
                                 Catch::Contains("1.1 TB"));
 }
+
+namespace {
+// scalebench with these arguments in an environment without a display: QT_QPA_PLATFORM as given, DISPLAY and
+// WAYLAND_DISPLAY unset; stopped after 20 s at the most (a spinning console shows as exit status 124).
+ConsoleRun runWithoutDisplay(const TemporaryFolder& folder, const std::string& platform,
+                             const std::vector<std::string>& arguments) {
+    std::vector<std::string> argv = {"env", "-u", "DISPLAY", "-u", "WAYLAND_DISPLAY"};
+    if (platform.empty())
+        argv.insert(argv.end(), {"-u", "QT_QPA_PLATFORM"});
+    else
+        argv.push_back("QT_QPA_PLATFORM=" + platform);
+    argv.insert(argv.end(), {"timeout", "20", SCALEBENCH_CLI_PATH});
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    ChildProcess cli(argv, (folder.path / "out.log").string(), (folder.path / "err.log").string());
+    const int status = cli.wait().status;
+    return {status, fileText(folder.path / "out.log"), fileText(folder.path / "err.log")};
+}
+} // namespace
+
+TEST_CASE(
+    "a command needs no display: a dry run with QT_QPA_PLATFORM=xcb and no DISPLAY prints what it prints "
+    "without one",
+    "[integration]") {
+    TemporaryFolder folder;
+    const std::vector<std::string> dry_run = {"run", SCALEBENCH_SOURCE_DIR "/resources/plans/quickstart.toml",
+                                              "--dry-run", "--db", (folder.path / "s.db").string()};
+    const auto start = std::chrono::steady_clock::now();
+    const ConsoleRun on_xcb = runWithoutDisplay(folder, "xcb", dry_run);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    INFO(on_xcb.printed());
+    CHECK(on_xcb.exit_status == 0);
+    CHECK(seconds < 5);
+    const ConsoleRun plain = runWithoutDisplay(folder, "", dry_run);
+    CHECK(on_xcb.out == plain.out);
+    CHECK_THAT(on_xcb.out, Catch::Contains("resnet20-fashion-mnist-n2-r1"));
+}
+
+TEST_CASE("the window without a display stops at once, naming the variable it needs", "[integration]") {
+    TemporaryFolder folder;
+    const std::vector<std::string> window = {"--db", (folder.path / "s.db").string()};
+    const ConsoleRun on_xcb = runWithoutDisplay(folder, "xcb", window);
+    CHECK(on_xcb.exit_status == 2);
+    CHECK_THAT(on_xcb.err, Catch::Contains("needs a display") && Catch::Contains("DISPLAY is not set"));
+    const ConsoleRun unset = runWithoutDisplay(folder, "", window);
+    CHECK(unset.exit_status == 2);
+    CHECK_THAT(unset.err, Catch::Contains("neither DISPLAY nor WAYLAND_DISPLAY is set"));
+    CHECK_FALSE(std::filesystem::exists(folder.path / "s.db")); // it stopped before opening the store
+}
