@@ -69,16 +69,17 @@ std::vector<json> fusedKernelChecks(const torch::Device& device) {
                                   maxAbsDifference(rotary.apply(x), reference), 1e-4));
     }
     {
-        const auto make = [&](uint64_t seed) {
+        // Two tensors with gradients (scaled, so that clipping has something to clip).
+        const auto make = [&](uint64_t seed, double gradient_scale) {
             torch::manual_seed(seed);
             std::vector<torch::Tensor> params{torch::randn({300, 70}, on), torch::randn({70}, on)};
             for (auto& p : params) {
                 p.requires_grad_();
-                p.mutable_grad() = torch::randn_like(p);
+                p.mutable_grad() = torch::randn_like(p) * gradient_scale;
             }
             return params;
         };
-        auto fused_params = make(12), plain_params = make(12);
+        auto fused_params = make(12, 1), plain_params = make(12, 1);
         const auto options = torch::optim::AdamWOptions(1e-3).betas({0.9, 0.95}).eps(1e-5).weight_decay(0.1);
         FusedAdamW fused({torch::optim::OptimizerParamGroup(fused_params)}, options);
         torch::optim::AdamW plain({torch::optim::OptimizerParamGroup(plain_params)}, options);
@@ -91,11 +92,7 @@ std::vector<json> fusedKernelChecks(const torch::Device& device) {
             difference = std::max(difference, maxAbsDifference(fused_params[i], plain_params[i]));
         checks.push_back(compared("adamw: fused kernel = LibTorch AdamW, 3 steps", difference, 1e-5));
 
-        auto clipped = make(13), reference = make(13);
-        for (auto& p : clipped)
-            p.mutable_grad() = p.grad() * 10;
-        for (auto& p : reference)
-            p.mutable_grad() = p.grad() * 10;
+        auto clipped = make(13, 10), reference = make(13, 10);
         clipGradNorm(clipped, 1.0);
         torch::nn::utils::clip_grad_norm_(reference, 1.0);
         double clip_difference = 0;
@@ -132,8 +129,7 @@ std::vector<double> seededLosses(const EngineOptions& o, const World& w, const t
             loss.backward();
         }
         workload->beforeOptimizerStep();
-        for (auto& group : optimizer->param_groups())
-            group.options().set_lr(workload->learningRate(step));
+        setLearningRate(*optimizer, workload->learningRate(step));
         optimizer->step();
         workload->afterOptimizerStep();
         losses.push_back(loss.detach());

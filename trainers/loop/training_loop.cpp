@@ -70,11 +70,6 @@ std::string mpiThreadLevel() {
     return std::to_string(provided);
 }
 
-void setLearningRate(torch::optim::Optimizer& optimizer, double lr) {
-    for (auto& group : optimizer.param_groups())
-        group.options().set_lr(lr);
-}
-
 // The quality target the run stops at, if any: --target in the unit the console shows the metric in (accuracy
 // in %), or the old --target-accuracy (a fraction, with a warning).
 struct StopTarget {
@@ -664,7 +659,13 @@ json summaryRecord(double peak_tflops, const World& w, const Workload& workload,
 
 } // namespace
 
+void setLearningRate(torch::optim::Optimizer& optimizer, double lr) {
+    for (auto& group : optimizer.param_groups())
+        group.options().set_lr(lr);
+}
+
 json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
+    const std::optional<std::string> nccl = ncclLibraryVersion();
     return {{"type", "header"},
             {"version", 1},
             {"workload", o.workload},
@@ -677,7 +678,7 @@ json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
               {"libtorch", TORCH_VERSION},
               {"mpi", mpiLibraryVersion()}}},
             // the NCCL library this engine runs with, whatever the backend (null: built without NCCL)
-            {"nccl_version", ncclLibraryVersion() ? json(*ncclLibraryVersion()) : json(nullptr)},
+            {"nccl_version", nccl ? json(*nccl) : json(nullptr)},
             {"mpi_thread", mpiThreadLevel()},
             // rank 0's: the launcher gives every rank the same settings
             {"environment", launchEnvironment(environ)},

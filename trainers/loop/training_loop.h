@@ -13,6 +13,9 @@ namespace scalebench {
 // non-finite loss and on any failure of the workload, the data or the communicator.
 void trainWorkload(const EngineOptions& options, const World& world);
 
+// Every parameter group of the optimizer at learning rate lr (the workload's schedule, step by step).
+void setLearningRate(torch::optim::Optimizer& optimizer, double lr);
+
 // The header fields every engine run writes (workload, dataset, ranks, hosts, versions, time).
 nlohmann::json headerRecord(const EngineOptions& options, const World& world, const nlohmann::json& hosts);
 

@@ -16,21 +16,21 @@ torch::Tensor RMSNormImpl::forward(const torch::Tensor& x) {
 RotaryEmbedding::RotaryEmbedding(int64_t head_dim, double theta) : head_dim_(head_dim), theta_(theta) {}
 
 const RotaryEmbedding::Tables& RotaryEmbedding::tables(int64_t length, const torch::TensorOptions& options) {
-    const std::string key = std::to_string(length) + " " + options.device().str() + " " +
-                            std::string(c10::toString(options.dtype().toScalarType()));
-    for (const auto& [cached_key, cached] : cached_)
-        if (cached_key == key) return cached;
+    const c10::ScalarType dtype = options.dtype().toScalarType();
+    for (const auto& cached : cached_)
+        if (cached.length == length && cached.device == options.device() && cached.dtype == dtype)
+            return cached;
     // Made on the host in float32 as the reference makes them, then moved once.
     const auto f32 = torch::TensorOptions().dtype(torch::kFloat32);
     const auto inv_freq =
         torch::pow(theta_, -torch::arange(0, head_dim_, 2, f32) / static_cast<double>(head_dim_)); // (d/2)
     const auto angles = torch::outer(torch::arange(length, f32), inv_freq);                        // (T, d/2)
     const auto sin = angles.sin();
-    Tables made{torch::cat({angles, angles}, -1).cos(), torch::cat({-sin, sin}, -1)};
-    made.cos = made.cos.unsqueeze(1).to(options); // (T, 1, d): broadcast over batch and heads
-    made.signed_sin = made.signed_sin.unsqueeze(1).to(options);
-    cached_.emplace_back(key, std::move(made));
-    return cached_.back().second;
+    // (T, 1, d): broadcast over batch and heads
+    cached_.push_back({length, options.device(), dtype,
+                       torch::cat({angles, angles}, -1).cos().unsqueeze(1).to(options),
+                       torch::cat({-sin, sin}, -1).unsqueeze(1).to(options)});
+    return cached_.back();
 }
 
 torch::Tensor RotaryEmbedding::apply(const torch::Tensor& x) {

@@ -41,12 +41,15 @@ class RotaryEmbedding {
 
   private:
     struct Tables {
+        int64_t length;
+        c10::Device device;
+        c10::ScalarType dtype;
         torch::Tensor cos, signed_sin; // (T, 1, d): cos(angles, angles), (-sin(angles), sin(angles))
     };
     const Tables& tables(int64_t length, const torch::TensorOptions& options);
     int64_t head_dim_;
     double theta_;
-    std::vector<std::pair<std::string, Tables>> cached_; // by "length device dtype"
+    std::vector<Tables> cached_; // one per sequence length, device and dtype seen
 };
 
 // The reference form of the rotation (x * cos + rotate_half(x) * sin, tables made each call), for tests.

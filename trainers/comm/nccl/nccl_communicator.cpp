@@ -156,7 +156,6 @@ std::string NcclCommunicator::libraryVersion() {
 void NcclCommunicator::abort() {
     if (!comm_) return;
     ncclCommAbort(comm_.release()); // not ncclCommDestroy: that waits for the kernels of dead peers
-    aborted_ = "aborted after a failed or timed-out collective";
 }
 
 std::string NcclCommunicator::description() const {
@@ -175,7 +174,8 @@ std::unique_ptr<CommWork> NcclCommunicator::start(const CollectiveCall& c) {
     auto* receive = static_cast<char*>(c.receive);
     checkSupported(c.collective, c.dtype, c.op, send == receive);
     if (!comm_)
-        throw std::runtime_error("nccl: rank " + std::to_string(rank_) + ": communicator " + aborted_);
+        throw std::runtime_error("nccl: rank " + std::to_string(rank_) +
+                                 ": communicator aborted after a failed or timed-out collective");
     CUDA_CHECK(cudaSetDevice(device_));
     const auto count = static_cast<std::size_t>(c.count);
     const ncclDataType_t type = ncclType(c.dtype);

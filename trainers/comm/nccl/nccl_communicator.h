@@ -57,13 +57,12 @@ class NcclCommunicator : public Communicator {
 
     int rank_ = 0;
     int size_ = 1;
-    // After a failed or timed-out wait: ncclCommAbort, so that kernels waiting for dead peers end; the
-    // communicator is gone then and every later call fails naming the first failure.
+    // After a failed or timed-out wait: ncclCommAbort, so that kernels waiting for dead peers end; comm_ is
+    // empty then and every later collective fails saying so.
     void abort();
 
     int device_ = 0;
     double timeout_s_ = 600;
-    std::string aborted_; // why the communicator was aborted; empty while it works
     std::string device_name_;
     std::unique_ptr<CUstream_st, StreamDestroy> stream_;
     std::unique_ptr<ncclComm, CommDestroy> comm_;
