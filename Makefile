@@ -15,46 +15,82 @@ FUZZ_SECONDS ?= 600
 # Where `make install` puts scalebench (cmake --install; DESTDIR is honoured as well).
 PREFIX ?= /usr/local
 
-.PHONY: quickstart test lint setup build build-console build-cuda build-fuzz screenshots bench soak clean install deb
+# Each phase's wall time, printed at the end of `make quickstart` and `make test` (scripts/timed.sh).
+PHASES := build/phase-times.tsv
+TIMED  := scripts/timed.sh $(PHASES)
+# The CUDA toolkit of the cuda preset: this machine's, else the one scripts/setup.sh made from PyPI's wheels.
+CUDA_ROOT ?= $(if $(wildcard /usr/local/cuda/bin/nvcc),/usr/local/cuda,$(CURDIR)/.cuda)
 
-quickstart: build
+.PHONY: quickstart test lint setup build build-console build-cuda build-fuzz screenshots bench soak clean install deb \
+        configure-release configure-cuda configure-fuzz build-cuda-only
+
+# Only what the quickstart runs: its set-up profile (no test cluster, no fuzzing compiler, no CUDA build libraries)
+# and two targets, the console and the engine.
+quickstart:
+	@rm -f $(PHASES)
+	@$(TIMED) "set-up (scripts/setup.sh quickstart)" scripts/setup.sh quickstart
+	@$(TIMED) "build: console and engine" $(MAKE) --no-print-directory configure-release
+	@$(TIMED) "build: console and engine" cmake --build --preset $(PRESET) --target scalebench scalebench-engine
 	@echo "[quickstart] running resources/plans/quickstart.toml on this machine (store: $(DB))"
-	$(BUILD)/app/scalebench run resources/plans/quickstart.toml --db $(DB) --out out/quickstart
+	@$(TIMED) "quickstart plan" $(BUILD)/app/scalebench run resources/plans/quickstart.toml --db $(DB) --out out/quickstart
+	@$(TIMED) --report quickstart
 
-test: build build-cuda build-fuzz
+test:
+	@rm -f $(PHASES)
+	@$(TIMED) "set-up (scripts/setup.sh test)" scripts/setup.sh test
+	@$(TIMED) "build: $(PRESET)" $(MAKE) --no-print-directory configure-release
+	@$(TIMED) "build: $(PRESET)" cmake --build --preset $(PRESET)
+	@$(TIMED) "build: cuda" $(MAKE) --no-print-directory configure-cuda
+	@$(TIMED) "build: cuda" $(MAKE) --no-print-directory build-cuda-only
+	@$(TIMED) "build: fuzz" $(MAKE) --no-print-directory configure-fuzz
+	@$(TIMED) "build: fuzz" cmake --build --preset fuzz
 	@echo "[test] running every test (unit, integration, GUI offscreen)"
-	ctest --preset $(PRESET)
+	@$(TIMED) "tests: ctest --preset $(PRESET)" ctest --preset $(PRESET)
 	@echo "[test] the engine tests that differ in a CUDA build ($(CUDA_ENGINE_TEST_COUNT)), again with the cuda preset's engine"
 	@n=$$(ctest --preset $(PRESET) -L engine -R '$(CUDA_ENGINE_TESTS)' -N | grep -c 'Test *#'); \
 	  [ "$$n" -eq $(CUDA_ENGINE_TEST_COUNT) ] || { echo "[test] CUDA_ENGINE_TESTS names $$n tests, not $(CUDA_ENGINE_TEST_COUNT): a test was renamed?"; exit 1; }
-	SCALEBENCH_TEST_ENGINE=$(CURDIR)/$(CUDA_ENGINE) ctest --preset $(PRESET) -L engine -R '$(CUDA_ENGINE_TESTS)'
+	@$(TIMED) "tests: the CUDA engine's $(CUDA_ENGINE_TEST_COUNT)" env SCALEBENCH_TEST_ENGINE=$(CURDIR)/$(CUDA_ENGINE) \
+	  ctest --preset $(PRESET) -L engine -R '$(CUDA_ENGINE_TESTS)'
 	@echo "[test] every parser's fuzz target: its seeds and kept crash inputs replayed, then a short fuzzing run"
-	ctest --preset fuzz
+	@$(TIMED) "tests: ctest --preset fuzz" ctest --preset fuzz
+	@$(TIMED) --report test
 
 # Every C++ file in the repository as .clang-format writes it; names the files that are not (CI runs it).
 lint: setup
 	@scripts/lint.sh
 
 setup:
-	@scripts/setup.sh
+	@scripts/setup.sh test
 
-build: setup
+# A preset's build folder, configured once (a later build reconfigures by itself when a CMakeLists.txt changes).
+configure-release:
 	@test -f $(BUILD)/build.ninja || { echo "[build] configuring preset $(PRESET)"; cmake --preset $(PRESET); }
 	@echo "[build] building $(BUILD)"
+
+# The cuda preset against CUDA_ROOT's toolkit (its nvcc and libraries).
+configure-cuda:
+	@test -f build/cuda/build.ninja || { echo "[build] configuring preset cuda (CUDA toolkit: $(CUDA_ROOT))"; \
+	  cmake --preset cuda -DCMAKE_CUDA_COMPILER=$(CUDA_ROOT)/bin/nvcc -DCUDAToolkit_ROOT=$(CUDA_ROOT) \
+	    -DCUDA_TOOLKIT_ROOT_DIR=$(CUDA_ROOT); }
+	@echo "[build] building build/cuda (the engine with LibTorch's CUDA libraries)"
+
+configure-fuzz:
+	@test -f build/fuzz/build.ninja || { echo "[build] configuring preset fuzz"; cmake --preset fuzz; }
+	@echo "[build] building build/fuzz (the fuzz targets of every parser, ASan and UBSan)"
+
+build: setup configure-release
 	@cmake --build --preset $(PRESET)
 
 # Only the engine is built there (SCALEBENCH_ENGINE_ONLY): its tests are the release build's, run against it.
-build-cuda: setup
-	@test -f build/cuda/build.ninja || { echo "[build] configuring preset cuda"; cmake --preset cuda; }
-	@echo "[build] building build/cuda (the engine with LibTorch's CUDA libraries)"
+build-cuda: setup configure-cuda build-cuda-only
+
+build-cuda-only:
 	@cmake --build --preset cuda
 	@readelf -d $(CUDA_ENGINE) | grep -q 'libtorch_cuda\.so' || \
 	  { echo "[build] error: $(CUDA_ENGINE) does not link libtorch_cuda.so"; exit 1; }
 
 # Every parser's libFuzzer target under ASan and UBSan (Debian's clang 14): only core and remote are built there.
-build-fuzz: setup
-	@test -f build/fuzz/build.ninja || { echo "[build] configuring preset fuzz"; cmake --preset fuzz; }
-	@echo "[build] building build/fuzz (the fuzz targets of every parser, ASan and UBSan)"
+build-fuzz: setup configure-fuzz
 	@cmake --build --preset fuzz
 
 # Every main view (plan, runs, live, scaling, breakdown, collectives, compare, clusters) into docs/images/.
@@ -75,9 +111,7 @@ soak: build
 	bench/fuzz.sh $(FUZZ_SECONDS)
 
 # Only the console is built for these: the package ships the engine's sources, built on first use (README, Install).
-build-console: setup
-	@test -f $(BUILD)/build.ninja || { echo "[build] configuring preset $(PRESET)"; cmake --preset $(PRESET); }
-	@echo "[build] building $(BUILD)/app/scalebench"
+build-console: setup configure-release
 	@cmake --build $(BUILD) --target scalebench
 
 # The console, its plans and formats, the engine's sources, the desktop entry, icon and metainfo under PREFIX.

@@ -11,49 +11,17 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 deb=$(realpath "$1")
 result=${2:-$here/bench/results/$(date -u +%F)-install-debootstrap.md}
 root=${ROOT:-/var/tmp/scalebench-bookworm}
-say() { printf '[install-debootstrap] %s\n' "$*" >&2; }
-fail() { say "error: $*"; exit 1; }
-[ "$(id -u)" -eq 0 ] || fail "run as root (debootstrap and chroot)"
+tag=install-debootstrap
+# shellcheck source=bench/debian-root.sh
+source "$here/bench/debian-root.sh"
 [ -f "$deb" ] || fail "no package $deb (make deb)"
-
-# The Debian mirror this machine's apt uses, read from /etc/apt (deb822 .sources or one-line lists).
-mirror=$(
-  { grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | awk '{print $2}'
-    grep -hsE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list | awk '{print $2}'; } |
-    grep -v security | head -1 || true)
-[ -n "$mirror" ] || fail "no Debian mirror in /etc/apt/sources.list*"
-command -v debootstrap >/dev/null || { say "installing debootstrap"; apt-get install -y -qq debootstrap >/dev/null; }
 
 # torch as the project's set-up installs it (scripts/setup.sh): the wheel without its CUDA dependencies, and the
 # two CUDA runtime libraries that libtorch_cpu.so loads.
 torch_version=$(sed -n 's/^torch_version="\([^"]*\)".*/\1/p' "$here/scripts/setup.sh")
 mapfile -t cuda_runtime < <(sed -n 's/^cuda_runtime=(\(.*\))/\1/p' "$here/scripts/setup.sh" | tr ' ' '\n')
 
-mounted=()
-cleanup() {
-  for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do umount -l "${mounted[i]}" 2>/dev/null || true; done
-}
-trap cleanup EXIT
-in_root() { chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 "$@"; }
-seconds() { date +%s; }
-
-rm -rf "$root"
-say "debootstrap bookworm into $root"
-t0=$(seconds)
-debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 ||
-  fail "debootstrap failed: $(tail -5 "$root.debootstrap.log")"
-debootstrap_s=$(($(seconds) - t0))
-for fs in proc sys dev dev/pts dev/shm; do
-  mkdir -p "$root/$fs"
-  case $fs in
-    proc) mount -t proc proc "$root/proc" ;;
-    *) mount --bind "/$fs" "$root/$fs" ;;
-  esac
-  mounted+=("$root/$fs")
-done
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-# pip checks PyPI's certificate against this machine's CA bundle (which may hold a proxy's CA).
-cp /etc/ssl/certs/ca-certificates.crt "$root/root/host-ca.crt"
+debian_root "$root"
 
 say "apt-get install ./$(basename "$deb") in the root (its dependencies from the mirror)"
 cp "$deb" "$root/tmp/"
@@ -67,7 +35,7 @@ packages=$(in_root dpkg-query -W -f='${binary:Package}\n' | wc -l)
 say "torch $torch_version into /opt/torch-venv in the root"
 t0=$(seconds)
 in_root python3 -m venv /opt/torch-venv
-in_root env PIP_CERT=/root/host-ca.crt PIP_DISABLE_PIP_VERSION_CHECK=1 /opt/torch-venv/bin/pip install -q \
+in_root /opt/torch-venv/bin/pip install -q \
   --no-deps "torch==$torch_version" "${cuda_runtime[@]}" >"$root.pip.log" 2>&1 ||
   fail "pip failed: $(tail -20 "$root.pip.log")"
 pip_s=$(($(seconds) - t0))

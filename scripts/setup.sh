@@ -1,38 +1,61 @@
 #!/usr/bin/env bash
-# Installs what scalebench needs on Debian 12 (packages, the torch wheel for LibTorch, MLPerf's compliance checker)
-# and says what it does.
+# Installs what scalebench needs on Debian 12 and says what it does. Two profiles:
+#   scripts/setup.sh quickstart   what `make quickstart` runs: the console's and the engine's Debian packages, the
+#                                 torch wheel (LibTorch) with the two CUDA runtime wheels it loads; nothing else
+#   scripts/setup.sh test         (the default) all of that, and what `make test` and `make lint` need besides:
+#                                 the test cluster's daemons (installed, never enabled or started as services: the
+#                                 test fixture starts its own by PID), the fuzzing compiler, the install check's
+#                                 validators, the libraries of LibTorch's CUDA build, a CUDA 13.0 toolkit when this
+#                                 machine has none (scripts/cuda-toolkit.sh), MLPerf's compliance checker
 # Idempotent: a second run finds everything in place and does no network work.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
+profile=${1:-test}
+case "$profile" in
+  quickstart | test) ;;
+  *) printf '[setup] error: unknown profile "%s" (quickstart or test)\n' "$profile" >&2; exit 2 ;;
+esac
 venv="${SCALEBENCH_VENV:-$here/.venv}"
 torch_version="2.11.0"          # C++ API of the GPU machine's PyTorch 2.11
 # libtorch_cpu.so of torch 2.11 loads libcudart.so.13 and libcupti.so.13: the versions of torch's cuda-toolkit 13.0.2
 cuda_runtime=(nvidia-cuda-runtime==13.0.96 nvidia-cuda-cupti==13.0.85)
 # The cuda preset's engine links libtorch_cuda.so, which also loads libcufile.so.0 (cuda-toolkit 13.0.2's),
-# libcusparseLt.so.0 and libnvshmem_host.so.3 (torch's pins): the CUDA 13.0 toolkit in /usr/local/cuda has the rest
-# (cuBLAS, cuFFT, cuRAND, cuSPARSE, cuDNN 9.19, NCCL 2.28.9: the versions torch pins), but not these.
+# libcusparseLt.so.0 and libnvshmem_host.so.3 (torch's pins): the CUDA 13.0 toolkit has the rest (cuBLAS, cuFFT,
+# cuRAND, cuSPARSE, cuDNN 9.19, NCCL 2.28.9: the versions torch pins), but not these.
 cuda_build=(nvidia-cufile==1.15.1.6 nvidia-cusparselt-cu13==0.8.0 nvidia-nvshmem-cu13==3.4.5)
 # MLPerf's compliance checker, which the engine's MLLOG test runs (python -m mlperf_logging.compliance_checker).
 # Its wheel also requires pandas, numpy and scipy, for the result summarizer and the RCP checker only; the checker
 # and the mllog writer import nothing beyond the standard library but yaml.
 mlperf_logging=(mlperf-logging==4.1.68 PyYAML==6.0.3)
+# Where the cuda preset finds its toolkit: this machine's, else the one scripts/cuda-toolkit.sh makes (Makefile's
+# CUDA_ROOT says the same).
+system_cuda=/usr/local/cuda
+project_cuda=$here/.cuda
 
 say() { printf '[setup] %s\n' "$*"; }
 fail() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 
+# The console, the engine, and the quickstart's data (Fashion-MNIST); ccache so that no build is done twice.
 packages=(
-  build-essential cmake ninja-build pkg-config git python3 python3-venv clang-format
-  libgloo-dev qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core xvfb xauth
-  libssh-dev openmpi-bin libopenmpi-dev libsqlite3-dev sqlite3 zlib1g-dev
+  build-essential cmake ninja-build pkg-config git python3 python3-venv ccache
+  libgloo-dev qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev fonts-dejavu-core
+  libssh-dev openmpi-bin libopenmpi-dev libsqlite3-dev zlib1g-dev
   libfmt-dev catch2 nlohmann-json3-dev libtomlplusplus-dev dataset-fashion-mnist
-  slurmctld slurmd slurm-client munge openssh-server openssh-client iproute2
-  # The install test's validators of the desktop entry and the AppStream metainfo (tests/install_check.sh).
-  desktop-file-utils appstream
-  # The fuzz preset: clang 14 and its compiler-rt (libclang_rt.fuzzer, asan, ubsan are libclang-rt-14-dev's);
-  # llvm has /usr/bin/llvm-symbolizer, which sanitizer reports need for file:line in their stacks.
-  clang-14 libclang-rt-14-dev llvm
 )
+# The test cluster's daemons (tests/cluster/cluster_fixture.sh starts its own, by PID).
+daemons=(slurmctld slurmd slurm-client munge openssh-server)
+declare -A service_of=([slurmctld]=slurmctld [slurmd]=slurmd [munge]=munge [openssh-server]=ssh)
+if [ "$profile" = test ]; then
+  packages+=(
+    clang-format sqlite3 xvfb xauth openssh-client iproute2 "${daemons[@]}"
+    # The install test's validators of the desktop entry and the AppStream metainfo (tests/install_check.sh).
+    desktop-file-utils appstream
+    # The fuzz preset: clang 14 and its compiler-rt (libclang_rt.fuzzer, asan, ubsan are libclang-rt-14-dev's);
+    # llvm has /usr/bin/llvm-symbolizer, which sanitizer reports need for file:line in their stacks.
+    clang-14 libclang-rt-14-dev llvm
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -47,9 +70,30 @@ else
     command -v sudo >/dev/null || fail "missing packages (${missing[*]}); run as root or install sudo"
     sudo="sudo"
   fi
+  # The daemons this run installs stay off: no service started while installing (policy-rc.d, unless the machine
+  # has its own), none enabled afterwards. A daemon that was already installed is left as it was.
+  new_daemons=()
+  for p in "${missing[@]}"; do
+    [ -z "${service_of[$p]:-}" ] || new_daemons+=("${service_of[$p]}")
+  done
+  policy=/usr/sbin/policy-rc.d
+  own_policy=""
+  if [ ${#new_daemons[@]} -gt 0 ] && [ ! -e $policy ]; then
+    printf '#!/bin/sh\n# scripts/setup.sh: no service starts while it installs packages\nexit 101\n' | $sudo tee $policy >/dev/null
+    $sudo chmod +x $policy
+    own_policy=$policy
+    trap '$sudo rm -f "$own_policy"' EXIT
+  fi
   say "installing Debian packages: ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  if [ -n "$own_policy" ]; then $sudo rm -f "$own_policy"; trap - EXIT; fi
+  if [ ${#new_daemons[@]} -gt 0 ]; then
+    say "the test cluster's daemons, installed now, are not system services: disabling ${new_daemons[*]}"
+    for service in "${new_daemons[@]}"; do
+      $sudo deb-systemd-helper disable "$service.service" >/dev/null 2>&1 || true
+    done
+  fi
 fi
 
 python=/usr/bin/python3
@@ -93,9 +137,18 @@ install_absent() {
     "$venv/bin/pip" install -q --no-deps "${absent[@]}" || fail "$what could not be installed; see pip's message above"
   fi
 }
-# Downloads: the runtime ~12 MB, cufile 1.2 MB, cusparselt 170 MB, nvshmem 60 MB.
-install_absent "the CUDA libraries for LibTorch that the toolkit lacks" "~250 MB" "${cuda_runtime[@]}" "${cuda_build[@]}"
-install_absent "MLPerf's compliance checker" "mlperf-logging and its yaml reader, ~1 MB" "${mlperf_logging[@]}"
+# Downloads: the runtime ~12 MB.
+install_absent "the CUDA runtime libraries libtorch_cpu.so loads" "~12 MB" "${cuda_runtime[@]}"
+if [ "$profile" = test ]; then
+  # Downloads: cufile 1.2 MB, cusparselt 170 MB, nvshmem 60 MB.
+  install_absent "the CUDA libraries for LibTorch that the toolkit lacks" "~230 MB" "${cuda_build[@]}"
+  install_absent "MLPerf's compliance checker" "mlperf-logging and its yaml reader, ~1 MB" "${mlperf_logging[@]}"
+  if [ -x "$system_cuda/bin/nvcc" ]; then
+    say "CUDA toolkit: $system_cuda ($("$system_cuda/bin/nvcc" --version | grep -o 'release [0-9.]*'))"
+  else
+    "$here/scripts/cuda-toolkit.sh" "$venv" "$project_cuda"
+  fi
+fi
 site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
 [ -f "$site/torch/lib/libtorch_cpu.so" ] || fail "torch is installed but $site/torch/lib/libtorch_cpu.so is missing"
 say "LibTorch: $site/torch"
