@@ -178,7 +178,16 @@ TEST_CASE("cancelling a running session from the window ends its runs as cancell
     while (window.liveRuns()->rowCount() == 0 ||
            window.liveRuns()->trace(0).step.size() < 3) // a few steps in
         REQUIRE(records.wait(120'000));
-    window.findChild<QPushButton*>(QStringLiteral("cancelSession"))->click();
+    // Cancel session asks first (issue 41): answered yes.
+    int asked = 0;
+    window.setCancelQuestion([&](const QString&) {
+        ++asked;
+        return true;
+    });
+    auto* cancel = window.findChild<QPushButton*>(QStringLiteral("cancelSession"));
+    REQUIRE(QTest::qWaitFor([&] { return cancel->isEnabled(); }, 10'000));
+    cancel->click();
+    CHECK(asked == 1);
     REQUIRE(finished.wait(60'000));
     const auto ended = finished.takeFirst();
     const std::int64_t session = ended.at(0).toLongLong();

@@ -150,8 +150,16 @@ TEST_CASE("cancelling a session from the window stores it as cancelled, and the 
         progress->selectRow(0);
         QTest::mouseClick(child<QPushButton>(window, "cancelRun"), Qt::LeftButton);
     }
-    SECTION("the session cancelled with Cancel session") {
+    SECTION("the session cancelled with Cancel session, which asks once (issue 41)") {
+        std::vector<QString> asked;
+        window.setCancelQuestion([&](const QString& question) {
+            asked.push_back(question);
+            return true;
+        });
         QTest::mouseClick(child<QPushButton>(window, "cancelSession"), Qt::LeftButton);
+        REQUIRE(asked.size() == 1);
+        CHECK_THAT(asked.front().toStdString(), Catch::StartsWith("Cancel session ") &&
+                                                    Catch::Contains("(journey)") && Catch::Contains("1 run"));
     }
     REQUIRE(finished.wait(60'000));
     const std::int64_t session = finished.takeFirst().at(0).toLongLong();
@@ -426,9 +434,16 @@ TEST_CASE("the whole journey through the window by mouse and keyboard: a stored 
     window.liveView()->refresh();
     CHECK(window.liveView()->drawnPoints(QStringLiteral("loss")) >= 20);
 
-    // 5. Cancelled with Cancel session: the session and its runs say cancelled, not failed.
+    // 5. Cancelled with Cancel session, Yes answered to its question: the session and its runs say
+    // cancelled, not failed.
+    int cancel_questions = 0;
+    window.setCancelQuestion([&](const QString&) {
+        ++cancel_questions;
+        return true;
+    });
     clickTab(*tabs, QStringLiteral("runsTab"));
     click(child<QPushButton>(window, "cancelSession"));
+    CHECK(cancel_questions == 1);
     REQUIRE(finished.wait(60'000));
     const std::int64_t launched = finished.takeFirst().at(0).toLongLong();
     CHECK(store.session(launched)->status == "cancelled");
@@ -443,7 +458,9 @@ TEST_CASE("the whole journey through the window by mouse and keyboard: a stored 
     REQUIRE(controller.busy());
     REQUIRE(submitted.wait(60'000));
     REQUIRE(waitUntil([&] { return window.liveRuns()->trace(0).step.size() >= 1; }));
+    REQUIRE(waitUntil([&] { return child<QPushButton>(window, "cancelSession")->isEnabled(); }));
     click(child<QPushButton>(window, "cancelSession"));
+    CHECK(cancel_questions == 2);
     REQUIRE(finished.wait(60'000));
     const std::int64_t resubmitted = finished.takeFirst().at(0).toLongLong();
     CHECK(resubmitted != launched);

@@ -1,5 +1,7 @@
 // The plan builder offscreen: the catalog tree, fields that become the TOML preview and the job scripts,
 // inline errors, save and reopen, launch.
+#include "default_rank_counts.h"
+#include "gpu_counts_section.h"
 #include "plan_builder_widget.h"
 #include "plan_writer.h"
 #include "run_plan.h"
@@ -22,6 +24,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 #include <catch2/catch.hpp>
 
 using namespace scalebench;
@@ -398,4 +401,43 @@ TEST_CASE("a command's run group is edited in its own section and its container 
     emit command->textEdited(command->text());
     CHECK_THAT(str(builder.errorText()), Contains("Command:") && Contains("'|'"));
     CHECK_FALSE(child<QPushButton>(builder, "launch")->isEnabled());
+}
+
+TEST_CASE("a new run group asks for the powers of two up to what the launch target runs at once, and a group "
+          "left at those defaults follows the target",
+          "[ui][plan][issue41]") {
+    // On this machine: up to its cores (1, 2 on a 2-core laptop, where it was 1, 2, 4, 8 everywhere).
+    const std::vector<int> here = powersOfTwoUpTo(QThread::idealThreadCount());
+    PlanBuilderWidget builder;
+    auto* counts = child<QLineEdit>(builder, "gpuCounts");
+    CHECK(str(counts->text()) == str(GpuCountsSection::ranksText(here)));
+    REQUIRE(builder.plan().groups.size() == 1);
+    CHECK(builder.plan().groups.front().ranks == here);
+    CHECK(parsePlanText(builder.tomlText().toStdString(), "preview.toml").groups.front().ranks == here);
+
+    // Launched on a cluster of 4 GPUs a node: the default group follows, and a group added there starts so.
+    ClusterSettings four = slurmCluster();
+    four.name = "four-gpus";
+    four.gpus_per_node = 4;
+    builder.setClusters({four});
+    REQUIRE(builder.setLaunchTarget(QStringLiteral("four-gpus")));
+    CHECK(builder.plan().groups.front().ranks == std::vector<int>{1, 2, 4});
+    CHECK(str(counts->text()) == "1, 2, 4");
+    builder.addWorkload("allreduce-sweep");
+    REQUIRE(builder.plan().groups.size() == 2);
+    CHECK(builder.plan().groups.back().ranks == std::vector<int>{1, 2, 4});
+
+    // Counts typed by hand are the user's: back on this machine only the untouched group changes.
+    typeInto(counts, "1, 3");
+    CHECK(builder.plan().groups.back().ranks == std::vector<int>{1, 3});
+    REQUIRE(builder.setLaunchTarget(QStringLiteral("local")));
+    CHECK(builder.plan().groups.front().ranks == here);
+    CHECK(builder.plan().groups.back().ranks == std::vector<int>{1, 3});
+
+    // An opened plan's counts are its own, whatever the target.
+    const RunPlan opened =
+        parsePlanText("name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2, 4, 8]\n", "p.toml");
+    builder.setPlan(opened);
+    REQUIRE(builder.setLaunchTarget(QStringLiteral("four-gpus")));
+    CHECK(builder.plan().groups.front().ranks == std::vector<int>{1, 2, 4, 8});
 }

@@ -85,14 +85,7 @@ ClustersWidget::ClustersWidget(StoredSessionLoader& store, QWidget* parent)
 
     connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this] { showSelected(); });
-    connect(add, &QPushButton::clicked, this, [this] {
-        // No current row either: clicking the cluster that was chosen shows it again.
-        view_->selectionModel()->clear();
-        ClusterSettings fresh;
-        fresh.name = "new-cluster";
-        setFormSettings(fresh);
-        form_->editName();
-    });
+    connect(add, &QPushButton::clicked, this, &ClustersWidget::startNewCluster);
     connect(remove_, &QPushButton::clicked, this, [this] { removeSelected(); });
     connect(save_, &QPushButton::clicked, this, [this] { saveForm(); });
     connect(test_, &QPushButton::clicked, this, [this] { testConnection(); });
@@ -112,6 +105,15 @@ ClustersWidget::ClustersWidget(StoredSessionLoader& store, QWidget* parent)
 
 void ClustersWidget::reload() {
     store_.listClusters();
+}
+
+void ClustersWidget::startNewCluster() {
+    // No current row either: clicking the cluster that was chosen shows it again.
+    view_->selectionModel()->clear();
+    ClusterSettings fresh;
+    fresh.name = "new-cluster";
+    setFormSettings(fresh);
+    form_->editName();
 }
 
 void ClustersWidget::showClusters(const std::vector<ClusterSettings>& clusters) {

@@ -29,6 +29,8 @@ class ClustersWidget : public QWidget {
 
     void reload(); // asks for the store's clusters again: they replace the list when they come
     void selectCluster(const QString& name); // one in the list (the store's come later than construction)
+    // What Add does: the form emptied for a new cluster ("new-cluster"), its name field focused.
+    void startNewCluster();
     // The form's settings (what Save stores and Test connection tries).
     ClusterSettings formSettings() const;
     void setFormSettings(const ClusterSettings& cluster);

@@ -2,6 +2,7 @@
 // GPUs per node.
 #include "gpu_counts_section.h"
 
+#include "default_rank_counts.h"
 #include "form_widgets.h"
 
 #include <QFormLayout>
@@ -58,12 +59,8 @@ GpuCountsSection::GpuCountsSection(QWidget* parent) : QWidget(parent) {
     gpus_per_node_->setToolTip(tr("Ranks per node: 8 GPUs at 4 per node run on 2 nodes x 4"));
     form->addRow(tr("GPUs per node"), gpus_per_node_);
 
-    connect(powers, &QPushButton::clicked, this, [this] {
-        QStringList counts;
-        for (int n = 1; n <= max_gpus_->value(); n *= 2)
-            counts << QString::number(n);
-        ranks_->setText(counts.join(QStringLiteral(", ")));
-    });
+    connect(powers, &QPushButton::clicked, this,
+            [this] { ranks_->setText(ranksText(powersOfTwoUpTo(max_gpus_->value()))); });
     connect(ranks_, &QLineEdit::textChanged, this, &GpuCountsSection::changed);
     connect(gpus_per_node_, &QSpinBox::valueChanged, this, &GpuCountsSection::changed);
 }

@@ -14,6 +14,7 @@
 #include "comparison_model.h"
 #include "comparison_view.h"
 #include "export_file_name.h"
+#include "first_start_panel.h"
 #include "form_widgets.h"
 #include "import_dialog.h"
 #include "install_layout.h"
@@ -27,6 +28,7 @@
 #include "scaling_model.h"
 #include "scaling_tab.h"
 #include "session_browser.h"
+#include "session_cancel_question.h"
 #include "session_controller.h"
 #include "session_report.h"
 #include "session_store.h"
@@ -83,6 +85,10 @@ MainWindow::MainWindow(SessionStore& store, SessionController* controller, QWidg
                                      QMessageBox::Yes | QMessageBox::No,
                                      QMessageBox::Yes) == QMessageBox::Yes;
     };
+    ask_cancel_ = [this](const QString& question) {
+        return QMessageBox::question(this, tr("Cancel session"), question, QMessageBox::Yes | QMessageBox::No,
+                                     QMessageBox::No) == QMessageBox::Yes;
+    };
     buildActions();
     connectLoader();
     connectController();
@@ -127,6 +133,18 @@ void MainWindow::buildTabs(SessionStore& store) {
     // Clusters: add, edit, remove, test the connection (host key check); this machine is always there.
     clusters_view_ = new ClustersWidget(*loader_, this);
     addTab(clusters_view_, QStringLiteral("clustersTab"), tr("Clus&ters"));
+
+    // An empty store: the Runs tab leads to a first result.
+    FirstStartPanel* first_start = runs_tab_->firstStart();
+    first_start->setLaunchEnabled(controller_ != nullptr);
+    connect(first_start, &FirstStartPanel::quickstartRequested, this, &MainWindow::launchQuickstart);
+    connect(first_start, &FirstStartPanel::openPlanRequested, this, &MainWindow::openPlanFile);
+    connect(first_start, &FirstStartPanel::addClusterRequested, this, [this] {
+        showTab(QStringLiteral("clustersTab"));
+        clusters_view_->startNewCluster();
+    });
+    connect(first_start, &FirstStartPanel::importLogsRequested, this, &MainWindow::askImportLogs);
+    connect(runs_tab_, &RunsTab::sessionCancelRequested, this, &MainWindow::cancelRunningSession);
 
     // A selected run: overlaid in the live view, its per-rank times shown.
     connect(runs_tab_, &RunsTab::runsSelected, this, [this](const std::vector<int>& rows) {
@@ -217,10 +235,7 @@ void MainWindow::buildActions() {
         if (!path.isEmpty()) exportCurrentTab(path);
     });
     export_view->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
-    QAction* import_logs = file->addAction(tr("&Import logs..."), this, [this] {
-        ImportDialog dialog(this);
-        if (dialog.exec() == QDialog::Accepted) importLogs(dialog.request());
-    });
+    QAction* import_logs = file->addAction(tr("&Import logs..."), this, &MainWindow::askImportLogs);
     import_logs->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_I));
     file->addAction(tr("Export &report..."), this, [this] {
         const QString path = askSavePath(
@@ -235,9 +250,8 @@ void MainWindow::buildActions() {
     QMenu* session = menuBar()->addMenu(tr("&Session"));
     QAction* find = session->addAction(tr("&Find session"), this, [this] { browser_->focusSearch(); });
     find->setShortcut(QKeySequence::Find);
-    QAction* cancel = session->addAction(tr("&Cancel running session"), this, [this] {
-        if (controller_) controller_->cancelSession();
-    });
+    QAction* cancel =
+        session->addAction(tr("&Cancel running session..."), this, [this] { cancelRunningSession(); });
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
 }
 
@@ -320,6 +334,7 @@ void MainWindow::listSessions(std::int64_t keep) {
 
 void MainWindow::showSessionList(const StoredSessionList& list) {
     browser_->setSessions(list.sessions);
+    runs_tab_->setStoreEmpty(list.error.isEmpty() && list.sessions.empty());
     if (!list.error.isEmpty()) {
         status_text_->setText(tr("cannot read %1: %2").arg(store_file_, list.error));
         showSession(0);
@@ -556,6 +571,27 @@ bool MainWindow::launchPlan(const RunPlan& plan, const QString& cluster) {
     return true;
 }
 
+bool MainWindow::cancelRunningSession() {
+    if (!controller_ || !controller_->busy()) {
+        status_text_->setText(tr("no session is running"));
+        return false;
+    }
+    const SessionRow* row = browser_->session(live_session_);
+    const QString name = row ? QString::fromStdString(row->name) : QString();
+    if (!ask_cancel_(sessionCancelQuestion(live_session_, name, *live_runs_))) {
+        status_text_->setText(tr("session %1 not cancelled: it goes on").arg(live_session_));
+        return false;
+    }
+    controller_->cancelSession();
+    status_text_->setText(tr("cancelling the session's runs..."));
+    return true;
+}
+
+void MainWindow::askImportLogs() {
+    ImportDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted) importLogs(dialog.request());
+}
+
 std::int64_t MainWindow::importLogs(const ImportRequest& request) {
     try {
         SessionStore store(store_file_.toStdString());
@@ -595,24 +631,38 @@ void MainWindow::openPlanFile() {
     openAndLaunchPlan(path);
 }
 
-bool MainWindow::openAndLaunchPlan(const QString& path) {
+std::optional<RunPlan> MainWindow::readPlan(const QString& path) {
     try {
-        const RunPlan plan = parsePlanFile(path.toStdString());
-        // Where the Plan tab's Launch button launches (its launch target), said before anything starts.
-        const auto count = expandPlan(plan).size();
-        const QString runs = count == 1 ? tr("1 run") : tr("%1 runs").arg(count);
-        const QString question =
-            tr("Launch %1 (%2) on %3?")
-                .arg(QString::fromStdString(plan.name), runs, plan_builder_->launchTargetName());
-        if (!ask_launch_(question)) {
-            status_text_->setText(tr("'%1' not launched").arg(QString::fromStdString(plan.name)));
-            return false;
-        }
-        return launchPlan(plan, plan_builder_->launchTarget());
+        return parsePlanFile(path.toStdString());
     } catch (const std::exception& error) {
         QMessageBox::warning(this, tr("Plan error"), QString::fromLocal8Bit(error.what()));
+        return std::nullopt;
+    }
+}
+
+bool MainWindow::openAndLaunchPlan(const QString& path) {
+    const std::optional<RunPlan> plan = readPlan(path);
+    if (!plan) return false;
+    // Where the Plan tab's Launch button launches (its launch target), said before anything starts.
+    const auto count = expandPlan(*plan).size();
+    const QString runs = count == 1 ? tr("1 run") : tr("%1 runs").arg(count);
+    const QString question =
+        tr("Launch %1 (%2) on %3?")
+            .arg(QString::fromStdString(plan->name), runs, plan_builder_->launchTargetName());
+    if (!ask_launch_(question)) {
+        status_text_->setText(tr("'%1' not launched").arg(QString::fromStdString(plan->name)));
         return false;
     }
+    return launchPlan(*plan, plan_builder_->launchTarget());
+}
+
+bool MainWindow::launchQuickstart() {
+    // Its button says where it runs (this machine), so nothing is asked: one click to a first result.
+    const std::optional<RunPlan> plan =
+        readPlan(QString::fromStdString((ownExamplePlans() / "quickstart.toml").string()));
+    if (!plan || !launchPlan(*plan, QString::fromLatin1(kLocalClusterName))) return false;
+    showTab(QStringLiteral("runsTab"));
+    return true;
 }
 
 bool MainWindow::saveScreenshot(const QString& path) {

@@ -11,6 +11,7 @@
 #include <QMainWindow>
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 class QLabel;
 class QProgressBar;
@@ -63,6 +64,15 @@ class MainWindow : public QMainWindow {
     bool openAndLaunchPlan(const QString& path);
     // How that question is asked: a Yes/No message box unless set otherwise.
     void setLaunchQuestion(std::function<bool(const QString& question)> ask) { ask_launch_ = std::move(ask); }
+    // The first-start panel's quickstart: the shipped quickstart.toml (ownExamplePlans) read and launched as
+    // File > Open and launch plan launches, on this machine, without a question; false as openAndLaunchPlan.
+    bool launchQuickstart();
+    // Cancel session and Session > Cancel running session (Ctrl+.): asks once, naming the running session
+    // and how many of its runs are running or pending (sessionCancelQuestion), and cancels it on yes; false
+    // when no session runs or the answer is no.
+    bool cancelRunningSession();
+    // How that question is asked: a Yes/No message box, No by default, unless set otherwise.
+    void setCancelQuestion(std::function<bool(const QString& question)> ask) { ask_cancel_ = std::move(ask); }
     // Shows the tab with this object name ("runsTab", "liveTab", "scalingTab", ...); "projectionTab" is the
     // Scaling tab on its Projection page.
     void showTab(const QString& object_name);
@@ -122,6 +132,8 @@ class MainWindow : public QMainWindow {
     void showResults(const std::vector<RunResult>& results);
     void showRuns(RunProgressModel* runs);
     void openPlanFile();
+    std::optional<RunPlan> readPlan(const QString& path); // std::nullopt after saying why in a message box
+    void askImportLogs(); // File > Import logs...: the dialog, then importLogs
     void addTab(QWidget* page, const QString& object_name, const QString& title);
     QAbstractItemModel* currentTable() const;
 
@@ -155,6 +167,7 @@ class MainWindow : public QMainWindow {
     QProgressBar* session_progress_;
     QLabel* status_text_ = nullptr;
     std::function<bool(const QString&)> ask_launch_;
+    std::function<bool(const QString&)> ask_cancel_;
     int runs_finished_ = 0;
 };
 

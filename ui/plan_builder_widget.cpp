@@ -4,6 +4,7 @@
 
 #include "command_section.h"
 #include "communication_section.h"
+#include "default_rank_counts.h"
 #include "environment_section.h"
 #include "form_widgets.h"
 #include "gpu_counts_section.h"
@@ -29,6 +30,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTabWidget>
+#include <QThread>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -196,6 +198,7 @@ void PlanBuilderWidget::connectPlanControls(QPushButton* add, QPushButton* add_c
     connect(remove, &QPushButton::clicked, this, [this] {
         if (current_ < 0) return;
         plan_.groups.erase(plan_.groups.begin() + current_);
+        default_ranks_.erase(default_ranks_.begin() + current_);
         current_ = std::min(current_, static_cast<int>(plan_.groups.size()) - 1);
         refresh();
         selectGroup(current_);
@@ -209,7 +212,7 @@ void PlanBuilderWidget::connectPlanControls(QPushButton* add, QPushButton* add_c
                                                           tr("Plans (*.toml)"));
         if (!path.isEmpty()) savePlan(path);
     });
-    connect(launch_target_, &QComboBox::currentIndexChanged, this, &PlanBuilderWidget::nameLaunch);
+    connect(launch_target_, &QComboBox::currentIndexChanged, this, &PlanBuilderWidget::followLaunchTarget);
     connect(launch_, &QPushButton::clicked, this, [this] {
         if (error_.isEmpty()) emit launchRequested(valid_plan_, launchTarget());
     });
@@ -250,6 +253,7 @@ QWidget* PlanBuilderWidget::buildPreviews() {
 }
 
 void PlanBuilderWidget::setClusters(const std::vector<ClusterSettings>& clusters) {
+    clusters_ = clusters;
     job_scripts_->setClusters(clusters);
     // The launch target stays chosen by name; a cluster removed leaves this machine.
     const QString chosen = launchTarget();
@@ -262,7 +266,7 @@ void PlanBuilderWidget::setClusters(const std::vector<ClusterSettings>& clusters
                 launch_target_->addItem(qs(cluster.name), qs(cluster.name));
         launch_target_->setCurrentIndex(std::max(0, launch_target_->findData(chosen)));
     }
-    nameLaunch();
+    followLaunchTarget(); // the target may be gone, or its GPUs per node changed
 }
 
 QString PlanBuilderWidget::launchTarget() const {
@@ -283,8 +287,30 @@ void PlanBuilderWidget::nameLaunch() {
     launch_->setText(tr("Launch on %1").arg(launchTargetName()));
 }
 
+std::vector<int> PlanBuilderWidget::targetRankCounts() const {
+    ClusterSettings target = localMachine();
+    for (const ClusterSettings& cluster : clusters_)
+        if (cluster.name != kLocalClusterName && qs(cluster.name) == launchTarget()) target = cluster;
+    return defaultRankCounts(target, QThread::idealThreadCount());
+}
+
+void PlanBuilderWidget::followLaunchTarget() {
+    nameLaunch();
+    const std::vector<int> ranks = targetRankCounts();
+    bool changed = false;
+    for (std::size_t i = 0; i < plan_.groups.size(); ++i)
+        if (default_ranks_[i] && plan_.groups[i].ranks != ranks) {
+            plan_.groups[i].ranks = ranks;
+            changed = true;
+        }
+    if (!changed) return;
+    refresh();
+    if (current_ >= 0) groupToForm();
+}
+
 void PlanBuilderWidget::setPlan(const RunPlan& plan) {
     plan_ = plan;
+    default_ranks_.assign(plan_.groups.size(), false); // a plan's counts are its own
     loading_ = true;
     name_->setText(qs(plan_.name));
     description_->setText(qs(plan_.description));
@@ -307,8 +333,9 @@ void PlanBuilderWidget::addWorkload(const std::string& workload) {
     g.eval_every = info->eval_every; // as a plan that leaves them out: the seed's cadence and size
     g.eval_samples = info->eval_samples;
     if (!info->presets.empty()) g.preset = info->presets.front();
-    g.ranks = {1, 2, 4, 8};
+    g.ranks = targetRankCounts();
     plan_.groups.push_back(g);
+    default_ranks_.push_back(true);
     current_ = static_cast<int>(plan_.groups.size()) - 1;
     refresh();
     selectGroup(current_);
@@ -321,6 +348,7 @@ void PlanBuilderWidget::addCommand() {
     g.dataset.clear();
     g.ranks = {1, 2};
     plan_.groups.push_back(g);
+    default_ranks_.push_back(false);
     current_ = static_cast<int>(plan_.groups.size()) - 1;
     refresh();
     selectGroup(current_);
@@ -360,7 +388,10 @@ void PlanBuilderWidget::groupToForm() {
 void PlanBuilderWidget::formToGroup() {
     if (loading_ || current_ < 0) return;
     RunGroup& g = plan_.groups.at(static_cast<std::size_t>(current_));
+    const std::vector<int> ranks = g.ranks;
     form_error_ = gpu_counts_->writeGroup(g);
+    if (g.ranks != ranks || !form_error_.isEmpty())
+        default_ranks_.at(static_cast<std::size_t>(current_)) = false;
     if (g.isCommand()) {
         if (const QString problem = command_->writeGroup(g); form_error_.isEmpty()) form_error_ = problem;
     } else {

@@ -38,6 +38,9 @@ class PlanBuilderWidget : public QWidget {
     explicit PlanBuilderWidget(QWidget* parent = nullptr);
 
     // The clusters the job-script preview and the launch offer; "local" (this machine) is always first.
+    // A new workload's run group asks for the powers of two up to what the launch target runs at once
+    // (defaultRankCounts: this machine's cores, a cluster's GPUs on a node); groups still at those defaults
+    // follow the launch target when it changes.
     void setClusters(const std::vector<ClusterSettings>& clusters);
     // What the job script preview shows for this machine (the engine the runner would launch, the sessions'
     // folder) and which store's folder runs go in (run_folder.h).
@@ -79,9 +82,13 @@ class PlanBuilderWidget : public QWidget {
     void formToGroup(); // the sections' fields -> plan_.groups[current_], then refresh
     void refresh();     // TOML, validation, run list and job script
     void setError(const QString& text);
-    void nameLaunch(); // the Launch button's text: where it launches
+    void nameLaunch();                         // the Launch button's text: where it launches
+    std::vector<int> targetRankCounts() const; // defaultRankCounts of the launch target
+    void followLaunchTarget(); // names the launch, and gives the groups still at defaults the target's
 
     RunPlan plan_;
+    std::vector<bool> default_ranks_; // per group of plan_: its GPU counts are the defaults it was given
+    std::vector<ClusterSettings> clusters_;
     RunPlan valid_plan_; // read back from the TOML; meaningful when error_ is empty
     int current_ = -1;   // the group the form edits
     bool loading_ = false;

@@ -1,8 +1,11 @@
 // The Runs tab: the shown session's runs with state and progress, their finished figures, and the actions on
-// selected runs (cancel, resubmit as a new session, open the logs) through the SessionController.
+// selected runs (cancel, resubmit as a new session, open the logs) through the SessionController, each
+// enabled only while there is something it applies to; while the store holds no session, the first-start
+// panel.
 #include "runs_tab.h"
 
 #include "cluster_settings.h"
+#include "first_start_panel.h"
 #include "progress_delegate.h"
 #include "record_table.h"
 #include "run_plan.h"
@@ -20,6 +23,7 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -32,27 +36,33 @@ namespace scalebench {
 
 RunsTab::RunsTab(SessionController* controller, RunProgressModel* runs, QWidget* parent)
     : QWidget(parent), controller_(controller), runs_(runs), results_(new RunTableModel(this)) {
-    auto* layout = new QVBoxLayout(this);
+    pages_ = new QStackedWidget(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->addWidget(pages_);
+    runs_page_ = new QWidget(pages_);
+    first_start_ = new FirstStartPanel(pages_);
+    pages_->addWidget(runs_page_);
+    pages_->addWidget(first_start_);
+    auto* layout = new QVBoxLayout(runs_page_);
+    layout->setContentsMargins(0, 0, 0, 0);
     auto* actions = new QHBoxLayout;
     auto button = [&](const QString& name, const QString& text, const QString& tip) {
-        auto* b = new QPushButton(text, this);
+        auto* b = new QPushButton(text, runs_page_);
         b->setObjectName(name);
         b->setToolTip(tip);
         actions->addWidget(b);
         return b;
     };
-    auto* cancel_run =
-        button(QStringLiteral("cancelRun"), tr("Cancel run"), tr("Cancel the selected runs' jobs"));
-    auto* cancel_all = button(QStringLiteral("cancelSession"), tr("Cancel session"),
-                              tr("Cancel every run of the running session"));
-    auto* resubmit =
-        button(QStringLiteral("resubmit"), tr("Resubmit"),
-               tr("Run the selected runs again, with the same plan and cluster, as a new session"));
-    auto* open_log = button(QStringLiteral("openLog"), tr("Open log"),
-                            tr("Show the selected run's stdout.log and stderr.log"));
+    cancel_run_ = button(QStringLiteral("cancelRun"), tr("Cancel run"), tr("Cancel the selected runs' jobs"));
+    cancel_session_ = button(QStringLiteral("cancelSession"), tr("Cancel session"),
+                             tr("Cancel every run of the running session (asked first)"));
+    resubmit_ = button(QStringLiteral("resubmit"), tr("Resubmit"),
+                       tr("Run the selected runs again, with the same plan and cluster, as a new session"));
+    open_log_ = button(QStringLiteral("openLog"), tr("Open log"),
+                       tr("Show the selected run's stdout.log and stderr.log"));
     actions->addStretch(1);
     layout->addLayout(actions);
-    auto* split = new QSplitter(Qt::Vertical, this);
+    auto* split = new QSplitter(Qt::Vertical, runs_page_);
     progress_view_ = makeRecordTable(runs_, QStringLiteral("progressTable"), split);
     progress_view_->setItemDelegateForColumn(RunProgressModel::Progress,
                                              new ProgressDelegate(progress_view_));
@@ -67,31 +77,31 @@ RunsTab::RunsTab(SessionController* controller, RunProgressModel* runs, QWidget*
     layout->addWidget(split);
 
     connectRunSelection();
-    connect(runs_, &QAbstractItemModel::modelReset, this, &RunsTab::fitColumns, Qt::UniqueConnection);
     connect(results_, &QAbstractItemModel::modelReset, results_view_, &QTableView::resizeColumnsToContents);
-    connect(cancel_run, &QPushButton::clicked, this, &RunsTab::cancelSelectedRuns);
-    connect(cancel_all, &QPushButton::clicked, this, [this] {
-        if (controller_ && controller_->busy()) {
-            controller_->cancelSession();
-            emit statusMessage(tr("cancelling the session's runs..."));
-        }
-    });
-    connect(resubmit, &QPushButton::clicked, this, &RunsTab::resubmitSelectedRuns);
-    connect(open_log, &QPushButton::clicked, this, &RunsTab::openSelectedRunLog);
-    if (controller_) connect(controller_, &SessionController::textFetched, this, &RunsTab::showLog);
-    if (controller_)
+    connect(cancel_run_, &QPushButton::clicked, this, &RunsTab::cancelSelectedRuns);
+    connect(cancel_session_, &QPushButton::clicked, this, &RunsTab::sessionCancelRequested);
+    connect(resubmit_, &QPushButton::clicked, this, &RunsTab::resubmitSelectedRuns);
+    connect(open_log_, &QPushButton::clicked, this, &RunsTab::openSelectedRunLog);
+    if (controller_) {
+        connect(controller_, &SessionController::textFetched, this, &RunsTab::showLog);
         launch_ = [this](const RunPlan& plan, const QString& cluster, const std::vector<RunSpec>& chosen) {
             return controller_->launch(plan, cluster, chosen);
         };
+        // The running session ended (or never started): its cancel actions no longer apply.
+        connect(controller_, &SessionController::sessionFinished, this, &RunsTab::enableActions);
+        connect(controller_, &SessionController::sessionFailed, this, &RunsTab::enableActions);
+    }
     ask_exclude_ = [this](const QString& question) {
         return QMessageBox::question(this, tr("Exclude slow nodes"), question,
                                      QMessageBox::Yes | QMessageBox::No,
                                      QMessageBox::Yes) == QMessageBox::Yes;
     };
+    enableActions();
 }
 
 void RunsTab::setLaunch(Launch launch) {
     launch_ = std::move(launch);
+    enableActions();
 }
 
 void RunsTab::setExcludeQuestion(std::function<bool(const QString&)> ask) {
@@ -100,15 +110,21 @@ void RunsTab::setExcludeQuestion(std::function<bool(const QString&)> ask) {
 
 void RunsTab::showRuns(RunProgressModel* runs, bool live) {
     live_ = live;
-    if (runs_ == runs) return;
-    runs_ = runs;
-    progress_view_->setModel(runs);
-    connect(runs_, &QAbstractItemModel::modelReset, this, &RunsTab::fitColumns, Qt::UniqueConnection);
-    connectRunSelection();
+    if (runs_ != runs) {
+        runs_ = runs;
+        progress_view_->setModel(runs);
+        connectRunSelection();
+    }
+    enableActions();
 }
 
 void RunsTab::setSession(std::optional<SessionRow> session) {
     session_ = std::move(session);
+    enableActions();
+}
+
+void RunsTab::setStoreEmpty(bool empty) {
+    pages_->setCurrentWidget(empty ? static_cast<QWidget*>(first_start_) : runs_page_);
 }
 
 void RunsTab::setResults(std::vector<RunResult> results) {
@@ -121,8 +137,24 @@ void RunsTab::setResults(std::vector<RunResult> results) {
 }
 
 void RunsTab::connectRunSelection() {
-    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            [this] { emit runsSelected(selectedRows()); });
+    connect(progress_view_->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        enableActions();
+        emit runsSelected(selectedRows());
+    });
+    // A run's state changes what applies to it (a run that ended can no longer be cancelled).
+    connect(runs_, &QAbstractItemModel::modelReset, this, &RunsTab::fitColumns, Qt::UniqueConnection);
+    connect(runs_, &QAbstractItemModel::modelReset, this, &RunsTab::enableActions, Qt::UniqueConnection);
+    connect(runs_, &QAbstractItemModel::dataChanged, this, &RunsTab::enableActions, Qt::UniqueConnection);
+}
+
+void RunsTab::enableActions() {
+    const std::vector<int> rows = selectedRows();
+    const bool running = live_ && controller_ && controller_->busy();
+    cancel_run_->setEnabled(
+        running && std::any_of(rows.begin(), rows.end(), [this](int row) { return runs_->isActive(row); }));
+    cancel_session_->setEnabled(running);
+    resubmit_->setEnabled(!rows.empty() && session_ && launch_);
+    open_log_->setEnabled(!rows.empty() && controller_);
 }
 
 void RunsTab::fitColumns() {
