@@ -9,7 +9,7 @@ CUDA_ENGINE := build/cuda/trainers/scalebench-engine
 # Gloo, a training run stored end to end, the all-reduce sweep, and the device self-check's CPU half.
 CUDA_ENGINE_TESTS := cli\.engine-|device cuda stops at start|NCCL backend without a usable GPU|bf16 and fp16 training of ResNet-20|every precision the catalog offers|every collective, dtype|bucketed gradients averaged|ResNet-20 on Fashion-MNIST at 2 ranks|all-reduce sweep at 2 ranks|the device self-check
 CUDA_ENGINE_TEST_COUNT := 12
-# Seconds each fuzz target runs in `make soak` (bench/fuzz.sh); make test fuzzes each for 8 s (docs/testing.md).
+# Seconds each fuzz target runs in `make soak` (bench/fuzz.sh); make test fuzzes each for 4 s (docs/testing.md).
 FUZZ_SECONDS ?= 600
 
 # Where `make install` puts scalebench (cmake --install; DESTDIR is honoured as well).

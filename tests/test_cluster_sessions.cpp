@@ -87,7 +87,10 @@ TEST_CASE(
     "a node that dies under a run: Slurm's requeue is told as it happens, and the attempts are kept apart",
     "[integration][slurm][ssh][cli][deployed-engine][slow][node-failure]") {
     TemporaryFolder folder;
-    ClusterBatch batch(folder, 200, 5);
+    // Enough steps that the first attempt still runs when its node dies (it dies after 5 are stored); each is
+    // ~0.1 s, and the second attempt runs them all again.
+    const int steps_planned = 80;
+    ClusterBatch batch(folder, steps_planned, 5);
     const std::string node = slurm("squeue --noheader --jobs=" + batch.job_id + " --format=%N").substr(0, 5);
     REQUIRE(node.rfind("node", 0) == 0);
     NodeRevival revival{node};
@@ -113,14 +116,14 @@ TEST_CASE(
     REQUIRE(attempts.size() == 1);
     CHECK_THAT(attempts[0].ended, Catch::StartsWith("NODE_FAIL on " + node));
     CHECK(attempts[0].last_step >= batch.stored);
-    // The store holds the second attempt's 200 steps, each once, from step 1: none of the first attempt's.
+    // The store holds the second attempt's steps, each once, from step 1: none of the first attempt's.
     const auto steps = store.steps(run.id);
-    REQUIRE(steps.size() == 200);
+    REQUIRE(steps.size() == steps_planned);
     CHECK(steps.front().step == 1);
-    CHECK(steps.back().step == 200);
+    CHECK(steps.back().step == steps_planned);
     // Each attempt wrote its own stream in its own folder; the first's is kept, and both launcher logs too.
     const auto env = clusterEnvironment();
-    CHECK(stepsInStream(fileText(metricFile(run.run_dir, 1))) == 200);
+    CHECK(stepsInStream(fileText(metricFile(run.run_dir, 1))) == steps_planned);
     CHECK(stepsInStream(fileText(metricFile(run.run_dir, 0))) >= attempts[0].last_step);
     const std::string out = fileText(run.run_dir + "/stdout.log");
     CHECK_THAT(out, Catch::Contains("scalebench: attempt-0 of job " + run.job_id) &&
