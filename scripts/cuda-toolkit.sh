@@ -21,18 +21,7 @@ wheels=(
 say() { printf '[setup] %s\n' "$*"; }
 fail() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
 
-absent=$("$venv/bin/python" - "${wheels[@]}" <<'EOF'
-import importlib.metadata as m, sys
-for requirement in sys.argv[1:]:
-    name, version = requirement.split("==")
-    try:
-        present = m.version(name) == version
-    except m.PackageNotFoundError:
-        present = False
-    if not present:
-        print(requirement)
-EOF
-)
+absent=$("$venv/bin/python" "$(dirname "$0")/absent_requirements.py" "${wheels[@]}")
 if [ -z "$absent" ]; then
   say "CUDA 13.0 toolkit wheels: all ${#wheels[@]} present in $venv"
 else

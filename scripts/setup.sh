@@ -103,19 +103,7 @@ if [ ! -x "$venv/bin/python" ]; then
   "$python" -m venv "$venv"
 fi
 # The requirements NAME==VERSION among the arguments that the virtual environment lacks, one a line.
-absent_from_venv() {
-  "$venv/bin/python" - "$@" <<'EOF'
-import importlib.metadata as m, sys
-for requirement in sys.argv[1:]:
-    name, version = requirement.split("==")
-    try:
-        present = m.version(name) == version
-    except m.PackageNotFoundError:
-        present = False
-    if not present:
-        print(requirement)
-EOF
-}
+absent_from_venv() { "$venv/bin/python" "$here/scripts/absent_requirements.py" "$@"; }
 # --no-deps throughout: torch's own requirements would pull in every CUDA wheel (GBs), most of which the toolkit in
 # /usr/local/cuda already is; only the libraries that LibTorch loads and the toolkit lacks are installed.
 if [ -z "$(absent_from_venv "torch==$torch_version")" ]; then

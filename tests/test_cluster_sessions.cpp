@@ -87,9 +87,9 @@ TEST_CASE(
     "a node that dies under a run: Slurm's requeue is told as it happens, and the attempts are kept apart",
     "[integration][slurm][ssh][cli][deployed-engine][slow][node-failure]") {
     TemporaryFolder folder;
-    // Enough steps that the first attempt still runs when its node dies (it dies after 5 are stored); each is
-    // ~0.1 s, and the second attempt runs them all again.
-    const int steps_planned = 80;
+    // Enough steps that the first attempt still runs when its node dies (it dies after 5 are stored); the
+    // second attempt runs them all again (~0.3 s each on a 2-core machine).
+    const int steps_planned = 40;
     ClusterBatch batch(folder, steps_planned, 5);
     const std::string node = slurm("squeue --noheader --jobs=" + batch.job_id + " --format=%N").substr(0, 5);
     REQUIRE(node.rfind("node", 0) == 0);

@@ -318,7 +318,9 @@ $subnet.$((10 + i)) node$i"
     echo "JobCompLoc=$dir/jobcomp.log"
     echo "MpiDefault=pmix"
     echo "MailProg=/bin/true"
-    echo "SchedulerParameters=batch_sched_delay=0"
+    # bf_interval=1: a job that becomes eligible without an event (a requeued job when its BeginTime passes) starts
+    # within a second, not at the next backfill pass 30 s later (the node-death test waited 24 s for it).
+    echo "SchedulerParameters=batch_sched_delay=0,bf_interval=1"
     echo "ReturnToService=2"
     echo "MinJobAge=300"
     echo "KillWait=5"
