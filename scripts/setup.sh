@@ -72,9 +72,9 @@ else
   fi
   # The daemons this run installs stay off: no service started while installing (policy-rc.d, unless the machine
   # has its own), none enabled afterwards. A daemon that was already installed is left as it was.
-  new_daemons=()
+  new_daemons=() # packages
   for p in "${missing[@]}"; do
-    [ -z "${service_of[$p]:-}" ] || new_daemons+=("${service_of[$p]}")
+    [ -z "${service_of[$p]:-}" ] || new_daemons+=("$p")
   done
   policy=/usr/sbin/policy-rc.d
   own_policy=""
@@ -90,8 +90,14 @@ else
   if [ -n "$own_policy" ]; then $sudo rm -f "$own_policy"; trap - EXIT; fi
   if [ ${#new_daemons[@]} -gt 0 ]; then
     say "the test cluster's daemons, installed now, are not system services: disabling ${new_daemons[*]}"
-    for service in "${new_daemons[@]}"; do
-      $sudo deb-systemd-helper disable "$service.service" >/dev/null 2>&1 || true
+    for package in "${new_daemons[@]}"; do
+      service=${service_of[$package]}.service
+      if command -v systemctl >/dev/null; then
+        $sudo systemctl disable --quiet "$service" || fail "systemctl disable $service failed"
+      else # no systemd here (a container, a chroot): the package's own helper removes the links it made
+        $sudo env DPKG_MAINTSCRIPT_PACKAGE="$package" DPKG_MAINTSCRIPT_NAME=postinst \
+          deb-systemd-helper disable "$service" || fail "deb-systemd-helper disable $service failed"
+      fi
     done
   fi
 fi
