@@ -48,6 +48,9 @@ trap 'rm -rf "$settings"' EXIT
 for tab in plan runs live scaling breakdown collectives compare clusters; do
   shoot "$db" "$tab.png" "$tab"
 done
+# The first start: an empty store's Runs tab says what to do.
+empty_db=$(mktemp -d)/empty.db
+shoot "$empty_db" first-start.png runs
 
 # MLBench task 1 from its plan file (issue 19): time to 80 % at 1 and 2 ranks, 3 repeats each (about 10 minutes).
 task1_db=$out/task1.db
