@@ -35,14 +35,16 @@ site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["pur
 nvidia=$site/nvidia
 [ -x "$nvidia/cu13/bin/nvcc" ] || fail "the nvcc wheel is installed but $nvidia/cu13/bin/nvcc is missing"
 
-# The toolkit folder: cu13's bin and nvvm linked whole; include and lib merged from cu13, cudnn and nccl, entry by
-# entry; the unversioned names the linker asks for (libcublas.so) beside the wheels' versioned ones.
+# The toolkit folder: folders of links, entry by entry: bin from cu13 (a real folder, because nvcc finds its
+# libraries at bin/../lib64, which through a linked bin would be the wheel's own folder), include and lib merged
+# from cu13, cudnn and nccl; nvvm linked whole; the unversioned names the linker asks for (libcublas.so) beside the
+# wheels' versioned ones.
 rm -rf "$root.new"
-mkdir -p "$root.new/include" "$root.new/lib" "$root.new/targets/x86_64-linux"
-ln -s "$nvidia/cu13/bin" "$root.new/bin"
+mkdir -p "$root.new/bin" "$root.new/include" "$root.new/lib" "$root.new/targets/x86_64-linux"
 ln -s "$nvidia/cu13/nvvm" "$root.new/nvvm"
 for part in cu13 cudnn nccl; do
-  for kind in include lib; do
+  for kind in bin include lib; do
+    [ -d "$nvidia/$part/$kind" ] || continue
     for entry in "$nvidia/$part/$kind"/*; do
       [ -e "$root.new/$kind/$(basename "$entry")" ] || ln -s "$entry" "$root.new/$kind/$(basename "$entry")"
     done
