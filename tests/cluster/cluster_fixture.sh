@@ -199,7 +199,8 @@ cmd_start() {
   local up=$dir
   while [ "$up" != / ]; do
     up=$(dirname "$up")
-    [ "$(($(stat -c '%#a' "$up") & 5))" -eq 5 ] || die "$up must be readable and searchable by others (munged and $user need it)"
+    [ "$(($(stat -c '%#a' "$up") & 0555))" -eq $((0555)) ] ||
+      die "$up must be readable and searchable by all (munged wants execute for user, group and others; $user reads): chmod a+rx $up"
   done
   rm -rf "$dir/pids" "$dir/cluster.env" "$dir/log"
   : >"$dir/pids"
