@@ -1,5 +1,5 @@
 # A clean Debian 12 root for the acceptance runs of bench/ (sourced, not run): debootstrap --variant=minbase bookworm
-# from this machine's Debian mirror, with /proc, /sys and /dev mounted (unmounted when the sourcing script exits),
+# from this machine's Debian mirror, itself a mount point, with /proc, /sys and /dev mounted (unmounted when the sourcing script exits),
 # this machine's resolv.conf and CA bundle (pip checks PyPI's certificate against it: it may hold a proxy's CA).
 # Defines: debian_root ROOT (makes it; sets debootstrap_s), in_root COMMAND... (runs in it with a clean environment;
 # PIP_CERT set), seconds, say, fail. The sourcing script sets `tag` (its name in messages) first.
@@ -32,6 +32,9 @@ debian_root() {
   debootstrap --variant=minbase bookworm "$root" "$mirror" >"$root.debootstrap.log" 2>&1 ||
     fail "debootstrap failed: $(tail -5 "$root.debootstrap.log")"
   debootstrap_s=$(($(seconds) - t0))
+  # The root a mount point of its own, as / is on a machine: the test cluster's namespaces make / a slave mount.
+  mount --bind "$root" "$root"
+  mounted+=("$root")
   for fs in proc sys dev dev/pts dev/shm; do
     mkdir -p "$root/$fs"
     case $fs in
