@@ -39,6 +39,8 @@ debian_root() {
     mkdir -p "$root/$fs"
     case $fs in
       proc) mount -t proc proc "$root/proc" ;;
+      # With what is mounted below it (the cgroup hierarchy, which slurmd needs), kept from propagating back.
+      sys) mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys" ;;
       *) mount --bind "/$fs" "$root/$fs" ;;
     esac
     mounted+=("$root/$fs")
