@@ -46,8 +46,10 @@ debian_root() {
     mounted+=("$root/$fs")
   done
   cp /etc/resolv.conf "$root/etc/resolv.conf"
-  # What Debian's installer writes and debootstrap does not (the test cluster's nodes mount their own over it).
-  printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' >"$root/etc/hosts"
+  # What Debian's installer writes and debootstrap does not, this machine's name included (Gloo's ranks find each
+  # other by it; the test cluster's nodes mount their own over it).
+  printf '127.0.0.1\tlocalhost\n127.0.1.1\t%s\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' "$(hostname)" \
+    >"$root/etc/hosts"
   cp /etc/ssl/certs/ca-certificates.crt "$root/root/host-ca.crt"
 }
 
