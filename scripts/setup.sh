@@ -58,14 +58,14 @@ if [ "$profile" = test ]; then
 fi
 
 # The test cluster's daemons and its user run from this clone (tests/cluster/cluster_fixture.sh): every folder above
-# it must be readable and searchable by all. Debian 12 makes new home folders 0700: say so now, not when the
+# it must be searchable by all and readable by others (munged wants execute for user, group and others). Debian 12 makes new home folders 0700: say so now, not when the
 # cluster's tests start a quarter of an hour later.
 if [ "$profile" = test ]; then
   up=$here
   while [ "$up" != / ]; do
     up=$(dirname "$up")
-    [ "$(($(stat -c '%#a' "$up") & 0555))" -eq $((0555)) ] ||
-      fail "$up is not readable and searchable by all, which the test cluster's daemons (munged wants execute for user, group and others) and user need to reach this clone ($here): run 'chmod a+rx $up', or clone into a folder all can reach (/srv, /opt)"
+    [ "$(($(stat -c '%#a' "$up") & 0115))" -eq $((0115)) ] ||
+      fail "$up is not searchable by all and readable by others, which the test cluster's daemons (munged wants execute for user, group and others) and user need to reach this clone ($here): run 'chmod a+rx $up', or clone into a folder all can reach (/srv, /opt)"
   done
 fi
 

@@ -199,8 +199,8 @@ cmd_start() {
   local up=$dir
   while [ "$up" != / ]; do
     up=$(dirname "$up")
-    [ "$(($(stat -c '%#a' "$up") & 0555))" -eq $((0555)) ] ||
-      die "$up must be readable and searchable by all (munged wants execute for user, group and others; $user reads): chmod a+rx $up"
+    [ "$(($(stat -c '%#a' "$up") & 0115))" -eq $((0115)) ] ||
+      die "$up must be searchable by all and readable by others (munged wants execute for user, group and others; $user reads): chmod a+rx $up"
   done
   rm -rf "$dir/pids" "$dir/cluster.env" "$dir/log"
   : >"$dir/pids"
