@@ -58,8 +58,8 @@ if [ "$profile" = test ]; then
 fi
 
 # The test cluster's daemons and its user run from this clone (tests/cluster/cluster_fixture.sh): every folder above
-# it must be searchable by all and readable by others (munged wants execute for user, group and others). Debian 12 makes new home folders 0700: say so now, not when the
-# cluster's tests start a quarter of an hour later.
+# it must be searchable by all and readable by others (munged wants execute for user, group and others). Debian 12
+# makes new home folders 0700: say so now, not when the cluster's tests start a quarter of an hour later.
 if [ "$profile" = test ]; then
   up=$here
   while [ "$up" != / ]; do
