@@ -55,8 +55,10 @@ for versioned in "$root.new"/lib/lib*.so.*; do
   unversioned=${name%%.so.*}.so
   [ -e "$root.new/lib/$unversioned" ] || ln -s "$name" "$root.new/lib/$unversioned"
 done
-# The driver is the GPU machine's own; FindCUDAToolkit still looks for libcuda.so under lib/stubs to define
-# CUDA::cuda_driver, which LibTorch's CMake names. An empty library answers it: nothing the engine links calls it.
+# The link-time libcuda.so that NVIDIA's toolkit ships in lib64/stubs and no wheel carries: LibTorch's CMake links
+# caffe2::cuda to CUDA::cuda_driver (share/cmake/Caffe2/public/cuda.cmake), which FindCUDAToolkit defines only
+# where it finds lib/stubs/libcuda.so. At run time the GPU machine's driver is loaded, never this file; the engine
+# calls no driver function (its ELF has no libcuda.so.1 in NEEDED), so a library without symbols serves the link.
 mkdir -p "$root.new/lib/stubs"
 cc -shared -o "$root.new/lib/stubs/libcuda.so" -x c /dev/null
 ln -s lib "$root.new/lib64"
