@@ -96,7 +96,8 @@ int printCluster(const RunPlan& plan, const ConsoleOptions& options, std::ostrea
             << "packed: " << std::filesystem::file_size(build.archive) / 1024 << " KiB, hash "
             << build.target.hash << "\n  used as it is if " << build.target.engine
             << " exists on the cluster; else uploaded to " << build.target.folder
-            << "/sources.tar.gz, unpacked into " << build.target.folder << "/src and built "
+            << "/sources.tar.gz, unpacked into " << build.target.folder
+            << "/src and built in src/build/release "
             << "by this job (submitted from " << build.target.folder << ", its log stdout.log there):\n"
             << "--- " << build.target.folder << "/job.sbatch\n"
             << slurm.commandLine(build.job);

@@ -14,7 +14,7 @@ namespace scalebench {
 struct LocalEngineBuild {
     std::filesystem::path
         sources; // CMakeLists.txt, cmake/, protocol/, trainers/ (ConsoleOptions::engine_sources)
-    std::filesystem::path cache; // its builds: CACHE/engine/HASH/build/trainers/scalebench-engine
+    std::filesystem::path cache; // its builds: CACHE/engine/HASH/src/build/release/trainers/scalebench-engine
     std::string torch_python;    // a Python whose torch package gives LibTorch (a name on PATH, or a path)
     std::chrono::seconds timeout = std::chrono::seconds(3600);
 };

@@ -34,7 +34,7 @@ EngineDeployment::pack(const std::filesystem::path& work_dir) const {
 }
 
 std::string deployedEngine(const std::string& remote_root, const std::string& hash) {
-    return remote_root + "/engine/" + hash + "/build/trainers/scalebench-engine";
+    return remote_root + "/engine/" + hash + "/src/build/release/trainers/scalebench-engine";
 }
 
 EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) const {
@@ -44,11 +44,14 @@ EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) co
     plan.target.engine = deployedEngine(settings_.remote_root, plan.target.hash);
     const std::string folder = shellQuote(plan.target.folder);
     // The build runs as a job: compute nodes have the cluster's compilers, MPI and LibTorch (login nodes may
-    // not).
+    // not). The sources are built the way a clone's release preset is (build/release inside them, by Ninja
+    // where the cluster has it): the same relative paths in every compile, so that the compiler cache serves
+    // this build from an earlier version's, or from a clone's on the same machine (the test cluster's).
     const std::string build =
         "set -e; cd " + folder +
-        "; "
-        "cmake -S src -B build -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_ENGINE_ONLY=ON "
+        "/src; "
+        "generator=; if command -v ninja >/dev/null; then generator='-G Ninja'; fi; "
+        "cmake -S . -B build/release $generator -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_ENGINE_ONLY=ON "
         // Plain progress lines in the log that the console shows (make colours them otherwise).
         "-DCMAKE_COLOR_MAKEFILE=OFF "
         // Where jobs get GPUs: LibTorch's CUDA libraries (training on the GPU) and
@@ -61,7 +64,7 @@ EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) co
         "-DSCALEBENCH_PYTHON=\"$(command -v " +
         shellQuote(settings_.torch_python) +
         ")\"; "
-        "cmake --build build --parallel \"$(nproc)\"";
+        "cmake --build build/release --parallel \"$(nproc)\"";
     plan.job.name = "scalebench-build-" + plan.target.hash;
     plan.job.program = {"/bin/bash", "-c", build};
     plan.job.run_dir = plan.target.folder;

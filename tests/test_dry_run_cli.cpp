@@ -86,8 +86,8 @@ TEST_CASE("a dry run on a cluster prints each run's sbatch script and the engine
     CHECK_THAT(out, Catch::Contains("plan 'two-ranks': 4 runs on cluster 'prod'"));
     // The deployment: the sources' hash names the engine's folder; the build job's command.
     CHECK_THAT(out, Catch::Contains("/scratch/alice/sb/engine/") &&
-                        Catch::Contains(
-                            "cmake -S src -B build -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_ENGINE_ONLY=ON") &&
+                        Catch::Contains("cmake -S . -B build/release $generator -DCMAKE_BUILD_TYPE=Release "
+                                        "-DSCALEBENCH_ENGINE_ONLY=ON") &&
                         Catch::Contains("#SBATCH --job-name=scalebench-build-"));
     // Every run's script, in the folder runFolder() gives a session not yet created.
     const std::string session = "/scratch/alice/sb/sessions/" + store_id + "/session-N-UUID/";
@@ -98,8 +98,9 @@ TEST_CASE("a dry run on a cluster prints each run's sbatch script and the engine
                         Catch::Contains("#SBATCH --ntasks=2") && Catch::Contains("module load cuda/12.4"));
     const std::string launch =
         lineStartingWith(out, "srun --mpi=pmix /scratch"); // a run's (the build's: bash)
-    CHECK_THAT(launch, Catch::Matches("srun --mpi=pmix /scratch/alice/sb/engine/[0-9a-f]{16}/build/trainers/"
-                                      "scalebench-engine .*--metrics metrics.jsonl.*"));
+    CHECK_THAT(launch, Catch::Matches(
+                           "srun --mpi=pmix /scratch/alice/sb/engine/[0-9a-f]{16}/src/build/release/trainers/"
+                           "scalebench-engine .*--metrics metrics.jsonl.*"));
     CHECK_THAT(out, !Catch::Contains("mpirun -np")); // not the local command lines
     CHECK(SessionStore(db).sessions().empty());
 

@@ -55,7 +55,7 @@ struct PathWith {
     ~PathWith() { setenv("PATH", before.c_str(), 1); }
 };
 
-// A `cmake` that configures nothing and whose --build writes build/trainers/scalebench-engine: the build
+// A `cmake` that configures nothing and whose --build writes BUILD/trainers/scalebench-engine: the build
 // job's own steps, without LibTorch's minutes.
 void fakeCMake(const std::filesystem::path& bin) {
     writeFile(bin / "cmake",
@@ -110,8 +110,10 @@ TEST_CASE(
     CHECK_THAT(plan, Catch::Contains("built on first use from " + build.sources.string()));
     CHECK_THAT(plan, Catch::Contains(" into " + (folder.path / "cache" / "engine").string() + "/"));
     CHECK_THAT(plan, Catch::Contains("mpirun -np 1"));
-    CHECK_THAT(plan, Catch::Contains(
-                         "cmake -S src -B build -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_ENGINE_ONLY=ON"));
+    CHECK_THAT(
+        plan,
+        Catch::Contains(
+            "cmake -S . -B build/release $generator -DCMAKE_BUILD_TYPE=Release -DSCALEBENCH_ENGINE_ONLY=ON"));
     CHECK_THAT(plan, Catch::Contains("-DSCALEBENCH_CUDA=OFF"));
     CHECK_THAT(plan, Catch::Contains("/opt/venv/bin/python"));
     // Other sources, another hash: another folder.
@@ -173,14 +175,16 @@ TEST_CASE(
                                  python(folder.path, true)};
     told.clear();
     const std::string engine = localEngine("scalebench-engine-nowhere", build, record);
-    INFO(fileText(std::filesystem::path(engine).parent_path().parent_path().parent_path() / "stderr.log"));
+    // CACHE/engine/HASH/src/build/release/trainers/scalebench-engine: the job's folder is HASH.
+    const auto folder_of_build =
+        std::filesystem::path(engine).parent_path().parent_path().parent_path().parent_path().parent_path();
+    INFO(fileText(folder_of_build / "stderr.log"));
     CHECK_THAT(engine, Catch::StartsWith((folder.path / "cache" / "engine").string()));
-    CHECK_THAT(engine, Catch::EndsWith("/build/trainers/scalebench-engine"));
+    CHECK_THAT(engine, Catch::EndsWith("/src/build/release/trainers/scalebench-engine"));
     CHECK(toldContaining("building it from " + build.sources.string()));
     CHECK(toldContaining("submitted (mpirun builds the engine on this machine: minutes)"));
     CHECK(toldContaining(": built in "));
-    const auto folder_of_build = std::filesystem::path(engine).parent_path().parent_path().parent_path();
-    CHECK_THAT(fileText(folder_of_build / "configured-with.txt"),
+    CHECK_THAT(fileText(folder_of_build / "src" / "configured-with.txt"),
                Catch::Contains("-DSCALEBENCH_PYTHON=" + build.torch_python));
     told.clear();
     CHECK(localEngine("scalebench-engine-nowhere", build, record) == engine);
