@@ -2,6 +2,8 @@
 // (docs/performance-model.md).
 #include "performance_model.h"
 
+#include "bus_bandwidth.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -19,7 +21,7 @@ double latencySteps(int ranks) {
     return ranks > 1 ? 2.0 * std::ceil(std::log2(static_cast<double>(ranks))) : 0.0;
 }
 double busBytes(int ranks, double bytes) {
-    return 2.0 * (ranks - 1) / ranks * bytes;
+    return busBandwidthFactor("allreduce", ranks) * bytes;
 }
 
 double modelTime(const LinkFit& fit, int ranks, double bytes) {

@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <toml++/toml.h>
 
 using namespace scalebench;
 
@@ -98,7 +101,18 @@ TEST_CASE(
     };
     for (const auto& line : good) {
         INFO(line);
-        CHECK_NOTHROW(parseClusterText(clusterWith(line), "c.toml"));
+        // Read as written: the setting holds the line's value (toml++'s own reading of it, as JSON), which
+        // the store's JSON of the cluster keeps under the same key.
+        std::ostringstream written;
+        written << toml::json_formatter{toml::parse(line)};
+        const auto expected = nlohmann::json::parse(written.str());
+        const auto read =
+            nlohmann::json::parse(clusterToJson(parseClusterText(clusterWith(line), "c.toml").at(0)));
+        for (const auto& [key, value] : expected.items()) {
+            INFO(key);
+            REQUIRE(read.contains(key));
+            CHECK(read.at(key) == value);
+        }
     }
 
     struct Bad {

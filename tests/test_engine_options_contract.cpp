@@ -6,6 +6,7 @@
 #include "run_plan.h"
 
 #include <catch2/catch.hpp>
+#include <toml++/toml.h>
 
 using namespace scalebench;
 using engine_cli::Kind;
@@ -59,8 +60,10 @@ TEST_CASE(
     CHECK(parsed.metrics == "m.jsonl");
 }
 
-TEST_CASE("a plan with every key, read, expanded and rendered, is what the engine runs", "[contract]") {
-    const RunPlan plan = parsePlanText(R"(name = "every key"
+namespace {
+// A plan with every key of the table, each set in some [[run]] to a value its reader would not otherwise
+// give.
+const std::string kEveryKeyPlan = R"(name = "every key"
 [[run]]
 workload = "allreduce-sweep"
 ranks = 2
@@ -95,8 +98,83 @@ target = 3.5
 preset = "tiny"
 seq_len = 64
 check_device = true
-)",
-                                       "every.toml");
+
+[[run]]
+workload = "resnet20"
+dataset = "synthetic-cifar"
+ranks = 2
+device = "cpu"
+peak_tflops = 2.5
+)";
+
+// The value a [[run]] table's TOML holds for a key, read by toml++ itself (not by the plan reader).
+template <Kind K> engine_cli::Value<K> tomlValue(const toml::node& node) {
+    if constexpr (K == Kind::Text) {
+        return node.value<std::string>().value();
+    } else if constexpr (K == Kind::Int) {
+        return static_cast<int>(node.value<std::int64_t>().value());
+    } else if constexpr (K == Kind::Real) {
+        return node.is_integer() ? static_cast<double>(node.value<std::int64_t>().value())
+                                 : node.value<double>().value();
+    } else if constexpr (K == Kind::Switch) {
+        return node.value<bool>().value();
+    } else {
+        std::vector<std::string> items;
+        for (const toml::node& item : *node.as_array())
+            items.push_back(item.value<std::string>().value());
+        return items;
+    }
+}
+
+// The plan text without the line that sets `key` in the `run`-th [[run]] table.
+std::string withoutKey(const std::string& text, std::size_t run, const std::string& key) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i <= run; ++i)
+        at = text.find("[[run]]", at) + 1;
+    const std::size_t line = text.find("\n" + key + " = ", at);
+    REQUIRE(line != std::string::npos);
+    return text.substr(0, line) + text.substr(text.find('\n', line + 1));
+}
+} // namespace
+
+TEST_CASE("every plan key is read from its line as written, and what is read is what the engine runs",
+          "[contract]") {
+    const RunPlan plan = parsePlanText(kEveryKeyPlan, "every.toml");
+    const toml::table document = toml::parse(kEveryKeyPlan);
+    const toml::array& tables = *document["run"].as_array();
+    REQUIRE(plan.groups.size() == tables.size());
+    for (std::size_t i = 0; i < tables.size(); ++i) {
+        const toml::table& table = *tables[i].as_table();
+        const RunGroup& group = plan.groups[i];
+        // What the TOML says is what the reader read, key by key.
+#define SCALEBENCH_CHECK_READ(name, kind, accepts, help, ...)                                                \
+    if (const toml::node* node = table.get(#name)) {                                                         \
+        INFO("[[run]] " << i + 1 << ": " #name);                                                             \
+        CHECK(group.name == tomlValue<Kind::kind>(*node));                                                   \
+    }
+        SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_CHECK_READ)
+#undef SCALEBENCH_CHECK_READ
+    }
+    // Every key of the table is written somewhere, and there its line matters: without it the run differs (a
+    // key that the reader ignored and the engine defaulted alike would read the same without its line).
+#define SCALEBENCH_CHECK_MATTERS(name, kind, accepts, help, ...)                                             \
+    {                                                                                                        \
+        bool matters = false;                                                                                \
+        for (std::size_t i = 0; i < tables.size() && !matters; ++i) {                                        \
+            if (!tables[i].as_table()->get(#name)) continue;                                                 \
+            try {                                                                                            \
+                const RunPlan without = parsePlanText(withoutKey(kEveryKeyPlan, i, #name), "every.toml");    \
+                matters = !(without.groups.at(i).name == plan.groups[i].name);                               \
+            } catch (const PlanError&) {                                                                     \
+                matters = true; /* refused without it: the line was read */                                  \
+            }                                                                                                \
+        }                                                                                                    \
+        INFO(#name);                                                                                         \
+        CHECK(matters);                                                                                      \
+    }
+    SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_CHECK_MATTERS)
+#undef SCALEBENCH_CHECK_MATTERS
+    // Expanded and rendered, every run's keys reach the engine's parser as the plan reader read them.
     for (const RunSpec& run : expandPlan(plan)) {
         const EngineOptions parsed =
             parseEngineOptions(withoutProgram(engineArguments(run, "engine", "m.jsonl")));

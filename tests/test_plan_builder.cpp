@@ -307,6 +307,10 @@ TEST_CASE("the plan builder renders at 1100 x 700", "[ui][plan]") {
     screenshot(builder, QStringLiteral("plan-builder.png"));
     builder.addWorkload("allreduce-sweep");
     child<QLineEdit>(builder, "gpuCounts")->setText("2, x");
+    // The screenshot shows the error it is named for: the word refused, and no launch of the last valid plan.
+    CHECK(builder.errorText() == "GPU counts: 'x' is not a positive whole number");
+    CHECK(child<QLabel>(builder, "planError")->text() == builder.errorText());
+    CHECK_FALSE(child<QPushButton>(builder, "launch")->isEnabled());
     screenshot(builder, QStringLiteral("plan-builder-sweep-error.png"));
 }
 

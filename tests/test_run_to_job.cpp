@@ -191,7 +191,10 @@ TEST_CASE("ranks that do not fill the last node still run one per GPU", "[core][
     CHECK(job.nodes == 2);
     CHECK(job.ranks_per_node == 4); // at most 4 a node (the last has 2): --ntasks=6 --ntasks-per-node=4
     CHECK(job.gpus_per_node == 4);
-    CHECK_NOTHROW(renderSbatchScript(clusterWith(1, 4), job));
+    const std::string script = renderSbatchScript(clusterWith(1, 4), job);
+    CHECK_THAT(script, Catch::Contains("#SBATCH --nodes=2\n") && Catch::Contains("#SBATCH --ntasks=6\n") &&
+                           Catch::Contains("#SBATCH --ntasks-per-node=4\n") &&
+                           Catch::Contains("#SBATCH --gpus-per-node=4\n"));
 }
 
 TEST_CASE("a run on this machine is one node with every rank on it and no GPU asked for", "[core][plan]") {

@@ -8,13 +8,14 @@
 #include "stored_session_loader.h"
 
 #include <QAbstractItemModelTester>
-#include <QFileInfo>
 #include <QImage>
 #include <QItemSelectionModel>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 
 using namespace scalebench;
 
@@ -145,7 +146,7 @@ TEST_CASE("RunTableModel shows figures, speedup and efficiency of each run", "[u
     CHECK(model.rowCount() == 1);
 }
 
-TEST_CASE("renderScalingChartPng writes a PNG of the requested size", "[ui]") {
+TEST_CASE("renderScalingChartPng writes a PNG of the requested size with the chart drawn in it", "[ui]") {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     const QString path = dir.filePath("scaling.png");
@@ -153,7 +154,27 @@ TEST_CASE("renderScalingChartPng writes a PNG of the requested size", "[ui]") {
     QImage image(path);
     REQUIRE(!image.isNull());
     CHECK(image.size() == QSize(640, 400));
-    CHECK(QFileInfo(path).size() > 0);
+    // Drawn, not only an image of that size: the measured speedup's line and markers (the view's blue,
+    // 31, 119, 180) run across the plot, and the ideal's grey dashes are there beside them.
+    const auto near = [](QColor c, int r, int g, int b) {
+        return std::abs(c.red() - r) <= 12 && std::abs(c.green() - g) <= 12 && std::abs(c.blue() - b) <= 12;
+    };
+    int blue = 0, grey = 0, left = image.width(), right = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (near(c, 31, 119, 180)) {
+                ++blue;
+                left = std::min(left, x);
+                right = std::max(right, x);
+            } else if (near(c, 120, 120, 120)) {
+                ++grey;
+            }
+        }
+    INFO("blue pixels " << blue << " from x " << left << " to " << right << "; grey " << grey);
+    CHECK(blue > 300);
+    CHECK(right - left > image.width() / 2);
+    CHECK(grey > 50);
     CHECK_FALSE(renderScalingChartPng(samplePoints(), {}, dir.filePath("missing/dir/x.png")));
 }
 

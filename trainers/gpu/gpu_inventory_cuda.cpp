@@ -1,33 +1,13 @@
 // queryGpuInventory through the CUDA runtime (and NCCL's version where the engine has NCCL).
+#include "device_check.h"
 #include "gpu_inventory.h"
 
 #include <cuda_runtime.h>
-#include <stdexcept>
-#include <unistd.h>
 #ifdef SCALEBENCH_GPU_HAVE_NCCL
 #include <nccl.h>
 #endif
 
 namespace scalebench {
-namespace {
-
-// "cudaErrorInsufficientDriver (CUDA driver version is insufficient for CUDA runtime version)"
-std::string cudaErrorText(cudaError_t code) {
-    return std::string(cudaGetErrorName(code)) + " (" + cudaGetErrorString(code) + ")";
-}
-
-// A CUDA call that must not fail once a device has been counted: the call, the host, the source line and
-// CUDA's error text (like comm/nccl/cuda_check.h, which this CUDA-only library does not depend on).
-void checkCuda(cudaError_t code, const char* call, int line) {
-    if (code == cudaSuccess) return;
-    char host[256] = {};
-    gethostname(host, sizeof host - 1);
-    throw std::runtime_error(std::string(call) + " failed on " + host + " at " + __FILE__ + ":" +
-                             std::to_string(line) + ": " + cudaErrorText(code));
-}
-#define INVENTORY_CHECK(call) checkCuda((call), #call, __LINE__)
-
-} // namespace
 
 GpuInventory queryGpuInventory() {
     GpuInventory inventory;
@@ -48,9 +28,9 @@ GpuInventory queryGpuInventory() {
     if (count == 0) inventory.no_device_reason = "cudaGetDeviceCount found no device";
     for (int device = 0; device < count; ++device) {
         cudaDeviceProp properties{};
-        INVENTORY_CHECK(cudaGetDeviceProperties(&properties, device));
+        CUDA_CHECK(cudaGetDeviceProperties(&properties, device));
         char bus_id[32] = {}; // "dddd:bb:dd.f" with the NUL: 13 characters
-        INVENTORY_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device));
+        CUDA_CHECK(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device));
         inventory.devices.push_back({properties.name, static_cast<std::uint64_t>(properties.totalGlobalMem),
                                      properties.major, properties.minor, bus_id});
     }

@@ -1,6 +1,7 @@
 // The collective sweep (MLBench task 0, extended to every collective), timed like nccl-tests.
 #include "collective_sweep.h"
 
+#include "bus_bandwidth.h"
 #include "message_sizes.h"
 #include "mpi_check.h"
 #include "mpi_communicator.h"
@@ -32,21 +33,6 @@ DType dtypeNamed(const std::string& name) {
     for (auto d : {DType::Float32, DType::Float16, DType::BFloat16})
         if (name == dtypeName(d)) return d;
     throw std::invalid_argument("unknown dtype '" + name + "'");
-}
-
-// nccl-tests' bus bandwidth factors (core/bus_bandwidth.cpp busBandwidthFactor says the same).
-double busFactor(Collective c, int n) {
-    switch (c) {
-    case Collective::AllReduce:
-        return 2.0 * (n - 1) / n;
-    case Collective::AllGather:
-    case Collective::ReduceScatter:
-    case Collective::AllToAll:
-        return static_cast<double>(n - 1) / n;
-    case Collective::Broadcast:
-        return 1;
-    }
-    return 1;
 }
 
 // One relative unit in the last place of the dtype: the tolerance of averages (sums must be exact).
@@ -298,19 +284,20 @@ bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& ca
             const auto bytes = l.total * static_cast<std::int64_t>(width);
             const double algbw = static_cast<double>(bytes) / seconds / 1e9;
             if (writer) {
-                nlohmann::json record = {{"type", "collective"},
-                                         {"collective", collectiveName(s.collective)},
-                                         {"backend", comm.backend()},
-                                         {"dtype", dtypeName(s.dtype)},
-                                         {"in_place", s.in_place},
-                                         {"elements", l.total},
-                                         {"bytes", bytes},
-                                         {"ranks", n},
-                                         {"repetitions", o.repetitions},
-                                         {"time_s", seconds},
-                                         {"algbw_gbps", algbw},
-                                         {"busbw_gbps", algbw * busFactor(s.collective, n)},
-                                         {"correct", correct}};
+                nlohmann::json record = {
+                    {"type", "collective"},
+                    {"collective", collectiveName(s.collective)},
+                    {"backend", comm.backend()},
+                    {"dtype", dtypeName(s.dtype)},
+                    {"in_place", s.in_place},
+                    {"elements", l.total},
+                    {"bytes", bytes},
+                    {"ranks", n},
+                    {"repetitions", o.repetitions},
+                    {"time_s", seconds},
+                    {"algbw_gbps", algbw},
+                    {"busbw_gbps", algbw * busBandwidthFactor(collectiveName(s.collective), n)},
+                    {"correct", correct}};
                 if (isReduction(s.collective)) record["op"] = reduceOpName(s.op);
                 writer->write(record);
             }

@@ -2,7 +2,7 @@
 #include "nccl_communicator.h"
 
 #include "bounded_wait.h"
-#include "cuda_check.h"
+#include "device_check.h"
 
 #include <chrono>
 #include <filesystem>
@@ -124,9 +124,7 @@ NcclCommunicator::NcclCommunicator(int rank, int size, const ChooseDevice& choos
     const cudaError_t found = cudaGetDeviceCount(&devices);
     if (found != cudaSuccess || devices == 0)
         throw std::runtime_error("nccl: no usable CUDA device on this host: cudaGetDeviceCount: " +
-                                 (found != cudaSuccess ? std::string(cudaGetErrorName(found)) + " (" +
-                                                             cudaGetErrorString(found) + ")"
-                                                       : std::string("0 devices")));
+                                 (found != cudaSuccess ? cudaErrorText(found) : std::string("0 devices")));
     device_ = choose_device(devices); // the GPU the rank's model is on
     CUDA_CHECK(cudaSetDevice(device_));
     cudaDeviceProp properties{};
