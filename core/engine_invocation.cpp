@@ -17,13 +17,13 @@ std::vector<std::string> engineArguments(const RunSpec& run, const std::string& 
         words.push_back(cli::optionName(name));
         words.push_back(cli::formatValue(value));
     };
-#define SCALEBENCH_FROM_PLAN(name, kind, accepts, help, ...)                                                 \
+#define SCALEBENCH_FROM_PLAN(name, kind, accepts, scope, help, ...)                                                 \
     static_assert(std::is_same_v<decltype(RunGroup::name), cli::Value<cli::Kind::kind>>,                     \
                   "RunGroup::" #name " must have the type of the engine's option");                          \
     option(#name, g.name);
     SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_FROM_PLAN)
 #undef SCALEBENCH_FROM_PLAN
-#define SCALEBENCH_METHOD(name, kind, accepts, help, ...) option(#name, cli::defaults::name);
+#define SCALEBENCH_METHOD(name, kind, accepts, scope, help, ...) option(#name, cli::defaults::name);
     SCALEBENCH_METHOD_OPTIONS(SCALEBENCH_METHOD)
 #undef SCALEBENCH_METHOD
     option("metrics", metrics_path);

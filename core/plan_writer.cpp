@@ -28,10 +28,26 @@ template <typename T, typename Format> std::string tomlArray(const std::vector<T
     return out + "]";
 }
 
+// A value of an option's kind as TOML writes it.
+std::string tomlValue(const std::string& value) {
+    return tomlString(value);
+}
+std::string tomlValue(int value) {
+    return std::to_string(value);
+}
+std::string tomlValue(double value) {
+    return tomlNumber(value);
+}
+std::string tomlValue(bool value) {
+    return value ? "true" : "false";
+}
+std::string tomlValue(const std::vector<std::string>& values) {
+    return tomlArray(values, tomlString);
+}
+
 void writeGroup(std::string& out, const RunGroup& g, PlanKeys keys) {
     const RunGroup defaults;
     const bool every = keys == PlanKeys::Effective;
-    const WorkloadInfo* info = findWorkload(g.workload);
     const auto line = [&](const std::string& key, const std::string& value) {
         out.append(key).append(" = ").append(value).append("\n");
     };
@@ -47,6 +63,9 @@ void writeGroup(std::string& out, const RunGroup& g, PlanKeys keys) {
     const auto texts = [&](const char* key, const std::vector<std::string>& value,
                            const std::vector<std::string>& fallback) {
         if (every || value != fallback) line(key, tomlArray(value, tomlString));
+    };
+    const auto ranks = [](const std::vector<int>& counts) {
+        return tomlArray(counts, [](int n) { return std::to_string(n); });
     };
 
     out += "\n[[run]]\n";
@@ -66,7 +85,7 @@ void writeGroup(std::string& out, const RunGroup& g, PlanKeys keys) {
         line("command", tomlArray(c.argv, tomlString));
         line("format", tomlString(c.format));
         text("output", c.output, "");
-        line("ranks", tomlArray(g.ranks, [](int n) { return std::to_string(n); }));
+        line("ranks", ranks(g.ranks));
         integer("gpus_per_node", g.gpus_per_node, defaults.gpus_per_node);
         integer("threads_per_rank", g.threads_per_rank, defaults.threads_per_rank);
         real("peak_tflops", g.peak_tflops, defaults.peak_tflops);
@@ -76,50 +95,33 @@ void writeGroup(std::string& out, const RunGroup& g, PlanKeys keys) {
         environment();
         return;
     }
+    // What the plan reader gives a [[run]] of this workload for a key left out: a key is written where the
+    // group says otherwise (every key for PlanKeys::Effective).
+    const WorkloadInfo* info = findWorkload(g.workload);
+    const RunGroup fallback = info ? groupDefaults(*info, g.dataset) : defaults;
     line("workload", tomlString(g.workload));
     text("dataset", g.dataset, info ? info->datasets.front() : "");
-    line("ranks", tomlArray(g.ranks, [](int n) { return std::to_string(n); }));
-    if (every || g.check_device != defaults.check_device) // what the group's runs do: said first
-        line("check_device", g.check_device ? "true" : "false");
+    line("ranks", ranks(g.ranks));
+    // Every plan key of the engine's option table, in the table's order; a few are written their own way.
+    const auto key = [&](const std::string& name, const auto& value, const auto& left_out) {
+        if (name == "workload" || name == "dataset") return;                // written first
+        if (name == (g.epochs > 0 ? "steps" : "epochs")) return;            // one says how long
+        if (name == "batch_per_rank" && !g.batch_per_rank_by_ranks.empty()) // one per rank count
+            return line(name, ranks(g.batch_per_rank_by_ranks));
+        if (!every && value == left_out) return;
+        if (name == "in_place") // true, false or "both"
+            return line(name, g.in_place == "yes"  ? "true"
+                              : g.in_place == "no" ? "false"
+                                                   : tomlString(g.in_place));
+        line(name, tomlValue(value));
+    };
+#define SCALEBENCH_WRITE_KEY(name, kind, accepts, scope, help, ...) key(#name, g.name, fallback.name);
+    SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_WRITE_KEY)
+#undef SCALEBENCH_WRITE_KEY
+    // The console's keys: where the ranks go, what is logged and exported.
     integer("gpus_per_node", g.gpus_per_node, defaults.gpus_per_node);
-    text("data_dir", g.data_dir, defaults.data_dir);
-    if (g.epochs > 0)
-        real("epochs", g.epochs, defaults.epochs); // instead of steps
-    else
-        integer("steps", g.steps, defaults.steps);
-    text("preset", g.preset, info && !info->presets.empty() ? info->presets.front() : "");
-    integer("seq_len", g.seq_len, defaults.seq_len);
-    real("target", g.target, info ? defaultTarget(*info, g.dataset) : defaults.target);
-    real("peak_tflops", g.peak_tflops, defaults.peak_tflops);
-    if (!g.batch_per_rank_by_ranks.empty())
-        line("batch_per_rank", tomlArray(g.batch_per_rank_by_ranks, [](int n) { return std::to_string(n); }));
-    else
-        integer("batch_per_rank", g.batch_per_rank, info ? info->batch_per_rank : defaults.batch_per_rank);
-    integer("global_batch", g.global_batch, defaults.global_batch);
-    real("lr", g.lr, info ? info->base_lr : defaults.lr);
-    integer("warmup_steps", g.warmup_steps, defaults.warmup_steps);
-    integer("eval_every", g.eval_every, info ? info->eval_every : defaults.eval_every);
-    integer("eval_samples", g.eval_samples, info ? info->eval_samples : defaults.eval_samples);
-    integer("threads_per_rank", g.threads_per_rank, defaults.threads_per_rank);
-    integer("seed", g.seed, defaults.seed);
-    text("precision", g.precision, defaults.precision);
-    text("backend", g.backend, defaults.backend);
-    text("device", g.device, defaults.device);
-    real("bucket_mb", g.bucket_mb, defaults.bucket_mb);
-    if (every || g.overlap != defaults.overlap) line("overlap", g.overlap ? "true" : "false");
     if (every || g.mllog) line("mllog", g.mllog ? "true" : "false");
     texts("exclude_nodes", g.exclude_nodes, {});
-    integer("sweep_points", g.sweep_points, defaults.sweep_points);
-    real("sweep_max_log10", g.sweep_max_log10, defaults.sweep_max_log10);
-    integer("repetitions", g.repetitions, defaults.repetitions);
-    integer("warmup_iterations", g.warmup_iterations, defaults.warmup_iterations);
-    texts("collectives", g.collectives, defaults.collectives);
-    texts("dtypes", g.dtypes, defaults.dtypes);
-    texts("ops", g.ops, defaults.ops);
-    if (every || g.in_place != defaults.in_place)
-        line("in_place", g.in_place == "yes"  ? "true"
-                         : g.in_place == "no" ? "false"
-                                              : tomlString(g.in_place));
     environment();
 }
 

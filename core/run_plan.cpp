@@ -240,28 +240,102 @@ RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
     return g;
 }
 
-RunGroup readGroup(const toml::table& table, const std::string& file, int index,
-                   std::vector<std::string>& warnings) {
-    std::vector<std::string> known = {"workload",         "dataset",       "ranks",
-                                      "data_dir",         "steps",         "epochs",
-                                      "batch_per_rank",   "global_batch",  "lr",
-                                      "warmup_steps",     "eval_every",    "eval_samples",
-                                      "threads_per_rank", "seed",          "sweep_points",
-                                      "sweep_max_log10",  "repetitions",   "warmup_iterations",
-                                      "backend",          "device",        "bucket_mb",
-                                      "overlap",          "precision",     "target_accuracy",
-                                      "target",           "peak_tflops",   "preset",
-                                      "seq_len",          "gpus_per_node", "env",
-                                      "collectives",      "dtypes",        "ops",
-                                      "in_place",         "mllog",         "exclude_nodes",
-                                      "check_device"};
-    known.insert(known.end(), kCommandKeys.begin(), kCommandKeys.end());
-    TableReader r(table, file, "[[run]] #" + std::to_string(index), known);
-    if (table.get("command")) return readCommandGroup(r, table);
-    for (const auto& key : kCommandKeys)
-        if (const toml::node* node = table.get(key))
-            r.fail(*node, key, "'" + key + "' belongs to a [[run]] with a 'command', and this one has none");
-    RunGroup g;
+// The keys of an engine [[run]] that the console keeps (how many ranks, how they are placed, what is exported
+// and logged, the old form of `target`), beside the engine option table's plan keys: X(name, Scope).
+#define SCALEBENCH_CONSOLE_RUN_KEYS(X)                                                                       \
+    X(ranks, Any)                                                                                            \
+    X(gpus_per_node, Any) X(mllog, Training) X(exclude_nodes, Any) X(env, Any) X(target_accuracy, Training)
+
+// Every key an engine [[run]] takes: the engine's plan keys, then the console's.
+std::vector<std::string> engineRunKeys() {
+    std::vector<std::string> keys;
+#define SCALEBENCH_KEY_NAME(name, ...) keys.push_back(#name);
+    SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_KEY_NAME)
+    SCALEBENCH_CONSOLE_RUN_KEYS(SCALEBENCH_KEY_NAME)
+#undef SCALEBENCH_KEY_NAME
+    return keys;
+}
+
+// Whether a workload takes the keys of a scope; what the workloads of that scope are called in a refusal.
+bool inScope(engine_cli::Scope scope, const WorkloadInfo& info) {
+    switch (scope) {
+    case engine_cli::Scope::Any:
+        return true;
+    case engine_cli::Scope::Training:
+        return !isCollectiveSweep(info);
+    case engine_cli::Scope::Sweep:
+        return isCollectiveSweep(info);
+    case engine_cli::Scope::Presets:
+        return !info.presets.empty();
+    case engine_cli::Scope::Sequence:
+        return info.seq_len > 0;
+    }
+    return false;
+}
+const char* scopeWords(engine_cli::Scope scope) {
+    switch (scope) {
+    case engine_cli::Scope::Any:
+        return "every workload";
+    case engine_cli::Scope::Training:
+        return "training workloads";
+    case engine_cli::Scope::Sweep:
+        return "collective sweeps";
+    case engine_cli::Scope::Presets:
+        return "workloads with presets";
+    case engine_cli::Scope::Sequence:
+        return "sequence workloads";
+    }
+    return "";
+}
+
+// Refuses every key the table holds that its workload does not take.
+void refuseKeysOutOfScope(const TableReader& r, const toml::table& table, const WorkloadInfo& info) {
+    const auto check = [&](const char* key, engine_cli::Scope scope) {
+        if (table.get(key) && !inScope(scope, info))
+            r.fail(*table.get(key), key,
+                   std::string("'") + key + "' applies to " + scopeWords(scope) + " only, and '" + info.name +
+                       "' is not one");
+    };
+#define SCALEBENCH_CHECK_SCOPE(name, kind, accepts, scope, ...) check(#name, engine_cli::Scope::scope);
+    SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_CHECK_SCOPE)
+#undef SCALEBENCH_CHECK_SCOPE
+#define SCALEBENCH_CHECK_CONSOLE_SCOPE(name, scope) check(#name, engine_cli::Scope::scope);
+    SCALEBENCH_CONSOLE_RUN_KEYS(SCALEBENCH_CHECK_CONSOLE_SCOPE)
+#undef SCALEBENCH_CHECK_CONSOLE_SCOPE
+}
+
+// The plan keys whose reading is their own (below): the rest are read by their row of the option table.
+bool readByHand(const std::string& key) {
+    for (const char* special : {"workload", "dataset", "batch_per_rank", "target", "preset", "in_place"})
+        if (key == special) return true;
+    return false;
+}
+
+// One plan key as its row of the option table says: a string among the accepted words (any string where the
+// row names none), an integer at least the row's least value, a number above 0, true or false, or a list of
+// accepted words. Left out: `value` stays as it is.
+template <engine_cli::Kind K>
+void readKey(const TableReader& r, const toml::table& table, const char* key, const char* accepts,
+             engine_cli::Value<K>& value) {
+    using engine_cli::Kind;
+    if (!table.get(key) || readByHand(key)) return;
+    if constexpr (K == Kind::Text)
+        value = *accepts ? choice(r, table, key, value, engine_cli::splitWords(accepts, '|'))
+                         : r.text(key, value);
+    else if constexpr (K == Kind::Int)
+        value = r.integer(key, value, std::stoi(accepts));
+    else if constexpr (K == Kind::Real)
+        value = r.real(key, value);
+    else if constexpr (K == Kind::Switch)
+        value = r.boolean(key, value);
+    else
+        value = choices(r, table, key, value, engine_cli::splitWords(accepts, '|'));
+}
+
+// The keys read by hand: which workload and data set (the catalog's), the batch per rank (one, or one per
+// rank count), the quality target (or its old form), the preset (the workload's) and in_place (true, false,
+// "both").
+const WorkloadInfo& readWorkload(const TableReader& r, const toml::table& table, RunGroup& g) {
     g.workload = r.text("workload", "", true);
     const WorkloadInfo* info = findWorkload(g.workload);
     if (!info) {
@@ -271,111 +345,39 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
         r.fail(*table.get("workload"), "workload",
                "unknown workload '" + g.workload + "' (known: " + joinedWords(names) + ")");
     }
-    g.dataset = r.text("dataset", info->datasets.front());
-    if (std::find(info->datasets.begin(), info->datasets.end(), g.dataset) == info->datasets.end())
+    const std::string dataset = r.text("dataset", info->datasets.front());
+    if (std::find(info->datasets.begin(), info->datasets.end(), dataset) == info->datasets.end())
         r.fail(*table.get("dataset"), "dataset",
-               "workload '" + g.workload + "' has no dataset '" + g.dataset +
+               "workload '" + g.workload + "' has no dataset '" + dataset +
                    "' (known: " + joinedWords(info->datasets) + ")");
-    g.ranks = r.positiveIntegers("ranks");
-    g.data_dir = r.text("data_dir", g.data_dir);
-    if (const toml::node* node = table.get("data_dir"); node && g.data_dir.empty())
-        r.fail(*node, "data_dir",
-               "'data_dir' must not be empty (left out: the cluster's data_root/" + g.dataset + ")");
-    if (const toml::node* node = table.get("data_dir"); node && !isOneLinePath(g.data_dir))
-        r.fail(*node, "data_dir",
-               "'data_dir' must be a path on one line, without control characters, at most " +
-                   std::to_string(kMostPathBytes) + " bytes");
-    g.steps = r.integer("steps", g.steps, 1);
-    if (table.get("epochs")) {
-        if (table.get("steps"))
-            r.fail(*table.get("epochs"), "epochs",
-                   "'epochs' and 'steps' both say how long to train: give one of them");
-        g.epochs = r.real("epochs", 0);
-    }
-    if (const toml::node* node = table.get("batch_per_rank"); node && node->is_array()) {
-        g.batch_per_rank_by_ranks = r.positiveIntegers("batch_per_rank");
-        if (g.batch_per_rank_by_ranks.size() != g.ranks.size())
-            r.fail(*node, "batch_per_rank",
-                   "'batch_per_rank' as a list holds one batch per entry of 'ranks': " +
-                       std::to_string(g.batch_per_rank_by_ranks.size()) + " for " +
-                       std::to_string(g.ranks.size()) + " rank counts");
-        for (int batch : g.batch_per_rank_by_ranks)
-            if (batch < 1) r.fail(*node, "batch_per_rank", "'batch_per_rank' must be at least 1");
-        g.batch_per_rank = g.batch_per_rank_by_ranks.front();
-    } else {
-        g.batch_per_rank = r.integer("batch_per_rank", info->batch_per_rank, 1);
-    }
-    g.global_batch = r.integer("global_batch", g.global_batch, 1);
-    g.lr = r.real("lr", info->base_lr);
-    g.warmup_steps = r.integer("warmup_steps", g.warmup_steps, 0);
-    g.eval_every = r.integer("eval_every", info->eval_every, -1);
-    g.eval_samples = r.integer("eval_samples", info->eval_samples, 0);
-    g.threads_per_rank = r.integer("threads_per_rank", g.threads_per_rank, 0);
-    g.seed = r.integer("seed", g.seed, 0);
-    g.sweep_points = r.integer("sweep_points", g.sweep_points, 1);
-    g.sweep_max_log10 = r.real("sweep_max_log10", g.sweep_max_log10);
-    g.repetitions = r.integer("repetitions", g.repetitions, 1);
-    g.warmup_iterations = r.integer("warmup_iterations", g.warmup_iterations, 0);
+    g = groupDefaults(*info, dataset);
+    return *info;
+}
 
-    g.backend = choice(r, table, "backend", g.backend, kBackends);
-    g.device = choice(r, table, "device", g.device, kDevices);
-    g.bucket_mb = r.real("bucket_mb", g.bucket_mb);
-    g.overlap = r.boolean("overlap", g.overlap);
-    g.precision = choice(r, table, "precision", g.precision, kPrecisions);
-    if (std::find(info->precisions.begin(), info->precisions.end(), g.precision) == info->precisions.end())
-        r.fail(table.get("precision") ? static_cast<int>(table.get("precision")->source().begin.line)
-                                      : r.line(),
-               "precision",
-               "workload '" + g.workload + "' supports precision " + joinedWords(info->precisions) +
-                   " only, not '" + g.precision + "'");
-    g.gpus_per_node = r.integer("gpus_per_node", g.gpus_per_node, 1);
-    g.env = environment(r, table);
-    g.exclude_nodes = excludedNodes(r, table);
+void readBatchPerRank(const TableReader& r, const toml::table& table, RunGroup& g) {
+    const toml::node* node = table.get("batch_per_rank");
+    if (!node || !node->is_array()) {
+        g.batch_per_rank = r.integer("batch_per_rank", g.batch_per_rank, 1);
+        return;
+    }
+    g.batch_per_rank_by_ranks = r.positiveIntegers("batch_per_rank");
+    if (g.batch_per_rank_by_ranks.size() != g.ranks.size())
+        r.fail(*node, "batch_per_rank",
+               "'batch_per_rank' as a list holds one batch per entry of 'ranks': " +
+                   std::to_string(g.batch_per_rank_by_ranks.size()) + " for " +
+                   std::to_string(g.ranks.size()) + " rank counts");
+    g.batch_per_rank = g.batch_per_rank_by_ranks.front();
+}
 
-    const bool sweep = isCollectiveSweep(*info);
-    const auto onlyFor = [&](const char* key, bool allowed, const char* kind) {
-        if (!allowed && table.get(key))
-            r.fail(*table.get(key), key,
-                   std::string("'") + key + "' applies to " + kind + " only, and '" + g.workload +
-                       "' is not one");
-    };
-    onlyFor("target_accuracy", !sweep, "training workloads");
-    onlyFor("target", !sweep, "training workloads");
-    onlyFor("peak_tflops", !sweep, "training workloads");
-    onlyFor("mllog", !sweep, "training workloads");
-    g.mllog = r.boolean("mllog", g.mllog);
-    onlyFor("check_device", !sweep, "training workloads");
-    g.check_device = r.boolean("check_device", g.check_device);
-    // The self-check trains no steps: it writes no MLPerf log and has no quality target to reach.
-    if (g.check_device && table.get("mllog") && g.mllog)
-        r.fail(*table.get("mllog"), "mllog",
-               "'mllog' and 'check_device' do not go together: the device self-check trains no run to log");
-    for (const char* key : {"data_dir", "epochs", "global_batch"})
-        onlyFor(key, !sweep, "training workloads");
-    if (const toml::node* node = table.get("global_batch"))
-        for (std::size_t i = 0; i < g.ranks.size(); ++i)
-            try {
-                engine_cli::splitGlobalBatch(g.global_batch, g.ranks[i], batchPerRankAt(g, i));
-            } catch (const std::invalid_argument& e) {
-                r.fail(*node, "global_batch", std::string("'global_batch': ") + e.what());
-            }
-    onlyFor("preset", !info->presets.empty(), "workloads with presets");
-    onlyFor("seq_len", info->seq_len > 0, "sequence workloads");
-    g.target = readTarget(r, table, *info, g.dataset, warnings);
-    g.peak_tflops = r.real("peak_tflops", g.peak_tflops); // left out: the engine's table for the GPU
-    if (!info->presets.empty()) {
-        g.preset = choice(r, table, "preset", info->presets.front(), info->presets);
+void readPresetAndInPlace(const TableReader& r, const toml::table& table, const WorkloadInfo& info,
+                          RunGroup& g) {
+    if (!info.presets.empty()) {
+        g.preset = choice(r, table, "preset", g.preset, info.presets);
         if (const std::string why = presetRefusal(g.workload, g.preset); !why.empty())
             r.fail(table.get("preset") ? static_cast<int>(table.get("preset")->source().begin.line)
                                        : r.line(),
                    "preset", "'" + g.workload + "' preset '" + g.preset + "' cannot run here: " + why);
     }
-    g.seq_len = r.integer("seq_len", 0, 1);
-    for (const char* key : {"collectives", "dtypes", "ops", "in_place"})
-        onlyFor(key, sweep, "collective sweeps");
-    g.collectives = choices(r, table, "collectives", g.collectives, kCollectiveNames);
-    g.dtypes = choices(r, table, "dtypes", g.dtypes, kDtypes);
-    g.ops = choices(r, table, "ops", g.ops, kOps);
     if (const toml::node* node = table.get("in_place")) {
         if (auto b = node->value<bool>())
             g.in_place = *b ? "yes" : "no";
@@ -384,10 +386,82 @@ RunGroup readGroup(const toml::table& table, const std::string& file, int index,
         else
             r.fail(*node, "in_place", "'in_place' must be true, false or \"both\"");
     }
+}
+
+// What no single key says: where the data is, how long, how the global batch splits, the precision the
+// workload has, and the self-check with no log.
+void checkGroup(const TableReader& r, const toml::table& table, const WorkloadInfo& info, const RunGroup& g) {
+    if (const toml::node* node = table.get("data_dir"); node && g.data_dir.empty())
+        r.fail(*node, "data_dir",
+               "'data_dir' must not be empty (left out: the cluster's data_root/" + g.dataset + ")");
+    if (const toml::node* node = table.get("data_dir"); node && !isOneLinePath(g.data_dir))
+        r.fail(*node, "data_dir",
+               "'data_dir' must be a path on one line, without control characters, at most " +
+                   std::to_string(kMostPathBytes) + " bytes");
+    if (table.get("epochs") && table.get("steps"))
+        r.fail(*table.get("epochs"), "epochs",
+               "'epochs' and 'steps' both say how long to train: give one of them");
+    if (std::find(info.precisions.begin(), info.precisions.end(), g.precision) == info.precisions.end())
+        r.fail(table.get("precision") ? static_cast<int>(table.get("precision")->source().begin.line)
+                                      : r.line(),
+               "precision",
+               "workload '" + g.workload + "' supports precision " + joinedWords(info.precisions) +
+                   " only, not '" + g.precision + "'");
+    // The self-check trains no steps: it writes no MLPerf log and has no quality target to reach.
+    if (g.check_device && table.get("mllog") && g.mllog)
+        r.fail(*table.get("mllog"), "mllog",
+               "'mllog' and 'check_device' do not go together: the device self-check trains no run to log");
+    if (const toml::node* node = table.get("global_batch"))
+        for (std::size_t i = 0; i < g.ranks.size(); ++i)
+            try {
+                engine_cli::splitGlobalBatch(g.global_batch, g.ranks[i], batchPerRankAt(g, i));
+            } catch (const std::invalid_argument& e) {
+                r.fail(*node, "global_batch", std::string("'global_batch': ") + e.what());
+            }
+}
+
+RunGroup readGroup(const toml::table& table, const std::string& file, int index,
+                   std::vector<std::string>& warnings) {
+    std::vector<std::string> known = engineRunKeys();
+    known.insert(known.end(), kCommandKeys.begin(), kCommandKeys.end());
+    TableReader r(table, file, "[[run]] #" + std::to_string(index), known);
+    if (table.get("command")) return readCommandGroup(r, table);
+    for (const auto& key : kCommandKeys)
+        if (const toml::node* node = table.get(key))
+            r.fail(*node, key, "'" + key + "' belongs to a [[run]] with a 'command', and this one has none");
+    RunGroup g;
+    const WorkloadInfo& info = readWorkload(r, table, g);
+    g.ranks = r.positiveIntegers("ranks");
+    refuseKeysOutOfScope(r, table, info);
+#define SCALEBENCH_READ_KEY(name, kind, accepts, scope, ...)                                                 \
+    readKey<engine_cli::Kind::kind>(r, table, #name, accepts, g.name);
+    SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_READ_KEY)
+#undef SCALEBENCH_READ_KEY
+    readBatchPerRank(r, table, g);
+    g.target = readTarget(r, table, info, g.dataset, warnings);
+    readPresetAndInPlace(r, table, info, g);
+    g.gpus_per_node = r.integer("gpus_per_node", g.gpus_per_node, 1);
+    g.mllog = r.boolean("mllog", g.mllog);
+    g.env = environment(r, table);
+    g.exclude_nodes = excludedNodes(r, table);
+    checkGroup(r, table, info, g);
     return g;
 }
 
 } // namespace
+
+RunGroup groupDefaults(const WorkloadInfo& workload, const std::string& dataset) {
+    RunGroup g;
+    g.workload = workload.name;
+    g.dataset = dataset;
+    g.batch_per_rank = workload.batch_per_rank;
+    g.lr = workload.base_lr;
+    g.eval_every = workload.eval_every; // the seed's cadence and size
+    g.eval_samples = workload.eval_samples;
+    g.target = defaultTarget(workload, dataset);
+    g.preset = workload.presets.empty() ? "" : workload.presets.front();
+    return g;
+}
 
 std::string runNameOfProgram(const std::string& program) {
     std::string name;

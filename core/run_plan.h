@@ -42,58 +42,22 @@ struct CommandRun {
     friend bool operator==(const CommandRun&, const CommandRun&) = default;
 };
 
-// One [[run]] table: a workload (or a command: `command`) at several rank counts. Its engine settings are the
-// engine's options of the same name (protocol/engine_option_table.h), with the engine's defaults but where a
-// plan means otherwise.
+// One [[run]] table: a workload (or a command: `command`) at several rank counts. Its engine settings are
+// members made from the engine's option table (protocol/engine_option_table.h: each plan key's name, type,
+// accepted values, the [[run]] tables it belongs in, meaning and the engine's default); a plan that leaves
+// one out gets the workload's own value where the catalog has one (groupDefaults). The rest are the
+// console's: how many ranks, how they are placed, what is exported and logged.
 struct RunGroup {
-    std::string workload;
-    std::string dataset;
+#define SCALEBENCH_GROUP_MEMBER(name, kind, accepts, scope, help, ...)                                       \
+    engine_cli::Value<engine_cli::Kind::kind> name = engine_cli::defaults::name;
+    SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_GROUP_MEMBER)
+#undef SCALEBENCH_GROUP_MEMBER
+    // The rank counts, one run each (one rank per GPU).
     std::vector<int> ranks;
-    // Where the data set's files are on the machine that runs it; empty: the cluster's data_root/DATASET
-    // (this machine: SCALEBENCH_DATA_ROOT/DATASET); relative: to that data root.
-    std::string data_dir = engine_cli::defaults::data_dir;
-    int steps = engine_cli::defaults::steps;
-    double epochs = engine_cli::defaults::epochs; // passes over the training set instead of steps; 0: steps
-    int batch_per_rank = 0; // 0: the workload's reference value; with global_batch the most per micro-batch
     // `batch_per_rank = [48, 24, 12, 36]`: one per entry of `ranks`, as MLPerf submissions change the per-GPU
-    // batch with the GPU count (seed 000's config_1cc_1x8x48x1 ... 8x8x36x1); empty: batch_per_rank at every
-    // rank count. expandPlan gives each run its own.
+    // batch with the GPU count (MLPerf Training v3.0's ResNet-50 submission, seed 000: config_1cc_1x8x48x1
+    // ... 8x8x36x1); empty: batch_per_rank at every rank count. expandPlan gives each run its own.
     std::vector<int> batch_per_rank_by_ranks{};
-    // Samples per step over all ranks, split into ranks x accumulation micro-batches
-    // (engine_cli::splitGlobalBatch); 0: batch_per_rank x ranks.
-    int global_batch = engine_cli::defaults::global_batch;
-    double lr = 0; // base learning rate before scaling by ranks; 0: the workload's reference value
-    int warmup_steps = engine_cli::defaults::warmup_steps; // linear warm-up to lr x ranks; -1: log2(ranks)
-                                                           // epochs as in MLBench
-    int eval_every =
-        engine_cli::defaults::eval_every; // steps between evaluations; 0: only at the end; -1:
-                                          // after each epoch (the catalog's default per workload)
-    int eval_samples = engine_cli::defaults::eval_samples;         // held-out samples per evaluation; 0: all
-    int threads_per_rank = engine_cli::defaults::threads_per_rank; // 0: cores of the node / ranks on it
-    int seed = engine_cli::defaults::seed;
-    // Collective sweeps (MLBench task 0): message sizes logspace(0, sweep_max_log10, sweep_points) elements.
-    int sweep_points = engine_cli::defaults::sweep_points;
-    double sweep_max_log10 = engine_cli::defaults::sweep_max_log10;
-    int repetitions = engine_cli::defaults::repetitions;             // timed calls per size
-    int warmup_iterations = engine_cli::defaults::warmup_iterations; // untimed calls per size before them
-    // How gradients (and a sweep's collectives) travel: one of kBackends.
-    std::string backend = engine_cli::defaults::backend;
-    // Where each rank trains: one of kDevices (auto: the GPU of its node-local rank where the node has one).
-    std::string device = engine_cli::defaults::device;
-    double bucket_mb = engine_cli::defaults::bucket_mb; // gradient bucket size, MiB
-    bool overlap = engine_cli::defaults::overlap;       // all-reduce buckets while backward still runs
-    std::string precision =
-        engine_cli::defaults::precision; // one of the workload's precisions (workload catalog)
-    // Stop at the first evaluation whose metric (catalog eval_metric) reaches it, in the unit the console
-    // shows it (accuracy in %); 0: run all steps. A plan that leaves it out gets the target the seed states
-    // for the workload on its data set (seedTarget), if any.
-    double target = engine_cli::defaults::target;
-    // Dense peak TFLOP/s of one GPU at the run's precision, for MFU; 0: the engine's table for the GPU's
-    // model.
-    double peak_tflops = engine_cli::defaults::peak_tflops;
-    std::string preset =
-        engine_cli::defaults::preset; // model size, one of the workload's presets ("" where it has none)
-    int seq_len = engine_cli::defaults::seq_len; // tokens per sequence; 0: the workload's default
     int gpus_per_node = 0; // ranks (one per GPU) per node; 0: the cluster's tasks_per_node
     // The engine also writes MLPerf's compliance log (--mllog attempt-K/kMllogFileName), which the console
     // reads back after the run for MLPerf's time to train.
@@ -102,22 +66,22 @@ struct RunGroup {
     // named.
     std::vector<std::string> exclude_nodes{};
     std::map<std::string, std::string> env{}; // exported to every rank of the job
-    // Collective sweeps only: which collectives, element types and buffer placements to time.
-    std::vector<std::string> collectives = engine_cli::defaults::collectives;
-    std::vector<std::string> dtypes = engine_cli::defaults::dtypes;
-    std::vector<std::string> ops = engine_cli::defaults::ops; // reductions: sum, avg
-    std::string in_place = engine_cli::defaults::in_place;    // "yes", "no" or "both"
-    // Training workloads: the run checks its device instead of training (the engine's --check-device: fused
-    // kernels against their formulas, the same seeded steps twice) and ends with a device_check record's
-    // verdict; a failed check fails the run.
-    bool check_device = engine_cli::defaults::check_device;
     // A command run: workload is then the program's name (osu_allreduce), dataset empty, and the engine's
     // settings above unused.
     CommandRun command{};
 
-    bool isCommand() const { return !command.argv.empty(); }
+    bool isCommand() const {
+        return !command.argv.empty();
+    }
     friend bool operator==(const RunGroup&, const RunGroup&) = default;
 };
+
+struct WorkloadInfo;
+// The group of a [[run]] of this workload on this data set that leaves every other key out: the engine's
+// defaults, and the workload's own batch per rank, learning rate, evaluation cadence and size, the seed's
+// target for the data set, and the first preset. What the plan reader starts from and what the writer leaves
+// out.
+RunGroup groupDefaults(const WorkloadInfo& workload, const std::string& dataset);
 
 // What the engine accepts for these keys, from its option table, in the table's order.
 inline const std::vector<std::string> kBackends = engine_cli::splitWords(engine_cli::accepts::backend, '|');

@@ -325,14 +325,7 @@ void PlanBuilderWidget::setPlan(const RunPlan& plan) {
 void PlanBuilderWidget::addWorkload(const std::string& workload) {
     const WorkloadInfo* info = findWorkload(workload);
     if (!info) return;
-    RunGroup g;
-    g.workload = info->name;
-    g.dataset = info->datasets.front();
-    g.batch_per_rank = info->batch_per_rank;
-    g.lr = info->base_lr;
-    g.eval_every = info->eval_every; // as a plan that leaves them out: the seed's cadence and size
-    g.eval_samples = info->eval_samples;
-    if (!info->presets.empty()) g.preset = info->presets.front();
+    RunGroup g = groupDefaults(*info, info->datasets.front()); // as a plan that leaves every key out
     g.ranks = targetRankCounts();
     plan_.groups.push_back(g);
     default_ranks_.push_back(true);
