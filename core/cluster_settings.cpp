@@ -10,13 +10,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <string_view>
+#include <type_traits>
 
 namespace scalebench {
 namespace {
-
-const char* launcherName(ClusterSettings::Launcher l) {
-    return l == ClusterSettings::Launcher::Mpirun ? "mpirun" : "srun-pmix";
-}
 
 bool isControl(char c) {
     return static_cast<unsigned char>(c) < 0x20 || c == 0x7f;
@@ -87,73 +84,55 @@ bool isUpperEnvironmentName(const std::string& s) {
     });
 }
 
-ClusterSettings readCluster(const toml::table& table, const std::string& file, int index) {
-    TableReader r(table, file, "[[cluster]] #" + std::to_string(index),
-                  {"name",
-                   "host",
-                   "user",
-                   "port",
-                   "identity_files",
-                   "known_hosts",
-                   "trust_on_first_use",
-                   "remote_root",
-                   "torch_python",
-                   "data_root",
-                   "partition",
-                   "account",
-                   "constraint",
-                   "time_limit",
-                   "tasks_per_node",
-                   "gpus_per_node",
-                   "gres_syntax",
-                   "exclusive",
-                   "setup",
-                   "nccl_env",
-                   "container_image",
-                   "launcher",
-                   "poll_seconds",
-                   "jobcomp_log",
-                   "price_per_gpu_hour",
-                   "currency"});
-    ClusterSettings c;
-    c.name = r.text("name", "", true);
-    c.host = r.text("host", "", true);
-    c.user = r.text("user", "");
-    c.port = r.integer("port", c.port, 0);
-    c.identity_files = r.texts("identity_files");
-    c.known_hosts = r.text("known_hosts", "");
-    c.trust_on_first_use = r.boolean("trust_on_first_use", false);
-    c.remote_root = r.text("remote_root", c.remote_root);
-    c.torch_python = r.text("torch_python", c.torch_python);
-    c.data_root = r.text("data_root", c.data_root);
-    c.partition = r.text("partition", "");
-    c.account = r.text("account", "");
-    c.constraint = r.text("constraint", "");
-    c.time_limit = r.text("time_limit", c.time_limit);
-    c.tasks_per_node = r.integer("tasks_per_node", c.tasks_per_node, 1);
-    c.gpus_per_node = r.integer("gpus_per_node", c.gpus_per_node, 0);
-    c.gres_syntax = r.boolean("gres_syntax", false);
-    c.exclusive = r.boolean("exclusive", c.exclusive);
-    c.setup_lines = r.texts("setup");
-    if (const toml::node* env = table.get("nccl_env")) {
-        const toml::table* t = env->as_table();
-        if (!t) r.fail(*env, "nccl_env", "'nccl_env' must be a table of NAME = \"value\"");
-        for (auto&& [key, value] : *t) {
-            auto v = value.value<std::string>();
-            if (!v) r.fail(value, std::string(key.str()), "'nccl_env' values must be strings");
-            c.nccl_env[std::string(key.str())] = *v;
+const char* const kLauncherNames[] = {"srun-pmix", "mpirun"}; // in the order of cluster_key::Launcher
+
+// One [[cluster]] key as its row says; left out, `value` stays the default.
+template <cluster_key::Kind K>
+void readKey(const TableReader& r, const toml::table& table, const char* key, int least,
+             cluster_key::Value<K>& value) {
+    using cluster_key::Kind;
+    const toml::node* node = table.get(key);
+    const bool required = std::string_view(key) == "name" || std::string_view(key) == "host";
+    if (!node && !required) return;
+    if constexpr (K == Kind::Text) {
+        value = r.text(key, value, required);
+    } else if constexpr (K == Kind::Int) {
+        value = r.integer(key, value, least);
+    } else if constexpr (K == Kind::Switch) {
+        value = r.boolean(key, value);
+    } else if constexpr (K == Kind::Texts) {
+        value = r.texts(key);
+    } else if constexpr (K == Kind::Number) {
+        value = r.number(key, value);
+    } else if constexpr (K == Kind::Env) {
+        const toml::table* t = node->as_table();
+        if (!t) r.fail(*node, key, std::string("'") + key + "' must be a table of NAME = \"value\"");
+        for (auto&& [name, item] : *t) {
+            auto v = item.value<std::string>();
+            if (!v)
+                r.fail(item, std::string(name.str()), std::string("'") + key + "' values must be strings");
+            value[std::string(name.str())] = *v;
         }
+    } else {
+        const std::string name = r.text(key, "");
+        if (name == kLauncherNames[1])
+            value = cluster_key::Launcher::Mpirun;
+        else if (name != kLauncherNames[0])
+            r.fail(*node, key, std::string("'") + key + "' must be \"srun-pmix\" or \"mpirun\"");
     }
-    c.container_image = r.text("container_image", "");
-    const std::string launcher = r.text("launcher", "srun-pmix");
-    if (launcher == "mpirun")
-        c.launcher = ClusterSettings::Launcher::Mpirun;
-    else if (launcher != "srun-pmix")
-        r.fail(*table.get("launcher"), "launcher", "'launcher' must be \"srun-pmix\" or \"mpirun\"");
-    c.poll_seconds = r.integer("poll_seconds", c.poll_seconds, 1);
-    c.jobcomp_log = r.text("jobcomp_log", "");
-    c.price_per_gpu_hour = r.number("price_per_gpu_hour", c.price_per_gpu_hour);
-    c.currency = r.text("currency", c.currency);
+}
+
+ClusterSettings readCluster(const toml::table& table, const std::string& file, int index) {
+    std::vector<std::string> known;
+#define SCALEBENCH_CLUSTER_KEY_NAME(key, ...) known.push_back(#key);
+    SCALEBENCH_CLUSTER_KEYS(SCALEBENCH_CLUSTER_KEY_NAME)
+#undef SCALEBENCH_CLUSTER_KEY_NAME
+    TableReader r(table, file, "[[cluster]] #" + std::to_string(index), known);
+    ClusterSettings c;
+#define SCALEBENCH_READ_CLUSTER_KEY(key, member, kind, least, ...)                                           \
+    readKey<cluster_key::Kind::kind>(r, table, #key, least, c.member);
+    SCALEBENCH_CLUSTER_KEYS(SCALEBENCH_READ_CLUSTER_KEY)
+#undef SCALEBENCH_READ_CLUSTER_KEY
     const auto problems = clusterProblems(c);
     if (!problems.empty()) {
         // Reported where the value is written: its key's line, or its entry's in a list or in nccl_env.
@@ -312,66 +291,38 @@ std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
     return out;
 }
 
+namespace {
+// A setting as the store's JSON holds it: the launcher by its name, the rest as they are.
+template <typename T> nlohmann::json jsonValue(const T& value) {
+    if constexpr (std::is_same_v<T, cluster_key::Launcher>)
+        return kLauncherNames[static_cast<int>(value)];
+    else
+        return value;
+}
+template <typename T> void fromJson(const nlohmann::json& j, const char* key, T& value) {
+    if (!j.contains(key)) return; // a store written before the key existed: its default
+    if constexpr (std::is_same_v<T, cluster_key::Launcher>)
+        value =
+            j.at(key) == kLauncherNames[1] ? cluster_key::Launcher::Mpirun : cluster_key::Launcher::SrunPmix;
+    else
+        value = j.at(key).get<T>();
+}
+} // namespace
+
 std::string clusterToJson(const ClusterSettings& c) {
-    nlohmann::json j = {{"name", c.name},
-                        {"host", c.host},
-                        {"user", c.user},
-                        {"port", c.port},
-                        {"identity_files", c.identity_files},
-                        {"known_hosts", c.known_hosts},
-                        {"trust_on_first_use", c.trust_on_first_use},
-                        {"remote_root", c.remote_root},
-                        {"torch_python", c.torch_python},
-                        {"data_root", c.data_root},
-                        {"partition", c.partition},
-                        {"account", c.account},
-                        {"constraint", c.constraint},
-                        {"time_limit", c.time_limit},
-                        {"tasks_per_node", c.tasks_per_node},
-                        {"gpus_per_node", c.gpus_per_node},
-                        {"gres_syntax", c.gres_syntax},
-                        {"exclusive", c.exclusive},
-                        {"setup", c.setup_lines},
-                        {"nccl_env", c.nccl_env},
-                        {"container_image", c.container_image},
-                        {"launcher", launcherName(c.launcher)},
-                        {"poll_seconds", c.poll_seconds},
-                        {"jobcomp_log", c.jobcomp_log},
-                        {"price_per_gpu_hour", c.price_per_gpu_hour},
-                        {"currency", c.currency}};
+    nlohmann::json j = nlohmann::json::object();
+#define SCALEBENCH_CLUSTER_TO_JSON(key, member, ...) j[#key] = jsonValue(c.member);
+    SCALEBENCH_CLUSTER_KEYS(SCALEBENCH_CLUSTER_TO_JSON)
+#undef SCALEBENCH_CLUSTER_TO_JSON
     return j.dump();
 }
 
 ClusterSettings clusterFromJson(const std::string& text) {
     const auto j = nlohmann::json::parse(text);
     ClusterSettings c;
-    c.name = j.value("name", "");
-    c.host = j.value("host", "");
-    c.user = j.value("user", "");
-    c.port = j.value("port", c.port);
-    c.identity_files = j.value("identity_files", std::vector<std::string>{});
-    c.known_hosts = j.value("known_hosts", "");
-    c.trust_on_first_use = j.value("trust_on_first_use", false);
-    c.remote_root = j.value("remote_root", c.remote_root);
-    c.torch_python = j.value("torch_python", c.torch_python);
-    c.data_root = j.value("data_root", c.data_root);
-    c.partition = j.value("partition", "");
-    c.account = j.value("account", "");
-    c.constraint = j.value("constraint", "");
-    c.time_limit = j.value("time_limit", c.time_limit);
-    c.tasks_per_node = j.value("tasks_per_node", c.tasks_per_node);
-    c.gpus_per_node = j.value("gpus_per_node", c.gpus_per_node);
-    c.gres_syntax = j.value("gres_syntax", false);
-    c.exclusive = j.value("exclusive", c.exclusive);
-    c.setup_lines = j.value("setup", std::vector<std::string>{});
-    c.nccl_env = j.value("nccl_env", std::map<std::string, std::string>{});
-    c.container_image = j.value("container_image", "");
-    c.launcher = j.value("launcher", "") == "mpirun" ? ClusterSettings::Launcher::Mpirun
-                                                     : ClusterSettings::Launcher::SrunPmix;
-    c.poll_seconds = j.value("poll_seconds", c.poll_seconds);
-    c.jobcomp_log = j.value("jobcomp_log", "");
-    c.price_per_gpu_hour = j.value("price_per_gpu_hour", c.price_per_gpu_hour);
-    c.currency = j.value("currency", c.currency);
+#define SCALEBENCH_CLUSTER_FROM_JSON(key, member, ...) fromJson(j, #key, c.member);
+    SCALEBENCH_CLUSTER_KEYS(SCALEBENCH_CLUSTER_FROM_JSON)
+#undef SCALEBENCH_CLUSTER_FROM_JSON
     return c;
 }
 
