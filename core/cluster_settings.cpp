@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string_view>
 #include <type_traits>
 
@@ -107,8 +108,9 @@ void readKey(const TableReader& r, const toml::table& table, const char* key, in
     } else if constexpr (K == Kind::Env) {
         const toml::table* t = node->as_table();
         if (!t) r.fail(*node, key, std::string("'") + key + "' must be a table of NAME = \"value\"");
-        for (auto&& [name, item] : *t) {
-            auto v = item.value<std::string>();
+        for (auto&& [name, entry] : *t) {
+            const toml::node& item = entry;
+            const std::optional<std::string> v = item.value<std::string>();
             if (!v)
                 r.fail(item, std::string(name.str()), std::string("'") + key + "' values must be strings");
             value[std::string(name.str())] = *v;

@@ -83,19 +83,28 @@ TEST_CASE("the engine's build job reports its state, the tail of its log while i
            (std::filesystem::path(std::getenv("SCALEBENCH_TEST_CLUSTER")) / "slurm.conf").c_str(), 1);
     TemporaryFolder folder;
     // A stand-in for the engine's sources (what pack() takes: CMakeLists.txt, cmake/, protocol/, trainers/)
-    // whose build prints a line a second for 6 s and leaves an executable where the engine would be.
+    // whose build is six steps of a second that each print a line, as compiles do (Ninja, which the build job
+    // uses where the cluster has it, shows a step's output when the step ends), and that leaves an executable
+    // where the engine would be.
     const auto sources = folder.path / "sources";
     std::filesystem::create_directories(sources / "cmake");
     std::filesystem::create_directories(sources / "protocol");
     std::filesystem::create_directories(sources / "trainers");
     std::ofstream(sources / "CMakeLists.txt") << R"(cmake_minimum_required(VERSION 3.25)
 project(standin NONE)
+foreach(i RANGE 1 6)
+  add_custom_target(part${i} ALL COMMAND sh -c "echo compiling part ${i} of 6; sleep 1" VERBATIM)
+  if(i GREATER 1)
+    math(EXPR before "${i} - 1")
+    add_dependencies(part${i} part${before})
+  endif()
+endforeach()
 add_custom_target(engine ALL
-  COMMAND sh -c "for i in 1 2 3 4 5 6; do echo compiling part $i of 6; sleep 1; done"
   COMMAND ${CMAKE_COMMAND} -E make_directory trainers
   COMMAND sh -c "printf '#!/bin/sh\\necho scalebench-engine stand-in\\n' > trainers/scalebench-engine"
   COMMAND chmod +x trainers/scalebench-engine
   WORKING_DIRECTORY ${CMAKE_BINARY_DIR} VERBATIM)
+add_dependencies(engine part6)
 )";
     ClusterSettings cluster;
     cluster.name = "test";

@@ -130,7 +130,8 @@ TEST_CASE("local engine: a build of the same sources in the cache is reused, and
     // The folder the plan names for these sources, with an engine in it as an earlier first use left it.
     const std::string plan = localEngineBuildPlan("scalebench-engine-nowhere", build);
     const std::string hash = plan.substr(7, 16); // "engine HASH: ..."
-    const auto engine = folder.path / "cache" / "engine" / hash / "build" / "trainers" / "scalebench-engine";
+    const auto engine = folder.path / "cache" / "engine" / hash / "src" / "build" / "release" / "trainers" /
+                        "scalebench-engine";
     writeFile(engine, "#!/bin/sh\n", true);
     told.clear();
     CHECK(localEngine("scalebench-engine-nowhere", build, record) == engine.string());
