@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 
@@ -122,17 +123,42 @@ nlohmann::json checkTrainingRun(const EngineRun& run, const TemporaryFolder& fol
     return evals[0];
 }
 
-// The BLEU evaluation translated something, and got words right: more of its unigrams match the references
-// than guessing uniformly among the synthetic pair's 64 words would (measured over seeds 1-5 with greedy
-// decoding: 0.029-0.068 for gnmt at 150 steps, 0.038-0.27 for transformer at 60,
-// bench/results/2026-11-25-outcome-margins.md; with the beams: 0.025-0.061 and 0.045-0.20).
+// What translating by chance scores: the clipped unigram precision of words drawn uniformly from the pair's 64
+// against references as synthetic-parallel makes them (3 to 12 uniform words, trainers/data/parallel_text.cpp),
+// each hypothesis as long as its reference. Simulated with a fixed seed: about 0.118.
+double chanceUnigramPrecision() {
+    std::mt19937_64 random(7);
+    std::uniform_int_distribution<int> length(3, 12), word(0, 63);
+    double matches = 0, words = 0;
+    for (int sentence = 0; sentence < 20000; ++sentence) {
+        const int n = length(random);
+        std::map<int, int> reference;
+        for (int i = 0; i < n; ++i)
+            ++reference[word(random)];
+        for (int i = 0; i < n; ++i)
+            if (int& left = reference[word(random)]; left > 0) { // clipped: each reference word matches once
+                --left;
+                ++matches;
+            }
+        words += n;
+    }
+    return matches / words;
+}
+
+// The BLEU evaluation translated: more of its unigrams match the references than translating by chance would,
+// by three standard errors of chance over as many words (about 0.19 for the 32 held-out sentences). Measured
+// for the transformer at 1200 steps, seeds 1-5: 0.32-0.49; at 60 steps, as this test ran before, 0.045-0.16,
+// which chance clears (bench/results/2026-11-29-translation-learning.md).
 void checkTranslatedWords(const nlohmann::json& eval) {
     const auto& counts = eval.at("bleu_counts");
     INFO("n-gram counts " << counts.dump());
     const double hypothesis = counts.at("hypothesis_length");
     REQUIRE(hypothesis > 0);
+    const double chance = chanceUnigramPrecision();
+    CHECK(chance == Approx(0.118).margin(0.005));
     CHECK_OUTCOME_ABOVE("unigram precision of the beam-searched translations",
-                        counts.at("matches").at(0).get<double>() / hypothesis, 1.0 / 64);
+                        counts.at("matches").at(0).get<double>() / hypothesis,
+                        chance + 3 * std::sqrt(chance * (1 - chance) / hypothesis));
 }
 
 const std::vector<std::string> kTiny = {
@@ -147,24 +173,26 @@ std::vector<std::string> with(std::vector<std::string> arguments, const std::vec
 
 } // namespace
 
-TEST_CASE("gnmt at its tiny preset learns the synthetic language pair on 2 ranks and reports BLEU",
+TEST_CASE("gnmt at its tiny preset trains on the synthetic language pair on 2 ranks and reports BLEU",
           "[workloads][outcome]") {
     TemporaryFolder folder;
     const EngineRun run = runEngine(folder, 2,
                                     with(kTiny, {"--workload", "gnmt", "--dataset", "synthetic-parallel",
                                                  "--lr", "0.01", "--steps", "150"}));
-    // GNMT learns the pair more slowly than the transformer: at 60 steps some seeds still translate every
-    // sentence to nothing (seeds 2, 3 and 5 here); at 150 none did.
-    checkTranslatedWords(checkTrainingRun(run, folder, 150));
+    // Trains (the loss falls) and evaluates (BLEU from its counts); it does not show that GNMT learns the pair:
+    // the tiny GNMT translates at chance for most seeds within what a test can spend (unigram precision 0.725,
+    // 0.228 and 0.091 for seeds 1-3 at 1500 steps and lr 0.03, chance 0.118; 0.025-0.061 at these 150 steps).
+    checkTrainingRun(run, folder, 150);
 }
 
 TEST_CASE("transformer at its tiny preset learns the synthetic language pair on 2 ranks and reports BLEU",
           "[workloads][outcome]") {
     TemporaryFolder folder;
-    const EngineRun run = runEngine(
-        folder, 2,
-        with(kTiny, {"--workload", "transformer", "--dataset", "synthetic-parallel", "--lr", "0.01"}));
-    checkTranslatedWords(checkTrainingRun(run, folder));
+    const EngineRun run =
+        runEngine(folder, 2,
+                  with(kTiny, {"--workload", "transformer", "--dataset", "synthetic-parallel", "--lr", "0.01",
+                               "--steps", "1200"}));
+    checkTranslatedWords(checkTrainingRun(run, folder, 1200));
 }
 
 TEST_CASE("gnmt and transformer train on WMT-style parallel text files on 2 ranks", "[workloads][outcome]") {
