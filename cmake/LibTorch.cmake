@@ -41,11 +41,12 @@ if(SCALEBENCH_CUDA)
   target_link_libraries(scalebench_torch INTERFACE ${TORCH_LIBRARIES})
   target_compile_definitions(scalebench_torch INTERFACE SCALEBENCH_CUDA=1)
 else()
-  # LibTorch's headers by a name inside the build tree (build/torch, a link to the torch package), not by where the
-  # package lies: every compile then reads the same include paths in any tree of the same layout, so that the
+  # LibTorch's headers by a name inside the build tree (BUILD/libtorch, a link to the torch package), not by where
+  # the package lies: every compile then reads the same include paths in any tree of the same layout, so that the
   # compiler cache (cmake/CompilerCache.cmake) serves a second clone, and the engine's build on the test cluster
-  # (remote/engine_deployment.cpp builds a deployed copy the same way), from this build's compiles.
-  set(torch_link "${CMAKE_BINARY_DIR}/torch")
+  # (remote/engine_deployment.cpp builds a deployed copy the same way), from this build's compiles. Not named
+  # `torch`: Python, run in the build folder above, would import the link as the torch package.
+  set(torch_link "${CMAKE_BINARY_DIR}/libtorch")
   file(CREATE_LINK "${SCALEBENCH_TORCH_ROOT}" "${torch_link}" SYMBOLIC)
   target_include_directories(scalebench_torch SYSTEM INTERFACE
     "${torch_link}/include" "${torch_link}/include/torch/csrc/api/include")
