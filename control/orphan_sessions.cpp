@@ -61,26 +61,28 @@ std::string stopLocalJob(const std::string& job_id) {
     return "mpirun " + job_id + " was still running: stopped";
 }
 
-// The run of the session's stored plan named as `run`, for where its output is and how it reads; an engine
-// run where the plan cannot be read.
-RunSpec specOf(const SessionRow& session, const RunRow& run) {
-    try {
-        for (RunSpec& spec : expandPlan(parsePlanText(session.plan_text, "stored plan")))
-            if (spec.name == run.name) return spec;
-    } catch (const std::exception&) {
-    }
-    return {};
-}
+// What collecting a run's output again gave: the steps stored, and how it was read where the plan did not
+// say.
+struct Collected {
+    std::int64_t steps = 0;
+    std::string how; // "" where the stored plan says how its output reads
+};
 
-// Reads the run's output again from the start and stores all of it; returns the steps stored.
-std::int64_t collect(SessionStore& store, const SessionRow& session, const RunRow& run,
-                     Transport& transport) {
-    if (run.run_dir.empty()) return 0;
-    const RunSpec spec = specOf(session, run);
+// Reads the run's output again from the start and stores all of it, from where and in the format its stored
+// plan says (an engine's metric stream or a command's own format). A run the plan does not name (its plan no
+// longer reads) is read as an engine run's metric stream, and that is said.
+Collected collect(SessionStore& store, const SessionRow& session, const RunRow& run, Transport& transport) {
+    if (run.run_dir.empty()) return {};
+    const RunSpec* planned = session.stored_plan.run(run.name);
+    const RunSpec spec = planned ? *planned : RunSpec{};
     MetricFileTail tail(transport, metricFile(run.run_dir, run.attempt, outputFileOf(spec)),
                         outputReaderOf(spec));
     store.replaceRecords(run.id, tail.finish());
-    return static_cast<std::int64_t>(store.steps(run.id).size());
+    return {static_cast<std::int64_t>(store.steps(run.id).size()),
+            planned ? ""
+            : session.stored_plan.problem.empty()
+                ? " (read as an engine run's metric stream: the session's plan has no run '" + run.name + "')"
+                : " (read as an engine run's metric stream: " + session.stored_plan.problem + ")"};
 }
 
 std::string ownerText(const SessionRow& session) {
@@ -91,14 +93,14 @@ std::string ownerText(const SessionRow& session) {
 // of its job; returns the steps collected.
 std::int64_t abandon(SessionStore& store, const SessionRow& session, const RunRow& run, Transport& transport,
                      const std::string& job) {
-    const std::int64_t collected = collect(store, session, run, transport);
+    const Collected collected = collect(store, session, run, transport);
     store.finishRun(run.id,
                     {"abandoned",
                      fmt::format("the console following it ({}) ended first; {}; {} step(s) collected "
-                                 "afterwards from its metric file",
-                                 ownerText(session), job, collected),
+                                 "afterwards from its metric file{}",
+                                 ownerText(session), job, collected.steps, collected.how),
                      0, run.nodes});
-    return collected;
+    return collected.steps;
 }
 
 } // namespace

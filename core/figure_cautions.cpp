@@ -95,6 +95,12 @@ std::vector<std::vector<FigureCaution>> figureCautions(const std::vector<RunResu
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
         if (!measured(r)) continue;
+        if (!r.plan_problem.empty())
+            out[i].push_back(
+                {"speedup", "plan unread",
+                 "its series is its workload and data set alone, so runs of other settings may be "
+                 "compared with it: " +
+                     r.plan_problem});
         const RunPlacement& p = r.placement;
         const int threads = std::max(1, p.threads_per_rank);
         if (p.cpus_on_a_host > 0 && p.ranks_on_a_host * threads > p.cpus_on_a_host)

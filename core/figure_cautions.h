@@ -25,7 +25,8 @@ struct FigureCaution {
 // - ranks x threads per rank above the CPUs their host bound them to: ranks share cores;
 // - a repeat whose samples/s is further than max(3 x 1.4826 x MAD, 5 %) from its siblings' median (3 or more
 //   repeats), or 2 repeats more than 10 % apart;
-// - fewer than 10 steady-state steps (the median reads warm-up-affected steps).
+// - fewer than 10 steady-state steps (the median reads warm-up-affected steps);
+// - a session whose stored plan no longer reads: its runs' series are their workload and data set alone.
 std::vector<std::vector<FigureCaution>> figureCautions(const std::vector<RunResult>& results);
 
 // Fills each point's `cautions` with the reasons its runs (same series and rank count) have, each once.

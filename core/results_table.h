@@ -24,6 +24,9 @@ struct RunResult {
     // What the run measured besides its ranks (its plan group's settings); workload and dataset alone where
     // the plan is not known.
     SeriesKey series{};
+    // Why `series` is the workload and data set alone although the session stored a plan: the plan no longer
+    // reads (StoredPlan::problem); "" otherwise.
+    std::string plan_problem{};
     // Its quality target in the unit the console shows the metric in (accuracy in %), whether it was reached,
     // and MLBench's time to accuracy (run start to the evaluation that reached it).
     std::optional<double> target{};

@@ -285,25 +285,26 @@ void addPrefixed(std::map<std::string, std::string>& out, const std::string& pre
         out[std::string(prefix).append(".").append(key)] = value;
 }
 
-// The plan's effective settings: every key of every [[run]] with the plan's defaults filled in (the plan
-// read, then written with every key), so that a key left at its default equals the same value written out;
-// its [[reference]] tables as written. A plan that no longer reads (a workload since renamed) as written.
-std::map<std::string, std::string> effectivePlanSettings(const std::string& plan_text) {
-    std::map<std::string, std::string> written = flattenToml(plan_text);
-    try {
-        std::map<std::string, std::string> out =
-            flattenToml(writePlanToml(parsePlanText(plan_text, "plan.toml"), PlanKeys::Effective));
-        for (const auto& [key, value] : written)
-            if (key.starts_with("reference[")) out[key] = value;
-        return out;
-    } catch (const std::exception&) {
+// The plan's effective settings: every key of every [[run]] with the plan's defaults filled in (the plan as
+// the store read it, written with every key), so that a key left at its default equals the same value written
+// out; its [[reference]] tables as written. A plan that no longer reads (a workload since renamed): as
+// written, and why under "problem".
+std::map<std::string, std::string> effectivePlanSettings(const ComparedSession& s) {
+    std::map<std::string, std::string> written = flattenToml(s.plan_text);
+    if (!s.stored_plan.plan) {
+        if (!s.stored_plan.problem.empty()) written["problem"] = s.stored_plan.problem;
         return written;
     }
+    std::map<std::string, std::string> out =
+        flattenToml(writePlanToml(*s.stored_plan.plan, PlanKeys::Effective));
+    for (const auto& [key, value] : written)
+        if (key.starts_with("reference[")) out[key] = value;
+    return out;
 }
 
 std::map<std::string, std::string> sessionSettings(const ComparedSession& s) {
     std::map<std::string, std::string> out;
-    if (!s.plan_text.empty()) addPrefixed(out, "plan", effectivePlanSettings(s.plan_text));
+    if (!s.plan_text.empty()) addPrefixed(out, "plan", effectivePlanSettings(s));
     if (!s.cluster_json.empty()) addPrefixed(out, "cluster", flattenJson(s.cluster_json));
     addPrefixed(out, "run header", mergedRunHeaders(s.run_headers));
     return out;
@@ -359,6 +360,7 @@ ComparedSession loadComparedSession(const SessionStore& store, const SessionRow&
                                     StepTimeConvention convention) {
     ComparedSession out{session.name, loadSessionResults(store, session.id, convention)};
     out.plan_text = session.plan_text;
+    out.stored_plan = session.stored_plan;
     out.cluster_json = session.cluster_json;
     for (const RunRow& run : store.runs(session.id)) {
         out.run_headers.push_back(run.header_json);

@@ -23,6 +23,7 @@ struct ComparedSession {
     std::string plan_text{};            // the plan's TOML as stored with the session
     std::string cluster_json{};         // the cluster's settings (clusterToJson); empty on this machine
     std::vector<RunCapsule> capsules{}; // what each run ran, exactly (run_capsule.h)
+    StoredPlan stored_plan{};           // plan_text as the store read it (readStoredPlan)
 };
 
 // A stored session's name, results (loadSessionResults), run headers, plan text, cluster settings and the

@@ -78,21 +78,6 @@ std::map<std::string, std::string> seriesSettings(const RunSpec& run) {
 
 namespace {
 
-// The session's runs by name as its stored plan expands them; empty where the plan no longer parses.
-std::map<std::string, RunSpec> plannedRuns(const SessionStore& store, std::int64_t session_id) {
-    std::map<std::string, RunSpec> runs;
-    const std::optional<SessionRow> session = store.session(session_id);
-    if (!session || session->plan_text.empty()) return runs;
-    try {
-        for (RunSpec& run : expandPlan(parsePlanText(session->plan_text, "stored plan")))
-            runs.emplace(run.name, std::move(run));
-    } catch (const std::exception&) {
-        // A plan stored by an older console that this one reads otherwise: its runs keep workload and data
-        // set as their series.
-    }
-    return runs;
-}
-
 std::optional<SummaryRecord> summaryOf(const RunRow& run) {
     if (run.summary_json.empty()) return std::nullopt;
     MetricStreamParser parser;
@@ -121,7 +106,8 @@ void readMlperfScore(const std::string& summary_json, RunResult& result) {
 
 std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id,
                                           StepTimeConvention convention) {
-    const std::map<std::string, RunSpec> planned = plannedRuns(store, session_id);
+    const std::optional<SessionRow> session = store.session(session_id);
+    const StoredPlan stored = session ? session->stored_plan : StoredPlan{};
     std::vector<RunResult> results;
     for (const RunRow& run : store.runs(session_id)) {
         RunResult result{run.name,
@@ -135,8 +121,8 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
                          store.collectives(run.id),
                          requeueNote(store.attempts(run.id))};
         result.series = {run.workload, run.dataset, {}};
-        if (const auto it = planned.find(run.name); it != planned.end())
-            result.series.settings = seriesSettings(it->second);
+        if (const RunSpec* spec = stored.run(run.name)) result.series.settings = seriesSettings(*spec);
+        result.plan_problem = stored.problem;
         result.wall_s = storedSeconds(run.started_at, run.finished_at);
         if (const std::optional<SummaryRecord> summary = summaryOf(run)) {
             if (summary->wall_s > 0) result.wall_s = summary->wall_s;

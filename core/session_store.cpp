@@ -551,6 +551,28 @@ std::optional<SessionRow> SessionStore::session(std::int64_t session_id) const {
     return rows.front();
 }
 
+const RunSpec* StoredPlan::run(const std::string& name) const {
+    for (const RunSpec& spec : runs)
+        if (spec.name == name) return &spec;
+    return nullptr;
+}
+
+StoredPlan readStoredPlan(std::int64_t session_id, const std::string& text) {
+    StoredPlan stored;
+    if (text.empty()) return stored;
+    const std::string where = "the plan stored with session " + std::to_string(session_id);
+    try {
+        stored.plan = parsePlanText(text, where);
+        stored.plan->source_text = text;
+        stored.runs = expandPlan(*stored.plan);
+    } catch (const std::exception& e) {
+        stored.plan.reset();
+        stored.runs.clear();
+        stored.problem = where + " no longer reads: " + e.what();
+    }
+    return stored;
+}
+
 std::vector<SessionRow> SessionStore::selectSessions(const std::string& where, std::int64_t id) const {
     auto s = prepare("SELECT s.id, s.name, s.started_at, s.finished_at, s.status, s.cluster, "
                      "(SELECT COUNT(*) FROM runs r WHERE r.session_id = s.id), s.plan_text, s.cluster_json, "
@@ -558,9 +580,12 @@ std::vector<SessionRow> SessionStore::selectSessions(const std::string& where, s
                      where + " ORDER BY s.id");
     if (where.find("?1") != std::string::npos) bindAll(s.get(), id);
     return readRows<SessionRow>(s.get(), [](sqlite3_stmt* q) -> SessionRow {
-        return {sqlite3_column_int64(q, 0), columnText(q, 1), columnText(q, 2),         columnText(q, 3),
-                columnText(q, 4),           columnText(q, 5), sqlite3_column_int(q, 6), columnText(q, 7),
-                columnText(q, 8),           columnText(q, 9), columnText(q, 10)};
+        SessionRow row{sqlite3_column_int64(q, 0), columnText(q, 1),  columnText(q, 2),
+                       columnText(q, 3),           columnText(q, 4),  columnText(q, 5),
+                       sqlite3_column_int(q, 6),   columnText(q, 7),  columnText(q, 8),
+                       columnText(q, 9),           columnText(q, 10), {}};
+        row.stored_plan = readStoredPlan(row.id, row.plan_text);
+        return row;
     });
 }
 

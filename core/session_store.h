@@ -3,6 +3,7 @@
 
 #include "cluster_settings.h"
 #include "metric_record.h"
+#include "run_plan.h"
 #include "sqlite_handle.h"
 
 #include <cstdint>
@@ -13,6 +14,21 @@
 #include <vector>
 
 namespace scalebench {
+
+// The plan a session ran, as the store reads it back with the session: the store is the one place that parses
+// a stored plan, and a plan that no longer reads is named, never passed over.
+struct StoredPlan {
+    std::optional<RunPlan> plan; // none where the session stored none (an import) or its text no longer reads
+    std::vector<RunSpec> runs;   // the plan's runs (expandPlan); none without a plan
+    // Why there is no plan although one was stored: "the plan stored with session 7 no longer reads: ...".
+    std::string problem;
+    // The run of that name, or none.
+    const RunSpec* run(const std::string& name) const;
+};
+
+// How the store reads a session's stored plan (the one reader of stored plans; a session built by hand, as in
+// tests, is given its plan with it).
+StoredPlan readStoredPlan(std::int64_t session_id, const std::string& plan_text);
 
 struct SessionRow {
     std::int64_t id = 0;
@@ -26,6 +42,7 @@ struct SessionRow {
     std::string cluster_json{}; // the cluster's settings then; empty on this machine
     std::string uuid{};         // random, 32 hex digits: names the session's folders where it runs
     std::string owner{};        // HOST:PID of the console that started it
+    StoredPlan stored_plan{};   // plan_text, read
 };
 
 struct RunRow {

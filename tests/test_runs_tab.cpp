@@ -53,6 +53,7 @@ void resubmit(const std::string& cluster, bool answer, Resubmitted& out) {
     session.id = 1;
     session.cluster = cluster;
     session.plan_text = kPlan;
+    session.stored_plan = readStoredPlan(session.id, kPlan);
     if (cluster != kLocalClusterName) session.cluster_json = clusterToJson(slurmCluster());
     tab.setSession(session);
     RunResult result;

@@ -155,6 +155,8 @@ TEST_CASE("the settings comparison lists only keys that differ or exist on one s
                       {},
                       "name = \"nightly\"\n[[run]]\nworkload = \"resnet20\"\nsteps = 400\n",
                       R"({"host":"login1","partition":"gpu","account":"ml"})"};
+    a.stored_plan = readStoredPlan(1, a.plan_text);
+    b.stored_plan = readStoredPlan(2, b.plan_text);
     a.run_headers = {
         R"({"type":"header","ranks":1,"versions":{"libtorch":"2.10.0"},"hosts":[{"host":"n1","pid":11}],"unix_time":1})",
         R"({"type":"header","ranks":2,"versions":{"libtorch":"2.10.0"},"hosts":[{"host":"n1","pid":12},{"host":"n2","pid":13}],"unix_time":2})"};
@@ -263,6 +265,7 @@ ComparedSession sampleSession() {
                   "[[run]]\nworkload = \"resnet20\"\nranks = [1, 2, 4]\nsteps = 200\nlr = 0.1\n"
                   "overlap = true\nbackend = \"mpi\"\nenv = { NCCL_DEBUG = \"INFO\" }\n"
                   "[[run]]\nworkload = \"allreduce-sweep\"\nranks = [2]\ncollectives = [\"allreduce\"]\n";
+    s.stored_plan = readStoredPlan(1, s.plan_text);
     s.cluster_json = clusterToJson(sampleCluster());
     s.run_headers = sampleRunHeaders();
     return s;
@@ -278,7 +281,10 @@ void replaceOnce(std::string& text, const std::string& from, const std::string& 
 using Change = std::function<void(ComparedSession&)>;
 
 Change inPlan(std::string from, std::string to) {
-    return [=](ComparedSession& s) { replaceOnce(s.plan_text, from, to); };
+    return [=](ComparedSession& s) {
+        replaceOnce(s.plan_text, from, to);
+        s.stored_plan = readStoredPlan(1, s.plan_text); // as the store would read the changed plan
+    };
 }
 Change inCluster(std::function<void(ClusterSettings&)> change) {
     return [=](ComparedSession& s) {
@@ -488,10 +494,13 @@ TEST_CASE("the settings comparison compares effective plan values: a key left at
         {},
         {},
         "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n"};
+    // As the store reads a session's plan.
+    const auto read = [](ComparedSession& s) { s.stored_plan = readStoredPlan(1, s.plan_text); };
+    read(a);
+    read(b);
     CHECK(compareSettings(a, b).empty());
     // The plan that left them out, written with every key: the workload's reference values filled in.
-    const auto effective =
-        flattenToml(writePlanToml(parsePlanText(b.plan_text, "b.toml"), PlanKeys::Effective));
+    const auto effective = flattenToml(writePlanToml(*b.stored_plan.plan, PlanKeys::Effective));
     CHECK(effective.at("run[0].lr") == "0.02");
     CHECK(effective.at("run[0].batch_per_rank") == "128");
     CHECK(effective.at("run[0].dataset") == "fashion-mnist");
@@ -499,14 +508,19 @@ TEST_CASE("the settings comparison compares effective plan values: a key left at
     // A real difference still shows, with the default's value on the side that left it out.
     b.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n"
                   "lr = 0.05\n";
+    read(b);
     const auto diff = compareSettings(a, b);
     REQUIRE(diff.size() == 1);
     CHECK(diff[0].key == "plan.run[0].lr");
     CHECK(diff[0].a == "0.02");
     CHECK(diff[0].b == "0.05");
-    b.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nsteps = 200\n";
-
-    // A plan that no longer parses is compared as written.
+    // A plan that no longer parses is compared as written, and why is one of the differences.
     b.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"no-such-workload\"\n";
-    CHECK_FALSE(compareSettings(a, b).empty());
+    read(b);
+    const auto unread = compareSettings(a, b);
+    const auto problem = std::find_if(unread.begin(), unread.end(),
+                                      [](const SettingDifference& d) { return d.key == "plan.problem"; });
+    REQUIRE(problem != unread.end());
+    CHECK_FALSE(problem->a);
+    CHECK_THAT(*problem->b, Catch::Contains("no longer reads") && Catch::Contains("no-such-workload"));
 }

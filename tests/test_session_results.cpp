@@ -1,6 +1,7 @@
 // Specification of a session's results as tables, charts and comparisons read them: one scaling series per
 // set of plan settings (never pooling runs that measured different things), and time to target with its
 // speedup T(N0)/T(N) over repeats beside the throughput-based speedup.
+#include "figure_cautions.h"
 #include "session_results.h"
 #include "temporary_folder.h"
 
@@ -192,4 +193,54 @@ TEST_CASE("the results table names a run's slow rank with its node from the stor
     CHECK_THAT(table, Catch::Contains("    slow rank 3 on node2: compute 41.3 ms median vs 30.2 ms for the "
                                       "ranks' median (+37 %)\n    slow node node2 (ranks 3)\n"));
     CHECK_THAT(table, Catch::Contains("by more than 3 x 1.4826 x MAD and by 5 %"));
+}
+
+TEST_CASE("a stored plan that no longer reads is named: by the store, beside its runs' speedup, and in the "
+          "comparison, never passed over",
+          "[core][analysis]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "sessions.sqlite");
+    const auto good = store.createSession(
+        "good", "name = \"good\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\nprecision = \"bf16\"\n",
+        "local");
+    // A plan an older console stored, naming a workload this one no longer has.
+    const auto old = store.createSession(
+        "old", "name = \"old\"\n[[run]]\nworkload = \"resnet21\"\nranks = [1]\n", "local");
+    const auto imported = store.createSession("import", "", "local"); // imports store no plan
+    const auto g = store.session(good);
+    REQUIRE(g->stored_plan.plan);
+    CHECK(g->stored_plan.problem.empty());
+    CHECK(g->stored_plan.runs.size() == 2);
+    REQUIRE(g->stored_plan.run("resnet20-fashion-mnist-n2-r1"));
+    CHECK(g->stored_plan.run("resnet20-fashion-mnist-n2-r1")->group.precision == "bf16");
+    const auto o = store.session(old);
+    CHECK_FALSE(o->stored_plan.plan);
+    CHECK(o->stored_plan.runs.empty());
+    CHECK_THAT(o->stored_plan.problem, Catch::Contains("the plan stored with session 2 no longer reads") &&
+                                           Catch::Contains("unknown workload 'resnet21'"));
+    const auto i = store.session(imported);
+    CHECK_FALSE(i->stored_plan.plan);
+    CHECK(i->stored_plan.problem.empty());
+
+    // Its runs are measured, but their series is their workload and data set alone: said beside the speedup.
+    const auto id =
+        store.createRun(old, {"resnet21-fashion-mnist-n1-r1", "resnet20", "fashion-mnist", 1, 1, "x"});
+    store.startRun(id, "42");
+    std::vector<MetricRecord> records;
+    for (int step = 1; step <= 20; ++step)
+        records.push_back(StepRecord{step, 1.0, 500, 0.256, 0.01, 0.1, 0.12, 0.0, 0.026, 0.256 * step, 0.0,
+                                     0.0, 0.0, std::nullopt});
+    store.appendRecords(id, records);
+    store.finishRun(id, {"ok", "", 0, ""});
+    const auto results = loadSessionResults(store, old);
+    REQUIRE(results.size() == 1);
+    CHECK(results[0].plan_problem == o->stored_plan.problem);
+    const auto cautions = figureCautions(results);
+    REQUIRE(cautions.size() == 1);
+    const auto unread = std::find_if(cautions[0].begin(), cautions[0].end(),
+                                     [](const FigureCaution& c) { return c.short_text == "plan unread"; });
+    REQUIRE(unread != cautions[0].end());
+    CHECK(unread->figure == "speedup");
+    CHECK_THAT(unread->reason, Catch::Contains("workload and data set alone") && Catch::Contains("resnet21"));
+    CHECK_THAT(formatResultsTable(results), Catch::Contains("resnet21"));
 }

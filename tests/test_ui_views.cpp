@@ -167,6 +167,7 @@ ComparedSession sampleComparedSession(const std::string& name, double speed, con
     ComparedSession s{name, sampleTrainingSession(speed)};
     s.plan_text = "name = \"nightly\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2, 4, 8]\nsteps = " +
                   std::to_string(steps) + "\n";
+    s.stored_plan = readStoredPlan(1, s.plan_text);
     s.cluster_json = R"({"name":"prod","host":"login1","partition":"gpu"})";
     s.run_headers = {R"({"type":"header","versions":{"libtorch":")" + libtorch +
                      R"("},"threads_per_rank":4,"unix_time":1})"};

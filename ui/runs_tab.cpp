@@ -179,9 +179,16 @@ void RunsTab::cancelSelectedRuns() {
 void RunsTab::resubmitSelectedRuns() {
     const auto rows = selectedRows();
     if (!launch_ || rows.empty() || !session_) return;
+    if (!session_->stored_plan.plan) {
+        QMessageBox::warning(this, tr("Cannot resubmit"),
+                             QString::fromStdString(session_->stored_plan.problem.empty()
+                                                        ? "session " + std::to_string(session_->id) +
+                                                              " stored no plan to run again (imported runs)"
+                                                        : session_->stored_plan.problem));
+        return;
+    }
     try {
-        RunPlan plan = parsePlanText(session_->plan_text, "session " + std::to_string(session_->id));
-        plan.source_text = session_->plan_text;
+        RunPlan plan = *session_->stored_plan.plan;
         // Slow nodes flagged in the session: on Slurm the new session can ask to be kept off them.
         const bool on_slurm = !session_->cluster.empty() && session_->cluster != kLocalClusterName;
         if (on_slurm && !slow_nodes_.empty()) {

@@ -1,8 +1,6 @@
 // The sessions of the store as a table: one row per session, newest last (the store's order).
 #include "session_list_model.h"
 
-#include "run_plan.h"
-
 #include <QColor>
 
 namespace scalebench {
@@ -15,12 +13,8 @@ void SessionListModel::setSessions(std::vector<SessionRow> sessions) {
     // A running session stores its runs as it submits them: its plan says how many there will be.
     planned_.assign(sessions_.size(), 0);
     for (std::size_t i = 0; i < sessions_.size(); ++i)
-        if (sessions_[i].status == "running") try {
-                planned_[i] =
-                    static_cast<int>(expandPlan(parsePlanText(sessions_[i].plan_text, "plan")).size());
-            } catch (const std::exception&) {
-                // a plan this console no longer reads: the stored count alone
-            }
+        if (sessions_[i].status == "running")
+            planned_[i] = static_cast<int>(sessions_[i].stored_plan.runs.size());
     endResetModel();
 }
 
@@ -48,6 +42,10 @@ QVariant SessionListModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole)
         return index.column() == Id || index.column() == Runs ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                                                               : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    // A plan that no longer reads is said where the session is listed (its runs are then the stored ones
+    // alone).
+    if (role == Qt::ToolTipRole && !s.stored_plan.problem.empty())
+        return QString::fromStdString(s.name + "\n" + s.stored_plan.problem);
     if (role == Qt::ToolTipRole && index.column() == Name) return QString::fromStdString(s.name);
     if (role == Qt::ToolTipRole && !s.finished_at.empty())
         return tr("finished %1").arg(QString::fromStdString(s.finished_at));

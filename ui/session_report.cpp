@@ -32,15 +32,15 @@ QString escaped(const std::string& text) {
     return QString::fromStdString(text).toHtmlEscaped();
 }
 
-// The verdicts of the session's runs against the references of the plan it ran (none where the stored plan
-// has none or no longer reads).
+// The verdicts of the session's runs against the references of the plan it ran (none where the plan has
+// none); a stored plan that no longer reads is said instead.
 QString verdictsSection(const SessionRow& session, const std::vector<RunResult>& results) {
-    std::vector<Reference> references;
-    try {
-        references = parsePlanText(session.plan_text, "stored plan").references;
-    } catch (const std::exception&) {
-        return {};
-    }
+    if (!session.stored_plan.problem.empty())
+        return QStringLiteral("<section id=\"verdicts\">\n<h2>Verdicts</h2>\n<p class=\"missing\">None: %1, "
+                              "so its references are not known.</p>\n</section>\n")
+            .arg(escaped(session.stored_plan.problem));
+    if (!session.stored_plan.plan) return {};
+    const std::vector<Reference>& references = session.stored_plan.plan->references;
     if (references.empty()) return {};
     const std::string text = formatVerdicts(referenceVerdicts(results, references, session.cluster), {}, "");
     return QStringLiteral(
@@ -282,16 +282,16 @@ QString regressionSection(const SessionRow& session, const std::vector<RunResult
                         session.cluster.empty() ? QStringLiteral("this machine") : escaped(session.cluster));
     }
     const SessionRow& base = *baseline.session;
-    double threshold = RunPlan{}.regression_threshold;
-    try {
-        threshold = parsePlanText(session.plan_text, "stored plan").regression_threshold;
-    } catch (const std::exception&) {
-        // a stored plan that no longer reads: the default threshold
-    }
+    const double threshold = session.stored_plan.plan ? session.stored_plan.plan->regression_threshold
+                                                      : RunPlan{}.regression_threshold;
     const std::vector<RegressionVerdict> verdicts = regressionVerdicts(baseline.results, results, threshold);
     html += QStringLiteral("<h2>Regressions against session %1: %2 (%3)</h2>\n")
                 .arg(base.id)
                 .arg(escaped(base.name), escaped(base.started_at));
+    if (!session.stored_plan.problem.empty())
+        html += QStringLiteral("<p class=\"missing\">Judged at the default threshold, %1 %: %2.</p>\n")
+                    .arg(100 * threshold)
+                    .arg(escaped(session.stored_plan.problem));
     if (verdicts.empty())
         return html + QStringLiteral("<p>No figure judged: the baseline has no successful run of the same "
                                      "series at the same rank count.</p>\n</section>\n");
