@@ -415,3 +415,19 @@ TEST_CASE("scalebench report projects the stored session", "[cli][report]") {
                                    Catch::Contains("<td>298.5 KB</td><td>1.917</td><td>0.054</td>") &&
                                    Catch::Contains("the training's communication does not run"));
 }
+
+TEST_CASE("a report of a session whose stored plan no longer reads says so where its verdicts would be",
+          "[ui][report]") {
+    SessionRow session;
+    session.id = 3;
+    session.name = "old";
+    session.status = "ok";
+    session.plan_text = "name = \"old\"\n[[run]]\nworkload = \"resnet21\"\nranks = [1]\n"
+                        "[[reference]]\nworkload = \"resnet21\"\nfigure = \"samples_per_s\"\nvalue = 100\n";
+    session.stored_plan = readStoredPlan(session.id, session.plan_text);
+    const std::string html =
+        sessionReportHtml(session, {trainingRun("resnet21-n1-r1", "resnet21", 1, 0, 100)}).toStdString();
+    CHECK_THAT(html, Catch::Contains("<h2>Verdicts</h2>") &&
+                         Catch::Contains("None: the plan stored with session 3 no longer reads") &&
+                         Catch::Contains("unknown workload 'resnet21'"));
+}
