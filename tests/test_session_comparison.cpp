@@ -148,12 +148,12 @@ TEST_CASE("the settings comparison lists only keys that differ or exist on one s
     ComparedSession a{"last week",
                       {},
                       {},
-                      "name = \"nightly\"\n[[run]]\nworkload = \"resnet20\"\nsteps = 200\n",
+                      "name = \"nightly\"\n[[run]]\nworkload = \"resnet20\"\nranks = 1\nsteps = 200\n",
                       R"({"host":"login1","partition":"gpu"})"};
     ComparedSession b{"tonight",
                       {},
                       {},
-                      "name = \"nightly\"\n[[run]]\nworkload = \"resnet20\"\nsteps = 400\n",
+                      "name = \"nightly\"\n[[run]]\nworkload = \"resnet20\"\nranks = 1\nsteps = 400\n",
                       R"({"host":"login1","partition":"gpu","account":"ml"})"};
     a.stored_plan = readStoredPlan(1, a.plan_text);
     b.stored_plan = readStoredPlan(2, b.plan_text);

@@ -167,6 +167,7 @@ TEST_CASE("a session's report holds its results rows, one inline svg per chart a
     session.plan_text =
         "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2, 4]\n[[reference]]\n"
         "workload = \"resnet20\"\nranks = 4\nfigure = \"samples_per_s\"\nvalue = 4000\nlower = -0.1\n";
+    session.stored_plan = readStoredPlan(session.id, session.plan_text); // as the store reads it
     const std::string judged = sessionReportHtml(session, results).toStdString();
     CHECK_THAT(judged, Catch::Contains("id=\"verdicts\"") && Catch::Contains("resnet20-n4-r1") &&
                            Catch::Contains(
