@@ -17,7 +17,7 @@ std::vector<std::string> engineArguments(const RunSpec& run, const std::string& 
         words.push_back(cli::optionName(name));
         words.push_back(cli::formatValue(value));
     };
-#define SCALEBENCH_FROM_PLAN(name, kind, accepts, scope, help, ...)                                                 \
+#define SCALEBENCH_FROM_PLAN(name, kind, accepts, scope, help, ...)                                          \
     static_assert(std::is_same_v<decltype(RunGroup::name), cli::Value<cli::Kind::kind>>,                     \
                   "RunGroup::" #name " must have the type of the engine's option");                          \
     option(#name, g.name);

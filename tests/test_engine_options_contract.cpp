@@ -40,20 +40,20 @@ TEST_CASE(
     "every plan key the console renders reaches the engine's parser with its value, none at its default",
     "[contract]") {
     RunSpec run;
-#define SCALEBENCH_SET_OTHER(name, kind, accepts, scope, help, ...)                                                 \
+#define SCALEBENCH_SET_OTHER(name, kind, accepts, scope, help, ...)                                          \
     run.group.name = otherThan<Kind::kind>(engine_cli::defaults::name, accepts);
     SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_SET_OTHER)
 #undef SCALEBENCH_SET_OTHER
     const EngineOptions parsed =
         parseEngineOptions(withoutProgram(engineArguments(run, "engine", "m.jsonl")));
-#define SCALEBENCH_CHECK_SAME(name, kind, accepts, scope, help, ...)                                                \
+#define SCALEBENCH_CHECK_SAME(name, kind, accepts, scope, help, ...)                                         \
     INFO(#name);                                                                                             \
     CHECK(parsed.name == run.group.name);                                                                    \
     CHECK_FALSE(parsed.name == engine_cli::defaults::name);
     SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_CHECK_SAME)
 #undef SCALEBENCH_CHECK_SAME
     // How the engine measures: at the table's default, said on the command line.
-#define SCALEBENCH_CHECK_METHOD(name, kind, accepts, scope, help, ...)                                              \
+#define SCALEBENCH_CHECK_METHOD(name, kind, accepts, scope, help, ...)                                       \
     CHECK(parsed.name == engine_cli::defaults::name);
     SCALEBENCH_METHOD_OPTIONS(SCALEBENCH_CHECK_METHOD)
 #undef SCALEBENCH_CHECK_METHOD
@@ -147,7 +147,7 @@ TEST_CASE("every plan key is read from its line as written, and what is read is 
         const toml::table& table = *tables[i].as_table();
         const RunGroup& group = plan.groups[i];
         // What the TOML says is what the reader read, key by key.
-#define SCALEBENCH_CHECK_READ(name, kind, accepts, scope, help, ...)                                                \
+#define SCALEBENCH_CHECK_READ(name, kind, accepts, scope, help, ...)                                         \
     if (const toml::node* node = table.get(#name)) {                                                         \
         INFO("[[run]] " << i + 1 << ": " #name);                                                             \
         CHECK(group.name == tomlValue<Kind::kind>(*node));                                                   \
@@ -157,7 +157,7 @@ TEST_CASE("every plan key is read from its line as written, and what is read is 
     }
     // Every key of the table is written somewhere, and there its line matters: without it the run differs (a
     // key that the reader ignored and the engine defaulted alike would read the same without its line).
-#define SCALEBENCH_CHECK_MATTERS(name, kind, accepts, scope, help, ...)                                             \
+#define SCALEBENCH_CHECK_MATTERS(name, kind, accepts, scope, help, ...)                                      \
     {                                                                                                        \
         bool matters = false;                                                                                \
         for (std::size_t i = 0; i < tables.size() && !matters; ++i) {                                        \
@@ -179,7 +179,7 @@ TEST_CASE("every plan key is read from its line as written, and what is read is 
         const EngineOptions parsed =
             parseEngineOptions(withoutProgram(engineArguments(run, "engine", "m.jsonl")));
         const std::string& run_name = run.name; // `name` in the macro below is each row's member
-#define SCALEBENCH_CHECK_SAME(name, kind, accepts, scope, help, ...)                                                \
+#define SCALEBENCH_CHECK_SAME(name, kind, accepts, scope, help, ...)                                         \
     INFO(run_name << ": " #name);                                                                            \
     CHECK(parsed.name == run.group.name);
         SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_CHECK_SAME)
@@ -208,7 +208,7 @@ TEST_CASE("the engine names an unknown option, a value its option does not take,
 
 TEST_CASE("the engine's help lists every option of the table with its default", "[contract]") {
     const std::string usage = engineUsage();
-#define SCALEBENCH_CHECK_LISTED(name, kind, accepts, scope, help, ...)                                              \
+#define SCALEBENCH_CHECK_LISTED(name, kind, accepts, scope, help, ...)                                       \
     CHECK_THAT(usage, Catch::Contains(engine_cli::optionName(#name) + " ") && Catch::Contains(help));
     SCALEBENCH_ENGINE_OPTIONS(SCALEBENCH_CHECK_LISTED)
 #undef SCALEBENCH_CHECK_LISTED

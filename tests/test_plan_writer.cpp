@@ -126,7 +126,7 @@ TEST_CASE("every plan key of the engine's option table is written when set and r
     // One plan a key, each key away from what the reader fills in without it: a key that the writer leaves
     // out, or that the reader ignores, reads back as the value it would have had without its line. (The
     // workload is the one key a [[run]] cannot be without: the first test shows it written.)
-#define SCALEBENCH_ROUND_TRIP(name, kind, accepts, scope, help, ...)                                                \
+#define SCALEBENCH_ROUND_TRIP(name, kind, accepts, scope, help, ...)                                         \
     if (std::string(#name) != "workload") {                                                                  \
         INFO(#name);                                                                                         \
         RunPlan plan = planNamed(#name);                                                                     \

@@ -123,9 +123,10 @@ nlohmann::json checkTrainingRun(const EngineRun& run, const TemporaryFolder& fol
     return evals[0];
 }
 
-// What translating by chance scores: the clipped unigram precision of words drawn uniformly from the pair's 64
-// against references as synthetic-parallel makes them (3 to 12 uniform words, trainers/data/parallel_text.cpp),
-// each hypothesis as long as its reference. Simulated with a fixed seed: about 0.118.
+// What translating by chance scores: the clipped unigram precision of words drawn uniformly from the pair's
+// 64 against references as synthetic-parallel makes them (3 to 12 uniform words,
+// trainers/data/parallel_text.cpp), each hypothesis as long as its reference. Simulated with a fixed seed:
+// about 0.118.
 double chanceUnigramPrecision() {
     std::mt19937_64 random(7);
     std::uniform_int_distribution<int> length(3, 12), word(0, 63);
@@ -179,19 +180,19 @@ TEST_CASE("gnmt at its tiny preset trains on the synthetic language pair on 2 ra
     const EngineRun run = runEngine(folder, 2,
                                     with(kTiny, {"--workload", "gnmt", "--dataset", "synthetic-parallel",
                                                  "--lr", "0.01", "--steps", "150"}));
-    // Trains (the loss falls) and evaluates (BLEU from its counts); it does not show that GNMT learns the pair:
-    // the tiny GNMT translates at chance for most seeds within what a test can spend (unigram precision 0.725,
-    // 0.228 and 0.091 for seeds 1-3 at 1500 steps and lr 0.03, chance 0.118; 0.025-0.061 at these 150 steps).
+    // Trains (the loss falls) and evaluates (BLEU from its counts); it does not show that GNMT learns the
+    // pair: the tiny GNMT translates at chance for most seeds within what a test can spend (unigram precision
+    // 0.725, 0.228 and 0.091 for seeds 1-3 at 1500 steps and lr 0.03, chance 0.118; 0.025-0.061 at these 150
+    // steps).
     checkTrainingRun(run, folder, 150);
 }
 
 TEST_CASE("transformer at its tiny preset learns the synthetic language pair on 2 ranks and reports BLEU",
           "[workloads][outcome]") {
     TemporaryFolder folder;
-    const EngineRun run =
-        runEngine(folder, 2,
-                  with(kTiny, {"--workload", "transformer", "--dataset", "synthetic-parallel", "--lr", "0.01",
-                               "--steps", "1200"}));
+    const EngineRun run = runEngine(folder, 2,
+                                    with(kTiny, {"--workload", "transformer", "--dataset",
+                                                 "synthetic-parallel", "--lr", "0.01", "--steps", "1200"}));
     checkTranslatedWords(checkTrainingRun(run, folder, 1200));
 }
 

@@ -97,7 +97,7 @@ struct OptionEntry {
 
 const std::vector<OptionEntry>& optionEntries() {
     static const std::vector<OptionEntry> entries = {
-#define SCALEBENCH_OPTION_ENTRY(name, kind, accepts, scope, help, ...)                                              \
+#define SCALEBENCH_OPTION_ENTRY(name, kind, accepts, scope, help, ...)                                       \
     {#name,                                                                                                  \
      Kind::kind,                                                                                             \
      accepts,                                                                                                \

@@ -11,7 +11,7 @@ namespace scalebench {
 
 // One member per option of the table, of the option's name and type, at its default.
 struct EngineOptions {
-#define SCALEBENCH_OPTION_MEMBER(name, kind, accepts, scope, help, ...)                                             \
+#define SCALEBENCH_OPTION_MEMBER(name, kind, accepts, scope, help, ...)                                      \
     engine_cli::Value<engine_cli::Kind::kind> name = engine_cli::defaults::name;
     SCALEBENCH_ENGINE_OPTIONS(SCALEBENCH_OPTION_MEMBER)
 #undef SCALEBENCH_OPTION_MEMBER
