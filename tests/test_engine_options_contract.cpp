@@ -3,6 +3,7 @@
 // by option, both read from one table (protocol/engine_option_table.h).
 #include "engine_invocation.h"
 #include "engine_options.h"
+#include "option_values.h"
 #include "run_plan.h"
 
 #include <catch2/catch.hpp>
@@ -12,24 +13,7 @@ using namespace scalebench;
 using engine_cli::Kind;
 
 namespace {
-// A value of the row's kind that the row accepts and that is not its default.
-template <Kind K>
-engine_cli::Value<K> otherThan(const engine_cli::Value<K>& value, const std::string& accepts) {
-    if constexpr (K == Kind::Text) {
-        if (accepts.empty()) return value + "-other";
-        for (const auto& word : engine_cli::splitWords(accepts, '|'))
-            if (word != value) return word;
-        return value;
-    } else if constexpr (K == Kind::Int) {
-        return value + 3;
-    } else if constexpr (K == Kind::Real) {
-        return accepts.find("..") != std::string::npos ? value + 0.375 : value + 2.5;
-    } else if constexpr (K == Kind::Switch) {
-        return !value;
-    } else {
-        return engine_cli::splitWords(accepts, '|'); // every item the row accepts
-    }
-}
+using testing::otherThan;
 
 std::vector<std::string> withoutProgram(const std::vector<std::string>& words) {
     return {words.begin() + 1, words.end()};
