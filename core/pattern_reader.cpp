@@ -91,7 +91,7 @@ void PatternReader::readLine(std::string_view raw, std::vector<MetricRecord>& ou
             writeHeader(out);
             elapsed_s_ = record.elapsed_s;
             last_step_ = record.step;
-            if (pattern.group(PatternField::StepTime)) step_seconds_.push_back(record.step_s);
+            if (record.step_s > 0) step_seconds_.push_back(record.step_s); // the lines that printed one
             if (record.samples_per_s > 0) samples_per_s_.push_back(record.samples_per_s);
             if (pattern.group(PatternField::TokensPerS)) tokens_per_s_.push_back(record.tokens_per_s);
             if (pattern.group(PatternField::Tflops)) model_flops_per_s_.push_back(record.model_flops_per_s);
@@ -179,10 +179,11 @@ std::string PatternReader::readStep(const PatternLine& pattern, const std::smatc
     if (per_device && context_.ranks < 1)
         return "the launcher's device count " + std::to_string(context_.ranks) + " is not positive";
     const double devices = context_.ranks;
-    if (pattern.group(PatternField::StepTime)) {
+    // Where the line printed one: a pattern's step_time group may go unmatched in an alternation of the
+    // pattern.
+    if (const auto printed = text(PatternField::StepTime)) {
         record.step_s = step_time * units.step_time_s;
-        if (!(record.step_s > 0))
-            return "step_time " + shown(*text(PatternField::StepTime)) + " is not positive";
+        if (!(record.step_s > 0)) return "step_time " + shown(*printed) + " is not positive";
     }
     record.samples_per_s = throughput * (units.throughput_per_device ? devices : 1);
     if (!pattern.group(PatternField::Throughput) && record.step_s > 0)

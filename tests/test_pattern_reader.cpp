@@ -259,6 +259,32 @@ TEST_CASE("huge numbers: a step beyond int64 or a figure beyond double is a brok
     CHECK(steps[0].step_s == Approx(1e304));
 }
 
+// Found by fuzz_pattern (fuzz/regressions/pattern/step-time-group-unmatched): a step_time group in one branch
+// of an alternation that the line took the other way was read as a time of nothing (an empty optional
+// dereferenced).
+TEST_CASE(
+    "a step line whose pattern's step_time group went unmatched has no step time, and is not refused for it",
+    "[core][pattern]") {
+    const PatternFormat format = readPatternFormat(R"(
+name = "either"
+[[line]]
+marker = "step "
+pattern = 'step (?<step>\d+) loss (?<loss>\S+)( time (?<step_time>\S+) ms| done)$'
+[units]
+step_time = "ms"
+)",
+                                                   "either.toml");
+    const Read read =
+        readWith(format, "step 1 loss 2.5 done\nstep 2 loss 2.25 time 90.0 ms\nstep 3 loss 2 time 0 ms\n");
+    REQUIRE(read.broken.size() == 1);
+    CHECK(read.broken[0].line_number == 3);
+    CHECK_THAT(read.broken[0].reason, Catch::Contains("step_time '0' is not positive"));
+    const auto steps = read.all<StepRecord>();
+    REQUIRE(steps.size() == 2);
+    CHECK(steps[0].step_s == 0); // none printed
+    CHECK(steps[1].step_s == Approx(0.09));
+}
+
 TEST_CASE("per-device figures are times the launcher's ranks, and a rank count below 1 breaks only them",
           "[core][pattern]") {
     const PatternFormat format = readPatternFormat(R"(
