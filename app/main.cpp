@@ -1,17 +1,15 @@
 // scalebench: the console. Headless (run, compare, report, import, add-clusters) or windowed is decided
 // before any widget exists.
-#include "baseline_session.h"
 #include "batch_command.h"
 #include "console_options.h"
 #include "import_command.h"
 #include "main_window.h"
 #include "orphan_sessions.h"
 #include "project_command.h"
+#include "report_command.h"
+#include "results_table.h"
 #include "scaling_chart_png.h"
 #include "session_controller.h"
-#include "session_projection.h"
-#include "session_report.h"
-#include "session_results.h"
 #include "session_store.h"
 
 #include <QApplication>
@@ -124,50 +122,6 @@ int guiMain(int argc, char** argv, const ConsoleOptions& options) {
     }
 }
 
-// report SESSION [--baseline S]: the session's HTML page, its charts rendered offscreen. 0, or 2 naming the
-// problem (an unknown session or baseline).
-int reportMain(int argc, char** argv, const ConsoleOptions& options) {
-    renderOffscreen();
-    QApplication app(argc, argv);
-    try {
-        if (!std::filesystem::exists(options.db))
-            throw std::runtime_error("no session store " + options.db.string());
-        const SessionStore store(options.db);
-        const std::optional<SessionRow> session = namedSession(store, options.report_session);
-        const auto convention = options.step_time == "last-step" ? StepTimeConvention::LastStep
-                                                                 : StepTimeConvention::SteadyStateMedian;
-        const std::vector<RunResult> results = loadSessionResults(store, session->id, convention);
-        std::optional<ReportBaseline> baseline;
-        if (!options.baseline.empty()) {
-            baseline = ReportBaseline{options.baseline, baselineSession(store, options.baseline, *session)};
-            if (baseline->session)
-                baseline->results = loadSessionResults(store, baseline->session->id, convention);
-        }
-        ReportProjection projection;
-        try {
-            projection.series = sessionModelInputs(store, *session);
-        } catch (const std::exception& e) { // the page says why, the rest of it still stands
-            projection.error = e.what();
-        }
-        QString error;
-        if (!writeSessionReport(*session, results, QString::fromStdString(options.report_file.string()),
-                                &error, baseline, loadCapsules(store, *session), projection))
-            throw std::runtime_error(error.toStdString());
-        std::cout << "report of session " << session->id << " (" << session->name << ", " << results.size()
-                  << " runs";
-        if (baseline && baseline->session)
-            std::cout << ", against session " << baseline->session->id << " (" << baseline->session->name
-                      << ")";
-        else if (baseline)
-            std::cout << "; no baseline: 'last' found no earlier session of the plan that ended ok";
-        std::cout << "): " << options.report_file.string() << "\n";
-        return 0;
-    } catch (const std::exception& e) {
-        std::cerr << "scalebench: " << e.what() << "\n";
-        return 2;
-    }
-}
-
 } // namespace
 
 int main(int argc, char** argv) {
@@ -196,8 +150,11 @@ int main(int argc, char** argv) {
         return compareSessions(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Import:
         return importRuns(options, std::cout, std::cerr);
-    case ConsoleOptions::Mode::Report:
-        return reportMain(argc, argv, options);
+    case ConsoleOptions::Mode::Report: { // its charts are drawn by Qt Charts: a QApplication, offscreen
+        renderOffscreen();
+        const QApplication app(argc, argv);
+        return reportSession(options, std::cout, std::cerr);
+    }
     case ConsoleOptions::Mode::Project:
         return projectSession(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Gui:
