@@ -1,5 +1,5 @@
 // Each gradient bucket's measured all-reduce time in one run, over its steady-state steps: what the
-// performance model compares with the collective sweep's prediction for the bucket's size (issue 24).
+// performance model compares with the collective sweep's prediction for the bucket's size.
 #pragma once
 
 #include "metric_record.h"

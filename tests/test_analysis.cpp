@@ -127,7 +127,7 @@ std::string fixed2(double value) {
 }
 } // namespace
 
-// Issue 19, finding 4: seed 003's tables (the MaxText Llama-2 70B recipe on H100s) from their step times,
+// Seed 003's tables (the MaxText Llama-2 70B recipe on H100s) from their step times,
 // digit for digit: tokens/s = 4096 x GBS / step time, days to 1T tokens = 1e12 / tokens/s / 86400, MFU = GBS
 // x model FLOPs / step time / GPUs / 989 TFLOP/s. The recipe computes MFU from its rounded 1.82E+15 FLOPs a
 // sample, so this test does too; the exact formula gives 52.60 % where the table prints 52.59 % (checked

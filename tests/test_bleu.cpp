@@ -96,7 +96,7 @@ std::string joined(const std::vector<std::string>& words) {
 
 } // namespace
 
-// Issue 19, finding 8: MLBench scores detokenised, lowercased text with sacrebleu's "intl" tokenisation
+// MLBench scores detokenised, lowercased text with sacrebleu's "intl" tokenisation
 // (mlbench_core's BLEUScore), not BPE pieces. Expected words: sacremoses' MosesDetokenizer("de") on the line
 // with "@@ " removed, lowercased, then sacrebleu 2.4.3's TokenizerV14International.
 TEST_CASE("BLEU's words are MLBench's: BPE merged, Moses spacing undone, lowercased, intl-tokenised",

@@ -1,4 +1,4 @@
-// Issue 25, findings 3 and 9: Compare tells a change from noise (grey "within noise", "cannot tell", never
+// Compare tells a change from noise (grey "within noise", "cannot tell", never
 // red or green inside the noise), and exports are for reports (a suggested file name, tables whole as PNG
 // and SVG, CSV with plain numbers, units in the headers and every identifying column).
 #include "breakdown_model.h"
@@ -369,7 +369,7 @@ TEST_CASE("the Runs tab exports its tables whole, every run, as PNG and SVG", "[
 
 TEST_CASE("Compare keeps a long series' settings to a column elided in the middle, the whole in its tooltip",
           "[ui][compare][issue25]") {
-    // Issue 25, finding 6: "backend=mpi batch-per-rank=64 bucket-mb=0.25 ..." took the table's whole width.
+    // "backend=mpi batch-per-rank=64 bucket-mb=0.25 ..." took the table's whole width.
     ComparisonView view;
     auto* table = view.findChild<QTableView*>("comparisonFigures");
     REQUIRE(table);
@@ -412,7 +412,7 @@ struct RecordedPairCompared {
 TEST_CASE("at 1280x800 Compare shows every figure's A, B and change without scrolling sideways, and the "
           "session list every column",
           "[ui][compare][fit]") {
-    // Issue 25, finding 6: A, B and the change stood right of the view, behind a horizontal scroll bar, and
+    // A, B and the change stood right of the view, behind a horizontal scroll bar, and
     // the session list's Cluster column was cut to "Cl".
     RecordedPairCompared pair;
     MainWindow& window = pair.window;
@@ -448,7 +448,7 @@ TEST_CASE("at 1280x800 Compare shows every figure's A, B and change without scro
 
 TEST_CASE("at 1280x800 with the sessions list open, the Plan and Clusters tabs need no sideways scrolling",
           "[ui][fit]") {
-    // Issue 25, finding 6: the Plan tab's Launch button and the Clusters tab's Slurm settings stood right of
+    // The Plan tab's Launch button and the Clusters tab's Slurm settings stood right of
     // the view (their pages needed 1085 and 930 pixels of about 820).
     QTemporaryDir dir;
     SessionStore store(dir.filePath("sessions.sqlite").toStdString());
@@ -474,7 +474,7 @@ TEST_CASE("at 1280x800 with the sessions list open, the Plan and Clusters tabs n
 
 TEST_CASE("Compare's PNG stays a report's width when a series' settings run long: long cells wrap, whole",
           "[ui][export]") {
-    // Issue 25, finding 6 in exported images: the settings of the sweeps' series, unbroken, made the PNG
+    // In exported images: the settings of the sweeps' series, unbroken, made the PNG
     // 10,707 pixels wide.
     RecordedPairCompared pair;
     MainWindow& window = pair.window;

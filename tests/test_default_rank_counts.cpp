@@ -1,4 +1,4 @@
-// The GPU counts a new run group starts with (issue 41): the powers of two up to what the plan's launch
+// The GPU counts a new run group starts with: the powers of two up to what the plan's launch
 // target runs at once, this machine's cores or a cluster node's GPUs, instead of 1, 2, 4, 8 everywhere.
 #include "default_rank_counts.h"
 

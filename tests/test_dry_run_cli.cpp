@@ -192,7 +192,7 @@ TEST_CASE("the engine configured for a cluster says what to install there when t
     }
 }
 
-// Issue 19: one plan per seed experiment the engine can run (resources/plans/seeds/), each value commented
+// One plan per seed experiment the engine can run (resources/plans/seeds/), each value commented
 // with the seed's words. Those that need GPUs run here as a dry run on a cluster with GPUs: every run's
 // sbatch script, one task per GPU, nothing connected to.
 TEST_CASE("every seed plan runs as a dry run on a GPU cluster, its runs' engine lines carrying the seed's "
@@ -239,7 +239,7 @@ TEST_CASE("every seed plan runs as a dry run on a GPU cluster, its runs' engine 
                              Catch::Contains("--batch-per-rank 36"));
 }
 
-// Issue 21: nccl-tests in an NGC container beside the engine's NCCL sweep, on a GPU cluster: pyxis' options
+// nccl-tests in an NGC container beside the engine's NCCL sweep, on a GPU cluster: pyxis' options
 // on srun, the run's folder mounted, the command's output in its attempt's folder; nothing connected to.
 TEST_CASE("the nccl-tests example plan's container runs show their pyxis job scripts in a dry run",
           "[cli][dry-run]") {

@@ -1,4 +1,4 @@
-// Specification of the figures not to take at face value (issue 25, finding 2): the baseline's repeats read
+// Specification of the figures not to take at face value: the baseline's repeats read
 // 1.00x, and efficiency above 100 %, ranks sharing cores, a repeat far from its siblings and too few steps
 // each come with their reason, in the results table too.
 #include "figure_cautions.h"

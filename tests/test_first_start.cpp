@@ -1,4 +1,4 @@
-// The first start that leads (issue 41), through the window offscreen over a real store: an empty store's
+// The first start that leads, through the window offscreen over a real store: an empty store's
 // Runs tab shows what to do (the shipped quickstart run here at once, a plan opened and launched, a cluster
 // added, logs imported) and the quickstart is one click to a first session; the Runs tab's actions are
 // enabled only where something they apply to is selected; cancelling a whole session (Cancel session, Ctrl+.)

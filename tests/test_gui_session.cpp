@@ -178,7 +178,7 @@ TEST_CASE("cancelling a running session from the window ends its runs as cancell
     while (window.liveRuns()->rowCount() == 0 ||
            window.liveRuns()->trace(0).step.size() < 3) // a few steps in
         REQUIRE(records.wait(120'000));
-    // Cancel session asks first (issue 41): answered yes.
+    // Cancel session asks first: answered yes.
     int asked = 0;
     window.setCancelQuestion([&](const QString&) {
         ++asked;
@@ -191,7 +191,7 @@ TEST_CASE("cancelling a running session from the window ends its runs as cancell
     REQUIRE(finished.wait(60'000));
     const auto ended = finished.takeFirst();
     const std::int64_t session = ended.at(0).toLongLong();
-    CHECK(ended.at(3).toString() == "cancelled"); // the session, as stored (issue 25, finding 5)
+    CHECK(ended.at(3).toString() == "cancelled"); // the session, as stored
     CHECK(store.session(session)->status == "cancelled");
     const auto stored = store.runs(session);
     REQUIRE(stored.size() == 1); // the 2-rank run was never started

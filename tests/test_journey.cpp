@@ -1,4 +1,4 @@
-// The journey of issue 25 through the window, offscreen. First the whole journey as a person makes it, by
+// A newcomer's journey through the window, offscreen. First the whole journey as a person makes it, by
 // mouse clicks and key presses on the real main window (a stored session looked at, a plan built and
 // launched, watched, cancelled, resubmitted, a log opened, two sessions compared, the comparison exported, a
 // cluster added), asserting what is on screen at each step. Then its findings one by one: cancelling a

@@ -201,7 +201,7 @@ TEST_CASE("attention dropout acts while training and not in evaluation", "[model
     CHECK_FALSE(torch::allclose(trained, evaluated));
 }
 
-// Issue 19, finding 8: MLBench's Transformer (fairseq) normalises the step's gradient by the tokens of all
+// MLBench's Transformer (fairseq) normalises the step's gradient by the tokens of all
 // workers; the engine's buckets average the ranks' gradients. Two "ranks" with 3 and 21 target tokens: each
 // rank's mean loss weighed by globalTokenWeight, averaged, gives the gradient of the token mean over both
 // ranks' pairs in one batch; the plain average of the ranks' means does not.
@@ -252,7 +252,7 @@ TEST_CASE("ranks weighing their mean loss by globalTokenWeight average to the al
     CHECK(globalTokenWeight(12, 24, 2) == 1.0); // equal shares: the plain average
 }
 
-// Issue 19, finding 8: the reference decodes with beams. A made-up model whose likeliest first token (A, 0.6)
+// The reference decodes with beams. A made-up model whose likeliest first token (A, 0.6)
 // leads to a poorer sentence (A X eos: 0.6 x 0.46 x 1) than the runner-up (B eos: 0.4 x 0.99): greedy (one
 // beam) takes A, four beams find B, also after length normalisation (fairseq's L^0.6 and GNMT's).
 TEST_CASE("beam search finds the likelier sentence that greedy decoding misses", "[models]") {

@@ -342,7 +342,7 @@ TEST_CASE(
     CHECK(builder.plan().groups.back().target == Approx(90));
 }
 
-// Issue 19: the keys a seed sets are in the builder too: the data set's folder, a global batch, epochs.
+// The keys a seed sets are in the builder too: the data set's folder, a global batch, epochs.
 TEST_CASE("the builder sets a data set's folder, a global batch and epochs, which the preview carries",
           "[ui][plan]") {
     PlanBuilderWidget builder;

@@ -373,7 +373,7 @@ TEST_CASE("a plan refuses a preset, sequence length, target or peak where they d
                Catch::Contains("'seq_len' applies to sequence workloads only"));
 }
 
-// Issue 19, finding 5: `target = 50` for ResNet-20 (whose runs print "acc 59.5%") was taken as a fraction and
+// `target = 50` for ResNet-20 (whose runs print "acc 59.5%") was taken as a fraction and
 // never reached; `target = 0.5` stopped early. The target is now in the unit the console shows.
 TEST_CASE("a target is in the unit the console shows its metric in, and one outside the metric's range is "
           "refused",

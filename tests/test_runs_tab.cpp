@@ -121,7 +121,7 @@ TEST_CASE("resubmitting on this machine asks nothing about slow nodes: there is 
 
 TEST_CASE("the Runs tab's two tables show one throughput per run, the steady-state median, and say so",
           "[ui][runs][issue25]") {
-    // Issue 25, finding 1: the upper table showed the last step's samples/s, the lower the median over the
+    // The upper table showed the last step's samples/s, the lower the median over the
     // steady-state steps (848.5 against 844.2 for one run).
     const RunPlan plan = parsePlanText(kPlan, "straggler.toml");
     const std::vector<RunSpec> specs = expandPlan(plan);
@@ -219,7 +219,7 @@ TEST_CASE("a stored session's traces are shared with the loader's answer, never 
 }
 
 TEST_CASE("the Runs tab marks a figure not to take at face value, with its reason", "[ui][runs][issue25]") {
-    // Issue 25, finding 2: 102 % and 2.4x on a 2-core machine went unquestioned.
+    // 102 % and 2.4x on a 2-core machine went unquestioned.
     RunProgressModel runs;
     RunsTab tab(nullptr, &runs);
     RunResult crowded;
@@ -242,7 +242,7 @@ TEST_CASE("the Runs tab marks a figure not to take at face value, with its reaso
 
 TEST_CASE("the runs table's CSV holds plain numbers under names with units, empty where a run has none",
           "[ui][runs][export][issue25]") {
-    // Issue 25, finding 9: CSVs held "152.24 ms" and "+10.0%"; the Runs tab's was written as displayed.
+    // CSVs held "152.24 ms" and "+10.0%"; the Runs tab's was written as displayed.
     RunTableModel model;
     RunResult trained;
     trained.name = "resnet20-fashion-mnist-n1-r1";

@@ -1,6 +1,6 @@
 // A session the user cancels is stored as `cancelled`, however the cancellation reached its runs: the whole
 // session at once (even while its last run is being submitted), or every run one by one from the Runs tab.
-// Run folders are stored absolute, whatever folder the console was started in (issue 25, findings 5 and 7).
+// Run folders are stored absolute, whatever folder the console was started in.
 #include "local_scheduler.h"
 #include "local_transport.h"
 #include "run_plan.h"

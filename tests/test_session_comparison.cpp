@@ -443,7 +443,7 @@ std::vector<RunResult> quickstartSession(int repeats, double jitter, std::uint32
 TEST_CASE(
     "the same plan run twice is within noise or cannot tell for every figure, speedup and efficiency too",
     "[core][comparison]") {
-    // Issue 25 finding 3: two runs of the quickstart showed "2 better in B, 14 worse", the speedup red.
+    // Two runs of the quickstart showed "2 better in B, 14 worse", the speedup red.
     for (const int repeats : {2, 5}) {
         INFO(repeats << " repeats a side");
         const auto rows =
@@ -483,7 +483,7 @@ TEST_CASE(
 TEST_CASE("the settings comparison compares effective plan values: a key left at its default equals it "
           "written out",
           "[core][comparison]") {
-    // Issue 25 finding 3: "lr 0.02 | (not set)" where B used the same lr by default.
+    // "lr 0.02 | (not set)" where B used the same lr by default.
     ComparedSession a{"written out",
                       {},
                       {},

@@ -263,7 +263,7 @@ TEST_CASE("scalebench report writes the page of imported MLPerf runs and names a
     CHECK_FALSE(std::filesystem::exists(page + ".3"));
 }
 
-// Issue 23: the report judges every figure against a baseline session, with its interval and verdict.
+// The report judges every figure against a baseline session, with its interval and verdict.
 TEST_CASE("a report with a baseline lists each judged figure with both medians, the interval and the verdict",
           "[ui][report]") {
     TemporaryFolder folder;
@@ -299,7 +299,7 @@ TEST_CASE("a report with a baseline lists each judged figure with both medians, 
                Catch::Contains("No baseline: no earlier session of 'nightly' on local ended ok."));
 }
 
-// Issue 23: stragglers named in the report, from stored per-rank times.
+// Stragglers named in the report, from stored per-rank times.
 TEST_CASE("the report's slow-rank section names the slowed rank and its node, and says where it cannot tell",
           "[ui][report]") {
     TemporaryFolder folder;
@@ -350,7 +350,7 @@ TEST_CASE("scalebench report --baseline judges against the named session and ref
     CHECK_THAT(help.out, Catch::Contains("--baseline SESSION"));
 }
 
-// Issue 24: per training series, the model's table and each bucket's measured all-reduce against the sweep.
+// Per training series, the model's table and each bucket's measured all-reduce against the sweep.
 TEST_CASE("the report's Projection section holds the model's table and the buckets' check with its reading",
           "[ui][report]") {
     TemporaryFolder folder;

@@ -46,7 +46,7 @@ const ScalingPoint& pointAt(const std::vector<ScalingPoint>& points, const std::
 
 } // namespace
 
-// Issue 19, finding 3: llama `tiny` at 1 rank against `small` at 2 printed "0.06x 3%"; fp32 and bf16 at 1
+// Llama `tiny` at 1 rank against `small` at 2 printed "0.06x 3%"; fp32 and bf16 at 1
 // rank were pooled.
 TEST_CASE("runs that differ in a setting (preset, precision) form separate scaling series, never pooled",
           "[core][analysis]") {
@@ -77,7 +77,7 @@ TEST_CASE("runs that differ in a setting (preset, precision) form separate scali
     CHECK_THAT(csv, Catch::Contains(",\"llama synthetic precision=bf16 preset=small\","));
 }
 
-// Issue 19, finding 2: time to accuracy (MLBench's basic metric) never reached the console's tables.
+// Time to accuracy (MLBench's basic metric) never reached the console's tables.
 TEST_CASE(
     "time to target gives speedup T(N0)/T(N) with mean and two sigma over repeats beside the throughput "
     "speedup",
@@ -164,7 +164,7 @@ TEST_CASE("a stored session's runs get their series from the stored plan and the
     CHECK(sessionScaling(results).size() == 2); // fp32 and bf16 at 1 rank are not pooled
 }
 
-// Issue 23: the results table names the ranks and nodes that the others wait for.
+// The results table names the ranks and nodes that the others wait for.
 TEST_CASE("the results table names a run's slow rank with its node from the stored rank times and header",
           "[core][analysis]") {
     TemporaryFolder folder;

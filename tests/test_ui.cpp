@@ -87,7 +87,7 @@ TEST_CASE("SessionListModel passes the model tester with data and after a reset"
     CHECK(model.data(model.index(1, SessionListModel::Runs)).toInt() == 2);
     CHECK(model.headerData(SessionListModel::Started, Qt::Horizontal).toString() == "Started (UTC)");
 
-    // Issue 25, finding 6: a running session of 2 runs said 1 (its runs are stored as they are submitted).
+    // A running session of 2 runs said 1 (its runs are stored as they are submitted).
     SessionRow running{9, "quickstart", "2024-05-03T09:30:00Z", "", "running", "local", 1};
     running.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\n";
     running.stored_plan = readStoredPlan(running.id, running.plan_text); // as the store reads it

@@ -403,7 +403,7 @@ TEST_CASE(
     CollectivesChartView* chart = view.chartView();
     REQUIRE(chart->sweepSeries().size() == 4);
     // The legend names what tells the sweeps apart, the title what they share: four entries read whole, not
-    // four "mpi allreduce float32 sum, ..." cut short (issue 25, finding 6).
+    // four "mpi allreduce float32 sum, ..." cut short.
     CHECK(chart->sweepSeries()[0]->name() == "mpi, 2 ranks");
     CHECK(chart->sweepSeries()[3]->name() == "nccl, 4 ranks");
     CHECK(chart->chart()->title().endsWith(": allreduce float32 sum"));
@@ -434,7 +434,7 @@ TEST_CASE(
     CHECK(chart->chart()->title() == "No collective sweeps to chart");
 }
 
-// Issue 23: which rank is slow at which step, and on which node.
+// Which rank is slow at which step, and on which node.
 TEST_CASE(
     "the rank heat map holds a cell per rank and step relative to the step's median, ranks grouped by node "
     "and the slow rank marked",
@@ -856,7 +856,7 @@ TEST_CASE("every analysis view renders to a PNG for screenshots", "[.screenshots
     CHECK(saveWidgetPng(comparison, folder + "/comparison.png", size));
 }
 
-// Issue 19, finding 3: the Scaling tab charted every run of a workload as one series, whatever its settings.
+// The Scaling tab charted every run of a workload as one series, whatever its settings.
 TEST_CASE(
     "the Scaling tab charts one series at a time and offers the session's series by what tells them apart",
     "[ui][views]") {

@@ -321,7 +321,7 @@ TEST_CASE(
     }
 }
 
-// Issue 19, finding 6: `epochs` (seed 004: "maximum epochs: 164 / 750") for tasks 2 and 3, whose data pass
+// `epochs` (seed 004: "maximum epochs: 164 / 750") for tasks 2 and 3, whose data pass
 // the engine now knows: the header states the steps they came to, and each epoch ends in an evaluation.
 TEST_CASE("tasks 2 and 3 train for a number of epochs and evaluate after each", "[workloads][engine]") {
     TemporaryFolder folder;

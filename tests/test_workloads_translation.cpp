@@ -239,7 +239,7 @@ TEST_CASE("a translation workload names its datasets and presets when given anot
                Catch::Contains("no preset 'huge'") && Catch::Contains("tiny"));
 }
 
-// Issue 19, finding 7: GNMT's fp16 loss scaler is the seed's (task 4a: "initial_scale = 2**10 ... max_scale =
+// GNMT's fp16 loss scaler is the seed's (task 4a: "initial_scale = 2**10 ... max_scale =
 // 2**13 scale_window = 128"), the Transformer's task 4b's (2**7, window 2000, no maximum); what the fp16 run
 // of the Transformer scales with is what its header states.
 TEST_CASE("gnmt and transformer state the seed's fp16 loss scalers", "[workloads][precision]") {
@@ -280,7 +280,7 @@ TEST_CASE("gnmt and transformer state the seed's fp16 loss scalers", "[workloads
     CHECK(ofType(records, "step").at(0)["loss_scale"] == 128);
 }
 
-// Issue 19, finding 7: the catalog offers a precision for a translation workload exactly when the engine
+// The catalog offers a precision for a translation workload exactly when the engine
 // trains it; fp16 GNMT needs a GPU (oneDNN has no fp16 LSTM) and says so on the CPU. bf16 GNMT trains on the
 // CPU.
 TEST_CASE("every precision the catalog offers for gnmt and transformer trains on the CPU or names the GPU it "
@@ -319,7 +319,7 @@ TEST_CASE("every precision the catalog offers for gnmt and transformer trains on
     }
 }
 
-// Issue 19, finding 8: the seed's test sets are length-filtered ("tested on sentences of max length 150
+// The seed's test sets are length-filtered ("tested on sentences of max length 150
 // tokens" for GNMT, "trained and tested on sentences of maximum length 80 tokens" for the Transformer), and
 // BLEU is scored on MLBench's words, with MLBench's own mean of per-batch BLEU beside the corpus BLEU.
 TEST_CASE("the test sentences are the seed's: at most 150 tokens for gnmt and 80 for transformer",

@@ -168,7 +168,7 @@ TEST_CASE("Task 1 on Fashion-MNIST reaches its accuracy target on 2 ranks in a q
     CHECK(summary["steps"].get<int64_t>() % 10 == 0);
 }
 
-// Issue 19, finding 5: a target is read in the unit the console shows (accuracy in %); a fraction where a
+// A target is read in the unit the console shows (accuracy in %); a fraction where a
 // percentage belongs is refused before training; a run short of its target says so in its summary, with the
 // best it got; the old --target-accuracy still works and warns.
 TEST_CASE("a target is in percent for accuracy, refused as a fraction, and its outcome is in the summary",

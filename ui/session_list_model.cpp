@@ -63,7 +63,7 @@ QVariant SessionListModel::data(const QModelIndex& index, int role) const {
             .remove(QLatin1Char('Z'));
     case Status:
         return QString::fromStdString(s.status);
-    case Runs: { // "1 of 2" while running (issue 25: a running session of 2 runs said 0 or 1)
+    case Runs: { // "1 of 2" while running (a running session of 2 runs once said 0 or 1)
         const int planned = planned_[static_cast<std::size_t>(index.row())];
         if (planned > s.run_count) return tr("%1 of %2").arg(s.run_count).arg(planned);
         return s.run_count;

@@ -9,7 +9,7 @@ namespace {
 
 const std::vector<std::pair<std::string, DecoderShape>>& presets() {
     // {layers, hidden, heads, kv_heads, ffn, vocab}; 7b/13b/70b: Llama 2 (Touvron et al. 2023, table 1 and
-    // the released configs); 1b: a 1.26 B decoder of Llama's make that trains on one GPU (issue 18's
+    // the released configs); 1b: a 1.26 B decoder of Llama's make that trains on one GPU (the
     // measurement against PyTorch).
     static const std::vector<std::pair<std::string, DecoderShape>> shapes = {
         {"tiny", {2, 32, 4, 2, 64, 64}},           {"small", {4, 256, 8, 4, 688, 1024}},

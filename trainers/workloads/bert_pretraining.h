@@ -1,6 +1,6 @@
-// MLPerf-style BERT pre-training (the proxy of issue 6): BERT-large (or tiny) with the masked-LM loss on
-// learnable synthetic tokens (15% masked, 80/10/10), LAMB, linear warm-up and linear decay; held-out
-// masked-LM accuracy (MLPerf's target: 0.72).
+// MLPerf-style BERT pre-training (the proxy of MLPerf Training's BERT): BERT-large (or tiny) with the
+// masked-LM loss on learnable synthetic tokens (15% masked, 80/10/10), LAMB, linear warm-up and linear decay;
+// held-out masked-LM accuracy (MLPerf's target: 0.72).
 #pragma once
 
 #include "bert.h"
