@@ -5,6 +5,7 @@
 #include "connection_check.h"
 #include "session_site.h"
 #include "shell_words.h"
+#include "slurm_output.h"
 #include "ssh_transport.h"
 
 #include <algorithm>
@@ -137,180 +138,197 @@ int ClusterReadiness::problems() const {
     return n;
 }
 
-ClusterReadiness checkClusterReadiness(const ClusterSettings& cluster,
-                                       const std::filesystem::path& engine_sources,
-                                       const std::function<std::string(const std::string& root)>& engine_at,
-                                       PlanNeeds needs) {
-    ClusterReadiness r;
-    r.remote_root = cluster.remote_root;
-    auto add = [&](Verdict v, std::string what, std::string detail) {
-        r.items.push_back({v, std::move(what), std::move(detail)});
-    };
+namespace {
 
-    // The host key and the login, as the Clusters tab's "Test connection" checks them.
-    const ConnectionReport connection = checkConnection(cluster);
-    r.where = connection.where;
+void add(ClusterReadiness& r, Verdict verdict, std::string what, std::string detail) {
+    r.items.push_back({verdict, std::move(what), std::move(detail)});
+}
+
+// The host key and the login, as the Clusters tab's "Test connection" checks them; false where the check
+// stops.
+bool checkLogin(const ClusterSettings& cluster, const ConnectionReport& connection, ClusterReadiness& r) {
     if (!connection.reachable) {
-        add(Verdict::Missing, "connection", connection.error);
-        return r;
+        add(r, Verdict::Missing, "connection", connection.error);
+        return false;
     }
     const HostKeyFinding& key = connection.host_key;
     if (key.state == HostKeyState::Changed) {
         std::string recorded;
         for (const auto& line : key.recorded)
             recorded += (recorded.empty() ? "" : "; ") + line;
-        add(Verdict::Missing, "host key",
+        add(r, Verdict::Missing, "host key",
             key.key_type + " " + key.fingerprint + " of " + key.host + " is NOT the key " +
                 key.known_hosts_file + " records (" + recorded +
                 "): refused; find out why before anything else");
-        return r;
+        return false;
     }
     if (key.state == HostKeyState::Unknown) {
-        add(Verdict::Missing, "host key",
+        add(r, Verdict::Missing, "host key",
             key.key_type + " " + key.fingerprint + " of " + key.host + " is not in " + key.known_hosts_file +
                 (cluster.trust_on_first_use
                      ? ": --batch would add it (trust_on_first_use = true); the check does not"
                      : ": --batch refuses it; compare it with the fingerprint your admins publish, then "
                        "trust it "
                        "(the Clusters tab's Test connection, or ssh-keyscan into that file)"));
-        return r;
+        return false;
     }
-    add(Verdict::Ok, "host key", key.key_type + " " + key.fingerprint + ", known in " + key.known_hosts_file);
+    add(r, Verdict::Ok, "host key",
+        key.key_type + " " + key.fingerprint + ", known in " + key.known_hosts_file);
     if (!connection.logged_in) {
-        add(Verdict::Missing, "login", connection.error);
-        return r;
+        add(r, Verdict::Missing, "login", connection.error);
+        return false;
     }
-    add(Verdict::Ok, "login", connection.where + " (host " + connection.remote_host + ")");
+    add(r, Verdict::Ok, "login", connection.where + " (host " + connection.remote_host + ")");
+    return true;
+}
 
+// Slurm's commands, as the scheduler runs them (straight over SSH, without the setup lines), the partition
+// and srun's PMIx; returns the login's home folder.
+std::string checkSlurm(const ClusterSettings& cluster, const std::string& where, Transport& transport,
+                       ClusterReadiness& r) {
+    const CommandResult slurm =
+        transport.run("for c in sbatch squeue scancel scontrol sacct; do if p=$(command -v \"$c\"); then "
+                      "echo \"slurm|$c|$p|$(\"$c\" --version 2>/dev/null | head -n 1)\"; else echo "
+                      "\"slurm|$c||\"; fi; done; "
+                      "echo \"home|$(pwd)\"");
+    std::string home;
+    std::istringstream lines(slurm.out);
+    for (std::string line; std::getline(lines, line);) {
+        const auto f = fields(line, '|');
+        if (f.size() >= 2 && f[0] == "home") home = f[1];
+        if (f.size() < 3 || f[0] != "slurm") continue;
+        const std::string& command = f[1];
+        const std::string version = f.size() > 3 ? " (" + f[3] + ")" : "";
+        if (!f[2].empty())
+            add(r, Verdict::Ok, command, f[2] + version);
+        else if (command == "sacct")
+            add(r, Verdict::Note, command,
+                "not found (optional: final job states then come from scontrol and jobcomp_log)");
+        else
+            add(r, Verdict::Missing, command,
+                "not in the PATH of a command run over SSH (ssh " + where + " " + command +
+                    "): is this the cluster's login node? Slurm's client commands must be there");
+    }
+    std::string partitions; // as sinfo lists them, the default marked with '*'
+    for (const std::string& p : parseSinfoPartitions(transport.run("sinfo -h -o %P").out))
+        partitions += (partitions.empty() ? "" : ", ") + p;
+    if (!cluster.partition.empty()) {
+        const CommandResult p = transport.run("scontrol show partition " + shellQuote(cluster.partition));
+        const std::string what = "partition '" + cluster.partition + "'";
+        const std::string state = p.exit_status == 0 ? partitionState(p.out) : "";
+        if (!state.empty())
+            add(r, state == "UP" ? Verdict::Ok : Verdict::Missing, what,
+                "State=" + state + (state == "UP" ? "" : ": jobs there would wait"));
+        else
+            add(r, Verdict::Missing, what,
+                "not on this cluster (partitions: " + (partitions.empty() ? "none listed" : partitions) +
+                    "): set partition to one of them, or leave it out for the default (marked *)");
+    } else {
+        add(r, Verdict::Ok, "partition", "none set: Slurm's default (partitions: " + partitions + ")");
+    }
+    if (cluster.launcher == ClusterSettings::Launcher::SrunPmix) {
+        if (offersPmix(transport.run("srun --mpi=list 2>&1").out))
+            add(r, Verdict::Ok, "srun --mpi=pmix", "offered by srun --mpi=list");
+        else
+            add(r, Verdict::Missing, "srun --mpi=pmix",
+                "srun --mpi=list does not offer pmix: set launcher = \"mpirun\" (the job script then "
+                "runs "
+                "mpirun inside the allocation)");
+    }
+    return home;
+}
+
+// What the engine's build job needs, checked on the head node after the cluster's setup lines as in its
+// script.
+void checkEngineBuild(const ClusterSettings& cluster, const std::filesystem::path& engine_sources,
+                      Transport& transport, ClusterReadiness& r) {
+    add(r, Verdict::Note, "the engine's build",
+        "what it needs is checked here on the head node after the cluster's " +
+            std::to_string(cluster.setup_lines.size()) +
+            " setup line(s); its job runs on a compute node, which needs the same");
+    std::string script;
+    for (const auto& line : cluster.setup_lines)
+        script += line + "\n";
+    script += kBuildNeedsScript;
+    const CommandResult needs =
+        transport.run("bash -c " + shellQuote(script) + " check " + shellQuote(cluster.torch_python) +
+                      (cluster.gpus_per_node > 0 ? " gpu" : " cpu"));
+    const std::string cmake_needed = requiredCMake(engine_sources);
+    std::istringstream need_lines(needs.out);
+    int found = 0;
+    for (std::string line; std::getline(need_lines, line);) {
+        const auto f = fields(line, '|');
+        if (f.size() < 3 || f[0] != "need") continue;
+        ++found;
+        const std::string& what = f[1];
+        const std::string detail = f.size() > 3 ? f[3] : "";
+        if (f[2] == "note") {
+            add(r, Verdict::Note, what, detail);
+        } else if (f[2] != "ok") {
+            add(r, Verdict::Missing, what, buildAdvice(cluster, what, detail));
+        } else if (what == "CMake" && !cmake_needed.empty()) {
+            std::smatch v;
+            const bool new_enough =
+                std::regex_search(detail, v, std::regex(R"(([0-9]+\.[0-9]+(\.[0-9]+)?))")) &&
+                versionAtLeast(v[1], cmake_needed);
+            if (new_enough)
+                add(r, Verdict::Ok, what, detail + " (the engine needs " + cmake_needed + " or newer)");
+            else
+                add(r, Verdict::Missing, what,
+                    detail + ": the engine needs " + cmake_needed + " or newer: `module load cmake` in " +
+                        "`setup`, or `python3 -m pip install --user cmake`");
+        } else {
+            add(r, Verdict::Ok, what, detail);
+        }
+    }
+    if (found == 0)
+        add(r, Verdict::Missing, "setup lines",
+            "the check of the build's needs printed nothing (exit " + std::to_string(needs.exit_status) +
+                "): " + firstLine(needs.err));
+}
+
+} // namespace
+
+ClusterReadiness checkClusterReadiness(const ClusterSettings& cluster,
+                                       const std::filesystem::path& engine_sources,
+                                       const std::function<std::string(const std::string& root)>& engine_at,
+                                       PlanNeeds needs) {
+    ClusterReadiness r;
+    r.remote_root = cluster.remote_root;
+    const ConnectionReport connection = checkConnection(cluster);
+    r.where = connection.where;
+    if (!checkLogin(cluster, connection, r)) return r;
     try {
         SshSettings ssh = sshSettings(cluster);
         ssh.trust_on_first_use = false; // the key is known: nothing to add
         SshTransport transport(ssh);
-
-        // Slurm's commands, as the scheduler runs them: straight over SSH, without the setup lines.
-        const CommandResult slurm =
-            transport.run("for c in sbatch squeue scancel scontrol sacct; do if p=$(command -v \"$c\"); then "
-                          "echo \"slurm|$c|$p|$(\"$c\" --version 2>/dev/null | head -n 1)\"; else echo "
-                          "\"slurm|$c||\"; fi; done; "
-                          "echo \"home|$(pwd)\"");
-        std::string home;
-        std::istringstream lines(slurm.out);
-        for (std::string line; std::getline(lines, line);) {
-            const auto f = fields(line, '|');
-            if (f.size() >= 2 && f[0] == "home") home = f[1];
-            if (f.size() < 3 || f[0] != "slurm") continue;
-            const std::string& command = f[1];
-            const std::string version = f.size() > 3 ? " (" + f[3] + ")" : "";
-            if (!f[2].empty())
-                add(Verdict::Ok, command, f[2] + version);
-            else if (command == "sacct")
-                add(Verdict::Note, command,
-                    "not found (optional: final job states then come from scontrol and jobcomp_log)");
-            else
-                add(Verdict::Missing, command,
-                    "not in the PATH of a command run over SSH (ssh " + connection.where + " " + command +
-                        "): is this the cluster's login node? Slurm's client commands must be there");
-        }
-
-        std::string partitions; // as sinfo lists them, the default marked with '*'
-        std::istringstream listed(transport.run("sinfo -h -o %P").out);
-        for (std::string p; std::getline(listed, p);)
-            if (!p.empty()) partitions += (partitions.empty() ? "" : ", ") + p;
-        if (!cluster.partition.empty()) {
-            const CommandResult p = transport.run("scontrol show partition " + shellQuote(cluster.partition));
-            const std::string what = "partition '" + cluster.partition + "'";
-            std::smatch state;
-            if (p.exit_status == 0 && std::regex_search(p.out, state, std::regex(R"(State=(\S+))")))
-                add(state[1] == "UP" ? Verdict::Ok : Verdict::Missing, what,
-                    "State=" + std::string(state[1]) + (state[1] == "UP" ? "" : ": jobs there would wait"));
-            else
-                add(Verdict::Missing, what,
-                    "not on this cluster (partitions: " + (partitions.empty() ? "none listed" : partitions) +
-                        "): set partition to one of them, or leave it out for the default (marked *)");
-        } else {
-            add(Verdict::Ok, "partition", "none set: Slurm's default (partitions: " + partitions + ")");
-        }
-        if (cluster.launcher == ClusterSettings::Launcher::SrunPmix) {
-            const CommandResult mpi = transport.run("srun --mpi=list 2>&1");
-            if (mpi.out.find("pmix") != std::string::npos)
-                add(Verdict::Ok, "srun --mpi=pmix", "offered by srun --mpi=list");
-            else
-                add(Verdict::Missing, "srun --mpi=pmix",
-                    "srun --mpi=list does not offer pmix: set launcher = \"mpirun\" (the job script then "
-                    "runs "
-                    "mpirun inside the allocation)");
-        }
-
+        const std::string home = checkSlurm(cluster, connection.where, transport, r);
         if (needs.containers) {
             // pyxis adds --container-image to srun's options (a SPANK plugin): its help lists it.
             if (transport.run("srun --help 2>&1 | grep -q -- --container-image").exit_status == 0)
-                add(Verdict::Ok, "pyxis", "srun takes --container-image (the plan's container runs)");
+                add(r, Verdict::Ok, "pyxis", "srun takes --container-image (the plan's container runs)");
             else
-                add(Verdict::Missing, "pyxis",
+                add(r, Verdict::Missing, "pyxis",
                     "srun --help lists no --container-image: the plan's container runs need Slurm's pyxis "
                     "plugin (github.com/NVIDIA/pyxis, with enroot) on this cluster, or leave out their "
                     "container_image");
         }
         if (!home.empty() && !cluster.remote_root.starts_with("/"))
             r.remote_root = home + "/" + cluster.remote_root;
-        add(Verdict::Ok, "remote_root", r.remote_root);
+        add(r, Verdict::Ok, "remote_root", r.remote_root);
         if (!needs.engine) {
-            add(Verdict::Note, "engine", "not needed: every run of the plan is a command of its own");
+            add(r, Verdict::Note, "engine", "not needed: every run of the plan is a command of its own");
             return r;
         }
         const std::string engine = engine_at(r.remote_root);
         if (transport.run("test -x " + shellQuote(engine)).exit_status == 0)
-            add(Verdict::Ok, "engine", "built there already (" + engine + ")");
+            add(r, Verdict::Ok, "engine", "built there already (" + engine + ")");
         else
-            add(Verdict::Note, "engine",
+            add(r, Verdict::Note, "engine",
                 "not built there yet: the first --batch builds it by a Slurm job (minutes), into " + engine);
-
-        // What the build job needs, after the cluster's setup lines as in its script.
-        add(Verdict::Note, "the engine's build",
-            "what it needs is checked here on the head node after the cluster's " +
-                std::to_string(cluster.setup_lines.size()) +
-                " setup line(s); its job runs on a compute node, which needs the same");
-        std::string script;
-        for (const auto& line : cluster.setup_lines)
-            script += line + "\n";
-        script += kBuildNeedsScript;
-        const CommandResult needs =
-            transport.run("bash -c " + shellQuote(script) + " check " + shellQuote(cluster.torch_python) +
-                          (cluster.gpus_per_node > 0 ? " gpu" : " cpu"));
-        const std::string cmake_needed = requiredCMake(engine_sources);
-        std::istringstream need_lines(needs.out);
-        int found = 0;
-        for (std::string line; std::getline(need_lines, line);) {
-            const auto f = fields(line, '|');
-            if (f.size() < 3 || f[0] != "need") continue;
-            ++found;
-            const std::string& what = f[1];
-            const std::string detail = f.size() > 3 ? f[3] : "";
-            if (f[2] == "note") {
-                add(Verdict::Note, what, detail);
-            } else if (f[2] != "ok") {
-                add(Verdict::Missing, what, buildAdvice(cluster, what, detail));
-            } else if (what == "CMake" && !cmake_needed.empty()) {
-                std::smatch v;
-                const bool new_enough =
-                    std::regex_search(detail, v, std::regex(R"(([0-9]+\.[0-9]+(\.[0-9]+)?))")) &&
-                    versionAtLeast(v[1], cmake_needed);
-                if (new_enough)
-                    add(Verdict::Ok, what, detail + " (the engine needs " + cmake_needed + " or newer)");
-                else
-                    add(Verdict::Missing, what,
-                        detail + ": the engine needs " + cmake_needed + " or newer: `module load cmake` in " +
-                            "`setup`, or `python3 -m pip install --user cmake`");
-            } else {
-                add(Verdict::Ok, what, detail);
-            }
-        }
-        if (found == 0)
-            add(Verdict::Missing, "setup lines",
-                "the check of the build's needs printed nothing (exit " + std::to_string(needs.exit_status) +
-                    "): " + firstLine(needs.err));
+        checkEngineBuild(cluster, engine_sources, transport, r);
     } catch (const std::exception& e) {
-        add(Verdict::Missing, "connection", e.what());
+        add(r, Verdict::Missing, "connection", e.what());
     }
     return r;
 }

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <map>
 #include <optional>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -188,6 +189,23 @@ std::vector<SlurmJobInfo> parseJobRecords(const std::string& output) {
         jobs.push_back(job);
     }
     return jobs;
+}
+
+std::vector<std::string> parseSinfoPartitions(const std::string& output) {
+    std::vector<std::string> partitions;
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty()) partitions.push_back(line);
+    return partitions;
+}
+
+std::string partitionState(const std::string& output) {
+    std::smatch state;
+    return std::regex_search(output, state, std::regex(R"(State=(\S+))")) ? std::string(state[1]) : "";
+}
+
+bool offersPmix(const std::string& output) {
+    return output.find("pmix") != std::string::npos;
 }
 
 } // namespace scalebench

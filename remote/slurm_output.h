@@ -45,5 +45,12 @@ bool isFailedNodeState(const std::string& state);
 std::vector<SlurmJobInfo> parseSacct(const std::string& output);
 // `scontrol --oneliner show job` (one job a line), and the lines of JobCompType=jobcomp/filetxt
 std::vector<SlurmJobInfo> parseJobRecords(const std::string& output);
+// `sinfo -h -o %P`: the partitions as listed, the default marked with '*'.
+std::vector<std::string> parseSinfoPartitions(const std::string& output);
+// `scontrol show partition NAME`: its State= (UP, DOWN, DRAIN, INACTIVE); "" where the output gives none (no
+// such partition).
+std::string partitionState(const std::string& output);
+// `srun --mpi=list`: whether srun offers PMIx.
+bool offersPmix(const std::string& output);
 
 } // namespace scalebench

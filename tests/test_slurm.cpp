@@ -384,6 +384,19 @@ TEST_CASE("squeue's restart count and sinfo's down nodes tell a requeue after a 
     CHECK(isFailedNodeState("drained"));
 }
 
+TEST_CASE("a cluster's partitions, a partition's state and srun's PMIx read from Slurm's own output",
+          "[remote][slurm]") {
+    CHECK(parseSinfoPartitions("debug*\ngpu\n\nlong\n") == std::vector<std::string>{"debug*", "gpu", "long"});
+    CHECK(parseSinfoPartitions("").empty());
+    CHECK(partitionState("PartitionName=gpu\n   AllowGroups=ALL Default=NO\n   State=UP TotalCPUs=64\n") ==
+          "UP");
+    CHECK(partitionState("PartitionName=old\n   State=DRAIN TotalCPUs=8\n") == "DRAIN");
+    CHECK(partitionState("Partition nope not found\n").empty());
+    CHECK(offersPmix("MPI plugin types are...\n\tnone\n\tcray_shasta\n\tpmi2\n\tpmix\nspecific pmix plugin "
+                     "versions available: pmix_v4\n"));
+    CHECK_FALSE(offersPmix("MPI plugin types are...\n\tnone\n\tpmi2\n"));
+}
+
 TEST_CASE("a job Slurm starts again is reported as its next attempt, with the node that failed",
           "[remote][slurm]") {
     ScriptedTransport cluster;
