@@ -11,6 +11,7 @@
 #include <csignal>
 #include <fmt/format.h>
 #include <fstream>
+#include <map>
 #include <thread>
 #include <unistd.h>
 
@@ -71,10 +72,12 @@ struct Collected {
 // Reads the run's output again from the start and stores all of it, from where and in the format its stored
 // plan says (an engine's metric stream or a command's own format). A run the plan does not name (its plan no
 // longer reads) is read as an engine run's metric stream, and that is said.
-Collected collect(SessionStore& store, const SessionRow& session, const RunRow& run, Transport& transport) {
+Collected collect(SessionStore& store, const SessionRow& session, const std::map<std::string, RunSpec>& runs,
+                  const RunRow& run, Transport& transport) {
     if (run.run_dir.empty()) return {};
-    const RunSpec* planned = session.stored_plan.run(run.name);
-    const RunSpec spec = planned ? *planned : RunSpec{};
+    const auto found = runs.find(run.name);
+    const bool planned = found != runs.end();
+    const RunSpec spec = planned ? found->second : RunSpec{};
     MetricFileTail tail(transport, metricFile(run.run_dir, run.attempt, outputFileOf(spec)),
                         outputReaderOf(spec));
     store.replaceRecords(run.id, tail.finish());
@@ -90,10 +93,11 @@ std::string ownerText(const SessionRow& session) {
 }
 
 // The run's records collected again from its metric file, and the run stored as abandoned, saying what became
-// of its job; returns the steps collected.
-std::int64_t abandon(SessionStore& store, const SessionRow& session, const RunRow& run, Transport& transport,
+// of its job; returns the steps collected. `runs`: the session's planned runs (StoredPlan::runs).
+std::int64_t abandon(SessionStore& store, const SessionRow& session,
+                     const std::map<std::string, RunSpec>& runs, const RunRow& run, Transport& transport,
                      const std::string& job) {
-    const Collected collected = collect(store, session, run, transport);
+    const Collected collected = collect(store, session, runs, run, transport);
     store.finishRun(run.id,
                     {"abandoned",
                      fmt::format("the console following it ({}) ended first; {}; {} step(s) collected "
@@ -126,9 +130,10 @@ std::vector<std::string> resolveOrphans(SessionStore& store) {
             continue;
         }
         std::int64_t steps = 0;
+        const std::map<std::string, RunSpec> planned = session.stored_plan.runs();
         for (const auto& run : store.runs(session.id)) {
             if (!unfinished(run)) continue;
-            steps += abandon(store, session, run, local, stopLocalJob(run.job_id));
+            steps += abandon(store, session, planned, run, local, stopLocalJob(run.job_id));
         }
         store.finishSession(session.id, "abandoned");
         lines.push_back(fmt::format("session {} was left running by a console that ended ({}): its jobs are "
@@ -151,6 +156,7 @@ std::vector<std::string> resolveOrphansOnCluster(SessionStore& store, const std:
                 if (!run.job_id.empty()) job_ids.push_back(run.job_id);
             }
         const auto states = scheduler.poll(job_ids);
+        const std::map<std::string, RunSpec> planned = session.stored_plan.runs();
         std::int64_t steps = 0;
         for (const auto& run : runs) {
             std::string job = "never submitted";
@@ -163,7 +169,7 @@ std::vector<std::string> resolveOrphansOnCluster(SessionStore& store, const std:
                     job = fmt::format("job {} was still {}: cancelled", run.job_id, toString(status.state));
                 }
             }
-            steps += abandon(store, session, run, transport, job);
+            steps += abandon(store, session, planned, run, transport, job);
         }
         store.finishSession(session.id, "abandoned");
         lines.push_back(

@@ -107,7 +107,9 @@ void readMlperfScore(const std::string& summary_json, RunResult& result) {
 std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id,
                                           StepTimeConvention convention) {
     const std::optional<SessionRow> session = store.session(session_id);
-    const StoredPlan stored = session ? session->stored_plan : StoredPlan{};
+    const std::map<std::string, RunSpec> planned =
+        session ? session->stored_plan.runs() : std::map<std::string, RunSpec>{};
+    const std::string plan_problem = session ? session->stored_plan.problem : "";
     std::vector<RunResult> results;
     for (const RunRow& run : store.runs(session_id)) {
         RunResult result{run.name,
@@ -121,8 +123,9 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
                          store.collectives(run.id),
                          requeueNote(store.attempts(run.id))};
         result.series = {run.workload, run.dataset, {}};
-        if (const RunSpec* spec = stored.run(run.name)) result.series.settings = seriesSettings(*spec);
-        result.plan_problem = stored.problem;
+        if (const auto it = planned.find(run.name); it != planned.end())
+            result.series.settings = seriesSettings(it->second);
+        result.plan_problem = plan_problem;
         result.wall_s = storedSeconds(run.started_at, run.finished_at);
         if (const std::optional<SummaryRecord> summary = summaryOf(run)) {
             if (summary->wall_s > 0) result.wall_s = summary->wall_s;

@@ -551,10 +551,12 @@ std::optional<SessionRow> SessionStore::session(std::int64_t session_id) const {
     return rows.front();
 }
 
-const RunSpec* StoredPlan::run(const std::string& name) const {
-    for (const RunSpec& spec : runs)
-        if (spec.name == name) return &spec;
-    return nullptr;
+std::map<std::string, RunSpec> StoredPlan::runs() const {
+    std::map<std::string, RunSpec> by_name;
+    if (plan)
+        for (RunSpec& run : expandPlan(*plan))
+            by_name.emplace(run.name, std::move(run));
+    return by_name;
 }
 
 StoredPlan readStoredPlan(std::int64_t session_id, const std::string& text) {
@@ -563,11 +565,7 @@ StoredPlan readStoredPlan(std::int64_t session_id, const std::string& text) {
     const std::string where = "the plan stored with session " + std::to_string(session_id);
     try {
         stored.plan = parsePlanText(text, where);
-        stored.plan->source_text = text;
-        stored.runs = expandPlan(*stored.plan);
     } catch (const std::exception& e) {
-        stored.plan.reset();
-        stored.runs.clear();
         stored.problem = where + " no longer reads: " + e.what();
     }
     return stored;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,11 +20,11 @@ namespace scalebench {
 // a stored plan, and a plan that no longer reads is named, never passed over.
 struct StoredPlan {
     std::optional<RunPlan> plan; // none where the session stored none (an import) or its text no longer reads
-    std::vector<RunSpec> runs;   // the plan's runs (expandPlan); none without a plan
     // Why there is no plan although one was stored: "the plan stored with session 7 no longer reads: ...".
     std::string problem;
-    // The run of that name, or none.
-    const RunSpec* run(const std::string& name) const;
+    // The plan's runs by name (expandPlan), made where they are used, not with every row read; none without a
+    // plan.
+    std::map<std::string, RunSpec> runs() const;
 };
 
 // How the store reads a session's stored plan (the one reader of stored plans; a session built by hand, as in

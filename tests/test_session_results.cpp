@@ -210,12 +210,13 @@ TEST_CASE("a stored plan that no longer reads is named: by the store, beside its
     const auto g = store.session(good);
     REQUIRE(g->stored_plan.plan);
     CHECK(g->stored_plan.problem.empty());
-    CHECK(g->stored_plan.runs.size() == 2);
-    REQUIRE(g->stored_plan.run("resnet20-fashion-mnist-n2-r1"));
-    CHECK(g->stored_plan.run("resnet20-fashion-mnist-n2-r1")->group.precision == "bf16");
+    const auto runs = g->stored_plan.runs();
+    CHECK(runs.size() == 2);
+    REQUIRE(runs.contains("resnet20-fashion-mnist-n2-r1"));
+    CHECK(runs.at("resnet20-fashion-mnist-n2-r1").group.precision == "bf16");
     const auto o = store.session(old);
     CHECK_FALSE(o->stored_plan.plan);
-    CHECK(o->stored_plan.runs.empty());
+    CHECK(o->stored_plan.runs().empty());
     CHECK_THAT(o->stored_plan.problem, Catch::Contains("the plan stored with session 2 no longer reads") &&
                                            Catch::Contains("unknown workload 'resnet21'"));
     const auto i = store.session(imported);

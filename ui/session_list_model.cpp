@@ -14,7 +14,7 @@ void SessionListModel::setSessions(std::vector<SessionRow> sessions) {
     planned_.assign(sessions_.size(), 0);
     for (std::size_t i = 0; i < sessions_.size(); ++i)
         if (sessions_[i].status == "running")
-            planned_[i] = static_cast<int>(sessions_[i].stored_plan.runs.size());
+            planned_[i] = static_cast<int>(sessions_[i].stored_plan.runs().size());
     endResetModel();
 }
 
