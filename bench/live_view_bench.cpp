@@ -23,7 +23,7 @@ using namespace scalebench;
 
 namespace {
 
-double median(std::vector<double> v) {
+double medianMs(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     return v.empty() ? 0 : v[v.size() / 2];
 }
@@ -160,16 +160,17 @@ int main(int argc, char** argv) {
         static_cast<long long>(model.recordCount()), frame_ms.size(), kPerFrame);
     std::printf(
         "  per frame (median ms): append %.2f  redraw %.2f  layout+paint %.2f  total %.2f  (max %.2f)\n",
-        median(append_ms), median(redraw_ms), median(paint_ms), median(frame_ms),
+        medianMs(append_ms), medianMs(redraw_ms), medianMs(paint_ms), medianMs(frame_ms),
         *std::max_element(frame_ms.begin(), frame_ms.end()));
     std::printf("  frames at >= 90%% of the records: median %.2f ms, max %.2f; budget %.0f ms -> %.2fx\n",
-                median(late), *std::max_element(late.begin(), late.end()), kFrameBudgetMs,
-                kFrameBudgetMs / median(late));
+                medianMs(late), *std::max_element(late.begin(), late.end()), kFrameBudgetMs,
+                kFrameBudgetMs / medianMs(late));
     std::vector<double> late_cpu(frame_cpu_ms.end() - static_cast<std::ptrdiff_t>(late.size()),
                                  frame_cpu_ms.end());
     std::printf("  CPU time of the GUI thread per frame (the machine's other load left out): median %.2f ms, "
                 "at >= 90%% of the records %.2f ms (max %.2f)\n",
-                median(frame_cpu_ms), median(late_cpu), *std::max_element(late_cpu.begin(), late_cpu.end()));
+                medianMs(frame_cpu_ms), medianMs(late_cpu),
+                *std::max_element(late_cpu.begin(), late_cpu.end()));
     const auto over = [&](const std::vector<double>& ms) {
         return std::count_if(ms.begin(), ms.end(), [&](double m) { return m > kFrameBudgetMs; });
     };
@@ -180,8 +181,8 @@ int main(int argc, char** argv) {
     std::printf("  points drawn by the loss chart: %d of %zu; charts painted per frame: %.1f of 3\n", drawn,
                 trace.step.size(), charts_painted);
     std::printf("peer: one chart with every point (no decimation): median %.1f ms per redraw+paint\n",
-                median(full_ms));
+                medianMs(full_ms));
     std::printf("ratio peer / ours (late frames, three charts vs one): %.1fx\n",
-                median(full_ms) / median(late));
-    return median(late) < kFrameBudgetMs ? 0 : 1;
+                medianMs(full_ms) / medianMs(late));
+    return medianMs(late) < kFrameBudgetMs ? 0 : 1;
 }

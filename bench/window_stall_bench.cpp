@@ -150,9 +150,9 @@ std::int64_t storeSession(SessionStore& store, const std::string& name, int runs
         const auto run = store.createRun(session, spec);
         store.startRun(run, "4242");
         store.appendRecords(run, runRecords(spec.ranks, steps, 50));
-        store.finishRun(run, {"ok", "", 0, "localhost"});
+        store.finishRun(run, {RunStatus::Ok, "", 0, "localhost"});
     }
-    store.finishSession(session, "ok");
+    store.finishSession(session, SessionStatus::Ok);
     return session;
 }
 

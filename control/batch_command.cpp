@@ -11,6 +11,7 @@
 #include "session_results.h"
 #include "session_runner.h"
 #include "session_site.h"
+#include "session_store.h"
 #include "verdicts.h"
 
 #include <csignal>
@@ -40,7 +41,7 @@ class LeftBehind final : public SessionEvents {
         jobs_[run.run_id] = run.job_id;
         update();
     }
-    void runFinished(std::int64_t run_id, const std::string&, const std::string&) override {
+    void runFinished(std::int64_t run_id, RunStatus, const std::string&) override {
         jobs_.erase(run_id);
         update();
     }
@@ -101,6 +102,95 @@ StepTimeConvention stepTimeConvention(const ConsoleOptions& options) {
                                             : StepTimeConvention::SteadyStateMedian;
 }
 
+// Before anything runs: a baseline named by id or name must be in the store ("last" is resolved after), and
+// the sessions an earlier console left 'running' are resolved, each said on `out`.
+void prepareStore(const ConsoleOptions& options, SessionStore& store, std::ostream& out) {
+    if (!options.baseline.empty() && options.baseline != "last")
+        baselineSession(store, options.baseline, SessionRow{});
+    for (const auto& line : resolveOrphans(store))
+        out << line << std::endl;
+}
+
+// The session runner that an interrupt cancels, while one runs: the watcher thread cancels, the main thread
+// runs.
+class RunningSession {
+  public:
+    void cancelAll() {
+        std::lock_guard lock(mutex_);
+        if (running_) running_->requestCancelAll();
+    }
+    SessionOutcome run(SessionRunner& runner, const RunPlan& plan) {
+        {
+            std::lock_guard lock(mutex_);
+            running_ = &runner;
+        }
+        const SessionOutcome outcome = runner.run(plan);
+        {
+            std::lock_guard lock(mutex_);
+            running_ = nullptr;
+        }
+        return outcome;
+    }
+
+  private:
+    std::mutex mutex_;
+    SessionRunner* running_ = nullptr;
+};
+
+// Where the plan runs: this machine, or options.cluster with the jobs an earlier console left there resolved;
+// each line of progress on `out`.
+Site openSite(const ConsoleOptions& options, const RunPlan& plan, SessionStore& store, std::ostream& out) {
+    Site site = options.cluster.empty()
+                    ? localSite(
+                          options, [&](const std::string& line) { out << line << std::endl; },
+                          runsEngine(expandPlan(plan)))
+                    : clusterSite(
+                          options, store, [&](const std::string& line) { out << line << std::endl; },
+                          runsEngine(expandPlan(plan)));
+    if (!options.cluster.empty())
+        for (const auto& line :
+             resolveOrphansOnCluster(store, site.settings.cluster, *site.transport, *site.scheduler))
+            out << line << std::endl;
+    return site;
+}
+
+// A finished session on `out`: the results table, the collective sweeps, the runs' costs, the verdicts (true
+// where one fails), and OUT/results.csv.
+bool reportSession(const ConsoleOptions& options, const RunPlan& plan, const SessionStore& store,
+                   std::int64_t session_id, const std::vector<RunResult>& results, std::ostream& out) {
+    out << "\n" << formatResultsTable(results) << formatCollectiveSweeps(results);
+    if (const std::optional<SessionRow> session = store.session(session_id))
+        if (const std::string costs = formatRunCosts(results, sessionPrice(*session)); !costs.empty())
+            out << "\n" << costs;
+    const bool verdicts_fail =
+        judge(options, plan, store, session_id, results, stepTimeConvention(options), out);
+    const auto csv_path = options.out_dir / "results.csv";
+    std::ofstream(csv_path) << resultsCsv(results);
+    out << "\nsession " << session_id << " stored in " << options.db.string()
+        << "; CSV: " << csv_path.string() << "\n";
+    return verdicts_fail;
+}
+
+// The exit code of a session that ran (batch_command.h), its reason on `err`: interrupted by `signal` (0:
+// none), a run failed, a verdict failed, or 0.
+int exitCode(const SessionOutcome& outcome, int signal, bool verdicts_fail, std::ostream& err) {
+    if (signal) {
+        err << "scalebench: session " << outcome.session_id << " cancelled by " << signalName(signal)
+            << ": its jobs were cancelled and what they wrote is stored\n";
+        return 128 + signal;
+    }
+    if (outcome.failed_runs > 0) {
+        err << "scalebench: " << outcome.failed_runs << " of " << outcome.runs << " runs failed\n";
+        return 1;
+    }
+    if (verdicts_fail) {
+        err << "scalebench: every run succeeded, but a figure failed its reference or regressed (see the "
+               "verdicts above)\n";
+        return 3;
+    }
+    return 0;
+}
+
 } // namespace
 
 int addClusters(const ConsoleOptions& options, std::ostream& out, std::ostream& err) {
@@ -159,33 +249,17 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         }
         if (options.db.has_parent_path()) std::filesystem::create_directories(options.db.parent_path());
         SessionStore store(options.db);
-        // A baseline named by id or name must be there before anything runs ("last" is resolved after).
-        if (!options.baseline.empty() && options.baseline != "last")
-            baselineSession(store, options.baseline, SessionRow{});
-        for (const auto& line : resolveOrphans(store))
-            out << line << std::endl;
-        std::mutex runner_mutex;
-        SessionRunner* running = nullptr;
+        prepareStore(options, store, out);
+        RunningSession running;
         InterruptWatch interrupts([&](int signal) {
             out << "\ninterrupted (" << signalName(signal)
                 << "): cancelling the session's jobs and collecting what they wrote; interrupt again to "
                    "leave at once"
                 << std::endl;
-            std::lock_guard lock(runner_mutex);
-            if (running) running->requestCancelAll();
+            running.cancelAll();
         });
         interrupts.setLeftBehind("Nothing was submitted.");
-        Site site = options.cluster.empty()
-                        ? localSite(
-                              options, [&](const std::string& line) { out << line << std::endl; },
-                              runsEngine(expandPlan(plan)))
-                        : clusterSite(
-                              options, store, [&](const std::string& line) { out << line << std::endl; },
-                              runsEngine(expandPlan(plan)));
-        if (!options.cluster.empty())
-            for (const auto& line :
-                 resolveOrphansOnCluster(store, site.settings.cluster, *site.transport, *site.scheduler))
-                out << line << std::endl;
+        Site site = openSite(options, plan, store, out);
         if (const int signal = interrupts.signal()) {
             err << "scalebench: interrupted before any run was submitted\n";
             batch.exit_code = 128 + signal;
@@ -195,41 +269,13 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
                              [&](const std::string& line) { out << line << std::endl; });
         LeftBehind left_behind(interrupts, options.db.string(), site.settings.cluster);
         runner.setEvents(&left_behind);
-        {
-            std::lock_guard lock(runner_mutex);
-            running = &runner;
-        }
-        const SessionOutcome outcome = runner.run(plan);
-        {
-            std::lock_guard lock(runner_mutex);
-            running = nullptr;
-        }
+        const SessionOutcome outcome = running.run(runner, plan);
         std::filesystem::create_directories(options.out_dir);
 
         batch.results = loadSessionResults(store, outcome.session_id, stepTimeConvention(options));
-        out << "\n" << formatResultsTable(batch.results) << formatCollectiveSweeps(batch.results);
-        if (const std::optional<SessionRow> session = store.session(outcome.session_id))
-            if (const std::string costs = formatRunCosts(batch.results, sessionPrice(*session));
-                !costs.empty())
-                out << "\n" << costs;
         const bool verdicts_fail =
-            judge(options, plan, store, outcome.session_id, batch.results, stepTimeConvention(options), out);
-        const auto csv_path = options.out_dir / "results.csv";
-        std::ofstream(csv_path) << resultsCsv(batch.results);
-        out << "\nsession " << outcome.session_id << " stored in " << options.db.string()
-            << "; CSV: " << csv_path.string() << "\n";
-        if (const int signal = interrupts.signal()) {
-            err << "scalebench: session " << outcome.session_id << " cancelled by " << signalName(signal)
-                << ": its jobs were cancelled and what they wrote is stored\n";
-            batch.exit_code = 128 + signal;
-        } else if (outcome.failed_runs > 0) {
-            err << "scalebench: " << outcome.failed_runs << " of " << outcome.runs << " runs failed\n";
-            batch.exit_code = 1;
-        } else if (verdicts_fail) {
-            err << "scalebench: every run succeeded, but a figure failed its reference or regressed (see the "
-                   "verdicts above)\n";
-            batch.exit_code = 3;
-        }
+            reportSession(options, plan, store, outcome.session_id, batch.results, out);
+        batch.exit_code = exitCode(outcome, interrupts.signal(), verdicts_fail, err);
     } catch (const PlanError& e) {
         err << "scalebench: plan error: " << e.what() << "\n";
         batch.exit_code = 2;

@@ -101,8 +101,8 @@ ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
         else if (records.empty())
             imported.error = fmt::format("no record in {} read as {} ({} line(s), {} broken)", file.string(),
                                          request.format, reader->linesSeen(), reader->brokenLineCount());
-        store.finishRun(
-            run, {imported.error.empty() ? "ok" : "failed", imported.error, reader->brokenLineCount(), ""});
+        store.finishRun(run, {imported.error.empty() ? RunStatus::Ok : RunStatus::Failed, imported.error,
+                              reader->brokenLineCount(), ""});
         if (imported.error.empty()) {
             imported.description = fmt::format(
                 "{} record(s) from {}: {} step(s), {} evaluation(s), {} collective size(s), {} summary; {} "
@@ -117,7 +117,8 @@ ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
         }
         outcome.files.push_back(std::move(imported));
     }
-    store.finishSession(outcome.session_id, outcome.failed() == 0 ? "ok" : "failed");
+    store.finishSession(outcome.session_id,
+                        outcome.failed() == 0 ? SessionStatus::Ok : SessionStatus::Failed);
     return outcome;
 }
 

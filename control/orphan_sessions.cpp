@@ -6,6 +6,7 @@
 #include "metric_file_tail.h"
 #include "output_formats.h"
 #include "run_folder.h"
+#include "session_store.h"
 
 #include <chrono>
 #include <csignal>
@@ -44,7 +45,7 @@ bool ownerIsGone(const SessionRow& session) {
 }
 
 bool unfinished(const RunRow& run) {
-    return run.status == "running" || run.status == "pending";
+    return run.status == RunStatus::Running || run.status == RunStatus::Pending;
 }
 
 // Stops a leftover mpirun of a local run (its process group: mpirun and the ranks), if it still runs and is
@@ -69,23 +70,20 @@ struct Collected {
     std::string how; // "" where the stored plan says how its output reads
 };
 
-// Reads the run's output again from the start and stores all of it, from where and in the format its stored
-// plan says (an engine's metric stream or a command's own format). A run the plan does not name (its plan no
-// longer reads) is read as an engine run's metric stream, and that is said.
-Collected collect(SessionStore& store, const SessionRow& session, const std::map<std::string, RunSpec>& runs,
-                  const RunRow& run, Transport& transport) {
+// Reads the run's output again from the start and stores all of it, from where and in the format its record
+// says (an engine's metric stream or a command's own format). A run without a record (stored before records,
+// its plan no longer reading) is read as an engine run's metric stream, and that is said.
+Collected collect(SessionStore& store, const SessionRow& session, const RunRow& run, Transport& transport) {
     if (run.run_dir.empty()) return {};
-    const auto found = runs.find(run.name);
-    const bool planned = found != runs.end();
-    const RunSpec spec = planned ? found->second : RunSpec{};
+    const RunSpec spec = run.spec.value_or(RunSpec{});
     MetricFileTail tail(transport, metricFile(run.run_dir, run.attempt, outputFileOf(spec)),
                         outputReaderOf(spec));
     store.replaceRecords(run.id, tail.finish());
+    const std::string why = !run.spec_problem.empty()              ? run.spec_problem
+                            : !session.stored_plan.problem.empty() ? session.stored_plan.problem
+                                                                   : "the run has no record of its settings";
     return {static_cast<std::int64_t>(store.steps(run.id).size()),
-            planned ? ""
-            : session.stored_plan.problem.empty()
-                ? " (read as an engine run's metric stream: the session's plan has no run '" + run.name + "')"
-                : " (read as an engine run's metric stream: " + session.stored_plan.problem + ")"};
+            run.spec ? "" : " (read as an engine run's metric stream: " + why + ")"};
 }
 
 std::string ownerText(const SessionRow& session) {
@@ -93,13 +91,12 @@ std::string ownerText(const SessionRow& session) {
 }
 
 // The run's records collected again from its metric file, and the run stored as abandoned, saying what became
-// of its job; returns the steps collected. `runs`: the session's planned runs (StoredPlan::runs).
-std::int64_t abandon(SessionStore& store, const SessionRow& session,
-                     const std::map<std::string, RunSpec>& runs, const RunRow& run, Transport& transport,
+// of its job; returns the steps collected.
+std::int64_t abandon(SessionStore& store, const SessionRow& session, const RunRow& run, Transport& transport,
                      const std::string& job) {
-    const Collected collected = collect(store, session, runs, run, transport);
+    const Collected collected = collect(store, session, run, transport);
     store.finishRun(run.id,
-                    {"abandoned",
+                    {RunStatus::Abandoned,
                      fmt::format("the console following it ({}) ended first; {}; {} step(s) collected "
                                  "afterwards from its metric file{}",
                                  ownerText(session), job, collected.steps, collected.how),
@@ -121,8 +118,8 @@ std::vector<std::string> resolveOrphans(SessionStore& store) {
     LocalTransport local;
     for (const auto& session : orphanedSessions(store)) {
         if (session.cluster != kLocalClusterName) {
-            if (session.status == "orphaned") continue; // already said
-            store.finishSession(session.id, "orphaned");
+            if (session.status == SessionStatus::Orphaned) continue; // already said
+            store.finishSession(session.id, SessionStatus::Orphaned);
             lines.push_back(
                 fmt::format("session {} on {} was left running by a console that ended ({}); it is "
                             "resolved the next time scalebench connects to {}",
@@ -130,12 +127,11 @@ std::vector<std::string> resolveOrphans(SessionStore& store) {
             continue;
         }
         std::int64_t steps = 0;
-        const std::map<std::string, RunSpec> planned = session.stored_plan.runs();
         for (const auto& run : store.runs(session.id)) {
             if (!unfinished(run)) continue;
-            steps += abandon(store, session, planned, run, local, stopLocalJob(run.job_id));
+            steps += abandon(store, session, run, local, stopLocalJob(run.job_id));
         }
-        store.finishSession(session.id, "abandoned");
+        store.finishSession(session.id, SessionStatus::Abandoned);
         lines.push_back(fmt::format("session {} was left running by a console that ended ({}): its jobs are "
                                     "stopped, {} step(s) collected, stored as abandoned",
                                     session.id, ownerText(session), steps));
@@ -156,7 +152,6 @@ std::vector<std::string> resolveOrphansOnCluster(SessionStore& store, const std:
                 if (!run.job_id.empty()) job_ids.push_back(run.job_id);
             }
         const auto states = scheduler.poll(job_ids);
-        const std::map<std::string, RunSpec> planned = session.stored_plan.runs();
         std::int64_t steps = 0;
         for (const auto& run : runs) {
             std::string job = "never submitted";
@@ -169,9 +164,9 @@ std::vector<std::string> resolveOrphansOnCluster(SessionStore& store, const std:
                     job = fmt::format("job {} was still {}: cancelled", run.job_id, toString(status.state));
                 }
             }
-            steps += abandon(store, session, planned, run, transport, job);
+            steps += abandon(store, session, run, transport, job);
         }
-        store.finishSession(session.id, "abandoned");
+        store.finishSession(session.id, SessionStatus::Abandoned);
         lines.push_back(
             fmt::format("session {} on {} was left running by a console that ended ({}): its jobs "
                         "are asked about and ended, {} step(s) collected, stored as abandoned",

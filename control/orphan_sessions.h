@@ -3,13 +3,15 @@
 #pragma once
 
 #include "scheduler.h"
-#include "session_store.h"
+#include "stored_rows.h"
 #include "transport.h"
 
 #include <string>
 #include <vector>
 
 namespace scalebench {
+
+class SessionStore;
 
 // Sessions still `running` (or `orphaned`) whose console, on this host, is gone.
 std::vector<SessionRow> orphanedSessions(const SessionStore& store);

@@ -4,6 +4,7 @@
 #include "baseline_session.h"
 #include "model_inputs_file.h"
 #include "session_projection.h"
+#include "session_store.h"
 
 #include <fmt/format.h>
 #include <set>

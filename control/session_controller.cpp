@@ -37,9 +37,9 @@ class SessionController::Relay final : public SessionEvents {
     void recordsStored(std::int64_t run_id, const std::vector<MetricRecord>& records) override {
         post([o = &owner_, run_id, records] { emit o->recordsArrived(run_id, records); });
     }
-    void runFinished(std::int64_t run_id, const std::string& status, const std::string& error) override {
-        post([o = &owner_, run_id, s = QString::fromStdString(status), e = QString::fromStdString(error)] {
-            emit o->runFinished(run_id, s, e);
+    void runFinished(std::int64_t run_id, RunStatus status, const std::string& error) override {
+        post([o = &owner_, run_id, status, e = QString::fromStdString(error)] {
+            emit o->runFinished(run_id, status, e);
         });
     }
 
@@ -197,8 +197,7 @@ void SessionController::work(RunPlan plan, std::vector<RunSpec> runs, std::strin
             this,
             [this, outcome] {
                 busy_ = false;
-                emit sessionFinished(outcome.session_id, outcome.runs, outcome.failed_runs,
-                                     QString::fromStdString(outcome.status));
+                emit sessionFinished(outcome.session_id, outcome.runs, outcome.failed_runs, outcome.status);
             },
             Qt::QueuedConnection);
     } catch (const std::exception& e) {

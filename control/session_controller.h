@@ -52,10 +52,10 @@ class SessionController : public QObject {
     void runStateChanged(qint64 run_id, const scalebench::JobStatus& status);
     // Records of one run, already in the store, in stream order.
     void recordsArrived(qint64 run_id, const std::vector<scalebench::MetricRecord>& records);
-    // status: ok, failed or cancelled (as stored).
-    void runFinished(qint64 run_id, const QString& status, const QString& error);
-    // status: ok, failed or cancelled (as stored); failed_runs leaves out the runs the user cancelled.
-    void sessionFinished(qint64 session_id, int runs, int failed_runs, const QString& status);
+    // status: ok, failed or cancelled.
+    void runFinished(qint64 run_id, scalebench::RunStatus status, const QString& error);
+    // status: ok, failed or cancelled; failed_runs leaves out the runs the user cancelled.
+    void sessionFinished(qint64 session_id, int runs, int failed_runs, scalebench::SessionStatus status);
     // The session could not start or ended early: no cluster, refused host key, broken store, ...
     void sessionFailed(const QString& error);
     // The file's text (its last 256 KiB), or why it could not be read.

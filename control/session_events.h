@@ -5,6 +5,7 @@
 #include "job_status.h"
 #include "metric_record.h"
 #include "run_plan.h"
+#include "run_status.h"
 
 #include <cstdint>
 #include <string>
@@ -32,8 +33,7 @@ class SessionEvents {
     // The scheduler started the run again as `attempt` (its earlier attempt's records left the store).
     virtual void runRestarted(std::int64_t /*run_id*/, int /*attempt*/, const std::string& /*cause*/) {}
     // status as stored: ok, failed or cancelled.
-    virtual void runFinished(std::int64_t /*run_id*/, const std::string& /*status*/,
-                             const std::string& /*error*/) {}
+    virtual void runFinished(std::int64_t /*run_id*/, RunStatus /*status*/, const std::string& /*error*/) {}
 };
 
 } // namespace scalebench

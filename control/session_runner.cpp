@@ -7,6 +7,7 @@
 #include "metric_file_tail.h"
 #include "output_formats.h"
 #include "results_table.h"
+#include "session_store.h"
 #include "shell_words.h"
 
 #include <fmt/format.h>
@@ -69,8 +70,9 @@ SessionOutcome SessionRunner::run(const RunPlan& plan, const std::vector<RunSpec
             if (++lost_polls > kMaxLostPolls) {
                 for (auto& run : active) {
                     const std::string error = std::string("lost contact with the cluster: ") + e.what();
-                    store_.finishRun(run.run_id, {"failed", error, run.tail->parser().brokenLineCount(), ""});
-                    events_->runFinished(run.run_id, "failed", error);
+                    store_.finishRun(run.run_id,
+                                     {RunStatus::Failed, error, run.tail->parser().brokenLineCount(), ""});
+                    events_->runFinished(run.run_id, RunStatus::Failed, error);
                 }
                 outcome.failed_runs += static_cast<int>(active.size());
                 active.clear();
@@ -90,7 +92,9 @@ SessionOutcome SessionRunner::run(const RunPlan& plan, const std::vector<RunSpec
     }
     // Cancelled: the user asked for the whole session, or for runs one by one and no other run failed.
     const bool cancelled = outcome.cancelled || (outcome.failed_runs == 0 && outcome.cancelled_runs > 0);
-    outcome.status = cancelled ? "cancelled" : outcome.failed_runs == 0 ? "ok" : "failed";
+    outcome.status = cancelled                  ? SessionStatus::Cancelled
+                     : outcome.failed_runs == 0 ? SessionStatus::Ok
+                                                : SessionStatus::Failed;
     store_.finishSession(outcome.session_id, outcome.status);
     return outcome;
 }
@@ -150,7 +154,7 @@ std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolder
     run.run_dir = job.run_dir;
     run.output = job.output;
     run.run_id = store_.createRun(session.session_id, {spec.name, spec.group.workload, spec.group.dataset,
-                                                       spec.ranks, spec.repeat, command});
+                                                       spec.ranks, spec.repeat, command, spec});
     progress_(run.tag + ": starting " + std::to_string(spec.ranks) + " rank(s)");
     try {
         if (!refused.empty()) throw std::invalid_argument(refused);
@@ -169,8 +173,8 @@ std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolder
         run.job_id = scheduler_.submit(job);
     } catch (const std::exception& e) {
         const std::string error = std::string("not started: ") + e.what();
-        store_.finishRun(run.run_id, {"failed", error, 0, ""});
-        events_->runFinished(run.run_id, "failed", error);
+        store_.finishRun(run.run_id, {RunStatus::Failed, error, 0, ""});
+        events_->runFinished(run.run_id, RunStatus::Failed, error);
         progress_(run.tag + ": FAILED: " + error);
         return std::nullopt;
     }
@@ -293,14 +297,14 @@ SessionRunner::Ending SessionRunner::finish(ActiveRun& run, const JobStatus& sta
             error += "\n" + e;
         if (!status.detail.empty()) error += "\n" + status.detail;
     }
-    const std::string stored_status = ok                                    ? "ok"
-                                      : status.state == JobState::Cancelled ? "cancelled"
-                                                                            : "failed";
+    const RunStatus stored_status = ok                                    ? RunStatus::Ok
+                                    : status.state == JobState::Cancelled ? RunStatus::Cancelled
+                                                                          : RunStatus::Failed;
     store_.finishRun(run.run_id, {stored_status, error, broken, status.nodes});
     events_->runFinished(run.run_id, stored_status, error);
-    progress_(run.tag + (ok                          ? ": done"
-                         : stored_status == "failed" ? ": FAILED: " + error
-                                                     : ": cancelled: " + error));
+    progress_(run.tag + (ok                                   ? ": done"
+                         : stored_status == RunStatus::Failed ? ": FAILED: " + error
+                                                              : ": cancelled: " + error));
     return ok ? Ending::Ok : by_user ? Ending::CancelledByUser : Ending::Failed;
 }
 

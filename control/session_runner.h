@@ -5,9 +5,10 @@
 #include "metric_file_tail.h"
 #include "run_folder.h"
 #include "run_plan.h"
+#include "run_status.h"
 #include "scheduler.h"
 #include "session_events.h"
-#include "session_store.h"
+#include "stored_rows.h"
 #include "transport.h"
 
 #include <chrono>
@@ -21,6 +22,8 @@
 #include <vector>
 
 namespace scalebench {
+
+class SessionStore;
 
 struct SessionRunnerSettings {
     std::string engine; // scalebench-engine as the scheduler's machine sees it
@@ -39,7 +42,7 @@ struct SessionOutcome {
     int failed_runs = 0;    // ended without the user asking: failed, or cancelled by someone else
     int cancelled_runs = 0; // cancelled at the user's request (requestCancel, requestCancelAll)
     bool cancelled = false; // requestCancelAll() was called: the session is stored as cancelled
-    std::string status;     // the session's, as stored: ok, failed or cancelled
+    SessionStatus status = SessionStatus::Running; // ok, failed or cancelled once it ended
 };
 
 class SessionRunner {

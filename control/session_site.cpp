@@ -7,6 +7,7 @@
 #include "local_engine.h"
 #include "local_scheduler.h"
 #include "local_transport.h"
+#include "session_store.h"
 #include "shell_words.h"
 #include "slurm_scheduler.h"
 

@@ -5,8 +5,8 @@
 #include "console_options.h"
 #include "scheduler.h"
 #include "session_runner.h"
-#include "session_store.h"
 #include "ssh_transport.h"
+#include "stored_rows.h"
 #include "transport.h"
 
 #include <functional>
@@ -14,6 +14,8 @@
 #include <string>
 
 namespace scalebench {
+
+class SessionStore;
 
 using SiteLog = std::function<void(const std::string& line)>;
 

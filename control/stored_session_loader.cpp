@@ -4,6 +4,7 @@
 #include "stored_session_loader.h"
 
 #include "session_results.h"
+#include "session_store.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -200,6 +201,15 @@ void StoredSessionLoader::removeCluster(const std::string& name) {
             change.clusters = storedClusters(store);
         },
         &StoredSessionLoader::clusterRemoved);
+}
+
+void StoredSessionLoader::importLogs(const ImportRequest& logs) {
+    request(
+        Import, StoredImport{logs.format, {}, {}},
+        [logs](SessionStore& store, StoredImport& import) {
+            import.outcome = scalebench::importLogs(store, logs);
+        },
+        &StoredSessionLoader::logsImported);
 }
 
 } // namespace scalebench

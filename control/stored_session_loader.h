@@ -4,12 +4,13 @@
 #pragma once
 
 #include "cluster_settings.h"
+#include "import_command.h"
 #include "metric_record.h"
 #include "results_table.h"
 #include "run_trace.h"
 #include "session_comparison.h"
 #include "session_projection.h"
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <QObject>
 #include <QString>
@@ -27,6 +28,8 @@
 #include <vector>
 
 namespace scalebench {
+
+class SessionStore;
 
 // The store's sessions, oldest first (the store's order).
 struct StoredSessionList {
@@ -83,6 +86,13 @@ struct StoredClusterChange {
     QString error;                         // empty when done
 };
 
+// Logs imported into one new session on the worker thread (importLogs, import_command.h).
+struct StoredImport {
+    std::string format; // the request's
+    ImportOutcome outcome;
+    QString error; // why nothing was imported (the store cannot be written, an unknown format); empty if done
+};
+
 class StoredSessionLoader : public QObject {
     Q_OBJECT
 
@@ -101,6 +111,8 @@ class StoredSessionLoader : public QObject {
     // removed: the cluster was renamed. Answers with clusterSaved.
     void saveCluster(const ClusterSettings& cluster, const std::string& replaces = {});
     void removeCluster(const std::string& name); // answers with clusterRemoved
+    // Reads the logs into a new session of the store, off the window's thread; answers with logsImported.
+    void importLogs(const ImportRequest& request);
 
   signals:
     void sessionsListed(const scalebench::StoredSessionList& list);
@@ -109,11 +121,12 @@ class StoredSessionLoader : public QObject {
     void clustersListed(const scalebench::StoredClusterList& clusters);
     void clusterSaved(const scalebench::StoredClusterChange& change);
     void clusterRemoved(const scalebench::StoredClusterChange& change);
+    void logsImported(const scalebench::StoredImport& import);
 
   private:
-    enum Kind { List, Session, Comparison, Clusters, ClusterChange, KindCount };
+    enum Kind { List, Session, Comparison, Clusters, ClusterChange, Import, KindCount };
     // A read can be superseded; a write cannot.
-    static constexpr bool supersedable(Kind kind) { return kind != ClusterChange; }
+    static constexpr bool supersedable(Kind kind) { return kind != ClusterChange && kind != Import; }
     struct Job {
         Kind kind = List;
         std::uint64_t request = 0;
@@ -138,4 +151,5 @@ Q_DECLARE_METATYPE(scalebench::StoredSessionList)
 Q_DECLARE_METATYPE(scalebench::StoredSession)
 Q_DECLARE_METATYPE(scalebench::StoredComparison)
 Q_DECLARE_METATYPE(scalebench::StoredClusterList)
+Q_DECLARE_METATYPE(scalebench::StoredImport)
 Q_DECLARE_METATYPE(scalebench::StoredClusterChange)

@@ -37,7 +37,8 @@ struct StepBreakdown {
 };
 
 // Which steps a run's throughput is read from: the median over the steady-state steps (scalebench's), or the
-// last step alone (the MaxText recipe, seed 003: "we are using the last training step timing").
+// last step alone, as MaxText's Llama-2 70B recipe (seed 003) does: "we are using the last training step
+// timing".
 enum class StepTimeConvention { SteadyStateMedian, LastStep };
 // "median over steady-state steps" / "last step (MaxText)": what a table says beside its figures.
 std::string describeConvention(StepTimeConvention convention);
@@ -78,11 +79,12 @@ RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<Ev
 
 // The share of a step spent waiting for communication (exposed all-reduce / step time), and the throughput
 // the step would reach if communication took no time (global batch / (step time - exposed communication)):
-// seed 004's "compute speedup ... with lightspeed communication" is this over the same at N0.
+// that throughput over the same at N0 is what MLBench's task 4 results (seed 004) call the "compute
+// speedup", "the maximum achievable speedup with lightspeed communication".
 double communicationShare(const StepBreakdown& breakdown);
 double computeOnlyThroughput(double samples_per_s, const StepBreakdown& breakdown);
 
-// Seed 003's figures from one step time (the MaxText recipe's arithmetic, digit for digit):
+// What MaxText's Llama-2 70B recipe (seed 003) computes from one step time, digit for digit:
 //   tokens/s = seq_len x global batch / step time;  days to train = tokens / (tokens/s) / 86400;
 //   MFU = global batch x model FLOPs per sample / step time / GPUs / peak FLOP/s.
 struct LlmStepFigures {

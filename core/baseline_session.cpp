@@ -1,6 +1,8 @@
 // Stored sessions named on the command line, and the one a figure is judged against (--baseline).
 #include "baseline_session.h"
 
+#include "session_store.h"
+
 #include <stdexcept>
 
 namespace scalebench {
@@ -27,7 +29,7 @@ std::optional<SessionRow> baselineSession(const SessionStore& store, const std::
     if (baseline == "last") {
         for (const SessionRow& s : sessions)
             if (s.id < current.id && s.name == current.name && s.cluster == current.cluster &&
-                s.status == "ok" && (!found || s.id > found->id))
+                s.status == SessionStatus::Ok && (!found || s.id > found->id))
                 found = s;
         return found;
     }

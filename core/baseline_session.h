@@ -2,12 +2,14 @@
 // judged against (run --baseline, report --baseline): by id, by name, or as "last".
 #pragma once
 
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <optional>
 #include <string>
 
 namespace scalebench {
+
+class SessionStore;
 
 // The session `id_or_name` names: the one with that id, else the newest with that name.
 std::optional<SessionRow> findSession(const std::vector<SessionRow>& sessions, const std::string& id_or_name);

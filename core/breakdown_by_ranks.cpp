@@ -11,7 +11,7 @@ std::vector<RanksBreakdown> breakdownByRanks(const std::vector<RunResult>& resul
     std::map<std::pair<SeriesKey, int>, RanksBreakdown> groups;
     std::map<std::pair<SeriesKey, int>, double> compute_only; // sums of compute-only samples/s
     for (const RunResult& r : results) {
-        if (r.status != "ok" || r.figures.steady_steps == 0) continue;
+        if (r.status != RunStatus::Ok || r.figures.steady_steps == 0) continue;
         RanksBreakdown& g = groups[{seriesOf(r), r.ranks}];
         compute_only[{seriesOf(r), r.ranks}] +=
             computeOnlyThroughput(r.figures.samples_per_s, r.figures.breakdown);

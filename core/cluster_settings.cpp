@@ -194,33 +194,50 @@ std::string quotedSetting(const std::string& value) {
     return out + "'";
 }
 
-std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
-    std::vector<ClusterProblem> out;
-    const auto add = [&](const std::string& key, const std::string& value, const std::string& accepted,
-                         int item = -1, const std::string& variable = "") {
-        out.push_back({key, "'" + key + "' is " + quotedSetting(value) + ": " + accepted, item, variable});
-    };
-    const auto atLeast = [&](const std::string& key, int value, int least) {
-        if (value < least)
-            out.push_back(
-                {key,
-                 "'" + key + "' must be at least " + std::to_string(least) + ", not " + std::to_string(value),
-                 -1, ""});
-    };
-    const std::string one_line = "a path on one line, without control characters, at most " +
-                                 std::to_string(kMostPathBytes) + " bytes";
-    const std::string no_option =
-        ", not starting with '-' (a command would read an option: write ./" + std::string("-NAME)");
+namespace {
+
+using ClusterProblems = std::vector<ClusterProblem>;
+
+// A key whose `value` is not one it takes: what it accepts; `item` is the entry at fault in a list,
+// `variable` the one in nccl_env.
+void addProblem(ClusterProblems& out, const std::string& key, const std::string& value,
+                const std::string& accepted, int item = -1, const std::string& variable = "") {
+    out.push_back({key, "'" + key + "' is " + quotedSetting(value) + ": " + accepted, item, variable});
+}
+
+void addIfBelow(ClusterProblems& out, const std::string& key, int value, int least) {
+    if (value < least)
+        out.push_back(
+            {key,
+             "'" + key + "' must be at least " + std::to_string(least) + ", not " + std::to_string(value), -1,
+             ""});
+}
+
+// What a path setting accepts.
+std::string oneLinePath() {
+    return "a path on one line, without control characters, at most " + std::to_string(kMostPathBytes) +
+           " bytes";
+}
+
+// What a setting that a command takes as an argument accepts besides.
+std::string notAnOption() {
+    return ", not starting with '-' (a command would read an option: write ./" + std::string("-NAME)");
+}
+
+// The cluster's name, and how ssh reaches its head node: host, user, port, key files, known hosts.
+void addConnectionProblems(ClusterProblems& out, const ClusterSettings& c) {
+    const std::string one_line = oneLinePath();
     if (!isSlurmName(c.name))
-        add("name", c.name,
-            "a cluster's name is letters, digits, '.', '_' and '-' (it is what --cluster takes)");
+        addProblem(out, "name", c.name,
+                   "a cluster's name is letters, digits, '.', '_' and '-' (it is what --cluster takes)");
     const std::string login =
         "no spaces, control characters or shell metacharacters ' ` \" $ \\ ; & < > | ( ) "
         "{ }, not starting with '-' (as OpenSSH's ssh: a ProxyCommand gets it in a shell)";
     if (!isLoginName(c.host))
-        add("host", c.host, "give the head node's host name, address or ~/.ssh/config Host alias: " + login);
+        addProblem(out, "host", c.host,
+                   "give the head node's host name, address or ~/.ssh/config Host alias: " + login);
     if (!c.user.empty() && !isLoginName(c.user))
-        add("user", c.user, "a login name (or none, for the ssh config's): " + login);
+        addProblem(out, "user", c.user, "a login name (or none, for the ssh config's): " + login);
     if (c.port < 0 || c.port > 65535)
         out.push_back({"port",
                        "'port' is " + std::to_string(c.port) +
@@ -228,59 +245,82 @@ std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
                        -1, ""});
     for (std::size_t i = 0; i < c.identity_files.size(); ++i)
         if (c.identity_files[i].empty() || !isOneLine(c.identity_files[i]))
-            add("identity_files", c.identity_files[i], "each key file is " + one_line, static_cast<int>(i));
-    if (!isOneLine(c.known_hosts)) add("known_hosts", c.known_hosts, one_line);
+            addProblem(out, "identity_files", c.identity_files[i], "each key file is " + one_line,
+                       static_cast<int>(i));
+    if (!isOneLine(c.known_hosts)) addProblem(out, "known_hosts", c.known_hosts, one_line);
+}
+
+// The folders and Python command on the cluster.
+void addClusterPathProblems(ClusterProblems& out, const ClusterSettings& c) {
+    const std::string one_line = oneLinePath();
+    const std::string no_option = notAnOption();
     if (c.remote_root.empty() || !isOneLine(c.remote_root) || c.remote_root[0] == '-')
-        add("remote_root", c.remote_root,
-            "scalebench's folder on the cluster: " + one_line + ", not empty" + no_option);
+        addProblem(out, "remote_root", c.remote_root,
+                   "scalebench's folder on the cluster: " + one_line + ", not empty" + no_option);
     if (c.torch_python.empty() || !isOneLine(c.torch_python) || c.torch_python[0] == '-')
-        add("torch_python", c.torch_python, "a Python command or " + one_line + no_option);
+        addProblem(out, "torch_python", c.torch_python, "a Python command or " + one_line + no_option);
     if (c.data_root.empty() || c.data_root.front() != '/' || !isOneLine(c.data_root))
-        add("data_root", c.data_root,
-            "the folder of the cluster's data sets, as the compute nodes see it: an absolute path, " +
-                one_line);
+        addProblem(out, "data_root", c.data_root,
+                   "the folder of the cluster's data sets, as the compute nodes see it: an absolute path, " +
+                       one_line);
+}
+
+// What sbatch is asked for: partitions, account, constraint, time limit, tasks and GPUs per node.
+void addSlurmProblems(ClusterProblems& out, const ClusterSettings& c) {
     bool partitions = true;
     for (const auto& name : split(c.partition, ','))
         partitions = partitions && isSlurmName(name);
     if (!c.partition.empty() && !partitions)
-        add("partition", c.partition,
+        addProblem(
+            out, "partition", c.partition,
             "Slurm partition names are letters, digits, '_', '.' and '-'; several are separated by commas");
     if (!c.account.empty() && !isSlurmName(c.account))
-        add("account", c.account, "a Slurm account name is letters, digits, '_', '.' and '-'");
+        addProblem(out, "account", c.account, "a Slurm account name is letters, digits, '_', '.' and '-'");
     if (!isConstraint(c.constraint))
-        add("constraint", c.constraint,
+        addProblem(
+            out, "constraint", c.constraint,
             "a Slurm feature expression is feature names (letters, digits, '_', '.', '-') joined by & | , "
             "with [ ] ( ) * : ! and no spaces");
     if (!c.time_limit.empty() && !isSlurmTime(c.time_limit))
-        add("time_limit", c.time_limit,
+        addProblem(
+            out, "time_limit", c.time_limit,
             "Slurm takes minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes or "
             "days-hours:minutes:seconds (digits only), or UNLIMITED");
-    atLeast("tasks_per_node", c.tasks_per_node, 1);
-    atLeast("gpus_per_node", c.gpus_per_node, 0);
+    addIfBelow(out, "tasks_per_node", c.tasks_per_node, 1);
+    addIfBelow(out, "gpus_per_node", c.gpus_per_node, 0);
+}
+
+// What the job script sets up before the run: setup lines, NCCL variables, the container image.
+void addJobEnvironmentProblems(ClusterProblems& out, const ClusterSettings& c) {
     for (std::size_t i = 0; i < c.setup_lines.size(); ++i)
         if (hasControl(c.setup_lines[i], true))
-            add("setup", c.setup_lines[i], "each setup entry is one shell line, without control characters",
-                static_cast<int>(i));
+            addProblem(out, "setup", c.setup_lines[i],
+                       "each setup entry is one shell line, without control characters", static_cast<int>(i));
     for (const auto& [name, value] : c.nccl_env) {
         if (!isUpperEnvironmentName(name))
-            add("nccl_env", name,
-                "a variable's name is upper-case letters, digits and '_', not starting with a digit", -1,
-                name);
+            addProblem(out, "nccl_env", name,
+                       "a variable's name is upper-case letters, digits and '_', not starting with a digit",
+                       -1, name);
         else if (value.find_first_of(std::string("\n\r\0", 3)) != std::string::npos)
-            add("nccl_env", value, name + "'s value must be on one line, without NUL", -1, name);
+            addProblem(out, "nccl_env", value, name + "'s value must be on one line, without NUL", -1, name);
         else if (name.size() + 1 + value.size() >= kMostArgumentBytes)
-            add("nccl_env", value.substr(0, 64) + "...",
-                name + " is " + std::to_string(name.size() + 1 + value.size()) +
-                    " bytes as NAME=value: a process gets at most " + std::to_string(kMostArgumentBytes - 1),
-                -1, name);
+            addProblem(out, "nccl_env", value.substr(0, 64) + "...",
+                       name + " is " + std::to_string(name.size() + 1 + value.size()) +
+                           " bytes as NAME=value: a process gets at most " +
+                           std::to_string(kMostArgumentBytes - 1),
+                       -1, name);
     }
     if (hasSpaceOrControl(c.container_image) || c.container_image.size() > kMostPathBytes)
-        add("container_image", c.container_image,
-            "an image name without spaces or control characters, at most " + std::to_string(kMostPathBytes) +
-                " bytes");
-    atLeast("poll_seconds", c.poll_seconds, 1);
+        addProblem(out, "container_image", c.container_image,
+                   "an image name without spaces or control characters, at most " +
+                       std::to_string(kMostPathBytes) + " bytes");
+}
+
+// How a job is followed (poll interval, Slurm's job completion log) and what it costs.
+void addMonitoringAndCostProblems(ClusterProblems& out, const ClusterSettings& c) {
+    addIfBelow(out, "poll_seconds", c.poll_seconds, 1);
     if (!isOneLine(c.jobcomp_log) || c.jobcomp_log.starts_with("-"))
-        add("jobcomp_log", c.jobcomp_log, one_line + no_option);
+        addProblem(out, "jobcomp_log", c.jobcomp_log, oneLinePath() + notAnOption());
     if (!std::isfinite(c.price_per_gpu_hour) || c.price_per_gpu_hour < 0)
         out.push_back({"price_per_gpu_hour",
                        fmt::format("'price_per_gpu_hour' is {}: a price is 0 (none) or more, in the "
@@ -288,8 +328,20 @@ std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
                                    c.price_per_gpu_hour),
                        -1, ""});
     if (!isCurrencyCode(c.currency))
-        add("currency", c.currency,
-            "three upper-case letters, as ISO 4217 writes a currency (USD, EUR, CHF)");
+        addProblem(out, "currency", c.currency,
+                   "three upper-case letters, as ISO 4217 writes a currency (USD, EUR, CHF)");
+}
+
+} // namespace
+
+// In the order of the keys' table (SCALEBENCH_CLUSTER_KEYS): reading a file reports the first.
+std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
+    ClusterProblems out;
+    addConnectionProblems(out, c);
+    addClusterPathProblems(out, c);
+    addSlurmProblems(out, c);
+    addJobEnvironmentProblems(out, c);
+    addMonitoringAndCostProblems(out, c);
     return out;
 }
 

@@ -13,7 +13,7 @@ constexpr int kFewSteadySteps = 10;
 constexpr double kMadScale = 1.4826, kMadFactor = 3, kMinRepeatMargin = 0.05, kTwoRepeatMargin = 0.10;
 
 bool measured(const RunResult& r) {
-    return r.status == "ok" && r.figures.steady_steps > 0 && r.figures.samples_per_s > 0;
+    return r.status == RunStatus::Ok && r.figures.steady_steps > 0 && r.figures.samples_per_s > 0;
 }
 
 void efficiencyCautions(const std::vector<RunResult>& results, const std::vector<RunScaling>& scaling,

@@ -97,6 +97,98 @@ std::vector<std::string_view> fields(std::string_view text, std::size_t min_gap)
     return out;
 }
 
+// The datatype's MPI name: OSU's "# Datatype:" line (`printed`); before OMB 7.1, the benchmark's fixed one;
+// OMB 7's default after.
+std::string_view mpiDatatype(std::string_view printed, std::string_view tool_version,
+                             const OsuCollective& collective) {
+    if (!printed.empty()) return printed;
+    int major = 0;
+    int minor = 0;
+    const char* end = tool_version.data() + tool_version.size();
+    const auto [dot, error] = std::from_chars(tool_version.data(), end, major);
+    if (error == std::errc() && dot != end && *dot == '.') std::from_chars(dot + 1, end, minor);
+    return major > 7 || (major == 7 && minor >= 1) ? "MPI_CHAR" : collective.fixed_dtype;
+}
+
+// What a row's cells gave: the figures its record is made from, and the decimals of its times.
+struct OsuRowFigures {
+    std::int64_t size = 0;
+    double latency_us = 0;
+    bool has_size = false;
+    bool has_latency = false;
+    int decimals = -1; // -1 before the table's first row
+};
+
+// A time cell (Avg, Min, Max, P99 Tail Lat(us)): a finite number with the decimals of the table's other
+// times, which the first one sets. Returns why it is not, or "".
+std::string readTime(const std::string& column, std::string_view value, int& row_decimals, double& figure) {
+    if (!number(value, figure))
+        return column + " " + shown(value) + " is not a" + (column == "Avg Latency(us)" ? " positive" : "") +
+               " finite number";
+    if (row_decimals < 0) row_decimals = decimals(value);
+    if (decimals(value) != row_decimals)
+        return column + " " + shown(value) + " has not the " + std::to_string(row_decimals) +
+               " decimals of the table's other times: the row was cut";
+    return {};
+}
+
+// One cell by its column (`figure`: its number, where it is a time) into the row's figures or the record's
+// repetitions and validation; other columns are not read. Returns why it cannot be, or "".
+std::string readCell(const std::string& column, std::string_view value, double figure, OsuRowFigures& row,
+                     CollectiveRecord& record) {
+    if (column == "Size") {
+        if (!wholeNumber(value, row.size) || row.size < 1)
+            return "Size " + shown(value) + " is not a positive 64-bit byte count";
+        row.has_size = true;
+    } else if (column == "Avg Latency(us)") {
+        row.latency_us = figure;
+        if (row.latency_us <= 0)
+            return "Avg Latency(us) " + shown(value) + " is not a positive finite number";
+        row.has_latency = true;
+    } else if (column == "Iterations") {
+        std::int64_t iterations = 0;
+        if (!wholeNumber(value, iterations) || iterations < 1 || iterations > std::numeric_limits<int>::max())
+            return "Iterations " + shown(value) + " is not a positive int";
+        record.repetitions = static_cast<int>(iterations);
+    } else if (column == "Validation") {
+        if (value != "Pass" && value != "Fail")
+            return "Validation " + shown(value) + " is neither Pass nor Fail";
+        record.checked = true;
+        record.correct = value == "Pass";
+    }
+    return {};
+}
+
+// Every cell of a row, in the table's column order; the row needs a Size and an Avg Latency(us). Returns why
+// it cannot be read, or "".
+std::string readCells(const std::vector<std::string>& columns, const std::vector<std::string_view>& values,
+                      OsuRowFigures& row, CollectiveRecord& record) {
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        const std::string& column = columns[i];
+        const std::string_view value = values[i];
+        double figure = 0;
+        if (column.find("(us)") != std::string::npos)
+            if (std::string reason = readTime(column, value, row.decimals, figure); !reason.empty())
+                return reason;
+        if (std::string reason = readCell(column, value, figure, row, record); !reason.empty()) return reason;
+    }
+    if (!row.has_size) return "the table's header names no Size column";
+    if (!row.has_latency) return "the table's header names no Avg Latency(us) column";
+    return {};
+}
+
+// OSU's Size in bytes of the whole buffer as nccl-tests counts it (kCollectives above); OSU times whole
+// elements only (num_elements = size / mpi_type_size). Returns why there is none, or "".
+std::string bufferBytes(std::int64_t size, const OsuDatatype& dtype, std::string_view mpi_dtype,
+                        const OsuCollective& collective, int ranks, std::int64_t& bytes) {
+    const std::int64_t elements = size / dtype.bytes;
+    if (elements == 0) return "Size " + std::to_string(size) + " is less than one " + std::string(mpi_dtype);
+    bytes = elements * dtype.bytes;
+    if (collective.size_is_one_block && __builtin_mul_overflow(bytes, ranks, &bytes))
+        return "Size " + std::to_string(size) + " x " + std::to_string(ranks) + " ranks overflows";
+    return {};
+}
+
 } // namespace
 
 OsuLatencyReader::OsuLatencyReader(OutputContext context) : context_(std::move(context)) {
@@ -180,18 +272,7 @@ std::string OsuLatencyReader::readRow(std::string_view row, CollectiveRecord& re
                    : shown(benchmark_) + " is not an OSU collective benchmark scalebench reads";
     if (context_.ranks < 1)
         return "the launcher's rank count " + std::to_string(context_.ranks) + " is not positive";
-
-    // The datatype: OSU's "# Datatype:" line; before OMB 7.1, the benchmark's fixed one; OMB 7's default
-    // after.
-    std::string_view mpi_dtype = mpi_dtype_;
-    if (mpi_dtype.empty()) {
-        int major = 0;
-        int minor = 0;
-        const char* end = tool_version_.data() + tool_version_.size();
-        const auto [dot, error] = std::from_chars(tool_version_.data(), end, major);
-        if (error == std::errc() && dot != end && *dot == '.') std::from_chars(dot + 1, end, minor);
-        mpi_dtype = major > 7 || (major == 7 && minor >= 1) ? "MPI_CHAR" : collective->fixed_dtype;
-    }
+    const std::string_view mpi_dtype = mpiDatatype(mpi_dtype_, tool_version_, *collective);
     const OsuDatatype* dtype = datatypeNamed(mpi_dtype);
     if (dtype == nullptr) return "datatype " + shown(mpi_dtype) + " is not one OSU's -T offers";
 
@@ -199,59 +280,15 @@ std::string OsuLatencyReader::readRow(std::string_view row, CollectiveRecord& re
     if (values.size() != columns_.size())
         return std::to_string(values.size()) + " fields where the table's header names " +
                std::to_string(columns_.size());
-
-    int row_decimals = decimals_; // -1 before the table's first row
-    bool has_size = false;
-    bool has_latency = false;
-    std::int64_t size = 0;
-    double latency_us = 0;
+    OsuRowFigures figures;
+    figures.decimals = decimals_;
     record = CollectiveRecord{};
     record.checked = false;
-    for (std::size_t i = 0; i < columns_.size(); ++i) {
-        const std::string& column = columns_[i];
-        const std::string_view value = values[i];
-        double figure = 0;
-        if (column.find("(us)") != std::string::npos) { // a time: Avg, Min, Max, P99 Tail Lat(us)
-            if (!number(value, figure))
-                return column + " " + shown(value) + " is not a" +
-                       (column == "Avg Latency(us)" ? " positive" : "") + " finite number";
-            if (row_decimals < 0) row_decimals = decimals(value);
-            if (decimals(value) != row_decimals)
-                return column + " " + shown(value) + " has not the " + std::to_string(row_decimals) +
-                       " decimals of the table's other times: the row was cut";
-        }
-        if (column == "Size") {
-            if (!wholeNumber(value, size) || size < 1)
-                return "Size " + shown(value) + " is not a positive 64-bit byte count";
-            has_size = true;
-        } else if (column == "Avg Latency(us)") {
-            latency_us = figure;
-            if (latency_us <= 0)
-                return "Avg Latency(us) " + shown(value) + " is not a positive finite number";
-            has_latency = true;
-        } else if (column == "Iterations") {
-            std::int64_t iterations = 0;
-            if (!wholeNumber(value, iterations) || iterations < 1 ||
-                iterations > std::numeric_limits<int>::max())
-                return "Iterations " + shown(value) + " is not a positive int";
-            record.repetitions = static_cast<int>(iterations);
-        } else if (column == "Validation") {
-            if (value != "Pass" && value != "Fail")
-                return "Validation " + shown(value) + " is neither Pass nor Fail";
-            record.checked = true;
-            record.correct = value == "Pass";
-        }
-    }
-    if (!has_size) return "the table's header names no Size column";
-    if (!has_latency) return "the table's header names no Avg Latency(us) column";
-
-    // OSU's Size in bytes of the whole buffer as nccl-tests counts it (kCollectives above); OSU times whole
-    // elements only (num_elements = size / mpi_type_size).
-    const std::int64_t elements = size / dtype->bytes;
-    if (elements == 0) return "Size " + std::to_string(size) + " is less than one " + std::string(mpi_dtype);
-    std::int64_t bytes = elements * dtype->bytes;
-    if (collective->size_is_one_block && __builtin_mul_overflow(bytes, context_.ranks, &bytes))
-        return "Size " + std::to_string(size) + " x " + std::to_string(context_.ranks) + " ranks overflows";
+    if (std::string reason = readCells(columns_, values, figures, record); !reason.empty()) return reason;
+    std::int64_t bytes = 0;
+    if (std::string reason = bufferBytes(figures.size, *dtype, mpi_dtype, *collective, context_.ranks, bytes);
+        !reason.empty())
+        return reason;
 
     record.collective = collective->name;
     record.dtype = dtype->name;
@@ -263,13 +300,13 @@ std::string OsuLatencyReader::readRow(std::string_view row, CollectiveRecord& re
     record.ranks = context_.ranks;
     // Each rank's mean per call, summed over ranks and divided by numprocs (osu_allreduce.c:187-195, each
     // benchmark alike): the mean across ranks, as nccl-tests' time.
-    record.time_s = latency_us * 1e-6;
+    record.time_s = figures.latency_us * 1e-6;
     record.algbw_gbps = static_cast<double>(bytes) / record.time_s / 1e9;
     if (!std::isfinite(record.algbw_gbps))
-        return "Avg Latency(us) " + std::to_string(latency_us) + " gives no finite bandwidth";
+        return "Avg Latency(us) " + std::to_string(figures.latency_us) + " gives no finite bandwidth";
     record.busbw_gbps = record.algbw_gbps * busBandwidthFactor(record.collective, record.ranks);
     record.tool = "osu";
-    decimals_ = row_decimals;
+    decimals_ = figures.decimals;
     return {};
 }
 

@@ -120,25 +120,9 @@ std::optional<PatternField> fieldNamed(const std::string& name) {
     return static_cast<PatternField>(at - kFieldNames.begin());
 }
 
-PatternLine readLine(const toml::table& table, const std::string& source, int index) {
-    const TableReader r(table, source, "[[line]] #" + std::to_string(index),
-                        {"pattern", "marker", "eval_metric"});
-    PatternLine line;
-    line.definition_line = r.line();
-    line.pattern = r.text("pattern", "", true);
-    const toml::node& node = *table.get("pattern");
-    if (line.pattern.empty()) r.fail(node, "pattern", "'pattern' is empty");
-    if (line.pattern.size() > kMaxPatternBytes)
-        r.fail(node, "pattern",
-               "'pattern' is " + std::to_string(line.pattern.size()) + " bytes: more than " +
-                   std::to_string(kMaxPatternBytes) + " is not one line's layout");
-
-    std::vector<std::pair<std::string, int>> names;
-    try {
-        line.ecmascript = ecmascriptPattern(line.pattern, names);
-    } catch (const std::invalid_argument& e) {
-        r.fail(node, "pattern", "'pattern' " + std::string(e.what()));
-    }
+// The pattern's named groups as the fields they give, each field once; `node` is the pattern's, for messages.
+void readGroups(const TableReader& r, const toml::node& node,
+                const std::vector<std::pair<std::string, int>>& names, PatternLine& line) {
     for (const auto& [name, number] : names) {
         const auto field = fieldNamed(name);
         if (!field)
@@ -149,6 +133,18 @@ PatternLine readLine(const toml::table& table, const std::string& source, int in
             r.fail(node, "pattern", "'pattern' names the group (?<" + name + ">...) twice");
         line.groups.emplace_back(*field, number);
     }
+}
+
+// The line's pattern as std::regex's ECMAScript, its named groups as fields, and the regex compiled: one
+// that names something else or would compile too large is refused.
+void compilePattern(const TableReader& r, const toml::node& node, PatternLine& line) {
+    std::vector<std::pair<std::string, int>> names;
+    try {
+        line.ecmascript = ecmascriptPattern(line.pattern, names);
+    } catch (const std::invalid_argument& e) {
+        r.fail(node, "pattern", "'pattern' " + std::string(e.what()));
+    }
+    readGroups(r, node, names, line);
     if (compiledStates(line.ecmascript) > kMaxCompiledStates)
         r.fail(node, "pattern",
                "'pattern' repeats so much ({n,m} inside {n,m}) that it would compile to more than " +
@@ -159,7 +155,11 @@ PatternLine readLine(const toml::table& table, const std::string& source, int in
         r.fail(node, "pattern",
                "'pattern' is not a regular expression std::regex reads: " + std::string(e.what()));
     }
+}
 
+// What a match of the line gives, by its groups: a header, a step or an evaluation; groups that do not go
+// together are refused.
+void readKind(const TableReader& r, const toml::node& node, PatternLine& line) {
     const bool has_step = line.group(PatternField::Step).has_value();
     const bool has_eval = line.group(PatternField::Eval) || line.group(PatternField::EvalLoss);
     const bool has_step_figures = std::any_of(line.groups.begin(), line.groups.end(), [](const auto& group) {
@@ -192,8 +192,11 @@ PatternLine readLine(const toml::table& table, const std::string& source, int in
         r.fail(node, "pattern",
                "'pattern' has (?<batch>...) but no (?<step_time>...): samples/s is the batch over the step "
                "time");
+}
 
-    line.marker = r.text("marker", "");
+// What (?<eval>...) measures: required with that group, refused without it; "loss" where neither.
+void readEvalMetric(const TableReader& r, const toml::table& table, const toml::node& pattern,
+                    PatternLine& line) {
     if (const toml::node* metric = table.get("eval_metric")) {
         line.eval_metric = r.text("eval_metric", "");
         if (!line.group(PatternField::Eval))
@@ -201,11 +204,29 @@ PatternLine readLine(const toml::table& table, const std::string& source, int in
                    "'eval_metric' names what (?<eval>...) measures, and the pattern has none");
         if (line.eval_metric.empty()) r.fail(*metric, "eval_metric", "'eval_metric' is empty");
     } else if (line.group(PatternField::Eval)) {
-        r.fail(node, "eval_metric",
+        r.fail(pattern, "eval_metric",
                "missing key 'eval_metric': say what (?<eval>...) measures (perplexity, accuracy, bleu, ...)");
     } else {
         line.eval_metric = "loss";
     }
+}
+
+PatternLine readLine(const toml::table& table, const std::string& source, int index) {
+    const TableReader r(table, source, "[[line]] #" + std::to_string(index),
+                        {"pattern", "marker", "eval_metric"});
+    PatternLine line;
+    line.definition_line = r.line();
+    line.pattern = r.text("pattern", "", true);
+    const toml::node& node = *table.get("pattern");
+    if (line.pattern.empty()) r.fail(node, "pattern", "'pattern' is empty");
+    if (line.pattern.size() > kMaxPatternBytes)
+        r.fail(node, "pattern",
+               "'pattern' is " + std::to_string(line.pattern.size()) + " bytes: more than " +
+                   std::to_string(kMaxPatternBytes) + " is not one line's layout");
+    compilePattern(r, node, line);
+    readKind(r, node, line);
+    line.marker = r.text("marker", "");
+    readEvalMetric(r, table, node, line);
     return line;
 }
 

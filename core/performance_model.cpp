@@ -178,7 +178,11 @@ double stepCommunication(const ModelInputs& inputs, int ranks) {
     return total;
 }
 
-std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int>& ranks) {
+namespace {
+
+// Throws where the inputs cannot give a projection: no run, no sweep or stated link, no buckets, or a fixed
+// global batch without its sizes.
+void requireProjectable(const ModelInputs& inputs) {
     if (inputs.measured.empty()) throw std::invalid_argument("no measured training run to project from");
     if (inputs.sweep.empty() && !inputs.stated_intra)
         throw std::invalid_argument(
@@ -191,6 +195,117 @@ std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int
     if (inputs.mode == ScalingMode::FixedGlobalBatch && inputs.batch_per_rank <= 0)
         throw std::invalid_argument(
             "a fixed global batch needs the batch per rank the compute was measured at");
+}
+
+// All gradient buckets' all-reduce at one rank count, and how it was predicted.
+struct GradientComm {
+    double time_s = 0;
+    double error_s = 0;            // the band's half-width
+    bool modelled = false;         // some bucket from the cost model, not the sweep
+    bool unmeasured_inter = false; // some bucket across nodes with no sweep across nodes
+};
+
+GradientComm gradientComm(const ModelInputs& inputs, const CommCostModel& model, int ranks) {
+    GradientComm comm;
+    for (const double bytes : inputs.bucket_bytes) {
+        const CommPrediction c = allreduceTime(inputs.sweep, model, ranks, bytes);
+        comm.time_s += c.time_s;
+        comm.error_s += c.time_s * c.relative_error;
+        comm.modelled = comm.modelled || c.extrapolated;
+        comm.unmeasured_inter = comm.unmeasured_inter || c.inter_node_unmeasured;
+    }
+    return comm;
+}
+
+// Throughput from the step time, and what follows from it: speedup over N0, time and tokens to train, cost.
+void setThroughput(Projection& p, const ModelInputs& inputs, const MeasuredPoint& n0) {
+    const int n = p.ranks;
+    const double batch = inputs.mode == ScalingMode::Weak ? static_cast<double>(n) * inputs.batch_per_rank
+                                                          : inputs.global_batch;
+    p.samples_per_s = batch / p.step_s;
+    p.samples_low = batch / p.step_high_s;
+    p.samples_high = p.step_low_s > 0 ? batch / p.step_low_s : INFINITY;
+    if (n0.samples_per_s.mean > 0) {
+        p.speedup = p.samples_per_s / n0.samples_per_s.mean;
+        p.efficiency = p.speedup * n0.ranks / n;
+    }
+    if (inputs.samples_to_train > 0) p.time_to_train_s = inputs.samples_to_train / p.samples_per_s;
+    if (inputs.seq_len > 0) {
+        p.tokens_per_s = p.samples_per_s * inputs.seq_len;
+        p.days_to_1t_tokens = daysToTrain(p.tokens_per_s);
+    }
+    p.cost_per_hour = n * inputs.price_per_gpu_hour;
+    p.cost_to_train = p.cost_per_hour * p.time_to_train_s / 3600;
+}
+
+// The note for an all-reduce from a link model at N ranks: the stated link's figures, or the fit's.
+std::string linkNote(const CommCostModel& model, int ranks) {
+    const LinkFit& fit = ranks > model.ranks_per_node && model.inter ? *model.inter : model.intra;
+    return fit.stated ? fmt::format("all-reduce from the stated {} link (alpha {:.3g} us, busbw {:.3g} GB/s)",
+                                    &fit == &model.intra ? "intra-node" : "inter-node", fit.alpha_s * 1e6,
+                                    fit.busbw_bytes_s / 1e9)
+                      : fmt::format("all-reduce from the cost model fitted to the sweep (alpha {:.3g} us, "
+                                    "busbw {:.3g} GB/s, rms error {:.0f} %)",
+                                    fit.alpha_s * 1e6, fit.busbw_bytes_s / 1e9, fit.relative_rms * 100);
+}
+
+// Why the row extrapolates, and what its regime means; `ref` is the measured point its compute came from.
+void addNotes(Projection& p, const ModelInputs& inputs, const CommCostModel& model, const MeasuredPoint& ref,
+              const GradientComm& comm, int largest_measured) {
+    const int n = p.ranks;
+    if (n > largest_measured) {
+        p.extrapolated = true;
+        p.notes.push_back(
+            fmt::format("beyond the largest measured rank count: compute per rank as at {}", ref.ranks));
+    }
+    if (comm.modelled) {
+        p.extrapolated = true;
+        p.notes.push_back(linkNote(model, n));
+    }
+    if (comm.unmeasured_inter)
+        p.notes.push_back("across nodes, but the sweep never crossed a node: the intra-node fit stands in");
+    const int on_node = std::min(n, std::max(1, inputs.ranks_per_node));
+    if (inputs.cpus_per_node > 0 && on_node > inputs.cpus_per_node) {
+        p.extrapolated = true;
+        p.notes.push_back(fmt::format("more ranks on a node than its {} CPUs: measured there, CPU contention "
+                                      "weighs more than communication",
+                                      inputs.cpus_per_node));
+    }
+}
+
+// One row: compute from the measured point that stands for N ranks, plus the exposed part of the predicted
+// all-reduce; `n0` is the smallest measured point, the speedup's base.
+Projection projectAt(const ModelInputs& inputs, const CommCostModel& model, double hidden,
+                     const MeasuredPoint& n0, int largest_measured, int n) {
+    Projection p;
+    p.ranks = n;
+    const MeasuredPoint& ref = referencePoint(inputs.measured, n);
+    // Weak scaling keeps each rank's work; a fixed global batch G gives each rank G / N samples, against
+    // the batch per rank the compute was measured at.
+    const double share = inputs.mode == ScalingMode::Weak
+                             ? 1.0
+                             : static_cast<double>(inputs.global_batch) / n / inputs.batch_per_rank;
+    // A check against the measurement only where the runs did the same work per rank.
+    p.measured = ref.ranks == n && std::abs(share - 1) < 1e-9;
+    if (p.measured) p.measured_samples_per_s = ref.samples_per_s.mean;
+    p.compute_s = ref.compute_s.mean * share;
+    const double compute_2sigma = ref.compute_s.two_sigma() * share;
+    const GradientComm comm = gradientComm(inputs, model, n);
+    p.comm_s = comm.time_s;
+    p.exposed_s = p.comm_s * (1 - hidden);
+    const double exposed_error = comm.error_s * (1 - hidden);
+    p.step_s = p.compute_s + p.exposed_s;
+    p.step_low_s = std::max(0.0, p.compute_s - compute_2sigma) + std::max(0.0, p.exposed_s - exposed_error);
+    p.step_high_s = p.compute_s + compute_2sigma + p.exposed_s + exposed_error;
+    setThroughput(p, inputs, n0);
+    addNotes(p, inputs, model, ref, comm, largest_measured);
+    return p;
+}
+
+} // namespace
+
+std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int>& ranks) {
+    requireProjectable(inputs);
     const CommCostModel model = commCostModel(inputs);
     const double hidden = hiddenFraction(inputs);
     int largest_measured = 0, smallest_measured = inputs.measured.front().ranks;
@@ -203,80 +318,7 @@ std::vector<Projection> project(const ModelInputs& inputs, const std::vector<int
     std::vector<Projection> out;
     for (const int n : ranks) {
         if (n < 1) throw std::invalid_argument(fmt::format("a rank count must be at least 1, not {}", n));
-        Projection p;
-        p.ranks = n;
-        const MeasuredPoint& ref = referencePoint(inputs.measured, n);
-        // Weak scaling keeps each rank's work; a fixed global batch G gives each rank G / N samples, against
-        // the batch per rank the compute was measured at.
-        const double share = inputs.mode == ScalingMode::Weak
-                                 ? 1.0
-                                 : static_cast<double>(inputs.global_batch) / n / inputs.batch_per_rank;
-        // A check against the measurement only where the runs did the same work per rank.
-        p.measured = ref.ranks == n && std::abs(share - 1) < 1e-9;
-        if (p.measured) p.measured_samples_per_s = ref.samples_per_s.mean;
-        p.compute_s = ref.compute_s.mean * share;
-        const double compute_2sigma = ref.compute_s.two_sigma() * share;
-        double comm_error = 0;
-        bool modelled = false, unmeasured_inter = false;
-        for (const double bytes : inputs.bucket_bytes) {
-            const CommPrediction c = allreduceTime(inputs.sweep, model, n, bytes);
-            p.comm_s += c.time_s;
-            comm_error += c.time_s * c.relative_error;
-            modelled = modelled || c.extrapolated;
-            unmeasured_inter = unmeasured_inter || c.inter_node_unmeasured;
-        }
-        p.exposed_s = p.comm_s * (1 - hidden);
-        const double exposed_error = comm_error * (1 - hidden);
-        p.step_s = p.compute_s + p.exposed_s;
-        p.step_low_s =
-            std::max(0.0, p.compute_s - compute_2sigma) + std::max(0.0, p.exposed_s - exposed_error);
-        p.step_high_s = p.compute_s + compute_2sigma + p.exposed_s + exposed_error;
-        const double batch = inputs.mode == ScalingMode::Weak ? static_cast<double>(n) * inputs.batch_per_rank
-                                                              : inputs.global_batch;
-        p.samples_per_s = batch / p.step_s;
-        p.samples_low = batch / p.step_high_s;
-        p.samples_high = p.step_low_s > 0 ? batch / p.step_low_s : INFINITY;
-        if (n0.samples_per_s.mean > 0) {
-            p.speedup = p.samples_per_s / n0.samples_per_s.mean;
-            p.efficiency = p.speedup * n0.ranks / n;
-        }
-        if (inputs.samples_to_train > 0) p.time_to_train_s = inputs.samples_to_train / p.samples_per_s;
-        if (inputs.seq_len > 0) {
-            p.tokens_per_s = p.samples_per_s * inputs.seq_len;
-            p.days_to_1t_tokens = daysToTrain(p.tokens_per_s);
-        }
-        p.cost_per_hour = n * inputs.price_per_gpu_hour;
-        p.cost_to_train = p.cost_per_hour * p.time_to_train_s / 3600;
-
-        if (n > largest_measured) {
-            p.extrapolated = true;
-            p.notes.push_back(
-                fmt::format("beyond the largest measured rank count: compute per rank as at {}", ref.ranks));
-        }
-        if (modelled) {
-            p.extrapolated = true;
-            const LinkFit& fit = n > model.ranks_per_node && model.inter ? *model.inter : model.intra;
-            p.notes.push_back(
-                fit.stated
-                    ? fmt::format("all-reduce from the stated {} link (alpha {:.3g} us, busbw {:.3g} GB/s)",
-                                  &fit == &model.intra ? "intra-node" : "inter-node", fit.alpha_s * 1e6,
-                                  fit.busbw_bytes_s / 1e9)
-                    : fmt::format("all-reduce from the cost model fitted to the sweep (alpha {:.3g} us, "
-                                  "busbw {:.3g} GB/s, rms error {:.0f} %)",
-                                  fit.alpha_s * 1e6, fit.busbw_bytes_s / 1e9, fit.relative_rms * 100));
-        }
-        if (unmeasured_inter)
-            p.notes.push_back(
-                "across nodes, but the sweep never crossed a node: the intra-node fit stands in");
-        const int on_node = std::min(n, std::max(1, inputs.ranks_per_node));
-        if (inputs.cpus_per_node > 0 && on_node > inputs.cpus_per_node) {
-            p.extrapolated = true;
-            p.notes.push_back(
-                fmt::format("more ranks on a node than its {} CPUs: measured there, CPU contention "
-                            "weighs more than communication",
-                            inputs.cpus_per_node));
-        }
-        out.push_back(std::move(p));
+        out.push_back(projectAt(inputs, model, hidden, n0, largest_measured, n));
     }
     return out;
 }

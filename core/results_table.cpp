@@ -22,7 +22,8 @@ namespace {
 void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingPoint>& points) {
     std::map<std::pair<SeriesKey, int>, std::vector<const RunResult*>> mlperf_runs;
     for (const RunResult& r : results)
-        if (r.status == "ok" && r.mlperf_time_to_train_min) mlperf_runs[{seriesOf(r), r.ranks}].push_back(&r);
+        if (r.status == RunStatus::Ok && r.mlperf_time_to_train_min)
+            mlperf_runs[{seriesOf(r), r.ranks}].push_back(&r);
     if (mlperf_runs.empty()) return;
     for (const auto& [key, runs] : mlperf_runs) {
         // Named references, not a structured binding: clang before 16 cannot capture those (preset fuzz).
@@ -73,7 +74,7 @@ void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingP
 std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results) {
     std::vector<RunOutcome> outcomes;
     for (const auto& r : results)
-        if (r.status == "ok")
+        if (r.status == RunStatus::Ok)
             outcomes.push_back({seriesOf(r), r.ranks, r.figures.samples_per_s, r.time_to_target_s,
                                 r.target.has_value(),
                                 computeOnlyThroughput(r.figures.samples_per_s, r.figures.breakdown),
@@ -92,7 +93,7 @@ std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
     for (const auto& r : results) {
         RunScaling s;
         auto it = baseline.find(seriesOf(r));
-        if (r.status == "ok" && it != baseline.end() && it->second.throughput.mean > 0) {
+        if (r.status == RunStatus::Ok && it != baseline.end() && it->second.throughput.mean > 0) {
             const ScalingPoint& base = it->second;
             // N0's own repeats are the baseline: 1.00x by definition, never 0.98x and 1.02x (each against
             // their mean); how far a repeat lies from its siblings is figureCautions' to say.
@@ -114,7 +115,7 @@ std::string formatTimeToTarget(const RunResult& result) {
         result.figures.steady_steps == 0)
         return fmt::format("{:.2f} min", *result.mlperf_time_to_train_min);
     if (result.time_to_target_s) return fmt::format("{:.1f} s", *result.time_to_target_s);
-    if (result.target && result.status == "ok") return "not reached";
+    if (result.target && result.status == RunStatus::Ok) return "not reached";
     return "-";
 }
 
@@ -256,20 +257,22 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
             for (const auto& c : r.collectives)
                 peak = std::max(peak, c.busbw_gbps);
             out += fmt::format("{:<34} {:>5} {:>6}   collective sweep: {} sizes, peak busbw {:.3f} GB/s\n",
-                               r.name, r.ranks, r.status, r.collectives.size(), peak);
+                               r.name, r.ranks, storedWord(r.status), r.collectives.size(), peak);
         } else if (r.figures.steady_steps == 0 && r.device_check) {
-            out += fmt::format("{:<34} {:>5} {:>6}   {}\n", r.name, r.ranks, r.status,
+            out += fmt::format("{:<34} {:>5} {:>6}   {}\n", r.name, r.ranks, storedWord(r.status),
                                formatDeviceCheck(*r.device_check));
         } else if (r.figures.steady_steps == 0 && r.mlperf_time_to_train_min) {
             out += fmt::format("{:<34} {:>5} {:>6}   MLPerf time to train {} ({})\n", r.name, r.ranks,
-                               r.status, formatTimeToTrain(*r.mlperf_time_to_train_min), r.mlperf_status);
+                               storedWord(r.status), formatTimeToTrain(*r.mlperf_time_to_train_min),
+                               r.mlperf_status);
         } else if (r.figures.steady_steps == 0) {
-            out += fmt::format("{:<34} {:>5} {:>6}   (no steady-state steps)\n", r.name, r.ranks, r.status);
+            out += fmt::format("{:<34} {:>5} {:>6}   (no steady-state steps)\n", r.name, r.ranks,
+                               storedWord(r.status));
         } else {
             out += fmt::format(
                 "{:<34} {:>5} {:>6} {:>10.1f} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>5.0f}% {:>7} {:>6} "
                 "{:>7.4f} {:>12} {:>11}\n",
-                r.name, r.ranks, r.status, r.figures.samples_per_s, milliseconds(b.step_s),
+                r.name, r.ranks, storedWord(r.status), r.figures.samples_per_s, milliseconds(b.step_s),
                 milliseconds(b.data_s), milliseconds(b.forward_s), milliseconds(b.backward_s),
                 milliseconds(b.allreduce_s), milliseconds(b.optimizer_s), communicationShare(b) * 100,
                 scaling[i].speedup > 0 ? fmt::format("{:.2f}x", scaling[i].speedup) : "-",
@@ -361,8 +364,8 @@ std::string resultsCsv(const std::vector<RunResult>& results) {
         out += fmt::format(
             "{},{},{},{},{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.6f},{},{},{:"
             ".1f},{}",
-            r.name, r.workload, r.dataset, r.ranks, r.repeat, r.status, f.samples_per_s, b.step_s, b.data_s,
-            b.forward_s, b.backward_s, b.allreduce_s, b.optimizer_s, scaling[i].speedup,
+            r.name, r.workload, r.dataset, r.ranks, r.repeat, storedWord(r.status), f.samples_per_s, b.step_s,
+            b.data_s, b.forward_s, b.backward_s, b.allreduce_s, b.optimizer_s, scaling[i].speedup,
             scaling[i].efficiency, f.final_loss, f.final_eval ? f.eval_metric : "", optional(f.final_eval, 6),
             f.tokens_per_s, optional(f.mfu, 4));
         const bool tokens = f.tokens_per_s > 0 && r.ranks > 0;

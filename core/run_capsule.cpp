@@ -2,6 +2,8 @@
 // capsules.
 #include "run_capsule.h"
 
+#include "session_store.h"
+
 #include <algorithm>
 #include <cstring>
 #include <filesystem>

@@ -3,13 +3,15 @@
 // between the capsules of two sessions' runs.
 #pragma once
 
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace scalebench {
+
+class SessionStore;
 
 struct CapsuleEntry {
     std::string key; // "job script", "engine source", "versions.libtorch", "environment.NCCL_ALGO", ...

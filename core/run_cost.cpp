@@ -50,7 +50,7 @@ std::string formatRunCosts(const std::vector<RunResult>& runs, const GpuHourPric
             total_hours += *hours;
             total_cost += *cost;
         }
-        out += fmt::format("{:<34} {:>5} {:>6} {:>10} {:>10} {:>12}", r.name, r.ranks, r.status,
+        out += fmt::format("{:<34} {:>5} {:>6} {:>10} {:>10} {:>12}", r.name, r.ranks, storedWord(r.status),
                            r.wall_s ? fmt::format("{:.1f}", *r.wall_s) : "-",
                            hours ? fmt::format("{:.4f}", *hours) : "-",
                            cost ? fmt::format("{:.2f}", *cost) : "-");

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "results_table.h"
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <optional>
 #include <string>

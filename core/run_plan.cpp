@@ -156,7 +156,8 @@ bool isPathInsideFolder(const std::string& path) {
     return true;
 }
 
-RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
+// A [[run]] with a `command` takes only kCommandGroupKeys: the engine's workload keys are refused.
+void refuseWorkloadKeys(const TableReader& r, const toml::table& table) {
     for (auto&& [key, value] : table)
         if (std::find(kCommandGroupKeys.begin(), kCommandGroupKeys.end(), std::string(key.str())) ==
             kCommandGroupKeys.end())
@@ -164,28 +165,38 @@ RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
                    "'" + std::string(key.str()) +
                        "' is a setting of the engine's workloads: a [[run]] with a " + "'command' takes " +
                        joinedWords(kCommandGroupKeys));
-    RunGroup g;
-    CommandRun& c = g.command;
+}
+
+// `command`: a command line split as a shell would, or a list of words; a program first, and words a process
+// can be given.
+std::vector<std::string> commandWords(const TableReader& r, const toml::table& table) {
+    std::vector<std::string> argv;
     const toml::node& command = *table.get("command");
     if (command.is_string()) {
         try {
-            c.argv = splitCommandLine(*command.value<std::string>());
+            argv = splitCommandLine(*command.value<std::string>());
         } catch (const std::invalid_argument& e) {
             r.fail(command, "command", std::string("'command': ") + e.what());
         }
     } else if (command.is_array()) {
-        c.argv = r.texts("command");
+        argv = r.texts("command");
     } else {
         r.fail(command, "command", "'command' must be a string or a list of strings");
     }
-    if (c.argv.empty() || c.argv.front().empty()) r.fail(command, "command", "'command' names no program");
-    for (const auto& word : c.argv)
+    if (argv.empty() || argv.front().empty()) r.fail(command, "command", "'command' names no program");
+    for (const auto& word : argv)
         if (word.find('\0') != std::string::npos || word.size() >= kMostArgumentBytes)
             r.fail(command, "command",
                    "'command' holds a word with NUL or of more than " +
                        std::to_string(kMostArgumentBytes - 1) + " bytes: a process cannot be given it");
+    return argv;
+}
+
+// How the command's output reads (`format`, required) and the file it is in (`output`), where the format
+// reads a file.
+void readCommandOutput(const TableReader& r, const toml::table& table, CommandRun& c) {
     if (!table.get("format"))
-        r.fail(command, "format",
+        r.fail(*table.get("command"), "format",
                "a [[run]] with a 'command' says how its output reads: 'format' = " +
                    joinedWords(availableFormats()) + " or a format definition (docs/metric-stream.md)");
     c.format = r.text("format", "", true);
@@ -204,6 +215,10 @@ RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
         r.fail(*table.get("format"), "output",
                "format '" + c.format + "' is read from the file the command writes: name it in 'output' " +
                    "(as the command's -J option does)");
+}
+
+// The container the command runs in (`container_image`) and what is mounted into it (`container_mounts`).
+void readCommandContainer(const TableReader& r, const toml::table& table, CommandRun& c) {
     c.container_image = r.text("container_image", "");
     if (const toml::node* node = table.get("container_image");
         node && (c.container_image.empty() || c.container_image.find_first_of(" \t,") != std::string::npos ||
@@ -222,14 +237,29 @@ RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
         if (c.container_image.empty())
             r.fail(*node, "container_mounts", "'container_mounts' needs a 'container_image' to mount into");
     }
-    c.name = r.text("name", "");
+}
+
+// `name`: what the group's runs and their folders are named; "" where left out.
+std::string commandRunName(const TableReader& r, const toml::table& table) {
+    const std::string name = r.text("name", "");
     if (const toml::node* node = table.get("name");
-        node && (c.name.empty() || runNameOfProgram(c.name) != c.name || c.name.size() > 100))
+        node && (name.empty() || runNameOfProgram(name) != name || name.size() > 100))
         r.fail(*node, "name",
                "'name' names the group's runs and their folders: letters, digits, '.', '_' and '-', at most "
                "100, "
                "not '" +
-                   c.name.substr(0, 200) + "'");
+                   name.substr(0, 200) + "'");
+    return name;
+}
+
+RunGroup readCommandGroup(const TableReader& r, const toml::table& table) {
+    refuseWorkloadKeys(r, table);
+    RunGroup g;
+    CommandRun& c = g.command;
+    c.argv = commandWords(r, table);
+    readCommandOutput(r, table, c);
+    readCommandContainer(r, table, c);
+    c.name = commandRunName(r, table);
     g.workload = c.name.empty() ? std::filesystem::path(c.argv.front()).filename().string() : c.name;
     g.dataset.clear();
     g.ranks = r.positiveIntegers("ranks");

@@ -128,6 +128,8 @@ struct RunSpec {
     int ranks_per_node = 0;
     int nodes = 0;
     std::map<std::string, std::string> environment{}; // the group's env: exported to every rank of the job
+
+    friend bool operator==(const RunSpec&, const RunSpec&) = default;
 };
 
 // Whether any of the runs is the engine's (not a command of its own): only then is the engine deployed.

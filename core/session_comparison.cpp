@@ -1,18 +1,15 @@
-// Two sessions side by side: every figure of runs matched by (workload, dataset, ranks) with the difference
-// in percent, and the settings (plan, cluster, run headers) that differ between them.
+// Two sessions' figures side by side: every figure of runs matched by (workload, dataset, settings, ranks)
+// with the difference in percent, judged against the noise of their repeats; and the whole comparison as text
+// for the terminal. What the sessions ran with is compared in settings_comparison.cpp.
 #include "session_comparison.h"
 
-#include "plan_writer.h"
-#include "run_plan.h"
 #include "session_results.h"
+#include "session_store.h"
 
 #include <algorithm>
-#include <cmath>
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
+#include <map>
 #include <set>
-#include <sstream>
-#include <toml++/toml.h>
 #include <tuple>
 
 namespace scalebench {
@@ -71,139 +68,164 @@ std::string sweepName(const CollectiveRecord& c) {
                        c.collective, c.dtype, c.op, c.in_place ? " in-place" : "");
 }
 
-// Every figure of every (workload, dataset, settings `keyed`, ranks) of one session, in the order they are
-// listed.
-std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<RunResult>& results,
-                                                            const std::set<std::string>& keyed) {
+using FiguresByGroup = std::map<GroupKey, std::vector<FigureValue>>;
+
+// A session's successful runs by group: the training runs with steady-state steps, and each run's peak busbw
+// per collective sweep.
+struct SessionGroups {
     std::map<GroupKey, std::vector<const RunResult*>> training;
-    std::map<GroupKey, std::map<std::string, std::vector<double>>> sweeps; // each run's peak busbw per sweep
-    const auto keyOf = [&](const RunResult& r) {
-        return GroupKey{r.workload, r.dataset, settingsText(seriesOf(r), keyed), r.ranks};
-    };
+    std::map<GroupKey, std::map<std::string, std::vector<double>>> sweeps;
+};
+
+SessionGroups sessionGroups(const std::vector<RunResult>& results, const std::set<std::string>& keyed) {
+    SessionGroups groups;
     for (const RunResult& r : results) {
-        if (r.status != "ok") continue;
-        const GroupKey key = keyOf(r);
-        if (r.figures.steady_steps > 0) training[key].push_back(&r);
+        if (r.status != RunStatus::Ok) continue;
+        const GroupKey key{r.workload, r.dataset, settingsText(seriesOf(r), keyed), r.ranks};
+        if (r.figures.steady_steps > 0) groups.training[key].push_back(&r);
         std::map<std::string, double> peaks;
         for (const CollectiveRecord& c : r.collectives)
             peaks[sweepName(c)] = std::max(peaks[sweepName(c)], c.busbw_gbps);
         for (const auto& [name, peak] : peaks)
-            sweeps[key][name].push_back(peak);
+            groups.sweeps[key][name].push_back(peak);
     }
+    return groups;
+}
 
-    std::map<GroupKey, ScalingPoint> scaling; // from sessionScaling: one series per key
+// sessionScaling's points by group: one series per key.
+std::map<GroupKey, ScalingPoint> scalingByGroup(const std::vector<RunResult>& results,
+                                                const std::set<std::string>& keyed) {
+    std::map<GroupKey, ScalingPoint> scaling;
     for (const ScalingPoint& p : sessionScaling(results))
         scaling[{p.workload, p.dataset, settingsText(p.series, keyed), p.ranks}] = p;
+    return scaling;
+}
 
-    std::map<GroupKey, std::vector<FigureValue>> out;
-    // Named references, not a structured binding: clang before 16 cannot capture those (preset fuzz).
-    for (const auto& group : training) {
-        const GroupKey& key = group.first;
-        const auto& runs = group.second;
-        double n = static_cast<double>(runs.size());
-        auto mean = [&](auto part) {
-            double sum = 0;
-            for (const RunResult* r : runs)
-                sum += part(*r);
-            return sum / n;
-        };
-        // A figure that is a mean over the repeats, with each repeat's value for changeOrNoise.
-        auto measured = [&](const char* figure, const char* unit, Better better, auto part) {
-            FigureValue v{figure, unit, better, mean(part)};
-            for (const RunResult* r : runs)
-                v.repeats.push_back(part(*r));
-            return v;
-        };
-        auto ms = [&](const char* figure, Better better, double StepBreakdown::*part) {
-            return measured(figure, "ms", better,
-                            [part](const RunResult& r) { return r.figures.breakdown.*part * 1e3; });
-        };
-        std::vector<FigureValue>& f = out[key];
-        f.push_back(measured("samples/s", "samples/s", Better::Higher,
-                             [](const RunResult& r) { return r.figures.samples_per_s; }));
-        if (runs.front()->figures.tokens_per_s > 0)
-            f.push_back(measured("tokens/s", "tokens/s", Better::Higher,
-                                 [](const RunResult& r) { return r.figures.tokens_per_s; }));
-        if (runs.front()->figures.mfu)
-            f.push_back(measured("MFU", "%", Better::Higher,
-                                 [](const RunResult& r) { return r.figures.mfu.value_or(0) * 100; }));
-        f.push_back(ms("step time", Better::Lower, &StepBreakdown::step_s));
-        f.push_back(ms("data loading", Better::Lower, &StepBreakdown::data_s));
-        f.push_back(ms("forward", Better::Lower, &StepBreakdown::forward_s));
-        f.push_back(ms("backward", Better::Lower, &StepBreakdown::backward_s));
-        f.push_back(ms("optimizer", Better::Lower, &StepBreakdown::optimizer_s));
-        f.push_back(ms("exposed communication", Better::Lower, &StepBreakdown::allreduce_s));
-        f.push_back(ms("hidden communication", Better::Neither, &StepBreakdown::comm_hidden_s));
-        if (auto it = scaling.find(key); it != scaling.end()) {
-            const ScalingPoint& p = it->second;
-            // Each repeat's speedup against the same N0 mean as the point's (S = X_i(N) / mean X(N0)), so
-            // that changeOrNoise judges the derived figures as it judges the measured ones.
-            const double x0 = p.speedup > 0 ? p.throughput.mean / p.speedup : 0;
-            const double n0_over_n = p.speedup > 0 ? p.efficiency / p.speedup : 0;
-            const auto speedupOf = [x0](const RunResult& r) {
-                return x0 > 0 ? r.figures.samples_per_s / x0 : 0;
-            };
-            FigureValue speedup = measured("speedup", "x", Better::Higher, speedupOf);
-            speedup.value = p.speedup;
-            f.push_back(speedup);
-            FigureValue efficiency = measured("efficiency", "%", Better::Higher, [&](const RunResult& r) {
-                return speedupOf(r) * n0_over_n * 100;
-            });
-            efficiency.value = p.efficiency * 100;
-            f.push_back(efficiency);
-            double compute_mean = 0;
-            for (const RunResult* r : runs)
-                compute_mean += computeOnlyThroughput(r->figures.samples_per_s, r->figures.breakdown) / n;
-            const double c0 = p.compute_only_speedup > 0 ? compute_mean / p.compute_only_speedup : 0;
-            FigureValue compute_only =
-                measured("compute-only speedup", "x", Better::Neither, [c0](const RunResult& r) {
-                    return c0 > 0 ? computeOnlyThroughput(r.figures.samples_per_s, r.figures.breakdown) / c0
-                                  : 0;
-                });
-            compute_only.value = p.compute_only_speedup;
-            f.push_back(compute_only);
-            f.push_back(measured("communication share", "%", Better::Lower, [](const RunResult& r) {
-                return communicationShare(r.figures.breakdown) * 100;
-            }));
-            std::vector<double> times;
-            for (const RunResult* r : runs)
-                if (r->time_to_target_s) times.push_back(*r->time_to_target_s);
-            if (p.reached > 0)
-                f.push_back({"time to target", "s", Better::Lower, p.time_to_target.mean, times});
-            if (p.time_to_target_speedup) {
-                // T(N0) / T_i(N) for each repeat that reached the target: T(N0) from the point's mean ratio.
-                double inverse_mean = 0;
-                for (double t : times)
-                    inverse_mean += t > 0 ? 1 / t / static_cast<double>(times.size()) : 0;
-                const double t0 = inverse_mean > 0 ? p.time_to_target_speedup->mean / inverse_mean : 0;
-                std::vector<double> ratios;
-                for (double t : times)
-                    if (t > 0) ratios.push_back(t0 / t);
-                f.push_back(
-                    {"time-to-target speedup", "x", Better::Higher, p.time_to_target_speedup->mean, ratios});
-            }
-        }
-        if (runs.front()->figures.model_flops_per_s > 0)
-            f.push_back(measured("TFLOP/s per rank", "TFLOP/s", Better::Higher, [](const RunResult& r) {
-                return r.figures.model_flops_per_s / r.ranks / 1e12;
-            }));
-        if (runs.front()->figures.tokens_per_s > 0)
-            f.push_back(measured("days to train 1T tokens", "days", Better::Lower,
-                                 [](const RunResult& r) { return daysToTrain(r.figures.tokens_per_s); }));
-        f.push_back(measured("final loss", "", Better::Lower,
-                             [](const RunResult& r) { return r.figures.final_loss; }));
-        std::vector<double> evals;
-        for (const RunResult* r : runs)
-            if (r->figures.final_eval)
-                evals.push_back(*r->figures.final_eval * evalMetricStyle(r->figures.eval_metric).scale);
-        if (!evals.empty()) {
-            const auto style = evalMetricStyle(runs.front()->figures.eval_metric);
-            f.push_back({style.label, style.unit, style.higher_is_better ? Better::Higher : Better::Lower,
-                         describe(evals).mean, evals});
-        }
+// The repeats of one group's training runs: a figure of theirs is the mean over them, with each repeat's
+// value for changeOrNoise.
+class Repeats {
+  public:
+    explicit Repeats(const std::vector<const RunResult*>& runs)
+        : runs_(runs), count_(static_cast<double>(runs.size())) {}
+
+    const std::vector<const RunResult*>& runs() const { return runs_; }
+    const RunFigures& firstFigures() const { return runs_.front()->figures; }
+    double count() const { return count_; }
+
+    template <typename Part> double mean(Part part) const {
+        double sum = 0;
+        for (const RunResult* r : runs_)
+            sum += part(*r);
+        return sum / count_;
     }
-    // MLPerf runs: the benchmark's olympic score and the time-to-train speedup from it (MLPerf's own
-    // figures).
+    template <typename Part>
+    FigureValue measured(const char* figure, const char* unit, Better better, Part part) const {
+        FigureValue v{figure, unit, better, mean(part)};
+        for (const RunResult* r : runs_)
+            v.repeats.push_back(part(*r));
+        return v;
+    }
+
+  private:
+    const std::vector<const RunResult*>& runs_;
+    double count_;
+};
+
+// Throughput, MFU and the step time with each part of its breakdown (ms).
+void addStepFigures(const Repeats& g, std::vector<FigureValue>& f) {
+    const auto ms = [&](const char* figure, Better better, double StepBreakdown::*part) {
+        return g.measured(figure, "ms", better,
+                          [part](const RunResult& r) { return r.figures.breakdown.*part * 1e3; });
+    };
+    f.push_back(g.measured("samples/s", "samples/s", Better::Higher,
+                           [](const RunResult& r) { return r.figures.samples_per_s; }));
+    if (g.firstFigures().tokens_per_s > 0)
+        f.push_back(g.measured("tokens/s", "tokens/s", Better::Higher,
+                               [](const RunResult& r) { return r.figures.tokens_per_s; }));
+    if (g.firstFigures().mfu)
+        f.push_back(g.measured("MFU", "%", Better::Higher,
+                               [](const RunResult& r) { return r.figures.mfu.value_or(0) * 100; }));
+    f.push_back(ms("step time", Better::Lower, &StepBreakdown::step_s));
+    f.push_back(ms("data loading", Better::Lower, &StepBreakdown::data_s));
+    f.push_back(ms("forward", Better::Lower, &StepBreakdown::forward_s));
+    f.push_back(ms("backward", Better::Lower, &StepBreakdown::backward_s));
+    f.push_back(ms("optimizer", Better::Lower, &StepBreakdown::optimizer_s));
+    f.push_back(ms("exposed communication", Better::Lower, &StepBreakdown::allreduce_s));
+    f.push_back(ms("hidden communication", Better::Neither, &StepBreakdown::comm_hidden_s));
+}
+
+// Time to target over the repeats that reached it, and its speedup T(N0) / T_i(N).
+void addTimeToTargetFigures(const Repeats& g, const ScalingPoint& p, std::vector<FigureValue>& f) {
+    std::vector<double> times;
+    for (const RunResult* r : g.runs())
+        if (r->time_to_target_s) times.push_back(*r->time_to_target_s);
+    if (p.reached > 0) f.push_back({"time to target", "s", Better::Lower, p.time_to_target.mean, times});
+    if (!p.time_to_target_speedup) return;
+    // T(N0) / T_i(N) for each repeat that reached the target: T(N0) from the point's mean ratio.
+    double inverse_mean = 0;
+    for (double t : times)
+        inverse_mean += t > 0 ? 1 / t / static_cast<double>(times.size()) : 0;
+    const double t0 = inverse_mean > 0 ? p.time_to_target_speedup->mean / inverse_mean : 0;
+    std::vector<double> ratios;
+    for (double t : times)
+        if (t > 0) ratios.push_back(t0 / t);
+    f.push_back({"time-to-target speedup", "x", Better::Higher, p.time_to_target_speedup->mean, ratios});
+}
+
+// The figures derived from the group's scaling point: speedup, efficiency, compute-only speedup,
+// communication share, then time to target.
+void addScalingFigures(const Repeats& g, const ScalingPoint& p, std::vector<FigureValue>& f) {
+    // Each repeat's speedup against the same N0 mean as the point's (S = X_i(N) / mean X(N0)), so
+    // that changeOrNoise judges the derived figures as it judges the measured ones.
+    const double x0 = p.speedup > 0 ? p.throughput.mean / p.speedup : 0;
+    const double n0_over_n = p.speedup > 0 ? p.efficiency / p.speedup : 0;
+    const auto speedupOf = [x0](const RunResult& r) { return x0 > 0 ? r.figures.samples_per_s / x0 : 0; };
+    FigureValue speedup = g.measured("speedup", "x", Better::Higher, speedupOf);
+    speedup.value = p.speedup;
+    f.push_back(speedup);
+    FigureValue efficiency = g.measured("efficiency", "%", Better::Higher,
+                                        [&](const RunResult& r) { return speedupOf(r) * n0_over_n * 100; });
+    efficiency.value = p.efficiency * 100;
+    f.push_back(efficiency);
+    double compute_mean = 0;
+    for (const RunResult* r : g.runs())
+        compute_mean += computeOnlyThroughput(r->figures.samples_per_s, r->figures.breakdown) / g.count();
+    const double c0 = p.compute_only_speedup > 0 ? compute_mean / p.compute_only_speedup : 0;
+    FigureValue compute_only =
+        g.measured("compute-only speedup", "x", Better::Neither, [c0](const RunResult& r) {
+            return c0 > 0 ? computeOnlyThroughput(r.figures.samples_per_s, r.figures.breakdown) / c0 : 0;
+        });
+    compute_only.value = p.compute_only_speedup;
+    f.push_back(compute_only);
+    f.push_back(g.measured("communication share", "%", Better::Lower,
+                           [](const RunResult& r) { return communicationShare(r.figures.breakdown) * 100; }));
+    addTimeToTargetFigures(g, p, f);
+}
+
+// What the training achieved: model FLOP rate per rank, days to train 1T tokens, final loss and the eval
+// metric.
+void addOutcomeFigures(const Repeats& g, std::vector<FigureValue>& f) {
+    if (g.firstFigures().model_flops_per_s > 0)
+        f.push_back(g.measured("TFLOP/s per rank", "TFLOP/s", Better::Higher, [](const RunResult& r) {
+            return r.figures.model_flops_per_s / r.ranks / 1e12;
+        }));
+    if (g.firstFigures().tokens_per_s > 0)
+        f.push_back(g.measured("days to train 1T tokens", "days", Better::Lower,
+                               [](const RunResult& r) { return daysToTrain(r.figures.tokens_per_s); }));
+    f.push_back(
+        g.measured("final loss", "", Better::Lower, [](const RunResult& r) { return r.figures.final_loss; }));
+    std::vector<double> evals;
+    for (const RunResult* r : g.runs())
+        if (r->figures.final_eval)
+            evals.push_back(*r->figures.final_eval * evalMetricStyle(r->figures.eval_metric).scale);
+    if (evals.empty()) return;
+    const auto style = evalMetricStyle(g.firstFigures().eval_metric);
+    f.push_back({style.label, style.unit, style.higher_is_better ? Better::Higher : Better::Lower,
+                 describe(evals).mean, evals});
+}
+
+// MLPerf runs: the benchmark's olympic score and the time-to-train speedup from it (MLPerf's own figures).
+void addMlperfFigures(const std::map<GroupKey, ScalingPoint>& scaling, FiguresByGroup& out) {
     for (const auto& [key, p] : scaling) {
         if (!p.mlperf) continue;
         std::vector<FigureValue>& f = out[key];
@@ -214,143 +236,25 @@ std::map<GroupKey, std::vector<FigureValue>> sessionFigures(const std::vector<Ru
         if (p.mlperf_speedup)
             f.push_back({"MLPerf time-to-train speedup", "x", Better::Higher, *p.mlperf_speedup});
     }
-    for (const auto& [key, peaks] : sweeps)
+}
+
+// Every figure of every (workload, dataset, settings `keyed`, ranks) of one session, in the order they are
+// listed: a training group's figures, then MLPerf's, then each collective sweep's peak busbw.
+FiguresByGroup sessionFigures(const std::vector<RunResult>& results, const std::set<std::string>& keyed) {
+    const SessionGroups groups = sessionGroups(results, keyed);
+    const std::map<GroupKey, ScalingPoint> scaling = scalingByGroup(results, keyed);
+    FiguresByGroup out;
+    for (const auto& [key, runs] : groups.training) {
+        const Repeats repeats(runs);
+        std::vector<FigureValue>& f = out[key];
+        addStepFigures(repeats, f);
+        if (const auto it = scaling.find(key); it != scaling.end()) addScalingFigures(repeats, it->second, f);
+        addOutcomeFigures(repeats, f);
+    }
+    addMlperfFigures(scaling, out);
+    for (const auto& [key, peaks] : groups.sweeps)
         for (const auto& [name, values] : peaks)
             out[key].push_back({name, "GB/s", Better::Higher, describe(values).mean, values});
-    return out;
-}
-
-void flattenJsonValue(const nlohmann::json& value, const std::string& path,
-                      std::map<std::string, std::string>& out) {
-    if (value.is_object()) {
-        for (const auto& [key, item] : value.items())
-            flattenJsonValue(item, path.empty() ? key : path + "." + key, out);
-    } else if (value.is_array()) {
-        for (std::size_t i = 0; i < value.size(); ++i)
-            flattenJsonValue(value[i], path + "[" + std::to_string(i) + "]", out);
-        if (value.empty()) out[path] = "[]";
-    } else {
-        out[path] = value.is_string() ? value.get<std::string>() : value.dump();
-    }
-}
-
-void flattenTomlNode(const toml::node& node, const std::string& path,
-                     std::map<std::string, std::string>& out) {
-    if (const toml::table* table = node.as_table()) {
-        for (const auto& [key, item] : *table) {
-            const std::string name(key.str());
-            flattenTomlNode(item, path.empty() ? name : path + "." + name, out);
-        }
-    } else if (const toml::array* array = node.as_array()) {
-        for (std::size_t i = 0; i < array->size(); ++i)
-            flattenTomlNode(*array->get(i), path + "[" + std::to_string(i) + "]", out);
-        if (array->empty()) out[path] = "[]";
-    } else if (const auto* text = node.as_string()) {
-        out[path] = text->get();
-    } else if (const auto* real = node.as_floating_point()) {
-        // The shortest text that reads back, as the plan has it: 0.1, not 0.10000000000000001.
-        out[path] = fmt::format("{}", real->get());
-    } else {
-        std::ostringstream value;
-        node.visit([&](const auto& leaf) { value << leaf; });
-        out[path] = value.str();
-    }
-}
-
-// A run header key that differs on every run whatever was configured.
-bool volatileHeaderKey(const std::string& key) {
-    return key == "unix_time" || key.ends_with(".pid") || key == "type";
-}
-
-std::map<std::string, std::string> mergedRunHeaders(const std::vector<std::string>& headers) {
-    std::map<std::string, std::set<std::string>> values;
-    for (const std::string& header : headers) {
-        if (header.empty()) continue;
-        for (const auto& [key, value] : flattenJson(header))
-            if (!volatileHeaderKey(key) && !capsuleHeaderKey(key)) values[key].insert(value);
-    }
-    std::map<std::string, std::string> out;
-    for (const auto& [key, set] : values) {
-        std::string joined;
-        for (const std::string& value : set)
-            joined += (joined.empty() ? "" : " | ") + value;
-        out[key] = joined;
-    }
-    return out;
-}
-
-void addPrefixed(std::map<std::string, std::string>& out, const std::string& prefix,
-                 const std::map<std::string, std::string>& flat) {
-    for (const auto& [key, value] : flat)
-        out[std::string(prefix).append(".").append(key)] = value;
-}
-
-// The plan's effective settings: every key of every [[run]] with the plan's defaults filled in (the plan as
-// the store read it, written with every key), so that a key left at its default equals the same value written
-// out; its [[reference]] tables as written. A plan that no longer reads (a workload since renamed): as
-// written, and why under "problem".
-std::map<std::string, std::string> effectivePlanSettings(const ComparedSession& s) {
-    std::map<std::string, std::string> written = flattenToml(s.plan_text);
-    if (!s.stored_plan.plan) {
-        if (!s.stored_plan.problem.empty()) written["problem"] = s.stored_plan.problem;
-        return written;
-    }
-    std::map<std::string, std::string> out =
-        flattenToml(writePlanToml(*s.stored_plan.plan, PlanKeys::Effective));
-    for (const auto& [key, value] : written)
-        if (key.starts_with("reference[")) out[key] = value;
-    return out;
-}
-
-std::map<std::string, std::string> sessionSettings(const ComparedSession& s) {
-    std::map<std::string, std::string> out;
-    if (!s.plan_text.empty()) addPrefixed(out, "plan", effectivePlanSettings(s));
-    if (!s.cluster_json.empty()) addPrefixed(out, "cluster", flattenJson(s.cluster_json));
-    addPrefixed(out, "run header", mergedRunHeaders(s.run_headers));
-    return out;
-}
-
-bool multiLine(const std::string& text) {
-    return text.find('\n') != std::string::npos;
-}
-
-// A's value and B's, for a key one side may lack; multi-line values reduced to their differing lines.
-SettingDifference difference(const std::string& key, const std::string* a, const std::string* b) {
-    SettingDifference d{key};
-    if (a && b && (multiLine(*a) || multiLine(*b))) {
-        auto [only_a, only_b] = differingLines(*a, *b);
-        const std::string none = "(no line that the other lacks)";
-        d.a = only_a.empty() ? none : std::move(only_a);
-        d.b = only_b.empty() ? none : std::move(only_b);
-        return d;
-    }
-    if (a) d.a = *a;
-    if (b) d.b = *b;
-    return d;
-}
-
-// The differences of one pair of runs, in A's key order then keys only B has.
-std::vector<SettingDifference> pairDifferences(const RunCapsule& a, const RunCapsule& b) {
-    std::vector<SettingDifference> out;
-    for (const CapsuleEntry& e : a.entries) {
-        const auto it = std::find_if(b.entries.begin(), b.entries.end(),
-                                     [&](const CapsuleEntry& f) { return f.key == e.key; });
-        if (it == b.entries.end())
-            out.push_back(difference(e.key, &e.value, nullptr));
-        else if (it->value != e.value)
-            out.push_back(difference(e.key, &e.value, &it->value));
-    }
-    for (const CapsuleEntry& f : b.entries)
-        if (std::none_of(a.entries.begin(), a.entries.end(),
-                         [&](const CapsuleEntry& e) { return e.key == f.key; }))
-            out.push_back(difference(f.key, nullptr, &f.value));
-    return out;
-}
-
-std::string joined(const std::vector<std::string>& names) {
-    std::string out;
-    for (const std::string& name : names)
-        out += (out.empty() ? "" : ", ") + name;
     return out;
 }
 
@@ -420,105 +324,6 @@ std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a, co
                 r.percent = (*r.b - *r.a) / *r.a * 100;
             out.push_back(r);
         }
-    }
-    return out;
-}
-
-std::vector<SettingDifference> compareSettings(const ComparedSession& a, const ComparedSession& b) {
-    const auto settings_a = sessionSettings(a);
-    const auto settings_b = sessionSettings(b);
-    std::vector<SettingDifference> out;
-    auto ia = settings_a.begin();
-    auto ib = settings_b.begin();
-    while (ia != settings_a.end() || ib != settings_b.end()) {
-        if (ib == settings_b.end() || (ia != settings_a.end() && ia->first < ib->first)) {
-            out.push_back({ia->first, ia->second, std::nullopt});
-            ++ia;
-        } else if (ia == settings_a.end() || ib->first < ia->first) {
-            out.push_back({ib->first, std::nullopt, ib->second});
-            ++ib;
-        } else {
-            if (ia->second != ib->second) out.push_back({ia->first, ia->second, ib->second});
-            ++ia;
-            ++ib;
-        }
-    }
-    return out;
-}
-
-std::vector<SettingDifference> compareCapsules(const std::vector<RunCapsule>& a,
-                                               const std::vector<RunCapsule>& b) {
-    std::vector<std::pair<const RunCapsule*, const RunCapsule*>> pairs;
-    std::vector<std::string> only_a, only_b;
-    const bool shared_name = std::any_of(a.begin(), a.end(), [&](const RunCapsule& x) {
-        return std::any_of(b.begin(), b.end(), [&](const RunCapsule& y) { return x.run == y.run; });
-    });
-    if (shared_name) {
-        for (const RunCapsule& x : a) {
-            const auto it =
-                std::find_if(b.begin(), b.end(), [&](const RunCapsule& y) { return y.run == x.run; });
-            if (it == b.end())
-                only_a.push_back(x.run);
-            else
-                pairs.emplace_back(&x, &*it);
-        }
-        for (const RunCapsule& y : b)
-            if (std::none_of(a.begin(), a.end(), [&](const RunCapsule& x) { return x.run == y.run; }))
-                only_b.push_back(y.run);
-    } else {
-        for (std::size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
-            if (i < a.size() && i < b.size())
-                pairs.emplace_back(&a[i], &b[i]);
-            else if (i < a.size())
-                only_a.push_back(a[i].run);
-            else
-                only_b.push_back(b[i].run);
-        }
-    }
-
-    // Each distinct difference once, with the pairs (named by A's run) that have it.
-    std::vector<std::pair<SettingDifference, std::vector<std::string>>> found;
-    for (const auto& [x, y] : pairs)
-        for (SettingDifference& d : pairDifferences(*x, *y)) {
-            const auto it = std::find_if(found.begin(), found.end(), [&](const auto& f) {
-                return f.first.key == d.key && f.first.a == d.a && f.first.b == d.b;
-            });
-            const std::string name = x->run == y->run ? x->run : x->run + " / " + y->run;
-            if (it == found.end())
-                found.push_back({std::move(d), {name}});
-            else
-                it->second.push_back(name);
-        }
-    std::vector<SettingDifference> out;
-    if (!only_a.empty() || !only_b.empty()) {
-        SettingDifference runs{"runs only in one session"};
-        if (!only_a.empty()) runs.a = joined(only_a);
-        if (!only_b.empty()) runs.b = joined(only_b);
-        out.push_back(std::move(runs));
-    }
-    for (auto& [d, names] : found) {
-        if (names.size() < pairs.size()) d.key += " (" + joined(names) + ")";
-        out.push_back(std::move(d));
-    }
-    return out;
-}
-
-std::map<std::string, std::string> flattenJson(const std::string& json) {
-    std::map<std::string, std::string> out;
-    try {
-        flattenJsonValue(nlohmann::json::parse(json), "", out);
-    } catch (const nlohmann::json::exception& e) {
-        out = {{"(unparsable)", e.what()}};
-    }
-    return out;
-}
-
-std::map<std::string, std::string> flattenToml(const std::string& toml) {
-    std::map<std::string, std::string> out;
-    try {
-        flattenTomlNode(toml::parse(toml), "", out);
-    } catch (const toml::parse_error& e) {
-        out = {{"(unparsable)", fmt::format("line {}: {}", e.source().begin.line, e.description())}};
     }
     return out;
 }

@@ -5,7 +5,7 @@
 #include "change_or_noise.h"
 #include "results_table.h"
 #include "run_capsule.h"
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <map>
 #include <optional>
@@ -13,6 +13,8 @@
 #include <vector>
 
 namespace scalebench {
+
+class SessionStore;
 
 // One side of a comparison: a session's results and what it ran with.
 struct ComparedSession {

@@ -3,6 +3,7 @@
 
 #include "cluster_settings.h"
 #include "session_results.h"
+#include "session_store.h"
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -122,113 +123,188 @@ std::string whyNoBucketChecks(const SeriesModelInputs& series) {
     return "";
 }
 
-std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, const SessionRow& session) {
-    const std::vector<RunResult> results = loadSessionResults(store, session.id);
-    std::map<std::string, json> headers;         // by run name
-    std::map<std::string, std::int64_t> run_ids; // by run name
-    for (const RunRow& run : store.runs(session.id)) {
-        headers[run.name] = parsedHeader(run.header_json);
-        run_ids[run.name] = run.id;
-    }
+namespace {
 
-    // The sweep: per backend, rank count and size, the mean time over the runs that measured it.
-    std::map<std::string, std::map<std::pair<int, std::int64_t>, std::vector<double>>> sweeps;
+// A session's runs as the store lists them, by run name: each run's parsed header and its id.
+struct StoredRuns {
+    std::map<std::string, json> headers;
+    std::map<std::string, std::int64_t> ids;
+};
+
+StoredRuns storedRuns(const SessionStore& store, std::int64_t session_id) {
+    StoredRuns out;
+    for (const RunRow& run : store.runs(session_id)) {
+        out.headers[run.name] = parsedHeader(run.header_json);
+        out.ids[run.name] = run.id;
+    }
+    return out;
+}
+
+// A run's parsed header; for a run the store did not list, json null (whose value() throws).
+const json& headerOf(const StoredRuns& runs, const std::string& name) {
+    static const json none;
+    const auto it = runs.headers.find(name);
+    return it == runs.headers.end() ? none : it->second;
+}
+
+// The sweep: per backend, rank count and size (bytes), each run's time that measured it.
+using AllreduceSweeps = std::map<std::string, std::map<std::pair<int, std::int64_t>, std::vector<double>>>;
+
+AllreduceSweeps allreduceSweeps(const std::vector<RunResult>& results) {
+    AllreduceSweeps sweeps;
     for (const RunResult& r : results)
         for (const CollectiveRecord& c : r.collectives)
-            if (r.status == "ok" && c.collective == "allreduce" && c.dtype == "float32" && c.time_s > 0)
+            if (r.status == RunStatus::Ok && c.collective == "allreduce" && c.dtype == "float32" &&
+                c.time_s > 0)
                 sweeps[c.backend][{c.ranks, c.bytes}].push_back(c.time_s);
+    return sweeps;
+}
 
-    struct Series {
-        SeriesKey key;
-        std::map<int, std::vector<const RunResult*>> by_ranks;
-    };
-    std::vector<Series> series;
+// A training series' successful runs with steady-state steps, by rank count.
+struct TrainingSeries {
+    SeriesKey key;
+    std::map<int, std::vector<const RunResult*>> by_ranks;
+};
+
+// The series in the order their first run comes in the results.
+std::vector<TrainingSeries> trainingSeries(const std::vector<RunResult>& results) {
+    std::vector<TrainingSeries> series;
     for (const RunResult& r : results) {
-        if (r.status != "ok" || !r.collectives.empty() || r.figures.steady_steps == 0) continue;
+        if (r.status != RunStatus::Ok || !r.collectives.empty() || r.figures.steady_steps == 0) continue;
         const SeriesKey key = seriesOf(r);
-        auto it = std::find_if(series.begin(), series.end(), [&](const Series& s) { return s.key == key; });
-        if (it == series.end()) it = series.insert(series.end(), Series{key, {}});
+        auto it =
+            std::find_if(series.begin(), series.end(), [&](const TrainingSeries& s) { return s.key == key; });
+        if (it == series.end()) it = series.insert(series.end(), TrainingSeries{key, {}});
         it->by_ranks[r.ranks].push_back(&r);
     }
-    std::vector<SeriesKey> keys;
-    for (const Series& s : series)
-        keys.push_back(s.key);
-    const std::vector<std::string> labels = seriesLabels(keys);
+    return series;
+}
+
+// The cluster the session ran on as the model sees it: where a node boundary lies, what a GPU-hour costs.
+struct SessionCluster {
+    int ranks_per_node = 0;
+    double price_per_gpu_hour = 0;
+    std::string currency{};
+};
+
+SessionCluster sessionCluster(const SessionRow& session) {
     // The cluster's settings the session ran with (none on this machine: one node, no price).
     const ClusterSettings cluster =
         session.cluster_json.empty() ? ClusterSettings{} : clusterFromJson(session.cluster_json);
     const int cluster_ranks_per_node = session.cluster_json.empty() ? 0 : cluster.tasks_per_node;
+    // This machine is one node, whatever the rank count.
+    return {cluster_ranks_per_node > 0 ? cluster_ranks_per_node : kOneNode,
+            session.cluster_json.empty() ? 0 : cluster.price_per_gpu_hour, cluster.currency};
+}
+
+// Where a series' runs ran: the busiest host's ranks and CPUs over its runs, and whether any trained on CPUs.
+struct SeriesHosts {
+    RunPlacement widest;
+    bool cpu_training = false;
+};
+
+// The runs at one rank count as a measured point (compute, exposed and hidden communication, throughput: mean
+// and two sigma over the repeats). What their headers say fills the series' batch per rank, backend, buckets
+// and sequence length where it has none yet; where they ran joins `hosts`.
+MeasuredPoint measuredPoint(int ranks, const std::vector<const RunResult*>& runs, const StoredRuns& stored,
+                            SeriesModelInputs& s, SeriesHosts& hosts) {
+    ModelInputs& in = s.inputs;
+    std::vector<double> compute, exposed, hidden, samples;
+    for (const RunResult* r : runs) {
+        const json& header = headerOf(stored, r->name);
+        const json hyper = header.value("hyperparameters", json::object());
+        // Samples per rank per optimizer step (micro-batch x accumulation).
+        const int global_batch = hyper.value("global_batch", 0);
+        if (in.batch_per_rank == 0)
+            in.batch_per_rank =
+                global_batch > 0 ? global_batch / std::max(1, ranks) : hyper.value("batch_per_rank", 0);
+        const StepBreakdown& b = r->figures.breakdown;
+        // The step the throughput figure stands for (its median over the steady steps, as the Scaling
+        // tab shows it), less the mean exposed communication: the model's prediction at a measured
+        // rank count is then comparable with the throughput measured there, even when a few slow
+        // steps pull the mean step time up.
+        const double step_s = r->figures.samples_per_s > 0 && global_batch > 0
+                                  ? global_batch / r->figures.samples_per_s
+                                  : b.step_s;
+        compute.push_back(std::max(0.0, step_s - b.allreduce_s));
+        exposed.push_back(b.allreduce_s);
+        hidden.push_back(b.comm_hidden_s);
+        samples.push_back(r->figures.samples_per_s);
+        if (s.backend.empty()) s.backend = backendOf(*r, header);
+        if (in.bucket_bytes.empty())
+            for (const json& elements : header.value("bucket_elements", json::array()))
+                if (elements.is_number()) in.bucket_bytes.push_back(elements.get<double>() * 4);
+        if (in.seq_len == 0) in.seq_len = header.value("seq_len", hyper.value("seq_len", 0));
+        const RunPlacement& p = r->placement;
+        hosts.widest.ranks_on_a_host = std::max(hosts.widest.ranks_on_a_host, p.ranks_on_a_host);
+        hosts.widest.cpus_on_a_host = std::max(hosts.widest.cpus_on_a_host, p.cpus_on_a_host);
+        const json device = header.value("device", json::object());
+        hosts.cpu_training =
+            hosts.cpu_training || (device.is_object() && device.value("type", "cpu") == "cpu");
+    }
+    return {ranks, describe(compute), describe(exposed), describe(hidden), describe(samples)};
+}
+
+// Each bucket's median over the repeats' medians; empty where no run timed its buckets.
+std::vector<BucketDuration> mergedBucketDurations(const SessionStore& store, const StoredRuns& stored,
+                                                  const std::vector<const RunResult*>& runs) {
+    std::vector<std::vector<BucketDuration>> per_run;
+    for (const RunResult* r : runs)
+        if (const auto id = stored.ids.find(r->name); id != stored.ids.end())
+            if (auto durations = medianBucketDurations(store.bucketTimes(id->second)); !durations.empty())
+                per_run.push_back(std::move(durations));
+    if (per_run.empty()) return {};
+    std::vector<BucketDuration> merged = per_run.front();
+    for (std::size_t b = 0; b < merged.size(); ++b) {
+        std::vector<double> medians;
+        for (const auto& durations : per_run)
+            if (b < durations.size() && durations[b].steps > 0) medians.push_back(durations[b].median_s);
+        merged[b].median_s = medians.empty() ? 0 : median(medians);
+    }
+    return merged;
+}
+
+// One series' inputs: per rank count its measured point and its buckets' timings; the session's sweep over
+// its backend (mean over the runs per rank count and size); the cluster's node size and price.
+SeriesModelInputs seriesInputs(const SessionStore& store, const StoredRuns& stored,
+                               const TrainingSeries& series, const std::string& label,
+                               const AllreduceSweeps& sweeps, const SessionCluster& cluster) {
+    SeriesModelInputs s;
+    s.label = label;
+    ModelInputs& in = s.inputs;
+    SeriesHosts hosts;
+    for (const auto& [ranks, runs] : series.by_ranks) {
+        const MeasuredPoint point = measuredPoint(ranks, runs, stored, s, hosts);
+        in.measured.push_back(point);
+        if (std::vector<BucketDuration> merged = mergedBucketDurations(store, stored, runs); !merged.empty())
+            s.bucket_durations[ranks] = std::move(merged);
+    }
+    if (const auto sweep = sweeps.find(s.backend); sweep != sweeps.end())
+        for (const auto& [point, times] : sweep->second)
+            in.sweep.push_back({point.first, static_cast<double>(point.second), describe(times).mean});
+    in.ranks_per_node = cluster.ranks_per_node;
+    in.cpus_per_node = hosts.cpu_training ? hosts.widest.cpus_on_a_host : 0;
+    in.price_per_gpu_hour = cluster.price_per_gpu_hour;
+    in.currency = cluster.currency;
+    return s;
+}
+
+} // namespace
+
+std::vector<SeriesModelInputs> sessionModelInputs(const SessionStore& store, const SessionRow& session) {
+    const std::vector<RunResult> results = loadSessionResults(store, session.id);
+    const StoredRuns stored = storedRuns(store, session.id);
+    const AllreduceSweeps sweeps = allreduceSweeps(results);
+    const std::vector<TrainingSeries> series = trainingSeries(results);
+    std::vector<SeriesKey> keys;
+    for (const TrainingSeries& s : series)
+        keys.push_back(s.key);
+    const std::vector<std::string> labels = seriesLabels(keys);
+    const SessionCluster cluster = sessionCluster(session);
 
     std::vector<SeriesModelInputs> out;
-    for (std::size_t i = 0; i < series.size(); ++i) {
-        SeriesModelInputs s;
-        s.label = labels[i];
-        ModelInputs& in = s.inputs;
-        RunPlacement widest;
-        bool cpu_training = false;
-        for (const auto& [ranks, runs] : series[i].by_ranks) {
-            std::vector<double> compute, exposed, hidden, samples;
-            for (const RunResult* r : runs) {
-                const json& header = headers[r->name];
-                const json hyper = header.value("hyperparameters", json::object());
-                // Samples per rank per optimizer step (micro-batch x accumulation).
-                const int global_batch = hyper.value("global_batch", 0);
-                if (in.batch_per_rank == 0)
-                    in.batch_per_rank = global_batch > 0 ? global_batch / std::max(1, ranks)
-                                                         : hyper.value("batch_per_rank", 0);
-                const StepBreakdown& b = r->figures.breakdown;
-                // The step the throughput figure stands for (its median over the steady steps, as the Scaling
-                // tab shows it), less the mean exposed communication: the model's prediction at a measured
-                // rank count is then comparable with the throughput measured there, even when a few slow
-                // steps pull the mean step time up.
-                const double step_s = r->figures.samples_per_s > 0 && global_batch > 0
-                                          ? global_batch / r->figures.samples_per_s
-                                          : b.step_s;
-                compute.push_back(std::max(0.0, step_s - b.allreduce_s));
-                exposed.push_back(b.allreduce_s);
-                hidden.push_back(b.comm_hidden_s);
-                samples.push_back(r->figures.samples_per_s);
-                if (s.backend.empty()) s.backend = backendOf(*r, header);
-                if (in.bucket_bytes.empty())
-                    for (const json& elements : header.value("bucket_elements", json::array()))
-                        if (elements.is_number()) in.bucket_bytes.push_back(elements.get<double>() * 4);
-                if (in.seq_len == 0) in.seq_len = header.value("seq_len", hyper.value("seq_len", 0));
-                const RunPlacement& p = r->placement;
-                widest.ranks_on_a_host = std::max(widest.ranks_on_a_host, p.ranks_on_a_host);
-                widest.cpus_on_a_host = std::max(widest.cpus_on_a_host, p.cpus_on_a_host);
-                const json device = header.value("device", json::object());
-                cpu_training = cpu_training || (device.is_object() && device.value("type", "cpu") == "cpu");
-            }
-            in.measured.push_back(
-                {ranks, describe(compute), describe(exposed), describe(hidden), describe(samples)});
-            // Each bucket's median over the repeats' medians.
-            std::vector<std::vector<BucketDuration>> per_run;
-            for (const RunResult* r : runs)
-                if (const auto id = run_ids.find(r->name); id != run_ids.end())
-                    if (auto durations = medianBucketDurations(store.bucketTimes(id->second));
-                        !durations.empty())
-                        per_run.push_back(std::move(durations));
-            if (!per_run.empty()) {
-                std::vector<BucketDuration> merged = per_run.front();
-                for (std::size_t b = 0; b < merged.size(); ++b) {
-                    std::vector<double> medians;
-                    for (const auto& durations : per_run)
-                        if (b < durations.size() && durations[b].steps > 0)
-                            medians.push_back(durations[b].median_s);
-                    merged[b].median_s = medians.empty() ? 0 : median(medians);
-                }
-                s.bucket_durations[ranks] = std::move(merged);
-            }
-        }
-        for (const auto& [point, times] : sweeps[s.backend])
-            in.sweep.push_back({point.first, static_cast<double>(point.second), describe(times).mean});
-        // This machine is one node, whatever the rank count.
-        in.ranks_per_node = cluster_ranks_per_node > 0 ? cluster_ranks_per_node : kOneNode;
-        in.cpus_per_node = cpu_training ? widest.cpus_on_a_host : 0;
-        in.price_per_gpu_hour = session.cluster_json.empty() ? 0 : cluster.price_per_gpu_hour;
-        in.currency = cluster.currency;
-        out.push_back(std::move(s));
-    }
+    for (std::size_t i = 0; i < series.size(); ++i)
+        out.push_back(seriesInputs(store, stored, series[i], labels[i], sweeps, cluster));
     return out;
 }
 

@@ -6,13 +6,15 @@
 #include "bucket_durations.h"
 #include "performance_model.h"
 #include "run_placement.h"
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <map>
 #include <string>
 #include <vector>
 
 namespace scalebench {
+
+class SessionStore;
 
 struct SeriesModelInputs {
     std::string label;   // seriesLabels' ("resnet20 fashion-mnist")

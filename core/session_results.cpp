@@ -3,6 +3,7 @@
 
 #include "engine_invocation.h"
 #include "metric_stream_parser.h"
+#include "session_store.h"
 #include "shell_words.h"
 
 #include <ctime>
@@ -107,8 +108,6 @@ void readMlperfScore(const std::string& summary_json, RunResult& result) {
 std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id,
                                           StepTimeConvention convention) {
     const std::optional<SessionRow> session = store.session(session_id);
-    const std::map<std::string, RunSpec> planned =
-        session ? session->stored_plan.runs() : std::map<std::string, RunSpec>{};
     const std::string plan_problem = session ? session->stored_plan.problem : "";
     std::vector<RunResult> results;
     for (const RunRow& run : store.runs(session_id)) {
@@ -123,9 +122,10 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
                          store.collectives(run.id),
                          requeueNote(store.attempts(run.id))};
         result.series = {run.workload, run.dataset, {}};
-        if (const auto it = planned.find(run.name); it != planned.end())
-            result.series.settings = seriesSettings(it->second);
-        result.plan_problem = plan_problem;
+        // A run without its record: an import (no plan, no problem), one whose record does not read, or one
+        // stored before records whose session's plan no longer reads.
+        if (run.spec) result.series.settings = seriesSettings(*run.spec);
+        result.plan_problem = run.spec ? "" : !run.spec_problem.empty() ? run.spec_problem : plan_problem;
         result.wall_s = storedSeconds(run.started_at, run.finished_at);
         if (const std::optional<SummaryRecord> summary = summaryOf(run)) {
             if (summary->wall_s > 0) result.wall_s = summary->wall_s;

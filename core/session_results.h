@@ -3,7 +3,7 @@
 
 #include "results_table.h"
 #include "run_plan.h"
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <map>
 #include <optional>
@@ -11,6 +11,8 @@
 #include <vector>
 
 namespace scalebench {
+
+class SessionStore;
 
 // "requeued once after NODE_FAIL on node2 (attempt 0 stopped at step 12); ..." for a run's earlier attempts;
 // "" when it ran once.

@@ -3,8 +3,8 @@
 
 #include "cluster_settings.h"
 #include "metric_record.h"
-#include "run_plan.h"
 #include "sqlite_handle.h"
+#include "stored_rows.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -16,81 +16,9 @@
 
 namespace scalebench {
 
-// The plan a session ran, as the store reads it back with the session: the store is the one place that parses
-// a stored plan, and a plan that no longer reads is named, never passed over.
-struct StoredPlan {
-    std::optional<RunPlan> plan; // none where the session stored none (an import) or its text no longer reads
-    // Why there is no plan although one was stored: "the plan stored with session 7 no longer reads: ...".
-    std::string problem;
-    // The plan's runs by name (expandPlan), made where they are used, not with every row read; none without a
-    // plan.
-    std::map<std::string, RunSpec> runs() const;
-};
-
-// How the store reads a session's stored plan (the one reader of stored plans; a session built by hand, as in
-// tests, is given its plan with it).
-StoredPlan readStoredPlan(std::int64_t session_id, const std::string& plan_text);
-
-struct SessionRow {
-    std::int64_t id = 0;
-    std::string name;
-    std::string started_at; // UTC, ISO 8601
-    std::string finished_at;
-    std::string status; // running, ok, failed, cancelled, abandoned
-    std::string cluster;
-    int run_count = 0;
-    std::string plan_text{};    // the plan's TOML as it was run
-    std::string cluster_json{}; // the cluster's settings then; empty on this machine
-    std::string uuid{};         // random, 32 hex digits: names the session's folders where it runs
-    std::string owner{};        // HOST:PID of the console that started it
-    StoredPlan stored_plan{};   // plan_text, read
-};
-
-struct RunRow {
-    std::int64_t id = 0;
-    std::int64_t session_id = 0;
-    std::string name;
-    std::string workload;
-    std::string dataset;
-    int ranks = 0;
-    int repeat = 0;
-    std::string status; // pending, running, ok, failed, cancelled, abandoned
-    std::string error;
-    std::string command; // what was launched, to reproduce the run
-    std::string header_json;
-    std::string summary_json;
-    std::int64_t broken_lines = 0;
-    std::int64_t step_count = 0;
-    std::string started_at;
-    std::string finished_at;
-    std::string job_id;    // the scheduler's: mpirun's PID, or the Slurm job id
-    std::string nodes;     // where it ran
-    std::string run_dir{}; // its folder where it ran: job script, stdout.log, stderr.log, attempt-K/
-    int attempt = 0;       // the scheduler's attempt whose records are stored (Slurm requeues: 1, 2, ...)
-};
-
-// An earlier attempt of a run that the scheduler started again (a requeue after a node failure, a
-// preemption): its records stay in its own metric file, the store keeps why and where it ended.
-struct AttemptRow {
-    int attempt = 0;
-    std::string ended; // Slurm's reason or state: NODE_FAIL, PREEMPTED, requeued, ...
-    std::string nodes;
-    std::int64_t last_step = 0;
-    std::string ended_at;
-};
-
-struct NewRun {
-    std::string name;
-    std::string workload;
-    std::string dataset;
-    int ranks = 0;
-    int repeat = 0;
-    std::string command;
-};
-
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 10;
+    static constexpr int kSchemaVersion = 11;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is
     // refused.
@@ -102,7 +30,7 @@ class SessionStore {
     // The session gets a random UUID, and this process (HOST:PID) as its owner.
     std::int64_t createSession(const std::string& name, const std::string& plan_text,
                                const std::string& cluster, const std::string& cluster_json = "");
-    void finishSession(std::int64_t session_id, const std::string& status);
+    void finishSession(std::int64_t session_id, SessionStatus status);
     std::optional<SessionRow> session(std::int64_t session_id) const;
     std::int64_t createRun(std::int64_t session_id, const NewRun& run);
     void startRun(std::int64_t run_id, const std::string& job_id, const std::string& run_dir = "");
@@ -111,7 +39,7 @@ class SessionStore {
     // The run's records, all of them, are these (its metric file read again from the start): one transaction.
     void replaceRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
     struct RunEnd {
-        std::string status; // ok, failed
+        RunStatus status = RunStatus::Ok; // ok, failed, cancelled, abandoned
         std::string error;
         std::int64_t broken_lines = 0;
         std::string nodes;
@@ -149,6 +77,8 @@ class SessionStore {
     SqliteStatement prepare(const std::string& sql) const;
     [[noreturn]] void fail(const std::string& what) const;
     void migrate();
+    // Schema 11: each run's record from its session's stored plan as this version expands it.
+    void recordRunsFromPlans();
     void transaction(const std::function<void()>& work);
     void insertRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
     void deleteRecords(std::int64_t run_id);

@@ -84,8 +84,9 @@ std::vector<ReferenceVerdict> referenceVerdicts(const std::vector<RunResult>& re
             if (!matches(ref, run, cluster)) continue;
             bounded = true;
             ReferenceVerdict v{run.name, ref.figure, Outcome::Fail, std::nullopt, ref, ""};
-            if (run.status != "ok") {
-                v.text = fmt::format("{}: fail: the run {} ({})", ref.figure, run.status, bounds(ref));
+            if (run.status != RunStatus::Ok) {
+                v.text =
+                    fmt::format("{}: fail: the run {} ({})", ref.figure, storedWord(run.status), bounds(ref));
             } else if (const std::optional<double> m = referenceFigureOf(run, scaling[i], ref)) {
                 v.measured = m;
                 const bool above = !ref.lower || *m >= ref.value * (1 + *ref.lower);
@@ -146,9 +147,9 @@ std::vector<RegressionVerdict> regressionVerdicts(const std::vector<RunResult>& 
     using Key = std::pair<SeriesKey, int>;
     std::map<Key, std::vector<const RunResult*>> before, after;
     for (const RunResult& r : baseline)
-        if (r.status == "ok") before[{seriesOf(r), r.ranks}].push_back(&r);
+        if (r.status == RunStatus::Ok) before[{seriesOf(r), r.ranks}].push_back(&r);
     for (const RunResult& r : current)
-        if (r.status == "ok") after[{seriesOf(r), r.ranks}].push_back(&r);
+        if (r.status == RunStatus::Ok) after[{seriesOf(r), r.ranks}].push_back(&r);
     std::vector<SeriesKey> keys;
     for (const auto& [key, runs] : after)
         if (std::find(keys.begin(), keys.end(), key.first) == keys.end()) keys.push_back(key.first);
@@ -231,8 +232,8 @@ std::string junitXml(const std::string& suite, const std::vector<RunResult>& res
         cases += fmt::format(">\n    <{} message=\"{}\"/>\n  </testcase>\n", element, xmlEscaped(message));
     };
     for (const RunResult& r : results)
-        testcase(r.name, "run", r.status == "ok" ? "" : "error",
-                 "the run " + r.status + (r.error.empty() ? "" : ": " + r.error));
+        testcase(r.name, "run", r.status == RunStatus::Ok ? "" : "error",
+                 "the run " + std::string(storedWord(r.status)) + (r.error.empty() ? "" : ": " + r.error));
     for (const ReferenceVerdict& v : references)
         if (v.outcome != Outcome::NoReference)
             testcase(v.run, v.figure, v.outcome == Outcome::Fail ? "failure" : "", v.text);

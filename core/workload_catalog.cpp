@@ -63,7 +63,7 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .eval_metric = "accuracy",
          .presets = {},
          .seq_len = 0,
-         .eval_every = -1, // seed 004, task 2: the plateau is judged "for 2 consecutive epochs"
+         .eval_every = -1, // MLBench task 2 (seed 004) judges its plateau "for 2 consecutive epochs"
          .eval_samples = 0},
         {.name = "lstm-lm",
          .group = kMLBench,
@@ -78,7 +78,7 @@ const std::vector<WorkloadInfo>& workloadCatalog() {
          .eval_metric = "perplexity",
          .presets = {"awd", "small", "tiny"},
          .seq_len = 70,
-         .eval_every = -1, // seed 004, task 3: averaged SGD "If Perplexity stops improving for 5 epochs"
+         .eval_every = -1, // MLBench task 3 (seed 004): averaged SGD after 5 epochs of no better perplexity
          .eval_samples = 0},
         {.name = "gnmt",
          .group = kMLBench,
@@ -198,7 +198,7 @@ std::optional<SeedTarget> seedTarget(const std::string& workload, const std::str
         const char* dataset;
         SeedTarget target;
     };
-    // Seed 004 (MLBench's task specifications), each task's "Metric" line.
+    // MLBench's task specifications (seed 004): each task's quality target, from its results' "Metric" line.
     static const Row rows[] = {
         {"resnet20",
          "cifar10",
@@ -232,10 +232,8 @@ std::string presetRefusal(const std::string& workload, const std::string& preset
                " trained data-parallel keeps a whole replica on every GPU: " +
                "fp32 weights, gradients and Adam's two moments, 16 bytes a parameter, " + bytes +
                ", beyond any one GPU (80 GB H100, 141 GB H200). It needs its state sharded across GPUs "
-               "(FSDP: " +
-               "seed 003 trains 70B with FSDP=64), which the data-parallel engine does not have; run "
-               "MaxText's " +
-               "recipe for it as a benchmark of its own";
+               "(FSDP: MaxText's Llama-2 recipe trains 70B with FSDP=64), which the data-parallel engine "
+               "does not have; run MaxText's recipe for it as a benchmark of its own";
     };
     if (preset == "13b") return refusal("13B", "208 GB");
     if (preset == "70b") return refusal("70B", "1.1 TB");

@@ -75,10 +75,108 @@ EngineBuildPlan EngineDeployment::plan(const std::filesystem::path& work_dir) co
 }
 
 namespace {
+
+using Progress = std::function<void(const std::string&)>;
+
 // Seconds since `start`, for messages.
 long long secondsSince(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - start).count();
 }
+
+// The packed sources uploaded to the deployment's folder and unpacked in its src/.
+void uploadSources(Transport& cluster, const EngineBuildPlan& build) {
+    const DeployedEngine& deployed = build.target;
+    const std::string folder = shellQuote(deployed.folder);
+    const CommandResult mkdir = cluster.run("mkdir -p " + folder + "/src");
+    if (mkdir.exit_status != 0) throw TransportError("cannot create " + deployed.folder + ": " + mkdir.err);
+    cluster.upload(build.archive, deployed.folder + "/sources.tar.gz");
+    const CommandResult unpack = cluster.run("tar -xzf " + folder + "/sources.tar.gz -C " + folder + "/src");
+    if (unpack.exit_status != 0) throw TransportError("cannot unpack the engine's sources: " + unpack.err);
+}
+
+// A build of these sources that failed before left its attempt folders and logs: they are put aside in
+// failed-N, so that this build runs in new ones (a job never runs in a folder that exists) and the earlier
+// log stays readable.
+void putFailedBuildAside(Transport& cluster, const std::string& deployment_folder) {
+    const std::string folder = shellQuote(deployment_folder);
+    const CommandResult aside = cluster.run(
+        "cd " + folder +
+        " && if [ -e attempt-0 ]; then n=1; while [ -e failed-$n ]; do n=$((n+1)); done; mkdir failed-$n && "
+        "for f in attempt-* stdout.log stderr.log job.sbatch .sbatch-*; do [ ! -e \"$f\" ] || mv \"$f\" "
+        "failed-$n/; done; fi");
+    if (aside.exit_status != 0)
+        throw TransportError("cannot put the failed build's folders aside in " + deployment_folder + ": " +
+                             aside.err);
+}
+
+// A submitted build job, as the messages about it name it.
+struct BuildJob {
+    std::string hash;
+    std::string id;
+    std::string tag; // "engine HASH: build job ID"
+    std::string log; // its stdout.log on the cluster
+    std::chrono::steady_clock::time_point started;
+};
+
+// The lines of the build's log written since the last look (`log_offset`), the last few of them.
+void showNewLogLines(Transport& cluster, const BuildJob& job, std::int64_t& log_offset,
+                     const Progress& progress) {
+    const std::optional<std::string> text = cluster.readFrom(job.log, log_offset, 1 << 20);
+    if (!text) return;
+    const std::size_t complete = text->rfind('\n');
+    if (complete == std::string::npos) return;
+    log_offset += static_cast<std::int64_t>(complete + 1);
+    std::vector<std::string> lines;
+    std::istringstream in(text->substr(0, complete + 1));
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty()) lines.push_back(line);
+    constexpr std::size_t kShown = 3; // lines of the log per look
+    const std::size_t first = lines.size() > kShown ? lines.size() - kShown : 0;
+    for (std::size_t i = first; i < lines.size(); ++i)
+        progress("engine " + job.hash + ": [" + std::to_string(secondsSince(job.started)) + " s] " +
+                 lines[i]);
+}
+
+// "engine HASH: build job ID pending (Priority) after 12 s": the job's state, why it waits, where it runs.
+std::string stateLine(const BuildJob& job, const JobStatus& status) {
+    std::string line = job.tag + " " + toString(status.state);
+    if (!status.reason.empty() && status.state == JobState::Pending) line += " (" + status.reason + ")";
+    if (!status.nodes.empty() && status.state == JobState::Running) line += " on " + status.nodes;
+    return line + " after " + std::to_string(secondsSince(job.started)) + " s";
+}
+
+// Polls the build job until it ends, telling `progress` each change of its state and its log's new lines
+// every `log_every`; past `timeout` it is cancelled and TransportError thrown.
+JobStatus awaitBuildJob(Transport& cluster, Scheduler& scheduler, const BuildJob& job,
+                        const Progress& progress, std::chrono::seconds timeout,
+                        std::chrono::seconds log_every) {
+    const auto deadline = job.started + timeout;
+    auto next_log = job.started + log_every;
+    std::int64_t log_offset = 0; // what of the log has been read: up to its last complete line
+    JobStatus status;
+    std::optional<JobStatus> shown;
+    for (;;) {
+        status = scheduler.poll({job.id}).at(job.id);
+        if (!shown || status.state != shown->state || status.reason != shown->reason ||
+            status.nodes != shown->nodes) {
+            progress(stateLine(job, status));
+            shown = status;
+        }
+        if (isFinal(status.state)) break;
+        if (std::chrono::steady_clock::now() > deadline) {
+            scheduler.cancel(job.id);
+            throw TransportError("the engine's build job " + job.id + " did not finish in " +
+                                 std::to_string(timeout.count()) + " s");
+        }
+        if (std::chrono::steady_clock::now() >= next_log) {
+            next_log = std::chrono::steady_clock::now() + log_every;
+            showNewLogLines(cluster, job, log_offset, progress);
+        }
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+    }
+    return status;
+}
+
 } // namespace
 
 DeployedEngine EngineDeployment::ensure(const std::function<void(const std::string&)>& progress,
@@ -93,85 +191,27 @@ DeployedEngine EngineDeployment::ensure(const std::function<void(const std::stri
     }
 
     progress("engine " + hash + ": uploading sources to " + cluster_.describe() + ":" + deployed.folder);
-    const std::string folder = shellQuote(deployed.folder);
-    const CommandResult mkdir = cluster_.run("mkdir -p " + folder + "/src");
-    if (mkdir.exit_status != 0) throw TransportError("cannot create " + deployed.folder + ": " + mkdir.err);
-    cluster_.upload(build.archive, deployed.folder + "/sources.tar.gz");
-    const CommandResult unpack = cluster_.run("tar -xzf " + folder + "/sources.tar.gz -C " + folder + "/src");
-    if (unpack.exit_status != 0) throw TransportError("cannot unpack the engine's sources: " + unpack.err);
-
-    // A build of these sources that failed before left its attempt folders and logs: they are put aside in
-    // failed-N, so that this build runs in new ones (a job never runs in a folder that exists) and the
-    // earlier log stays readable.
-    const CommandResult aside = cluster_.run(
-        "cd " + folder +
-        " && if [ -e attempt-0 ]; then n=1; while [ -e failed-$n ]; do n=$((n+1)); done; mkdir failed-$n && "
-        "for f in attempt-* stdout.log stderr.log job.sbatch .sbatch-*; do [ ! -e \"$f\" ] || mv \"$f\" "
-        "failed-$n/; done; fi");
-    if (aside.exit_status != 0)
-        throw TransportError("cannot put the failed build's folders aside in " + deployed.folder + ": " +
-                             aside.err);
+    uploadSources(cluster_, build);
+    putFailedBuildAside(cluster_, deployed.folder);
     const std::string job_id = scheduler_.submit(build.job);
     const std::string log = deployed.folder + "/stdout.log";
     const std::string tag = "engine " + hash + ": build job " + job_id;
     const std::string builder = isLocalMachine(settings_) ? "mpirun builds the engine on this machine"
                                                           : "a Slurm job builds the engine on a compute node";
     progress(tag + " submitted (" + builder + ": minutes); its log: " + log);
-    const auto started = std::chrono::steady_clock::now();
-    const auto deadline = started + timeout;
-    auto next_log = started + log_every;
-    std::int64_t log_offset = 0; // what of the log has been read: up to its last complete line
-    // The lines of the build's log written since the last look, the last few of them.
-    auto showNewLogLines = [&] {
-        const std::optional<std::string> text = cluster_.readFrom(log, log_offset, 1 << 20);
-        if (!text) return;
-        const std::size_t complete = text->rfind('\n');
-        if (complete == std::string::npos) return;
-        log_offset += static_cast<std::int64_t>(complete + 1);
-        std::vector<std::string> lines;
-        std::istringstream in(text->substr(0, complete + 1));
-        for (std::string line; std::getline(in, line);)
-            if (!line.empty()) lines.push_back(line);
-        constexpr std::size_t kShown = 3; // lines of the log per look
-        const std::size_t first = lines.size() > kShown ? lines.size() - kShown : 0;
-        for (std::size_t i = first; i < lines.size(); ++i)
-            progress("engine " + hash + ": [" + std::to_string(secondsSince(started)) + " s] " + lines[i]);
-    };
-    JobStatus status;
-    std::optional<JobStatus> shown;
-    for (;;) {
-        status = scheduler_.poll({job_id}).at(job_id);
-        if (!shown || status.state != shown->state || status.reason != shown->reason ||
-            status.nodes != shown->nodes) {
-            std::string line = tag + " " + toString(status.state);
-            if (!status.reason.empty() && status.state == JobState::Pending)
-                line += " (" + status.reason + ")";
-            if (!status.nodes.empty() && status.state == JobState::Running) line += " on " + status.nodes;
-            progress(line + " after " + std::to_string(secondsSince(started)) + " s");
-            shown = status;
-        }
-        if (isFinal(status.state)) break;
-        if (std::chrono::steady_clock::now() > deadline) {
-            scheduler_.cancel(job_id);
-            throw TransportError("the engine's build job " + job_id + " did not finish in " +
-                                 std::to_string(timeout.count()) + " s");
-        }
-        if (std::chrono::steady_clock::now() >= next_log) {
-            next_log = std::chrono::steady_clock::now() + log_every;
-            showNewLogLines();
-        }
-        std::this_thread::sleep_for(std::chrono::seconds(1));
-    }
+    const BuildJob job{hash, job_id, tag, log, std::chrono::steady_clock::now()};
+    const JobStatus status = awaitBuildJob(cluster_, scheduler_, job, progress, timeout, log_every);
     if (status.state != JobState::Completed ||
         cluster_.run("test -x " + shellQuote(deployed.engine)).exit_status) {
+        const std::string folder = shellQuote(deployed.folder);
         const std::string tail =
             cluster_.run("tail -n 25 " + folder + "/stdout.log " + folder + "/stderr.log").out;
         throw TransportError("the engine's build job " + job_id + " " + toString(status.state) + " on " +
-                             cluster_.describe() + " after " + std::to_string(secondsSince(started)) +
+                             cluster_.describe() + " after " + std::to_string(secondsSince(job.started)) +
                              " s; its log ends:\n" + tail);
     }
-    progress("engine " + hash + ": built in " + std::to_string(secondsSince(started)) + " s (job " + job_id +
-             ")");
+    progress("engine " + hash + ": built in " + std::to_string(secondsSince(job.started)) + " s (job " +
+             job_id + ")");
     deployed.built_now = true;
     return deployed;
 }

@@ -39,10 +39,10 @@ std::string gpuBinding(int gpus_per_node, bool srun, bool engine) {
            " the one at its node-local rank (" + (srun ? "SLURM_LOCALID" : "OMPI_COMM_WORLD_LOCAL_RANK") +
            ")\n";
 }
-} // namespace
 
-std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) {
-    std::string s = "#!/bin/bash\n";
+// The #SBATCH lines: the job's shape and what the cluster's settings ask of Slurm, and where its logs go.
+std::string sbatchDirectives(const ClusterSettings& c, const JobRequest& job) {
+    std::string s;
     auto directive = [&](const std::string& key, const std::string& value) {
         s.append("#SBATCH --").append(key);
         if (!value.empty()) s.append("=").append(directiveValue(key, value));
@@ -80,7 +80,12 @@ std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) 
     directive("error", "stderr.log");
     // A requeued job runs this script again: its logs go on after the earlier attempt's, not over them.
     directive("open-mode", "append");
-    s += "set -euo pipefail\n";
+    return s;
+}
+
+// The script's first commands: strict mode, then into a folder of this attempt's own, announced in both logs.
+std::string attemptFolderCommands(const JobRequest& job) {
+    std::string s = "set -euo pipefail\n";
     s += "cd " + shellQuote(job.run_dir) + "\n";
     // Each attempt in a new folder of its own (mkdir fails on one that exists: nothing is appended to).
     s += "attempt=attempt-${SLURM_RESTART_COUNT:-0}\n";
@@ -88,6 +93,12 @@ std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) 
     s += "cd \"$attempt\"\n";
     s += "banner=\"scalebench: $attempt of job ${SLURM_JOB_ID:-?} on ${SLURM_JOB_NODELIST:-?}\"\n";
     s += "echo \"$banner\"\necho \"$banner\" >&2\n";
+    return s;
+}
+
+// The cluster's setup lines, then its NCCL variables and the job's own exported.
+std::string environmentCommands(const ClusterSettings& c, const JobRequest& job) {
+    std::string s;
     for (const auto& line : c.setup_lines)
         s += line + "\n";
     for (const auto& [key, value] : c.nccl_env) {
@@ -101,6 +112,13 @@ std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) 
             throw std::invalid_argument("'" + key + "' is not an environment variable name");
         s += "export " + key + "=" + shellQuote(value) + "\n";
     }
+    return s;
+}
+
+// The launch: how tasks reach their GPUs and the container they run in, said in comments, then the
+// launcher's command line with the program.
+std::string launchCommands(const ClusterSettings& c, const JobRequest& job) {
+    std::string s;
     const bool srun = c.launcher == ClusterSettings::Launcher::SrunPmix;
     if (job.gpus_per_node > 0)
         s += gpuBinding(job.gpus_per_node, srun || !job.container_image.empty(), job.engine);
@@ -127,6 +145,16 @@ std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) 
     // A command's standard output (every task's, through the launcher) is what the console reads.
     if (job.output_from_stdout) s += " > " + shellQuote(job.output);
     s += "\n";
+    return s;
+}
+} // namespace
+
+std::string renderSbatchScript(const ClusterSettings& c, const JobRequest& job) {
+    std::string s = "#!/bin/bash\n";
+    s += sbatchDirectives(c, job);
+    s += attemptFolderCommands(job);
+    s += environmentCommands(c, job);
+    s += launchCommands(c, job);
     return s;
 }
 

@@ -259,6 +259,93 @@ SshTransport::~SshTransport() {
     connection_.reset();
 }
 
+namespace {
+// ssh_options_set; TransportError naming the option (`what`) and libssh's reason where the session refuses
+// it.
+void setOption(ssh_session session, const std::string& where, ssh_options_e option, const void* value,
+               const std::string& what) {
+    if (ssh_options_set(session, option, value) < 0)
+        throw TransportError(std::string("ssh ") + where + ": invalid " + what + ": " + libsshError(session));
+}
+
+// The host first (the config's Host lines match it), then the config, then the explicit settings over it.
+void applySettings(ssh_session session, const SshSettings& settings, const std::string& known_hosts) {
+    const std::string& where = settings.host;
+    const auto set = [&](ssh_options_e option, const void* value, const std::string& what) {
+        setOption(session, where, option, value, what);
+    };
+    set(SSH_OPTIONS_HOST, settings.host.c_str(), std::string("host '") + settings.host + "'");
+    const bool process_default_config = false; // ssh_connect would otherwise read ~/.ssh/config on its own
+    set(SSH_OPTIONS_PROCESS_CONFIG, &process_default_config, "option");
+    if (!settings.config_file.empty()) {
+        const std::string config = expandHome(settings.config_file);
+        if (ssh_options_parse_config(session, config.c_str()) < 0)
+            throw TransportError(std::string("ssh ") + where + ": cannot use the ssh config " + config +
+                                 ": " + libsshError(session));
+    }
+    if (!settings.user.empty())
+        set(SSH_OPTIONS_USER, settings.user.c_str(), std::string("user '") + settings.user + "'");
+    if (settings.port > 0)
+        set(SSH_OPTIONS_PORT, &settings.port, std::string("port ") + std::to_string(settings.port));
+    set(SSH_OPTIONS_KNOWNHOSTS, known_hosts.c_str(), std::string("known_hosts file '") + known_hosts + "'");
+    const int strict =
+        1; // a config's "StrictHostKeyChecking no" would make unknown hosts pass; trust_on_first_use decides
+    set(SSH_OPTIONS_STRICTHOSTKEYCHECK, &strict, "option");
+    const long timeout_s = std::max(0, settings.connect_timeout_s);
+    set(SSH_OPTIONS_TIMEOUT, &timeout_s, "timeout");
+    const int no_delay =
+        1; // Nagle's algorithm against delayed ACKs costs ~40 ms per request/reply round trip
+    set(SSH_OPTIONS_NODELAY, &no_delay, "option");
+}
+
+// Where a session goes once the ssh config is applied.
+struct Destination {
+    std::string user; // the local login name where neither the settings nor the config give one
+    std::string host;
+    unsigned int port = 22;
+};
+
+Destination destinationOf(ssh_session session, const SshSettings& settings) {
+    Destination to;
+    char* value = nullptr;
+    if (ssh_options_get(session, SSH_OPTIONS_USER, &value) != SSH_OK) {
+        setOption(session, settings.host, SSH_OPTIONS_USER, nullptr, "user"); // the local login name
+        ssh_options_get(session, SSH_OPTIONS_USER, &value);
+    }
+    to.user = value ? value : "?";
+    ssh_string_free_char(value);
+    value = nullptr;
+    ssh_options_get(session, SSH_OPTIONS_HOST, &value);
+    to.host = value ? value : settings.host;
+    ssh_string_free_char(value);
+    ssh_options_get_port(session, &to.port);
+    return to;
+}
+
+// ssh_connect. Its failure is ConnectionLost (reconnecting may help), but TransportError where the jump host
+// refused a key or login.
+void openSession(ssh_session session, const std::string& where, const JumpHost* jump) {
+    if (ssh_connect(session) == SSH_OK) return;
+    if (!jump)
+        throw ConnectionLost(std::string("ssh ") + where + ": cannot connect: " + libsshError(session));
+    const std::string message = std::string("ssh ") + where + ": " + jump->failure(libsshError(session));
+    if (jump->refused()) throw TransportError(message); // a refused key or login: final
+    throw ConnectionLost(message);
+}
+
+// Tells settings.notice each host key the jump's ssh added to known_hosts on first use.
+void noticeAddedHostKeys(const JumpHost& jump, const SshSettings& settings, const std::string& where,
+                         const std::string& known_hosts) {
+    for (const std::string& added : jump.addedHostKeys()) {
+        std::string keys;
+        for (const std::string& key : recordedHostKeys(known_hosts, added))
+            keys.append(keys.empty() ? "" : ", ").append(key.substr(0, key.find(" (")));
+        settings.notice("ssh " + where + ": " + jump.name() + ": added the host key " + keys + " of " +
+                        added + " to " + known_hosts + " (trust on first use)");
+    }
+}
+} // namespace
+
 std::unique_ptr<SshTransport::Connection> SshTransport::connect() const {
     auto connection = std::make_unique<Connection>();
     connection->session.reset(ssh_new());
@@ -266,52 +353,12 @@ std::unique_ptr<SshTransport::Connection> SshTransport::connect() const {
     std::string& where = connection->where;
     where = settings_.host;
     if (!session) throw TransportError(std::string("ssh ") + where + ": cannot create a libssh session");
-    const auto set = [&](ssh_options_e option, const void* value, const std::string& what) {
-        if (ssh_options_set(session, option, value) < 0)
-            throw TransportError(std::string("ssh ") + where + ": invalid " + what + ": " +
-                                 libsshError(session));
-    };
-
-    // The host first (the config's Host lines match it), then the config, then the explicit settings over it.
-    set(SSH_OPTIONS_HOST, settings_.host.c_str(), std::string("host '") + settings_.host + "'");
-    const bool process_default_config = false; // ssh_connect would otherwise read ~/.ssh/config on its own
-    set(SSH_OPTIONS_PROCESS_CONFIG, &process_default_config, "option");
-    if (!settings_.config_file.empty()) {
-        const std::string config = expandHome(settings_.config_file);
-        if (ssh_options_parse_config(session, config.c_str()) < 0)
-            throw TransportError(std::string("ssh ") + where + ": cannot use the ssh config " + config +
-                                 ": " + libsshError(session));
-    }
-    if (!settings_.user.empty())
-        set(SSH_OPTIONS_USER, settings_.user.c_str(), std::string("user '") + settings_.user + "'");
-    if (settings_.port > 0)
-        set(SSH_OPTIONS_PORT, &settings_.port, std::string("port ") + std::to_string(settings_.port));
     const std::string known_hosts = expandHome(settings_.known_hosts_file);
-    set(SSH_OPTIONS_KNOWNHOSTS, known_hosts.c_str(), std::string("known_hosts file '") + known_hosts + "'");
-    const int strict =
-        1; // a config's "StrictHostKeyChecking no" would make unknown hosts pass; trust_on_first_use decides
-    set(SSH_OPTIONS_STRICTHOSTKEYCHECK, &strict, "option");
-    const long timeout_s = std::max(0, settings_.connect_timeout_s);
-    set(SSH_OPTIONS_TIMEOUT, &timeout_s, "timeout");
-    const int no_delay =
-        1; // Nagle's algorithm against delayed ACKs costs ~40 ms per request/reply round trip
-    set(SSH_OPTIONS_NODELAY, &no_delay, "option");
+    applySettings(session, settings_, known_hosts);
 
     // Where we go, for every message from now on.
-    char* value = nullptr;
-    if (ssh_options_get(session, SSH_OPTIONS_USER, &value) != SSH_OK) {
-        set(SSH_OPTIONS_USER, nullptr, "user"); // the local login name
-        ssh_options_get(session, SSH_OPTIONS_USER, &value);
-    }
-    std::string user = value ? value : "?";
-    ssh_string_free_char(value);
-    value = nullptr;
-    ssh_options_get(session, SSH_OPTIONS_HOST, &value);
-    std::string host = value ? value : settings_.host;
-    ssh_string_free_char(value);
-    unsigned int port = 22;
-    ssh_options_get_port(session, &port);
-    where = user + "@" + host + ":" + std::to_string(port);
+    const Destination to = destinationOf(session, settings_);
+    where = to.user + "@" + to.host + ":" + std::to_string(to.port);
 
     connection->passphrase_request = {&settings_, session, ""};
     connection->callbacks.userdata = &connection->passphrase_request;
@@ -323,23 +370,10 @@ std::unique_ptr<SshTransport::Connection> SshTransport::connect() const {
     const std::string config = expandHome(settings_.config_file);
     connection->jump = JumpHost::configure(session, where, config, known_hosts, settings_.trust_on_first_use,
                                            settings_.connect_timeout_s);
-    if (ssh_connect(session) != SSH_OK) {
-        if (!connection->jump)
-            throw ConnectionLost(std::string("ssh ") + where + ": cannot connect: " + libsshError(session));
-        const std::string message =
-            std::string("ssh ") + where + ": " + connection->jump->failure(libsshError(session));
-        if (connection->jump->refused()) throw TransportError(message); // a refused key or login: final
-        throw ConnectionLost(message);
-    }
+    openSession(session, where, connection->jump.get());
     if (connection->jump && settings_.notice)
-        for (const std::string& added : connection->jump->addedHostKeys()) {
-            std::string keys;
-            for (const std::string& key : recordedHostKeys(known_hosts, added))
-                keys.append(keys.empty() ? "" : ", ").append(key.substr(0, key.find(" (")));
-            settings_.notice("ssh " + where + ": " + connection->jump->name() + ": added the host key " +
-                             keys + " of " + added + " to " + known_hosts + " (trust on first use)");
-        }
-    checkHostKey(session, host + ":" + std::to_string(port), known_hosts, settings_.trust_on_first_use,
+        noticeAddedHostKeys(*connection->jump, settings_, where, known_hosts);
+    checkHostKey(session, to.host + ":" + std::to_string(to.port), known_hosts, settings_.trust_on_first_use,
                  settings_.notice);
     authenticate(*connection);
     connection->last_io = Clock::now();

@@ -24,8 +24,8 @@ inline std::int64_t storeProjectionFixture(scalebench::SessionStore& store,
                                                            spec.ranks, spec.repeat, "mpirun ..."});
         MetricStreamParser parser;
         store.appendRecords(run, parser.feed(fileText(folder / (spec.name + ".jsonl"))));
-        store.finishRun(run, {"ok", "", 0, "vm"});
+        store.finishRun(run, {RunStatus::Ok, "", 0, "vm"});
     }
-    store.finishSession(session, "ok");
+    store.finishSession(session, SessionStatus::Ok);
     return session;
 }

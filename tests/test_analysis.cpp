@@ -84,7 +84,7 @@ TEST_CASE("speedup is X(N)/X(N0) and efficiency S(N) N0/N, per workload, over th
 
 TEST_CASE("the results table and CSV show every run with its breakdown, speedup and efficiency",
           "[core][analysis]") {
-    RunResult one{"r-n1", "resnet20", "fashion-mnist", 1, 1, "ok", "", {}};
+    RunResult one{"r-n1", "resnet20", "fashion-mnist", 1, 1, RunStatus::Ok, "", {}};
     one.figures.steady_steps = 10;
     one.figures.samples_per_s = 400;
     one.figures.breakdown = {0.32, 0.001, 0.1, 0.2, 0.009, 0.01};
@@ -94,7 +94,8 @@ TEST_CASE("the results table and CSV show every run with its breakdown, speedup 
     two.name = "r-n2";
     two.ranks = 2;
     two.figures.samples_per_s = 600;
-    RunResult failed{"r-n4", "resnet20", "fashion-mnist", 4, 1, "failed", "rank 3 exited on signal 9", {}};
+    RunResult failed{
+        "r-n4", "resnet20", "fashion-mnist", 4, 1, RunStatus::Failed, "rank 3 exited on signal 9", {}};
 
     const std::string table = formatResultsTable({one, two, failed});
     CHECK_THAT(table, Catch::Contains("samples/s") && Catch::Contains("allred") && Catch::Contains("1.50x") &&

@@ -117,10 +117,10 @@ TEST_CASE("killing one rank mid-run fails the batch with that rank's error: the 
     SessionStore store(db);
     const auto runs = store.runs(1);
     REQUIRE(runs.size() == 1);
-    CHECK(runs[0].status == "failed");
+    CHECK(storedWord(runs[0].status) == "failed");
     CHECK_THAT(runs[0].error, Catch::Contains("rank 1"));
     CHECK(runs[0].step_count >= stored_before_kill);
-    CHECK(store.sessions().at(0).status == "failed");
+    CHECK(storedWord(store.sessions().at(0).status) == "failed");
 }
 
 TEST_CASE("Ctrl-C on a batch cancels its job, collects what it wrote, stores it as cancelled and exits 130",
@@ -138,9 +138,9 @@ TEST_CASE("Ctrl-C on a batch cancels its job, collects what it wrote, stores it 
     CHECK_FALSE(processRuns(std::stoi(batch.job_id))); // mpirun, and with it the ranks, stopped
 
     SessionStore store(batch.db);
-    CHECK(store.sessions().at(0).status == "cancelled");
+    CHECK(storedWord(store.sessions().at(0).status) == "cancelled");
     const RunRow run = store.runs(1).at(0);
-    CHECK(run.status == "cancelled");
+    CHECK(storedWord(run.status) == "cancelled");
     CHECK(run.finished_at != "");
     // Every step the engine wrote before it stopped is stored, none lost after the signal.
     CHECK(run.step_count == stepsInStream(metricFile(run.run_dir, 0)));
@@ -156,8 +156,8 @@ TEST_CASE(
         REQUIRE(::kill(batch.cli->pid(), SIGTERM) == 0);
         CHECK(batch.cli->wait().status == 143);
         SessionStore store(batch.db);
-        CHECK(store.sessions().at(0).status == "cancelled");
-        CHECK(store.runs(1).at(0).status == "cancelled");
+        CHECK(storedWord(store.sessions().at(0).status) == "cancelled");
+        CHECK(storedWord(store.runs(1).at(0).status) == "cancelled");
     }
     SECTION("two signals") {
         // The first asks for a clean stop; the second, sent at once, does not wait for it.
@@ -183,7 +183,7 @@ TEST_CASE("a session whose console was killed is resolved at the next start: job
     REQUIRE(processRuns(mpirun));
     {
         SessionStore store(batch.db);
-        REQUIRE(store.sessions().at(0).status == "running");
+        REQUIRE(storedWord(store.sessions().at(0).status) == "running");
     }
     SECTION("by the next --batch") {
         std::ofstream(folder.path / "tiny.toml") << "name = \"tiny\"\n[[run]]\nworkload = \"resnet20\"\n"
@@ -205,9 +205,9 @@ TEST_CASE("a session whose console was killed is resolved at the next start: job
     }
     CHECK_FALSE(processRuns(mpirun));
     SessionStore store(batch.db);
-    CHECK(store.sessions().at(0).status == "abandoned");
+    CHECK(storedWord(store.sessions().at(0).status) == "abandoned");
     const RunRow run = store.runs(1).at(0);
-    CHECK(run.status == "abandoned");
+    CHECK(storedWord(run.status) == "abandoned");
     CHECK_THAT(run.error, Catch::Contains("ended first") && Catch::Contains("still running: stopped"));
     CHECK(run.step_count == stepsInStream(metricFile(run.run_dir, 0)));
     CHECK(run.step_count >= batch.stored);

@@ -51,7 +51,7 @@ TEST_CASE("a plan at 1 and 2 nodes runs on the cluster over SSH and every record
     const auto runs = store.runs(sessions[0].id);
     REQUIRE(runs.size() == 2);
     for (const auto& run : runs) {
-        CHECK(run.status == "ok");
+        CHECK(storedWord(run.status) == "ok");
         CHECK(run.step_count == 12);
         CHECK_THAT(run.command, Catch::Contains("#SBATCH --nodes=" + std::to_string(run.ranks)));
     }
@@ -147,13 +147,13 @@ TEST_CASE("a run sbatch refuses, or that asks for more GPUs a node than the clus
     SessionStore store(db);
     const auto sessions = store.sessions();
     REQUIRE(sessions.size() == 1);
-    CHECK(sessions[0].status == "failed");
+    CHECK(storedWord(sessions[0].status) == "failed");
     CHECK_FALSE(sessions[0].finished_at.empty());
     const auto runs = store.runs(sessions[0].id);
     REQUIRE(runs.size() == 3);
     for (const auto& run : runs) {
         INFO(run.name);
-        CHECK(run.status == "failed");
+        CHECK(storedWord(run.status) == "failed");
         if (run.ranks == 4)
             CHECK_THAT(run.error, Catch::Contains("not started") && Catch::Contains("4 GPUs per node") &&
                                       Catch::Contains("have 2"));

@@ -42,7 +42,7 @@ TEST_CASE("a command run on a Slurm cluster is a job of its own, its output stre
     const std::size_t data_rows = recordedRows(fixture);
     for (const RunRow& r : runs) {
         INFO(r.name);
-        CHECK(r.status == "ok");
+        CHECK(storedWord(r.status) == "ok");
         CHECK_FALSE(r.job_id.empty());
         // The script the job ran: the command's line, its standard output into the attempt's folder.
         CHECK_THAT(r.command, Catch::StartsWith("#!/bin/bash\n") &&

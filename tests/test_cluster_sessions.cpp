@@ -110,7 +110,7 @@ TEST_CASE(
 
     SessionStore store(batch.db);
     const RunRow run = store.runs(1).at(0);
-    CHECK(run.status == "ok");
+    CHECK(storedWord(run.status) == "ok");
     CHECK(run.attempt == 1);
     const auto attempts = store.attempts(run.id);
     REQUIRE(attempts.size() == 1);
@@ -144,9 +144,9 @@ TEST_CASE("SIGTERM on a --batch on the cluster cancels its Slurm job, collects w
     // Slurm has the job cancelled: it holds no node any more.
     CHECK_THAT(slurm("scontrol --oneliner show job " + batch.job_id), Catch::Contains("JobState=CANCELLED"));
     SessionStore store(batch.db);
-    CHECK(store.sessions().at(0).status == "cancelled");
+    CHECK(storedWord(store.sessions().at(0).status) == "cancelled");
     const RunRow run = store.runs(1).at(0);
-    CHECK(run.status == "cancelled");
+    CHECK(storedWord(run.status) == "cancelled");
     CHECK(run.step_count == stepsInStream(fileText(metricFile(run.run_dir, 0))));
     CHECK(run.step_count >= batch.stored);
 }
@@ -159,7 +159,7 @@ TEST_CASE("a console killed during a cluster session: the next --batch there can
     batch.cli->wait();
     {
         SessionStore store(batch.db);
-        REQUIRE(store.sessions().at(0).status == "running");
+        REQUIRE(storedWord(store.sessions().at(0).status) == "running");
     }
     std::ofstream(folder.path / "tiny.toml") << "name = \"tiny\"\n[[run]]\nworkload = \"resnet20\"\n"
                                                 "dataset = \"synthetic-cifar\"\nranks = 1\nsteps = 2\n";
@@ -172,9 +172,9 @@ TEST_CASE("a console killed during a cluster session: the next --batch there can
                              Catch::Contains("stored as abandoned"));
     CHECK_THAT(slurm("scontrol --oneliner show job " + batch.job_id), Catch::Contains("JobState=CANCELLED"));
     SessionStore store(batch.db);
-    CHECK(store.sessions().at(0).status == "abandoned");
+    CHECK(storedWord(store.sessions().at(0).status) == "abandoned");
     const RunRow run = store.runs(1).at(0);
-    CHECK(run.status == "abandoned");
+    CHECK(storedWord(run.status) == "abandoned");
     CHECK_THAT(run.error, Catch::Contains("was still running: cancelled"));
     CHECK(run.step_count >= batch.stored);
 }

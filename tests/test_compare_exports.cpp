@@ -48,7 +48,7 @@ std::vector<RunResult> quickstartRuns(int repeats, std::uint32_t seed) {
                         "fashion-mnist",
                         ranks,
                         repeat,
-                        "ok",
+                        RunStatus::Ok,
                         "",
                         {}};
             const double step_s = 0.150 / wobble * (ranks == 1 ? 1.0 : 1.05);
@@ -84,7 +84,7 @@ void storeRun(SessionStore& store, std::int64_t session, int ranks, double sampl
     }
     records.push_back(EvalRecord{30, "accuracy", 0.85, 0.4, 30 * 128 * ranks / samples_per_s});
     store.appendRecords(run, records);
-    store.finishRun(run, {"ok", "", 0, ""});
+    store.finishRun(run, {RunStatus::Ok, "", 0, ""});
 }
 
 std::int64_t storeSession(SessionStore& store, const std::string& name, int steps, double speed) {
@@ -94,7 +94,7 @@ std::int64_t storeSession(SessionStore& store, const std::string& name, int step
     const auto session = store.createSession(name, plan, "local");
     for (int ranks : {1, 2, 4, 8})
         storeRun(store, session, ranks, 850 * ranks * speed * (ranks == 1 ? 1.0 : 0.9));
-    store.finishSession(session, "ok");
+    store.finishSession(session, SessionStatus::Ok);
     return session;
 }
 

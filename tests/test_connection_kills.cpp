@@ -9,6 +9,7 @@
 #include "replayed_stream.h"
 #include "run_folder.h"
 #include "session_runner.h"
+#include "session_store.h"
 #include "slurm_scheduler.h"
 #include "ssh_test_support.h"
 #include "ssh_transport.h"
@@ -156,7 +157,7 @@ TEST_CASE("connection kills at random moments of streamed runs on the test clust
         REQUIRE(runs.size() == kRuns);
         for (std::size_t k = 0; k < runs.size(); ++k) {
             INFO(runs[k].name << ": " << runs[k].status << " " << runs[k].error);
-            CHECK(runs[k].status == "ok");
+            CHECK(storedWord(runs[k].status) == "ok");
             const auto& recording = recordings.at(static_cast<std::int64_t>(k) + 1);
             figures.tally.add(compareWithRecording(store, runs[k].id, recording));
             // Its own job's stream, as the job wrote it in its folder.

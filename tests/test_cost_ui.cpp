@@ -10,6 +10,7 @@
 #include "scaling_tab.h"
 #include "session_report.h"
 #include "session_results.h"
+#include "session_store.h"
 #include "stored_session_loader.h"
 #include "temporary_folder.h"
 

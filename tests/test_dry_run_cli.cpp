@@ -233,7 +233,8 @@ TEST_CASE("every seed plan runs as a dry run on a GPU cluster, its runs' engine 
     const ConsoleRun bert = runConsole(
         folder, {"run", SCALEBENCH_SOURCE_DIR "/resources/plans/seeds/mlperf-bert-seed000-8-to-64.toml",
                  "--dry-run", "--cluster", "gpus", "--db", db});
-    // Seed 000's per-GPU batch at each GPU count: 48, 24, 12, 36.
+    // Lambda's MLPerf BERT runs (seed 000), one config file per GPU count (config_1cc_1x8x48x1 ... 8x8x36x1):
+    // per-GPU batch 48, 24, 12, 36 at 8, 16, 32, 64 GPUs.
     CHECK_THAT(bert.out, Catch::Contains("--batch-per-rank 48") && Catch::Contains("--batch-per-rank 24") &&
                              Catch::Contains("--batch-per-rank 12") &&
                              Catch::Contains("--batch-per-rank 36"));
@@ -270,8 +271,8 @@ TEST_CASE("the nccl-tests example plan's container runs show their pyxis job scr
     CHECK_FALSE(head.connectedTo());
 }
 
-// Seed 003's Llama-2 70B (and 13B) need FSDP: a plan asking for them is refused with that reason, not
-// attempted.
+// Llama-2 70B (and 13B) need FSDP, as MaxText's Llama-2 70B recipe (seed 003) shards it (FSDP=64 at 64 GPUs):
+// a plan asking for them is refused with that reason, not attempted.
 TEST_CASE("a plan asking for a model the data-parallel engine cannot hold is refused with the reason",
           "[cli][dry-run]") {
     TemporaryFolder folder;

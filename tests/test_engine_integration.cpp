@@ -9,6 +9,7 @@
 #include "run_capsule.h"
 #include "session_results.h"
 #include "session_runner.h"
+#include "session_store.h"
 #include "temporary_folder.h"
 #include "training_outcome.h"
 
@@ -74,7 +75,7 @@ seed = )" + testSeed() + "\n",
 
     const auto runs = store.runs(outcome.session_id);
     REQUIRE(runs.size() == 1);
-    CHECK(runs[0].status == "ok");
+    CHECK(storedWord(runs[0].status) == "ok");
     CHECK(runs[0].broken_lines == 0);
     CHECK_THAT(runs[0].command, Catch::StartsWith("mpirun -np 2") && Catch::Contains("--batch-per-rank 64"));
 
@@ -185,7 +186,7 @@ TEST_CASE("the all-reduce sweep at 2 ranks: every size correct, timed, with busb
     CHECK(faulty.failed_runs == 1);
     const auto faulty_runs = store.runs(faulty.session_id);
     REQUIRE(faulty_runs.size() == 1);
-    CHECK(faulty_runs[0].status != "ok");
+    CHECK(storedWord(faulty_runs[0].status) != "ok");
     const auto wrong = store.collectives(faulty_runs[0].id);
     CHECK(wrong.size() == 11);
     for (const auto& c : wrong)

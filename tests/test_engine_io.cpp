@@ -82,8 +82,9 @@ TEST_CASE("the engine's command line names a wrong option and its problem", "[en
 
 TEST_CASE("sweep sizes: MLBench task 0's 80 sizes of logspace(0, 8, 80) are 80 distinct whole sizes",
           "[engine]") {
-    // Seed 004: "tensors of increasing size in np.logspace(0, 8, num=80)". Rounded, the first values are 1,
-    // 1, 2, 2, 3, 3, 4, 5, 6, 8, 10, 13 (77 distinct); a repeat takes the next whole size up.
+    // MLBench task 0 (seed 004): "tensors of increasing size in np.logspace(0, 8, num=80)". Rounded, the
+    // first values are 1, 1, 2, 2, 3, 3, 4, 5, 6, 8, 10, 13 (77 distinct); a repeat takes the next whole size
+    // up.
     const auto mlbench = logspaceSizes(8, 80);
     REQUIRE(mlbench.size() == 80);
     CHECK(std::vector<std::int64_t>(mlbench.begin(), mlbench.begin() + 13) ==

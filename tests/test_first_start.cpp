@@ -171,14 +171,14 @@ TEST_CASE(
     REQUIRE(stored);
     CHECK(stored->name == "quickstart");
     CHECK(stored->cluster == "local");
-    CHECK(stored->status == "ok");
+    CHECK(storedWord(stored->status) == "ok");
     const std::size_t planned =
         expandPlan(parsePlanFile(SCALEBENCH_SOURCE_DIR "/resources/plans/quickstart.toml")).size();
     const auto runs = console.store.runs(session);
     CHECK(runs.size() == planned);
     for (const auto& run : runs) {
         INFO(run.name << ": " << run.error);
-        CHECK(run.status == "ok");
+        CHECK(storedWord(run.status) == "ok");
     }
     REQUIRE(waitUntil([&] { return !panel->isVisible(); }));
     CHECK(progress->isVisible());
@@ -266,7 +266,7 @@ TEST_CASE("Ctrl+. asks once before cancelling the running session, naming it and
     CHECK(console.controller.busy());
     CHECK(finished.isEmpty());
     CHECK(runState(live, 0) == "running");
-    CHECK(console.store.session(session)->status == "running");
+    CHECK(storedWord(console.store.session(session)->status) == "running");
     CHECK_THAT(child<QLabel>(window, "statusText")->text().toStdString(), Catch::Contains("not cancelled"));
 
     // Yes: cancelled, the question asked once more (once per Ctrl+.).
@@ -275,5 +275,5 @@ TEST_CASE("Ctrl+. asks once before cancelling the running session, naming it and
     CHECK(asked.size() == 2);
     REQUIRE(finished.wait(60'000));
     CHECK(finished.takeFirst().at(0).toLongLong() == session);
-    CHECK(console.store.session(session)->status == "cancelled");
+    CHECK(storedWord(console.store.session(session)->status) == "cancelled");
 }

@@ -192,10 +192,10 @@ TEST_CASE("cancelling a running session from the window ends its runs as cancell
     const auto ended = finished.takeFirst();
     const std::int64_t session = ended.at(0).toLongLong();
     CHECK(ended.at(3).toString() == "cancelled"); // the session, as stored
-    CHECK(store.session(session)->status == "cancelled");
+    CHECK(storedWord(store.session(session)->status) == "cancelled");
     const auto stored = store.runs(session);
     REQUIRE(stored.size() == 1); // the 2-rank run was never started
-    CHECK(stored[0].status == "cancelled");
+    CHECK(storedWord(stored[0].status) == "cancelled");
     CHECK(stored[0].step_count > 0);
     CHECK(window.shownRuns()->data(window.shownRuns()->index(0, RunProgressModel::State)).toString() ==
           "cancelled");

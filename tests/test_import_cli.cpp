@@ -46,13 +46,13 @@ TEST_CASE("an imported MLLOG gives the time to train of MLPerf's result summariz
     const auto sessions = store.sessions();
     REQUIRE(sessions.size() == 1);
     CHECK(sessions[0].name == "bert");
-    CHECK(sessions[0].status == "ok");
+    CHECK(storedWord(sessions[0].status) == "ok");
     const auto runs = store.runs(sessions[0].id);
     REQUIRE(runs.size() == 1);
     CHECK(runs[0].name == "bert_success");
     CHECK(runs[0].workload == "bert");
     CHECK(runs[0].ranks == 8);
-    CHECK(runs[0].status == "ok");
+    CHECK(storedWord(runs[0].status) == "ok");
     CHECK(store.evals(runs[0].id).size() == 3);
     CHECK_THAT(runs[0].summary_json, Catch::Contains("\"status\":\"success\""));
 }
@@ -97,10 +97,10 @@ TEST_CASE("a file that cannot be read or gives no record is named, and the other
     SessionStore store(db);
     const auto runs = store.runs(1);
     REQUIRE(runs.size() == 3);
-    CHECK(runs[0].status == "ok");
-    CHECK(runs[1].status == "failed");
-    CHECK(runs[2].status == "failed");
-    CHECK(store.session(1)->status == "failed");
+    CHECK(storedWord(runs[0].status) == "ok");
+    CHECK(storedWord(runs[1].status) == "failed");
+    CHECK(storedWord(runs[2].status) == "failed");
+    CHECK(storedWord(store.session(1)->status) == "failed");
 
     const ConsoleRun no_format = runConsole(folder, {"import", "x.log", "--db", db});
     CHECK(no_format.exit_status == 2);

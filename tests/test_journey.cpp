@@ -164,8 +164,8 @@ TEST_CASE("cancelling a session from the window stores it as cancelled, and the 
     REQUIRE(finished.wait(60'000));
     const std::int64_t session = finished.takeFirst().at(0).toLongLong();
     REQUIRE(console.store.session(session));
-    CHECK(console.store.session(session)->status == "cancelled");
-    CHECK(console.store.runs(session).at(0).status == "cancelled");
+    CHECK(storedWord(console.store.session(session)->status) == "cancelled");
+    CHECK(storedWord(console.store.runs(session).at(0).status) == "cancelled");
     const std::string said = statusText(window).toStdString();
     CHECK_THAT(said, Catch::Contains("cancelled") && !Catch::Contains("failed"));
     // The session list says so, not in red.
@@ -446,7 +446,7 @@ TEST_CASE("the whole journey through the window by mouse and keyboard: a stored 
     CHECK(cancel_questions == 1);
     REQUIRE(finished.wait(60'000));
     const std::int64_t launched = finished.takeFirst().at(0).toLongLong();
-    CHECK(store.session(launched)->status == "cancelled");
+    CHECK(storedWord(store.session(launched)->status) == "cancelled");
     CHECK_THAT(status->text().toStdString(), Catch::Contains("cancelled") && !Catch::Contains("failed"));
 
     // 6. Resubmitted: the first run picked in the progress table and sent again as a new session, which
@@ -465,7 +465,7 @@ TEST_CASE("the whole journey through the window by mouse and keyboard: a stored 
     const std::int64_t resubmitted = finished.takeFirst().at(0).toLongLong();
     CHECK(resubmitted != launched);
     CHECK(store.runs(resubmitted).size() == 1);
-    CHECK(store.session(resubmitted)->status == "cancelled");
+    CHECK(storedWord(store.session(resubmitted)->status) == "cancelled");
 
     // 7. Open log on that run: one window, stdout and stderr as tabs, the engine's own line in stdout.
     REQUIRE(waitUntil([&] { return progress->model()->rowCount() == 1; }));

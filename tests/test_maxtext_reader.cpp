@@ -1,5 +1,6 @@
-// Specification of the MaxText reader: seed 003's step line and MaxText output (tests/data/maxtext) as step
-// records with the recipe's last-step figures, and every damaged step line counted, never fatal.
+// Specification of the MaxText reader: the step line of MaxText's Llama-2 70B recipe (seed 003) and MaxText
+// output (tests/data/maxtext) as step records with the recipe's last-step figures, and every damaged step
+// line counted, never fatal.
 #include "file_text.h"
 #include "maxtext_reader.h"
 #include "reading_in_chunks.h"
@@ -15,7 +16,7 @@ namespace {
 const std::filesystem::path kFixtures = SCALEBENCH_SOURCE_DIR "/tests/data/maxtext";
 const std::filesystem::path kRegressions = SCALEBENCH_SOURCE_DIR "/fuzz/regressions/maxtext";
 
-// Seed 003, line 7: the recipe's `grep 'completed step:' ... | tail -1` at 64 GPUs.
+// MaxText's Llama-2 70B recipe (seed 003), line 7: its `grep 'completed step:' ... | tail -1` at 64 GPUs.
 const std::string kSeedLine = "completed step: 49, seconds: 7.908, TFLOP/s/device: 460.480, Tokens/s/device: "
                               "1035.970, total_weights: 524288, loss: 0.000";
 
@@ -72,8 +73,8 @@ TEST_CASE("seed 003's own step line gives the recipe's figures at 64 GPUs", "[co
     CHECK(figures["tokens_per_s_per_device"] == 1035.970);
     CHECK(figures["tflops_per_device"] == 460.480);
     CHECK(figures["tokens_per_s"].get<double>() == Approx(66302.08));
-    // Seed 003: "1e12 / 66298.43 / 86400 = 174.57 days" (its tokens/s from 4096 x 128 / 7.908); from
-    // MaxText's Tokens/s/device x 64 the same to the seed's two decimals.
+    // MaxText's Llama-2 70B recipe (seed 003): "1e12 / 66298.43 / 86400 = 174.57 days" (its tokens/s from
+    // 4096 x 128 / 7.908); from MaxText's Tokens/s/device x 64 the same to the recipe's two decimals.
     CHECK(figures["days_to_1T_tokens"].get<double>() == Approx(174.57).margin(0.005));
     CHECK(figures["median_steps"] == 0);
     CHECK(read.broken_count == 0);
@@ -118,7 +119,7 @@ TEST_CASE("the constructed 64-GPU recipe log reads each step once, the last one 
     // The recipe's own arithmetic, digit for digit: 4096 * 128 / 7.908 = 66298.43; 174.57 days.
     CHECK(figures["recipe_global_batch"] == 128);
     CHECK(figures["recipe_tokens_per_s"].get<double>() == Approx(66298.43).margin(0.005));
-    // 1e12 / 66298.43 / 86400 = 174.5754: the seed writes 174.57 (cut, not rounded, at two decimals)
+    // 1e12 / 66298.43 / 86400 = 174.5754: the recipe writes 174.57 (cut, not rounded, at two decimals)
     CHECK(figures["recipe_days_to_1T_tokens"].get<double>() == Approx(174.57).margin(0.01));
     CHECK(figures["median_steps"] == 49);
     CHECK(figures["median_over"] == "steps after the first");

@@ -108,7 +108,7 @@ TEST_CASE(
         r.name = "bert-n" + std::to_string(gpus) + "-r" + std::to_string(results.size());
         r.workload = "bert";
         r.ranks = gpus;
-        r.status = "ok";
+        r.status = RunStatus::Ok;
         r.mlperf_time_to_train_min = minutes;
         r.mlperf_status = status;
         r.mlperf_benchmark = "bert";
@@ -154,7 +154,7 @@ TEST_CASE("Compare matches MLPerf runs by benchmark and GPU count and compares t
             r.name = "bert-n8-r" + std::to_string(results.size());
             r.workload = "bert";
             r.ranks = 8;
-            r.status = "ok";
+            r.status = RunStatus::Ok;
             r.mlperf_time_to_train_min = offset + m;
             r.mlperf_status = "success";
             r.mlperf_benchmark = "bert";

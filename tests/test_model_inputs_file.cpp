@@ -89,15 +89,15 @@ TEST_CASE("the seeds' stated inputs give fixed predictions (bench/seeds-validati
         const ModelInputs in = parseStatedModelFile(seeds / "000-mlperf-bert-8-to-64.toml").inputs;
         const auto rows = project(in, {8, 64});
         CHECK(rows[1].compute_s == Approx((0.133 - rows[0].comm_s) * 36 / 48));
-        CHECK(rows[1].speedup == Approx(7.78).epsilon(2e-3)); // the seed: ~6x in time to train
+        CHECK(rows[1].speedup == Approx(7.78).epsilon(2e-3)); // Lambda (seed 000): ~6x in time to train
         CHECK(rows[1].efficiency == Approx(0.973).epsilon(2e-3));
     }
     SECTION("seed 003: MaxText Llama 2 70B BF16 from 64 GPUs to 2048") {
         const ModelInputs in = parseStatedModelFile(seeds / "003-maxtext-llama2-70b-bf16.toml").inputs;
         const auto rows = project(in, {64, 2048});
         CHECK(rows[0].step_s == Approx(6.999));
-        CHECK(rows[1].step_s == Approx(7.009).epsilon(1e-3)); // the seed: 7.066
+        CHECK(rows[1].step_s == Approx(7.009).epsilon(1e-3)); // the MaxText recipe (seed 003): 7.066
         CHECK(rows[1].tokens_per_s == Approx(2048 * 2 * 4096 / rows[1].step_s));
-        CHECK(rows[1].days_to_1t_tokens == Approx(4.84).epsilon(2e-3)); // the seed: 4.87
+        CHECK(rows[1].days_to_1t_tokens == Approx(4.84).epsilon(2e-3)); // the MaxText recipe (seed 003): 4.87
     }
 }

@@ -4,6 +4,7 @@
 #include "console_options.h"
 #include "project_command.h"
 #include "projection_fixture.h"
+#include "session_store.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>

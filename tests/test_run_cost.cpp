@@ -5,6 +5,7 @@
 #include "run_cost.h"
 #include "session_projection.h"
 #include "session_results.h"
+#include "session_store.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
@@ -27,7 +28,7 @@ RunResult runOf(const std::string& name, int ranks, std::optional<double> wall_s
     RunResult r;
     r.name = name;
     r.ranks = ranks;
-    r.status = "ok";
+    r.status = RunStatus::Ok;
     r.wall_s = wall_s;
     return r;
 }
@@ -110,7 +111,7 @@ TEST_CASE("a stored session's runs get their wall time and the price of the clus
         const std::int64_t session = store.createSession("s", "", "local");
         const std::int64_t run = store.createRun(session, {"r", "resnet20", "cifar10", 2, 1, "mpirun ..."});
         store.startRun(run, "1234");
-        store.finishRun(run, {"failed", "killed", 0, "vm"});
+        store.finishRun(run, {RunStatus::Failed, "killed", 0, "vm"});
         const auto results = loadSessionResults(store, session);
         REQUIRE(results.size() == 1);
         REQUIRE(results[0].wall_s);

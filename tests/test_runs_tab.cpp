@@ -59,7 +59,7 @@ void resubmit(const std::string& cluster, bool answer, Resubmitted& out) {
     RunResult result;
     result.name = specs.front().name;
     result.ranks = 3;
-    result.status = "ok";
+    result.status = RunStatus::Ok;
     result.slow_ranks.decidable = true;
     result.slow_ranks.slow_ranks = {SlowRank{2, "node2", 0.05}};
     result.slow_ranks.slow_nodes = {"node2"};
@@ -149,7 +149,7 @@ TEST_CASE("the Runs tab's two tables show one throughput per run, the steady-sta
     RunResult result;
     result.name = specs.front().name;
     result.ranks = 3;
-    result.status = "ok";
+    result.status = RunStatus::Ok;
     result.figures = runFigures(steps, {});
     tab.setResults({result});
     auto* table = child<QTableView>(tab, "runTable");
@@ -165,7 +165,7 @@ TEST_CASE("the Runs tab's two tables show one throughput per run, the steady-sta
     row.id = 9;
     row.name = specs.front().name;
     row.ranks = 3;
-    row.status = "ok";
+    row.status = RunStatus::Ok;
     stored.runs.push_back(storedRun(row, {steps.begin(), steps.end()}));
     RunProgressModel stored_runs;
     stored_runs.setStoredSession(stored);
@@ -195,7 +195,7 @@ TEST_CASE("a stored session's traces are shared with the loader's answer, never 
     row.id = 4;
     row.name = "resnet20-n2-r1";
     row.ranks = 2;
-    row.status = "running";
+    row.status = RunStatus::Running;
     row.header_json = R"({"type":"header","hyperparameters":{"steps":40}})";
     StoredSession stored;
     stored.session_id = 3;
@@ -225,7 +225,7 @@ TEST_CASE("the Runs tab marks a figure not to take at face value, with its reaso
     RunResult crowded;
     crowded.name = "resnet20-fashion-mnist-n2";
     crowded.ranks = 2;
-    crowded.status = "ok";
+    crowded.status = RunStatus::Ok;
     crowded.figures.steady_steps = 50;
     crowded.figures.samples_per_s = 900;
     crowded.placement = {2, 2, 2}; // 2 ranks x 2 threads on 2 CPUs
@@ -247,14 +247,14 @@ TEST_CASE("the runs table's CSV holds plain numbers under names with units, empt
     RunResult trained;
     trained.name = "resnet20-fashion-mnist-n1-r1";
     trained.ranks = 1;
-    trained.status = "ok";
+    trained.status = RunStatus::Ok;
     trained.figures.steady_steps = 50;
     trained.figures.samples_per_s = 942.4;
     trained.figures.breakdown.step_s = 0.0625;
     RunResult sweep;
     sweep.name = "allreduce-sweep-none-n2-r1";
     sweep.ranks = 2;
-    sweep.status = "ok";
+    sweep.status = RunStatus::Ok;
     model.setResults({trained, sweep});
     const QStringList lines = modelCsv(model).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
     REQUIRE(lines.size() == 3);
@@ -270,11 +270,11 @@ TEST_CASE("the Runs tab shows a device check's verdict beside the run's status, 
     RunResult passed;
     passed.name = "llama-small-synthetic-tokens-n1-r1";
     passed.ranks = 1;
-    passed.status = "ok";
+    passed.status = RunStatus::Ok;
     passed.device_check = DeviceCheckRecord{"llama", "cpu", 3, "pass", true, {{"rms_norm", true}}};
     RunResult failed = passed;
     failed.name = "llama-small-synthetic-tokens-n1-r2";
-    failed.status = "failed";
+    failed.status = RunStatus::Failed;
     failed.error = "job 4242 failed (exit status 1)";
     failed.device_check = DeviceCheckRecord{"llama", "cuda:0", 6, "fail", false, {{"rms_norm", false}}};
     RunResult trained = passed;

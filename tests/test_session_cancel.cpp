@@ -73,11 +73,11 @@ TEST_CASE("a session cancelled while its last run is being submitted is stored a
     CHECK(outcome.cancelled);
     CHECK(outcome.failed_runs == 0); // cancelled by the user is not failed
     CHECK(outcome.cancelled_runs == 1);
-    CHECK(store.session(session)->status == "cancelled");
+    CHECK(storedWord(store.session(session)->status) == "cancelled");
     const auto runs = store.runs(session);
     REQUIRE(runs.size() == 2);
-    CHECK(runs[0].status == "ok");
-    CHECK(runs[1].status == "cancelled");
+    CHECK(storedWord(runs[0].status) == "ok");
+    CHECK(storedWord(runs[1].status) == "cancelled");
     CHECK_THAT(runs[1].error, Catch::Contains("cancelled by the user"));
 }
 
@@ -98,9 +98,9 @@ TEST_CASE("a session whose every run the user cancelled one by one is stored as 
     CHECK(scheduler.submitted == 2);
     CHECK(outcome.failed_runs == 0);
     CHECK(outcome.cancelled_runs == 2);
-    CHECK(store.session(outcome.session_id)->status == "cancelled");
+    CHECK(storedWord(store.session(outcome.session_id)->status) == "cancelled");
     for (const RunRow& run : store.runs(outcome.session_id))
-        CHECK(run.status == "cancelled");
+        CHECK(storedWord(run.status) == "cancelled");
 }
 
 TEST_CASE("a job cancelled by someone else than the user (scancel on the cluster) still fails the session",
@@ -114,7 +114,7 @@ TEST_CASE("a job cancelled by someone else than the user (scancel on the cluster
     const SessionOutcome outcome = runner.run(parsePlanText(kTwoRuns, "cancel.toml"));
     CHECK(outcome.failed_runs == 2);
     CHECK(outcome.cancelled_runs == 0);
-    CHECK(store.session(outcome.session_id)->status == "failed");
+    CHECK(storedWord(store.session(outcome.session_id)->status) == "failed");
 }
 
 TEST_CASE("run folders on this machine are stored absolute, though the console's --out was relative",

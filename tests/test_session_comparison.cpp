@@ -3,6 +3,7 @@
 #include "plan_writer.h"
 #include "run_plan.h"
 #include "session_comparison.h"
+#include "session_store.h"
 #include "temporary_folder.h"
 
 #include <algorithm>
@@ -14,7 +15,8 @@ using namespace scalebench;
 namespace {
 
 RunResult trainingRun(int ranks, double samples_per_s, double step_ms, std::optional<double> accuracy = 0.9) {
-    RunResult r{"resnet20-n" + std::to_string(ranks), "resnet20", "fashion-mnist", ranks, 0, "ok", "", {}};
+    RunResult r{
+        "resnet20-n" + std::to_string(ranks), "resnet20", "fashion-mnist", ranks, 0, RunStatus::Ok, "", {}};
     r.figures.steady_steps = 20;
     r.figures.samples_per_s = samples_per_s;
     r.figures.breakdown = {step_ms / 1e3,       0.1 * step_ms / 1e3,  0.3 * step_ms / 1e3,
@@ -26,7 +28,8 @@ RunResult trainingRun(int ranks, double samples_per_s, double step_ms, std::opti
 }
 
 RunResult sweepRun(int ranks, std::vector<double> busbw) {
-    RunResult r{"sweep-n" + std::to_string(ranks), "allreduce-sweep", "none", ranks, 0, "ok", "", {}};
+    RunResult r{
+        "sweep-n" + std::to_string(ranks), "allreduce-sweep", "none", ranks, 0, RunStatus::Ok, "", {}};
     std::int64_t bytes = 1024;
     for (double bw : busbw) {
         CollectiveRecord c;
@@ -104,7 +107,7 @@ TEST_CASE("a figure that is 0 in A or missing on one side has no percent and say
 
     // Failed runs give no figures.
     a.push_back(trainingRun(2, 500, 500));
-    a.back().status = "failed";
+    a.back().status = RunStatus::Failed;
     const auto with_failed = compareFigures(a, b);
     CHECK(std::none_of(with_failed.begin(), with_failed.end(),
                        [](const FigureComparison& f) { return f.ranks == 2; }));
@@ -191,7 +194,7 @@ TEST_CASE("a stored session loads for comparison with its results and run header
         records.push_back(StepRecord{i, 1.0, 500, 0.256, 0.01, 0.1, 0.12, 0.0, 0.026, 0.256 * i, 0.0, 0.0,
                                      0.0, std::nullopt});
     store.appendRecords(run, records);
-    store.finishRun(run, {"ok", "", 0, ""});
+    store.finishRun(run, {RunStatus::Ok, "", 0, ""});
 
     const ComparedSession loaded = loadComparedSession(store, store.sessions().front());
     CHECK(loaded.name == "nightly");

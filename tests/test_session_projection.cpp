@@ -3,6 +3,7 @@
 // on the development VM): fixed inputs give fixed numbers.
 #include "projection_fixture.h"
 #include "session_projection.h"
+#include "session_store.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>

@@ -32,7 +32,7 @@ RunResult trainingRun(const std::string& name, const std::string& workload, int 
     r.dataset = "synthetic";
     r.ranks = ranks;
     r.repeat = repeat;
-    r.status = "ok";
+    r.status = RunStatus::Ok;
     const double s = 256.0 * ranks / samples_per_s;
     r.figures.steady_steps = 40;
     r.figures.samples_per_s = samples_per_s;
@@ -46,7 +46,7 @@ RunResult collectiveSweep(int ranks) {
     r.name = "allreduce-n" + std::to_string(ranks);
     r.workload = "allreduce";
     r.ranks = ranks;
-    r.status = "ok";
+    r.status = RunStatus::Ok;
     for (std::int64_t bytes = 1024; bytes <= (std::int64_t{1} << 20); bytes *= 4) {
         CollectiveRecord c;
         c.backend = "nccl";
@@ -89,7 +89,7 @@ void storeRun(SessionStore& store, std::int64_t session, int ranks, int repeat, 
         records.push_back(times);
     }
     store.appendRecords(id, records);
-    store.finishRun(id, {"ok", "", 0, ""});
+    store.finishRun(id, {RunStatus::Ok, "", 0, ""});
 }
 
 // Two sessions of the plan "nightly" in `db`: session 1 at full speed, session 2 at 80 % of it with rank 3
@@ -101,7 +101,7 @@ void storeNightlyPair(const std::filesystem::path& db) {
         for (int repeat = 0; repeat < 3; ++repeat)
             storeRun(store, session, 4, repeat, speed * (1 + 0.01 * repeat), speed < 1 ? 1.4 : 1.0);
         storeRun(store, session, 2, 0, speed, 1.0);
-        store.finishSession(session, "ok");
+        store.finishSession(session, SessionStatus::Ok);
     }
 }
 
@@ -120,7 +120,7 @@ TEST_CASE("a session's report holds its results rows, one inline svg per chart a
     session.id = 7;
     session.name = "<script>alert(1)</script> & \"tuning\"";
     session.started_at = "2026-11-26T09:00:00Z";
-    session.status = "ok";
+    session.status = SessionStatus::Ok;
     session.cluster = "lab<1>";
     session.plan_text = "[plan]\nname = \"a<b\"\n";
     std::vector<RunResult> results;
@@ -214,7 +214,7 @@ TEST_CASE("File > Export report writes the shown session's page", "[ui][report]"
     MainWindow empty_window(store);
     CHECK_FALSE(empty_window.exportReport(dir.filePath("none.html")));
     const auto id = store.createSession("night <run>", "[plan]", "local");
-    store.finishSession(id, "ok");
+    store.finishSession(id, SessionStatus::Ok);
     MainWindow window(store);
     QSignalSpy loaded(&window, &MainWindow::sessionShown);
     REQUIRE(loaded.wait(10'000));
@@ -422,7 +422,7 @@ TEST_CASE("a report of a session whose stored plan no longer reads says so where
     SessionRow session;
     session.id = 3;
     session.name = "old";
-    session.status = "ok";
+    session.status = SessionStatus::Ok;
     session.plan_text = "name = \"old\"\n[[run]]\nworkload = \"resnet21\"\nranks = [1]\n"
                         "[[reference]]\nworkload = \"resnet21\"\nfigure = \"samples_per_s\"\nvalue = 100\n";
     session.stored_plan = readStoredPlan(session.id, session.plan_text);

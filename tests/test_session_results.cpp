@@ -3,6 +3,7 @@
 // speedup T(N0)/T(N) over repeats beside the throughput-based speedup.
 #include "figure_cautions.h"
 #include "session_results.h"
+#include "session_store.h"
 #include "temporary_folder.h"
 
 #include <algorithm>
@@ -19,7 +20,7 @@ RunResult run(const std::string& workload, int ranks, int repeat, double samples
                 "synthetic",
                 ranks,
                 repeat,
-                "ok",
+                RunStatus::Ok,
                 "",
                 {}};
     r.series = {workload, "synthetic", std::move(settings)};
@@ -121,7 +122,7 @@ TEST_CASE(
     CHECK_THAT(csv, Catch::Contains(",80.0000,no,,,"));
 }
 
-TEST_CASE("a stored session's runs get their series from the stored plan and their time to target from their "
+TEST_CASE("a stored session's runs get their series from their records and their time to target from their "
           "summaries",
           "[core][analysis]") {
     TemporaryFolder folder;
@@ -135,7 +136,7 @@ TEST_CASE("a stored session's runs get their series from the stored plan and the
     REQUIRE(specs.size() == 2);
     for (const RunSpec& spec : specs) {
         const auto id =
-            store.createRun(session, {spec.name, "resnet20", "fashion-mnist", 1, 1, "mpirun ..."});
+            store.createRun(session, {spec.name, "resnet20", "fashion-mnist", 1, 1, "mpirun ...", spec});
         store.startRun(id, "42");
         std::vector<MetricRecord> records{
             HeaderRecord{1, "resnet20", "fashion-mnist", 1,
@@ -151,7 +152,7 @@ TEST_CASE("a stored session's runs get their series from the stored plan and the
             R"("best_value":0.55})";
         records.push_back(summary);
         store.appendRecords(id, records);
-        store.finishRun(id, {"ok", "", 0, ""});
+        store.finishRun(id, {RunStatus::Ok, "", 0, ""});
     }
     const auto results = loadSessionResults(store, session);
     REQUIRE(results.size() == 2);
@@ -184,7 +185,7 @@ TEST_CASE("the results table names a run's slow rank with its node from the stor
             i, {0.05, 0.05, 0.05, 0.05}, {0.0301 + jitter, 0.0300 - jitter, 0.0302, 0.0412 + jitter}});
     }
     store.appendRecords(id, records);
-    store.finishRun(id, {"ok", "", 0, ""});
+    store.finishRun(id, {RunStatus::Ok, "", 0, ""});
     const auto results = loadSessionResults(store, session);
     REQUIRE(results.size() == 1);
     REQUIRE(results[0].slow_ranks.slow_ranks.size() == 1);
@@ -232,7 +233,7 @@ TEST_CASE("a stored plan that no longer reads is named: by the store, beside its
         records.push_back(StepRecord{step, 1.0, 500, 0.256, 0.01, 0.1, 0.12, 0.0, 0.026, 0.256 * step, 0.0,
                                      0.0, 0.0, std::nullopt});
     store.appendRecords(id, records);
-    store.finishRun(id, {"ok", "", 0, ""});
+    store.finishRun(id, {RunStatus::Ok, "", 0, ""});
     const auto results = loadSessionResults(store, old);
     REQUIRE(results.size() == 1);
     CHECK(results[0].plan_problem == o->stored_plan.problem);

@@ -3,6 +3,7 @@
 #include "run_folder.h"
 #include "session_results.h"
 #include "session_store.h"
+#include "store_rewrite.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
@@ -48,21 +49,6 @@ CollectiveRecord sweepSize() {
     return c;
 }
 
-// Runs sql on the store file with SQLite itself, behind the store's back: to leave the file as an older or a
-// newer scalebench would.
-void rewriteStore(const std::filesystem::path& file, const char* sql) {
-    sqlite3* db = nullptr;
-    REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
-    const int result = sqlite3_exec(db, sql, nullptr, nullptr, nullptr);
-    sqlite3_close(db);
-    REQUIRE(result == SQLITE_OK);
-}
-
-// A store file whose one session has the one run, with one step stored: session 1, run 1.
-void storeOneStepOf(const std::filesystem::path& file, const std::string& session, const NewRun& run) {
-    SessionStore store(file);
-    store.appendRecords(store.createRun(store.createSession(session, "", "local"), run), {step(1)});
-}
 } // namespace
 
 TEST_CASE("a session, its runs and every record are stored and read back after reopening", "[core][store]") {
@@ -85,19 +71,19 @@ TEST_CASE("a session, its runs and every record are stored and read back after r
         batch.push_back(ErrorRecord{1, "nothing wrong, just a test"});
         batch.push_back(SummaryRecord{100, 52, 500, 0.02, "accuracy", 0.8, R"({"type":"summary"})"});
         store.appendRecords(run, batch);
-        store.finishRun(run, {"ok", "", 3, "node[1-2]"});
-        store.finishSession(session, "ok");
+        store.finishRun(run, {RunStatus::Ok, "", 3, "node[1-2]"});
+        store.finishSession(session, SessionStatus::Ok);
     }
     SessionStore reopened(file);
     const auto sessions = reopened.sessions();
     REQUIRE(sessions.size() == 1);
     CHECK(sessions[0].name == "quickstart");
-    CHECK(sessions[0].status == "ok");
+    CHECK(storedWord(sessions[0].status) == "ok");
     CHECK(sessions[0].run_count == 1);
     CHECK(sessions[0].plan_text == "name = \"quickstart\"");
     const auto runs = reopened.runs(sessions[0].id);
     REQUIRE(runs.size() == 1);
-    CHECK(runs[0].status == "ok");
+    CHECK(storedWord(runs[0].status) == "ok");
     CHECK(runs[0].step_count == 100);
     CHECK(runs[0].broken_lines == 3);
     CHECK(runs[0].header_json == R"({"ranks":2})");
@@ -170,17 +156,6 @@ TEST_CASE("the store uses write-ahead logging so the console can read while a ru
     CHECK(std::filesystem::exists(folder.path / "s.db-wal"));
 }
 
-TEST_CASE("a store from a newer scalebench is refused with both schema versions", "[core][store]") {
-    TemporaryFolder folder;
-    const auto file = folder.path / "newer.db";
-    { SessionStore store(file); }
-    rewriteStore(file, "PRAGMA user_version = 42");
-    CHECK_THROWS_WITH(SessionStore(file),
-                      Catch::Contains("schema version 42") && Catch::Contains("newer scalebench") &&
-                          Catch::Contains("up to " + std::to_string(SessionStore::kSchemaVersion)) &&
-                          Catch::Contains(file.string()));
-}
-
 TEST_CASE("clusters are kept by name and replaced when saved again", "[core][store]") {
     TemporaryFolder folder;
     SessionStore store(folder.path / "s.db");
@@ -220,75 +195,6 @@ TEST_CASE("clusters are kept by name and replaced when saved again", "[core][sto
     CHECK_FALSE(store.cluster("dev").has_value());
 }
 
-// Takes a store of the current schema back to version 5: the evals of versions 1-5, no tokens/s, FLOPs/s or
-// MFU.
-#define UNDO_SCHEMA_10 "DROP TABLE device_checks; DROP TABLE device_check_items; "
-#define UNDO_SCHEMA_9 UNDO_SCHEMA_10 "DROP TABLE bucket_times; "
-#define UNDO_SCHEMA_8                                                                                        \
-    UNDO_SCHEMA_9                                                                                            \
-    "ALTER TABLE collectives DROP COLUMN tool; ALTER TABLE collectives DROP COLUMN checked; "
-#define UNDO_SCHEMA_7                                                                                        \
-    UNDO_SCHEMA_8                                                                                            \
-    "DROP TABLE store_identity; DROP TABLE run_attempts; ALTER TABLE sessions DROP COLUMN uuid; "            \
-    "ALTER TABLE sessions DROP COLUMN owner; ALTER TABLE runs DROP COLUMN attempt; "
-#define UNDO_SCHEMA_6                                                                                        \
-    UNDO_SCHEMA_7                                                                                            \
-    "ALTER TABLE steps DROP COLUMN tokens_per_s; ALTER TABLE steps DROP COLUMN model_flops_per_s; "          \
-    "ALTER TABLE steps DROP COLUMN mfu; DROP TABLE evals; "                                                  \
-    "CREATE TABLE evals (run_id INTEGER NOT NULL, step INTEGER NOT NULL, accuracy REAL NOT NULL, "           \
-    "loss REAL NOT NULL, elapsed_s REAL NOT NULL, PRIMARY KEY (run_id, step)) WITHOUT ROWID; "
-
-TEST_CASE("a store of schema version 1 is migrated with its sessions intact", "[core][store]") {
-    TemporaryFolder folder;
-    const auto file = folder.path / "v1.db";
-    {
-        SessionStore store(file);
-        store.createSession("old", "", "local");
-    }
-    // Take it back to version 1, as an older scalebench left it.
-    rewriteStore(
-        file, UNDO_SCHEMA_6
-        "DROP TABLE collectives; DROP TABLE rank_times; ALTER TABLE steps DROP COLUMN comm_hidden_s; "
-        "ALTER TABLE runs DROP COLUMN run_dir; "
-        "DROP TABLE clusters; ALTER TABLE sessions DROP COLUMN cluster_json; "
-        "ALTER TABLE runs DROP COLUMN job_id; ALTER TABLE runs DROP COLUMN nodes; "
-        "PRAGMA user_version = 1");
-    SessionStore migrated(file);
-    CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
-    CHECK(migrated.sessions().at(0).name == "old");
-    const auto run = migrated.createRun(1, {"r", "resnet20", "x", 1, 1, ""});
-    migrated.startRun(run, "17");
-    CHECK(migrated.runs(1).at(0).job_id == "17");
-}
-
-TEST_CASE("a store of schema version 4 keeps its collective sweeps, as MPI sum out-of-place",
-          "[core][store]") {
-    TemporaryFolder folder;
-    const auto file = folder.path / "v4.db";
-    storeOneStepOf(file, "sweep", {"sweep-n2", "allreduce-sweep", "none", 2, 1, ""});
-    // Take it back to version 4, with one collective row as version 4 wrote it.
-    rewriteStore(file, UNDO_SCHEMA_6
-                 "DROP TABLE collectives; DROP TABLE rank_times; "
-                 "ALTER TABLE steps DROP COLUMN comm_hidden_s; ALTER TABLE runs DROP COLUMN run_dir; "
-                 "CREATE TABLE collectives (run_id INTEGER NOT NULL, collective TEXT NOT NULL, "
-                 "dtype TEXT NOT NULL, bytes INTEGER NOT NULL, elements INTEGER NOT NULL, "
-                 "ranks INTEGER NOT NULL, repetitions INTEGER NOT NULL, time_s REAL NOT NULL, "
-                 "algbw_gbps REAL NOT NULL, busbw_gbps REAL NOT NULL, correct INTEGER NOT NULL, "
-                 "PRIMARY KEY (run_id, collective, dtype, bytes)) WITHOUT ROWID; "
-                 "INSERT INTO collectives VALUES (1, 'allreduce', 'float32', 4000000, 1000000, 2, 100, "
-                 "0.001, 4.0, 4.0, 1); PRAGMA user_version = 4");
-    SessionStore migrated(file);
-    CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
-    const auto sweep = migrated.collectives(1);
-    REQUIRE(sweep.size() == 1);
-    CHECK(sweep[0].backend == "mpi");
-    CHECK(sweep[0].op == "sum");
-    CHECK_FALSE(sweep[0].in_place);
-    CHECK(sweep[0].busbw_gbps == 4.0);
-    REQUIRE(migrated.steps(1).size() == 1);
-    CHECK(migrated.steps(1)[0].comm_hidden_s == 0);
-}
-
 TEST_CASE("per-rank step times and hidden communication are stored and read back", "[core][store]") {
     TemporaryFolder folder;
     SessionStore store(folder.path / "ranks.db");
@@ -313,42 +219,6 @@ TEST_CASE("a file that is not a session store is refused with its name", "[core]
         << "these are not the sessions you are looking for, padded to look like a file........";
     CHECK_THROWS_WITH(SessionStore(file),
                       Catch::Contains(file.string()) && Catch::Contains("not a database"));
-}
-
-TEST_CASE("a store of schema version 5 keeps its evaluations, as accuracy", "[core][store]") {
-    TemporaryFolder folder;
-    const auto file = folder.path / "v5.db";
-    storeOneStepOf(file, "old", {"r-n1", "resnet20", "fashion-mnist", 1, 1, ""});
-    // Back to version 5, with one evaluation as version 5 wrote it.
-    rewriteStore(file,
-                 UNDO_SCHEMA_6 "INSERT INTO evals VALUES (1, 100, 0.85, 0.4, 30); PRAGMA user_version = 5");
-    SessionStore migrated(file);
-    CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
-    const auto evals = migrated.evals(1);
-    REQUIRE(evals.size() == 1);
-    CHECK(evals[0].metric == "accuracy");
-    CHECK(evals[0].value == 0.85);
-    REQUIRE(migrated.steps(1).size() == 1);
-    CHECK(migrated.steps(1)[0].tokens_per_s == 0);
-    CHECK_FALSE(migrated.steps(1)[0].mfu.has_value());
-}
-
-TEST_CASE("a store of schema version 6 gets a store id and a UUID for each of its sessions",
-          "[core][store]") {
-    TemporaryFolder folder;
-    const auto file = folder.path / "v6.db";
-    {
-        SessionStore store(file);
-        store.createSession("first", "", "local");
-        store.createSession("second", "", "local");
-    }
-    rewriteStore(file, UNDO_SCHEMA_7 "PRAGMA user_version = 6");
-    SessionStore migrated(file);
-    CHECK(migrated.storeId().size() == 16);
-    const auto sessions = migrated.sessions();
-    REQUIRE(sessions.size() == 2);
-    CHECK(sessions[0].uuid.size() == 32);
-    CHECK(sessions[0].uuid != sessions[1].uuid);
 }
 
 TEST_CASE("collectives keep the tool that measured them and whether their result was checked",
@@ -519,7 +389,7 @@ TEST_CASE("a stored device check is the run's outcome in the results table and t
         run,
         {DeviceCheckRecord{
             "llama", "cpu", 3, "fail", false, {{"rms_norm", true}, {"the same seeded steps twice", false}}}});
-    store.finishRun(run, {"failed", "", 0, ""});
+    store.finishRun(run, {RunStatus::Failed, "", 0, ""});
     const auto results = loadSessionResults(store, session);
     REQUIRE(results.size() == 1);
     REQUIRE(results[0].device_check.has_value());
@@ -528,4 +398,46 @@ TEST_CASE("a stored device check is the run's outcome in the results table and t
                                "the same seeded steps twice\n"));
     const std::string csv = resultsCsv(results);
     CHECK_THAT(csv, Catch::Contains(",device_check\n") && Catch::EndsWith(",fail\n"));
+}
+
+TEST_CASE("a run is stored with its record, every setting it ran with, and read back as it was",
+          "[core][store][run-record]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "s.db";
+    const std::string plan_text =
+        "name = \"p\"\n[[run]]\nworkload = \"resnet20\"\ndataset = \"synthetic-cifar\"\n"
+        "ranks = [2]\nsteps = 30\nprecision = \"bf16\"\nenv = { OMP_PROC_BIND = \"close\" }\n";
+    const RunSpec spec = expandPlan(parsePlanText(plan_text, "p.toml")).at(0);
+    {
+        SessionStore store(file);
+        const auto session = store.createSession("p", plan_text, "local");
+        store.createRun(session, {spec.name, "resnet20", "synthetic-cifar", 2, 1, "mpirun ...", spec});
+        store.createRun(session, {"imported", "resnet20", "synthetic-cifar", 2, 1, "imported from x"});
+    }
+    SessionStore store(file);
+    const auto runs = store.runs(1);
+    REQUIRE(runs.at(0).spec.has_value());
+    CHECK(*runs[0].spec == spec);
+    CHECK(runs[0].spec->group.precision == "bf16");
+    CHECK(runs[0].spec_problem.empty());
+    CHECK_FALSE(runs.at(1).spec.has_value()); // an import: no settings known, none made up
+    CHECK(runs[1].spec_problem.empty());
+}
+
+TEST_CASE("a run whose record does not read is named, in the store and in its results",
+          "[core][store][run-record]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "s.db";
+    {
+        SessionStore store(file);
+        const auto session = store.createSession("p", "", "local");
+        store.createRun(session, {"r-n1", "resnet20", "synthetic-cifar", 1, 1, "", RunSpec{}});
+    }
+    rewriteStore(file, "UPDATE runs SET record = '{\"version\": 99, \"group\": {}}'");
+    SessionStore store(file);
+    const RunRow run = store.runs(1).at(0);
+    CHECK_FALSE(run.spec.has_value());
+    CHECK(run.spec_problem == "run 1's record does not read: the run's record has version 99; this "
+                              "scalebench reads version 1");
+    CHECK(loadSessionResults(store, 1).at(0).plan_problem == run.spec_problem);
 }

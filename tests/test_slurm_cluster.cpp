@@ -10,6 +10,7 @@
 #include "local_transport.h"
 #include "session_results.h"
 #include "session_runner.h"
+#include "session_store.h"
 #include "slow_node_exclusion.h"
 #include "slurm_job_script.h"
 #include "slurm_scheduler.h"
@@ -80,7 +81,7 @@ threads_per_rank = 1
     const auto runs = store.runs(outcome.session_id);
     REQUIRE(runs.size() == 2);
     for (const auto& run : runs) {
-        CHECK(run.status == "ok");
+        CHECK(storedWord(run.status) == "ok");
         CHECK(run.step_count == 12);
         CHECK_FALSE(run.job_id.empty());
         CHECK_THAT(run.command,
@@ -212,7 +213,7 @@ TEST_CASE(
     CHECK(outcome.failed_runs == 1);
     const auto runs = store.runs(outcome.session_id);
     REQUIRE(runs.size() == 1);
-    CHECK(runs[0].status == "failed");
+    CHECK(storedWord(runs[0].status) == "failed");
     CHECK(runs[0].job_id.empty());
     std::string printed;
     for (const auto& line : progress)
@@ -383,7 +384,7 @@ TEST_CASE(
     const std::vector<RunRow> second_runs = store.runs(second.session_id);
     REQUIRE(second_runs.size() == 1);
     const RunRow& rerun = second_runs[0];
-    CHECK(rerun.status == "ok");
+    CHECK(storedWord(rerun.status) == "ok");
     CHECK_THAT(rerun.command, Catch::Contains("\n#SBATCH --exclude=node1\n"));
     CHECK(rerun.nodes == "node2");
     CHECK(hostsOfRanks(rerun.header_json) == std::vector<std::string>{"node2"});

@@ -6,6 +6,7 @@
 #include "local_transport.h"
 #include "metric_stream_parser.h"
 #include "session_runner.h"
+#include "session_store.h"
 #include "shell_words.h"
 #include "slurm_scheduler.h"
 #include "ssh_test_support.h"

@@ -27,9 +27,9 @@ std::int64_t storeSession(SessionStore& store, const std::string& name, int runs
                                          step * 0.25, 0.0, 0.0, 0.0, std::nullopt});
         records.push_back(EvalRecord{steps, "accuracy", 0.85, 0.4, steps * 0.25});
         store.appendRecords(run, records);
-        store.finishRun(run, {"ok", "", 0, ""});
+        store.finishRun(run, {RunStatus::Ok, "", 0, ""});
     }
-    store.finishSession(session, "ok");
+    store.finishSession(session, SessionStatus::Ok);
     return session;
 }
 

@@ -43,9 +43,10 @@ std::vector<ScalingPoint> samplePoints() {
             point("resnet18", 4, 3600, 40, 3.6, 0.90), point("resnet18", 8, 6400, 80, 6.4, 0.80)};
 }
 
-RunResult runResult(const std::string& name, int ranks, const std::string& status, double samples_per_s) {
-    RunResult r{name, "resnet18", "synthetic", ranks, 0, status, status == "ok" ? "" : "rank 1 died", {}};
-    if (status == "ok") {
+RunResult runResult(const std::string& name, int ranks, RunStatus status, double samples_per_s) {
+    RunResult r{name, "resnet18", "synthetic", ranks, 0, status, status == RunStatus::Ok ? "" : "rank 1 died",
+                {}};
+    if (status == RunStatus::Ok) {
         r.figures.steady_steps = 40;
         r.figures.samples_per_s = samples_per_s;
         r.figures.breakdown.step_s = 256 / samples_per_s;
@@ -69,7 +70,7 @@ void storeRun(SessionStore& store, std::int64_t session, int ranks, double sampl
     }
     records.push_back(EvalRecord{steps, "accuracy", 0.85, 0.4, steps * 256 / samples_per_s});
     store.appendRecords(run, records);
-    store.finishRun(run, {"ok", "", 0, ""});
+    store.finishRun(run, {RunStatus::Ok, "", 0, ""});
 }
 
 } // namespace
@@ -77,8 +78,9 @@ void storeRun(SessionStore& store, std::int64_t session, int ranks, double sampl
 TEST_CASE("SessionListModel passes the model tester with data and after a reset", "[ui]") {
     SessionListModel model;
     QAbstractItemModelTester tester(&model, kFatal);
-    model.setSessions({{1, "first", "2024-05-01T09:30:00Z", "2024-05-01T10:00:00Z", "ok", "local", 4},
-                       {7, "second", "2024-05-02T09:30:00Z", "", "running", "jean-zay", 2}});
+    model.setSessions(
+        {{1, "first", "2024-05-01T09:30:00Z", "2024-05-01T10:00:00Z", SessionStatus::Ok, "local", 4},
+         {7, "second", "2024-05-02T09:30:00Z", "", SessionStatus::Running, "jean-zay", 2}});
     REQUIRE(model.rowCount() == 2);
     REQUIRE(model.columnCount() == SessionListModel::ColumnCount);
     CHECK(model.sessionId(1) == 7);
@@ -88,12 +90,12 @@ TEST_CASE("SessionListModel passes the model tester with data and after a reset"
     CHECK(model.headerData(SessionListModel::Started, Qt::Horizontal).toString() == "Started (UTC)");
 
     // A running session of 2 runs said 1 (its runs are stored as they are submitted).
-    SessionRow running{9, "quickstart", "2024-05-03T09:30:00Z", "", "running", "local", 1};
+    SessionRow running{9, "quickstart", "2024-05-03T09:30:00Z", "", SessionStatus::Running, "local", 1};
     running.plan_text = "name = \"quickstart\"\n[[run]]\nworkload = \"resnet20\"\nranks = [1, 2]\n";
     running.stored_plan = readStoredPlan(running.id, running.plan_text); // as the store reads it
     model.setSessions({running});
     CHECK(model.data(model.index(0, SessionListModel::Runs)).toString() == "1 of 2");
-    running.status = "ok";
+    running.status = SessionStatus::Ok;
     running.run_count = 2;
     model.setSessions({running});
     CHECK(model.data(model.index(0, SessionListModel::Runs)).toString() == "2");
@@ -133,8 +135,8 @@ TEST_CASE("ScalingModel keeps one series and computes ideal scaling", "[ui]") {
 TEST_CASE("RunTableModel shows figures, speedup and efficiency of each run", "[ui]") {
     RunTableModel model;
     QAbstractItemModelTester tester(&model, kFatal);
-    model.setResults(
-        {runResult("n1", 1, "ok", 1000), runResult("n4", 4, "ok", 3600), runResult("n8", 8, "failed", 0)});
+    model.setResults({runResult("n1", 1, RunStatus::Ok, 1000), runResult("n4", 4, RunStatus::Ok, 3600),
+                      runResult("n8", 8, RunStatus::Failed, 0)});
     REQUIRE(model.rowCount() == 3);
     REQUIRE(model.columnCount() == RunTableModel::ColumnCount);
     CHECK(model.data(model.index(1, RunTableModel::Speedup), Qt::UserRole).toDouble() == Approx(3.6));
@@ -143,7 +145,7 @@ TEST_CASE("RunTableModel shows figures, speedup and efficiency of each run", "[u
     CHECK(model.data(model.index(1, RunTableModel::Eval)).toString() == "acc 90.0%");
     CHECK(model.data(model.index(2, RunTableModel::SamplesPerS)).toString() == "-");
     CHECK(model.data(model.index(2, RunTableModel::Run), Qt::ToolTipRole).toString() == "rank 1 died");
-    model.setResults({runResult("n2", 2, "ok", 1800)});
+    model.setResults({runResult("n2", 2, RunStatus::Ok, 1800)});
     CHECK(model.rowCount() == 1);
 }
 
@@ -186,7 +188,7 @@ TEST_CASE("MainWindow lists stored sessions and shows the selected session's run
     const auto first = store.createSession("first", "[plan]", "local");
     storeRun(store, first, 1, 1000);
     storeRun(store, first, 2, 1900);
-    store.finishSession(first, "ok");
+    store.finishSession(first, SessionStatus::Ok);
     const auto second = store.createSession("second", "[plan]", "local");
     storeRun(store, second, 1, 1100);
     storeRun(store, second, 2, 2000);

@@ -97,7 +97,7 @@ RunResult trainingRun(const std::string& workload, int ranks, int repeat, double
                 "synthetic",
                 ranks,
                 repeat,
-                "ok",
+                RunStatus::Ok,
                 "",
                 {}};
     const double s = step_ms / 1e3;
@@ -389,7 +389,7 @@ TEST_CASE("CollectivesModel shows each size of each sweep with time and bandwidt
     CHECK(CollectivesModel::sizeText(1536) == "1.5 KiB");
     CHECK(CollectivesModel::sizeText(3) == "3 B");
 
-    RunResult sweep{"s", "allreduce-sweep", "none", 2, 0, "ok", "", RunFigures{}, sampleSweeps()};
+    RunResult sweep{"s", "allreduce-sweep", "none", 2, 0, RunStatus::Ok, "", RunFigures{}, sampleSweeps()};
     model.setResults({sweep, sampleTrainingSession()[0]});
     CHECK(model.rowCount() == 36);
 }
@@ -633,9 +633,10 @@ TEST_CASE("SessionFilterModel keeps sessions whose name, cluster, status or date
     SessionFilterModel filter;
     filter.setSourceModel(&sessions);
     QAbstractItemModelTester tester(&filter, kFatal);
-    sessions.setSessions({{1, "nightly resnet", "2024-05-01T09:30:00Z", "", "ok", "jean-zay", 4},
-                          {2, "nightly bert", "2024-05-02T09:30:00Z", "", "failed", "jean-zay", 2},
-                          {3, "laptop check", "2024-06-11T18:00:00Z", "", "ok", "local", 1}});
+    sessions.setSessions(
+        {{1, "nightly resnet", "2024-05-01T09:30:00Z", "", SessionStatus::Ok, "jean-zay", 4},
+         {2, "nightly bert", "2024-05-02T09:30:00Z", "", SessionStatus::Failed, "jean-zay", 2},
+         {3, "laptop check", "2024-06-11T18:00:00Z", "", SessionStatus::Ok, "local", 1}});
     auto names = [&] {
         QStringList out;
         for (int row = 0; row < filter.rowCount(); ++row)
@@ -657,7 +658,7 @@ TEST_CASE("SessionFilterModel keeps sessions whose name, cluster, status or date
     CHECK(filter.rowCount() == 3);
     // The source changing under the filter: rows follow.
     filter.setSearchText("nightly");
-    sessions.setSessions({{9, "nightly gpt", "2024-07-01T00:00:00Z", "", "running", "prod", 8}});
+    sessions.setSessions({{9, "nightly gpt", "2024-07-01T00:00:00Z", "", SessionStatus::Running, "prod", 8}});
     CHECK(names() == QStringList{"nightly gpt"});
 }
 
@@ -666,9 +667,9 @@ TEST_CASE("typing in the main window's search box narrows the session list to th
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     SessionStore store(dir.filePath("sessions.sqlite").toStdString());
-    store.finishSession(store.createSession("nightly resnet", "[plan]", "jean-zay"), "ok");
-    store.finishSession(store.createSession("nightly bert", "[plan]", "jean-zay"), "failed");
-    store.finishSession(store.createSession("laptop check", "[plan]", "local"), "ok");
+    store.finishSession(store.createSession("nightly resnet", "[plan]", "jean-zay"), SessionStatus::Ok);
+    store.finishSession(store.createSession("nightly bert", "[plan]", "jean-zay"), SessionStatus::Failed);
+    store.finishSession(store.createSession("laptop check", "[plan]", "local"), SessionStatus::Ok);
     MainWindow window(store);
     QSignalSpy loaded(&window, &MainWindow::sessionShown);
     REQUIRE(loaded.wait(10'000));
@@ -744,9 +745,9 @@ TEST_CASE("chart views export to PNG of the asked size and to SVG holding the se
 
 TEST_CASE("a table model exports to CSV with RFC 4180 quoting and reads back the same", "[ui][views]") {
     SessionListModel model;
-    model.setSessions({{1, "plain", "2024-05-01T09:30:00Z", "", "ok", "local", 4},
-                       {2, "with, comma", "2024-05-02T09:30:00Z", "", "ok", "say \"hi\"", 2},
-                       {3, "two\nlines", "2024-05-03T09:30:00Z", "", "failed", "", 0}});
+    model.setSessions({{1, "plain", "2024-05-01T09:30:00Z", "", SessionStatus::Ok, "local", 4},
+                       {2, "with, comma", "2024-05-02T09:30:00Z", "", SessionStatus::Ok, "say \"hi\"", 2},
+                       {3, "two\nlines", "2024-05-03T09:30:00Z", "", SessionStatus::Failed, "", 0}});
     const QString csv = modelCsv(model);
     CHECK(csv.startsWith("Id,Name,Started (UTC),Status,Runs,Cluster\r\n"));
     CHECK(csv.contains("\"with, comma\""));
@@ -895,7 +896,7 @@ TEST_CASE(
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     SessionStore store(dir.filePath("sessions.sqlite").toStdString());
-    store.finishSession(store.createSession("today", "[plan]", "local"), "ok");
+    store.finishSession(store.createSession("today", "[plan]", "local"), SessionStatus::Ok);
     MainWindow window(store);
     QSignalSpy loaded(&window, &MainWindow::sessionShown);
     REQUIRE(loaded.wait(10'000));
@@ -929,7 +930,11 @@ TEST_CASE(
     CHECK(request.peak_tflops == 989);
     CHECK(request.files.size() == 3);
 
-    const std::int64_t imported = window.importLogs(request);
+    // The import runs on the loader's thread: the window answers when it is done.
+    QSignalSpy done(&window, &MainWindow::logsImported);
+    window.importLogs(request);
+    REQUIRE(done.wait(10'000));
+    const std::int64_t imported = done.takeFirst().at(0).toLongLong();
     REQUIRE(imported > 0);
     REQUIRE(loaded.wait(10'000));
     CHECK(window.shownSessionId() == imported);
@@ -949,7 +954,9 @@ TEST_CASE(
     // state) in the Runs tab.
     ImportRequest maxtext{
         {SCALEBENCH_SOURCE_DIR "/tests/data/maxtext/llama2-70b-64gpu.log"}, "maxtext", "seed 003", 64, 989};
-    REQUIRE(window.importLogs(maxtext) > imported);
+    window.importLogs(maxtext);
+    REQUIRE(done.wait(10'000));
+    REQUIRE(done.takeFirst().at(0).toLongLong() > imported);
     REQUIRE(loaded.wait(10'000));
     REQUIRE(runs->model()->rowCount() == 1);
     const auto shown = [&](int column) { return runs->model()->index(0, column).data().toString(); };

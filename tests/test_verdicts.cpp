@@ -14,7 +14,7 @@ RunResult trained(const std::string& name, int ranks, double samples_per_s) {
     r.workload = "logistic-regression";
     r.dataset = "synthetic-epsilon";
     r.ranks = ranks;
-    r.status = "ok";
+    r.status = RunStatus::Ok;
     r.figures.steady_steps = 10;
     r.figures.samples_per_s = samples_per_s;
     r.figures.breakdown.step_s = 64 / samples_per_s;
@@ -86,7 +86,7 @@ TEST_CASE("a run that failed, or has no value for the figure, fails its referenc
     const auto refs = referencesOf("[[reference]]\nworkload = \"logistic-regression\"\nfigure = "
                                    "\"time_to_target_s\"\nvalue = 30\nupper = 0.5\n");
     RunResult failed = trained("failed", 1, 1000);
-    failed.status = "failed";
+    failed.status = RunStatus::Failed;
     const auto verdicts = referenceVerdicts({trained("short", 1, 1000), failed}, refs, "local");
     CHECK(verdicts[0].outcome == Outcome::Fail);
     CHECK_THAT(verdicts[0].text, Catch::Contains("the run has no such figure"));
@@ -146,7 +146,7 @@ TEST_CASE(
         referencesOf("[[reference]]\nworkload = \"logistic-regression\"\nfigure = \"samples_per_s\"\n"
                      "value = 1000\nlower = -0.1\n");
     RunResult broken = trained("a<b>&\"c\"", 1, 1000);
-    broken.status = "failed";
+    broken.status = RunStatus::Failed;
     broken.error = "rank 1: <boom>";
     const std::vector<RunResult> results = {trained("slow", 1, 800), broken};
     const std::string xml =

@@ -24,20 +24,19 @@ TEST_CASE("the step breakdown carries hidden communication as its own mean, not 
 }
 
 TEST_CASE("the breakdown per rank count is the mean over successful repeats", "[core][analysis]") {
-    auto run = [](const std::string& workload, int ranks, const std::string& status, double step_s,
-                  double hidden_s) {
+    auto run = [](const std::string& workload, int ranks, RunStatus status, double step_s, double hidden_s) {
         RunResult r{"r", workload, "synthetic", ranks, 0, status, "", {}};
         r.figures.steady_steps = 10;
         r.figures.breakdown = {step_s,       0.1 * step_s, 0.3 * step_s, 0.4 * step_s,
                                0.1 * step_s, 0.1 * step_s, hidden_s};
         return r;
     };
-    RunResult no_steps = run("resnet20", 1, "ok", 5, 5);
+    RunResult no_steps = run("resnet20", 1, RunStatus::Ok, 5, 5);
     no_steps.figures.steady_steps = 0;
-    const auto rows =
-        breakdownByRanks({run("resnet20", 2, "ok", 0.2, 0.02), run("resnet20", 1, "ok", 0.1, 0),
-                          run("resnet20", 2, "ok", 0.3, 0.04), run("resnet20", 2, "failed", 9, 9), no_steps,
-                          run("bert", 4, "ok", 1.0, 0.5)});
+    const auto rows = breakdownByRanks(
+        {run("resnet20", 2, RunStatus::Ok, 0.2, 0.02), run("resnet20", 1, RunStatus::Ok, 0.1, 0),
+         run("resnet20", 2, RunStatus::Ok, 0.3, 0.04), run("resnet20", 2, RunStatus::Failed, 9, 9), no_steps,
+         run("bert", 4, RunStatus::Ok, 1.0, 0.5)});
     REQUIRE(rows.size() == 3);
     CHECK(rows[0].workload == "bert");
     CHECK(rows[1].ranks == 1);

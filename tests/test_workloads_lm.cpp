@@ -74,7 +74,8 @@ void writeWikiText(const std::filesystem::path& path, int lines, unsigned seed) 
 TEST_CASE("task 2 reaches its accuracy: logistic regression at 2 ranks stops at its held-out accuracy target",
           "[workloads][engine][outcome]") {
     TemporaryFolder folder;
-    // Seed 004's target is 89% on epsilon; synthetic-epsilon's labels are ~9% flipped against its hyperplane.
+    // MLBench task 2's target (seed 004) is 89% test accuracy on epsilon; synthetic-epsilon's labels are ~9%
+    // flipped against its hyperplane.
     constexpr double kTarget = 0.85;
     const RawRun run = runEngineRaw(folder, 2,
                                     {"--workload", "logistic-regression", "--dataset", "synthetic-epsilon",
@@ -321,8 +322,9 @@ TEST_CASE(
     }
 }
 
-// `epochs` (seed 004: "maximum epochs: 164 / 750") for tasks 2 and 3, whose data pass
-// the engine now knows: the header states the steps they came to, and each epoch ends in an evaluation.
+// `epochs` for tasks 2 and 3 (MLBench's task specifications (seed 004): "maximum epochs: 164" for task 2, 750
+// for task 3), whose data pass the engine now knows: the header states the steps they came to, and each epoch
+// ends in an evaluation.
 TEST_CASE("tasks 2 and 3 train for a number of epochs and evaluate after each", "[workloads][engine]") {
     TemporaryFolder folder;
     // synthetic-epsilon: 32 batches a rank, so 2 epochs of 16 a rank at 2 ranks are 2 x 32 x 16 x 2 / 32

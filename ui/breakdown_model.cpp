@@ -102,10 +102,10 @@ QVariant BreakdownModel::headerData(int section, Qt::Orientation orientation, in
             return tr("Mean step time over the steady-state steps, mean over repeats");
         case CommunicationShare:
             return tr("The share of the step spent waiting for communication: exposed communication / step "
-                      "time (seed 004's ratio of communication to total time)");
+                      "time (MLBench's ratio of communication to total time)");
         case ComputeOnlySpeedup:
             return tr("Speedup if communication took no time: global batch / (step - exposed "
-                      "communication) against the smallest rank count (seed 004's compute speedup)");
+                      "communication) against the smallest rank count (MLBench's compute speedup)");
         }
         return {};
     }

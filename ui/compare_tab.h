@@ -2,7 +2,7 @@
 // settings side by side; asks for a comparison and shows the one the loader hands over.
 #pragma once
 
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <QWidget>
 #include <cstdint>

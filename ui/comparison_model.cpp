@@ -20,6 +20,89 @@ QString valueText(const std::optional<double>& value, const std::string& unit) {
                                                : text + QLatin1Char(' ') + QString::fromStdString(unit);
 }
 
+// Whether change or noise gave the change an interval (not for "cannot tell").
+bool hasInterval(const FigureComparison& r) {
+    return r.change && r.change->kind != ChangeKind::CannotTell;
+}
+
+// The Change column's background and text colour (role).
+QVariant changeColour(const FigureComparison& r, int role) {
+    // changeOrNoise is the only rule: green or red only beyond the noise of the repeats; within noise,
+    // cannot tell and one value a side are grey text on no colour.
+    const int v = ComparisonModel::verdict(r);
+    if (v == 0) return role == Qt::ForegroundRole && r.percent ? QBrush(QColor(110, 110, 110)) : QVariant();
+    if (role == Qt::BackgroundRole) return QBrush(v > 0 ? QColor(214, 245, 214) : QColor(250, 214, 214));
+    return QBrush(v > 0 ? QColor(0, 110, 0) : QColor(170, 0, 0));
+}
+
+// The Change column's tooltip: which direction is better, and the bootstrap interval and the repeats a side
+// ("+1.0 % [-2.2, +4.1] (95 % bootstrap, 5 vs 5 repeats): noise"), or why there is none.
+QString changeToolTip(const FigureComparison& r) {
+    const QString direction = r.better == Better::Neither
+                                  ? ComparisonModel::tr("no better direction for this figure")
+                              : r.better == Better::Higher ? ComparisonModel::tr("higher is better")
+                                                           : ComparisonModel::tr("lower is better");
+    return r.change ? direction + QStringLiteral("; ") + QString::fromStdString(describeChange(*r.change))
+                    : direction +
+                          ComparisonModel::tr("; not a mean over repeats: change or noise cannot judge it");
+}
+
+// Qt::UserRole: the plain value for CSV, or none.
+QVariant plainValue(const FigureComparison& r, int column) {
+    switch (column) {
+    case ComparisonModel::Workload:
+        return QString::fromStdString(r.workload);
+    case ComparisonModel::Dataset:
+        return QString::fromStdString(r.dataset);
+    case ComparisonModel::Series:
+        return QString::fromStdString(r.settings);
+    case ComparisonModel::Ranks:
+        return r.ranks;
+    case ComparisonModel::Figure:
+        return QString::fromStdString(r.figure);
+    case ComparisonModel::Unit:
+        return QString::fromStdString(r.unit);
+    case ComparisonModel::A:
+        return r.a ? QVariant(*r.a) : QVariant();
+    case ComparisonModel::B:
+        return r.b ? QVariant(*r.b) : QVariant();
+    case ComparisonModel::Change:
+        return r.percent ? QVariant(*r.percent) : QVariant();
+    case ComparisonModel::Judgement:
+        return r.percent ? QString::fromStdString(judgement(r)) : QString::fromStdString(r.note);
+    case ComparisonModel::IntervalLow:
+        return hasInterval(r) ? QVariant(r.change->low * 100) : QVariant();
+    case ComparisonModel::IntervalHigh:
+        return hasInterval(r) ? QVariant(r.change->high * 100) : QVariant();
+    case ComparisonModel::RepeatsA:
+        return r.change ? QVariant(r.change->repeats_a) : QVariant();
+    case ComparisonModel::RepeatsB:
+        return r.change ? QVariant(r.change->repeats_b) : QVariant();
+    }
+    return {};
+}
+
+// Qt::DisplayRole, formatted: the values with their units, the change with its judgement, the interval in
+// percent; every other column as its plain value.
+QVariant shownText(const FigureComparison& r, int column) {
+    switch (column) {
+    case ComparisonModel::A:
+        return valueText(r.a, r.unit);
+    case ComparisonModel::B:
+        return valueText(r.b, r.unit);
+    case ComparisonModel::Change:
+        if (!r.percent) return QString::fromStdString(r.note);
+        return ComparisonModel::percentText(*r.percent) + QLatin1Char(' ') +
+               QString::fromStdString(judgement(r));
+    case ComparisonModel::IntervalLow:
+        return hasInterval(r) ? ComparisonModel::percentText(r.change->low * 100) : QString();
+    case ComparisonModel::IntervalHigh:
+        return hasInterval(r) ? ComparisonModel::percentText(r.change->high * 100) : QString();
+    default:
+        return plainValue(r, column);
+    }
+}
+
 } // namespace
 
 QString ComparisonModel::percentText(double percent) {
@@ -57,79 +140,14 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
         return (column >= A && column != Judgement) || column == Ranks
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
-    // The interval where change or noise gave one (not for "cannot tell"), in percent.
-    const bool interval = r.change && r.change->kind != ChangeKind::CannotTell;
-    if (column == Change && (role == Qt::BackgroundRole || role == Qt::ForegroundRole)) {
-        // changeOrNoise is the only rule: green or red only beyond the noise of the repeats; within noise,
-        // cannot tell and one value a side are grey text on no colour.
-        const int v = verdict(r);
-        if (v == 0)
-            return role == Qt::ForegroundRole && r.percent ? QBrush(QColor(110, 110, 110)) : QVariant();
-        if (role == Qt::BackgroundRole) return QBrush(v > 0 ? QColor(214, 245, 214) : QColor(250, 214, 214));
-        return QBrush(v > 0 ? QColor(0, 110, 0) : QColor(170, 0, 0));
-    }
-    if (role == Qt::ToolTipRole &&
-        column == Series) // the whole settings string the view elides in the middle
-        return QString::fromStdString(r.settings);
-    if (role == Qt::ToolTipRole && column == Change) {
-        const QString direction = r.better == Better::Neither  ? tr("no better direction for this figure")
-                                  : r.better == Better::Higher ? tr("higher is better")
-                                                               : tr("lower is better");
-        // The bootstrap interval and the repeats a side ("+1.0 % [-2.2, +4.1] (95 % bootstrap, 5 vs 5
-        // repeats): noise"), or why there is none.
-        return r.change ? direction + QStringLiteral("; ") + QString::fromStdString(describeChange(*r.change))
-                        : direction + tr("; not a mean over repeats: change or noise cannot judge it");
-    }
-    if (role == Qt::UserRole) {
-        switch (column) {
-        case Workload:
-            return QString::fromStdString(r.workload);
-        case Dataset:
-            return QString::fromStdString(r.dataset);
-        case Series:
-            return QString::fromStdString(r.settings);
-        case Ranks:
-            return r.ranks;
-        case Figure:
-            return QString::fromStdString(r.figure);
-        case Unit:
-            return QString::fromStdString(r.unit);
-        case A:
-            return r.a ? QVariant(*r.a) : QVariant();
-        case B:
-            return r.b ? QVariant(*r.b) : QVariant();
-        case Change:
-            return r.percent ? QVariant(*r.percent) : QVariant();
-        case Judgement:
-            return r.percent ? QString::fromStdString(judgement(r)) : QString::fromStdString(r.note);
-        case IntervalLow:
-            return interval ? QVariant(r.change->low * 100) : QVariant();
-        case IntervalHigh:
-            return interval ? QVariant(r.change->high * 100) : QVariant();
-        case RepeatsA:
-            return r.change ? QVariant(r.change->repeats_a) : QVariant();
-        case RepeatsB:
-            return r.change ? QVariant(r.change->repeats_b) : QVariant();
-        }
-    }
+    if (column == Change && (role == Qt::BackgroundRole || role == Qt::ForegroundRole))
+        return changeColour(r, role);
+    // The whole settings string the view elides in the middle.
+    if (role == Qt::ToolTipRole && column == Series) return QString::fromStdString(r.settings);
+    if (role == Qt::ToolTipRole && column == Change) return changeToolTip(r);
+    if (role == Qt::UserRole) return plainValue(r, column);
     if (role != Qt::DisplayRole) return {};
-    // Shown formatted: the values with their units, the change with its judgement, the interval in percent;
-    // every other column as its plain value.
-    switch (column) {
-    case A:
-        return valueText(r.a, r.unit);
-    case B:
-        return valueText(r.b, r.unit);
-    case Change:
-        if (!r.percent) return QString::fromStdString(r.note);
-        return percentText(*r.percent) + QLatin1Char(' ') + QString::fromStdString(judgement(r));
-    case IntervalLow:
-        return interval ? percentText(r.change->low * 100) : QString();
-    case IntervalHigh:
-        return interval ? percentText(r.change->high * 100) : QString();
-    default:
-        return data(index, Qt::UserRole);
-    }
+    return shownText(r, column);
 }
 
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {

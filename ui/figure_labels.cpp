@@ -19,4 +19,20 @@ QString throughputHeaderTip(StepTimeConvention convention) {
         .arg(QString::fromStdString(describeConvention(convention)));
 }
 
+namespace {
+QString text(std::string_view word) {
+    return QString::fromUtf8(word.data(), static_cast<qsizetype>(word.size()));
+}
+} // namespace
+
+QString storedStatusText(RunStatus status) {
+    return text(storedWord(status));
+}
+QString storedStatusText(SessionStatus status) {
+    return text(storedWord(status));
+}
+QString shownStatusText(RunStatus status) {
+    return text(shownWord(status));
+}
+
 } // namespace scalebench

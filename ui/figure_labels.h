@@ -3,6 +3,7 @@
 #pragma once
 
 #include "analysis.h"
+#include "run_status.h"
 
 #include <QString>
 
@@ -12,5 +13,11 @@ namespace scalebench {
 QString throughputHeader(StepTimeConvention convention);
 // Which steps, and that it is the figure `scalebench run` prints.
 QString throughputHeaderTip(StepTimeConvention convention);
+
+// A status in the views: the stored word (the Runs table, the report, the session list), or the word a
+// followed run shows ("done" for ok).
+QString storedStatusText(RunStatus status);
+QString storedStatusText(SessionStatus status);
+QString shownStatusText(RunStatus status);
 
 } // namespace scalebench

@@ -38,6 +38,8 @@ class SessionBrowser;
 class SessionController;
 class SessionStore;
 struct ImportRequest;
+struct StoreAddress;
+struct StoredImport;
 class StoredSessionLoader;
 struct StoredClusterList;
 struct StoredSession;
@@ -105,20 +107,25 @@ class MainWindow : public QMainWindow {
     // File > Export report's work: the shown stored session as one HTML page (session_report.h); false with a
     // message when none is shown or the file cannot be written.
     bool exportReport(const QString& path);
-    // File > Import's work: the logs read into a new session of the window's store, which is then listed and
-    // shown; a file that gives nothing is named in a message. The session's id; 0 where none could be made.
-    std::int64_t importLogs(const ImportRequest& request);
+    // File > Import's work: the logs read into a new session of the window's store on the loader's thread,
+    // the session then listed and shown; a file that gives nothing is named in a message. Answers with
+    // logsImported.
+    void importLogs(const ImportRequest& request);
 
   signals:
     // Every tab shows the stored session the loader read (or the error reading it). The Runs tab shows it a
     // turn of the event loop earlier: the other tabs follow in the next (showOtherTabs).
     void sessionShown(std::int64_t session_id);
+    // An import asked for by importLogs is done: its session's id, 0 where none could be made.
+    void logsImported(std::int64_t session_id);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
 
   private:
-    void buildTabs(SessionStore& store);
+    MainWindow(const StoreAddress& store, SessionController* controller, QWidget* parent);
+    void buildTabs(const StoreAddress& store);
+    void showImport(const StoredImport& import);
     void buildStatusBar();
     void buildActions();
     void connectLoader();

@@ -64,6 +64,123 @@ void alignLabels(QWidget* form) {
         label->setMinimumWidth(width);
 }
 
+// The plan's name, description and repeats.
+struct PlanFields {
+    QLineEdit* name;
+    QLineEdit* description;
+    QSpinBox* repeats;
+    QHBoxLayout* row; // each after its label
+};
+
+PlanFields makePlanFields(const QString& name, QWidget* parent) {
+    auto* top = new QHBoxLayout;
+    auto* name_edit = new QLineEdit(name, parent);
+    name_edit->setObjectName(QStringLiteral("planName"));
+    auto* description = new QLineEdit(parent);
+    description->setObjectName(QStringLiteral("planDescription"));
+    description->setPlaceholderText(PlanBuilderWidget::tr("what this plan measures"));
+    auto* repeats = new QSpinBox(parent);
+    repeats->setObjectName(QStringLiteral("repeats"));
+    repeats->setRange(1, 100);
+    repeats->setToolTip(
+        PlanBuilderWidget::tr("Every run is repeated: figures are the mean and two standard deviations"));
+    top->addWidget(new QLabel(PlanBuilderWidget::tr("Plan name"), parent));
+    top->addWidget(name_edit, 2);
+    top->addWidget(new QLabel(PlanBuilderWidget::tr("Description"), parent));
+    top->addWidget(description, 3);
+    top->addWidget(new QLabel(PlanBuilderWidget::tr("Repeats"), parent));
+    top->addWidget(repeats);
+    return {name_edit, description, repeats, top};
+}
+
+// The left pane: the catalog's workloads and the plan's run groups, with the buttons that add and remove
+// them.
+struct RunGroupsPane {
+    QWidget* pane;
+    QTreeView* catalog;
+    QPushButton* add;
+    QPushButton* add_command;
+    QListWidget* groups;
+    QPushButton* remove;
+};
+
+RunGroupsPane makeRunGroupsPane(QAbstractItemModel* catalog_model, QWidget* parent) {
+    auto* left = new QWidget(parent);
+    auto* left_layout = new QVBoxLayout(left);
+    left_layout->setContentsMargins(0, 0, 0, 0);
+    auto* catalog = new QTreeView(left);
+    catalog->setObjectName(QStringLiteral("workloadTree"));
+    catalog->setModel(catalog_model);
+    catalog->expandAll();
+    catalog->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    catalog->header()->setStretchLastSection(true);
+    catalog->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    auto* add = new QPushButton(PlanBuilderWidget::tr("Add to plan"), left);
+    add->setObjectName(QStringLiteral("addWorkload"));
+    auto* add_command = named(new QPushButton(PlanBuilderWidget::tr("Add a command..."), left), "addCommand");
+    add_command->setToolTip(
+        PlanBuilderWidget::tr("A run of a program of your own (nccl-tests, OSU, an MLPerf "
+                              "container), its output read in its format"));
+    auto* groups = new QListWidget(left);
+    groups->setObjectName(QStringLiteral("runGroups"));
+    groups->setWordWrap(true);
+    auto* remove = new QPushButton(PlanBuilderWidget::tr("Remove run group"), left);
+    remove->setObjectName(QStringLiteral("removeGroup"));
+    left_layout->addWidget(new QLabel(PlanBuilderWidget::tr("Workloads"), left));
+    left_layout->addWidget(catalog, 3);
+    left_layout->addWidget(add);
+    left_layout->addWidget(new QLabel(PlanBuilderWidget::tr("Run groups in this plan"), left));
+    left_layout->addWidget(groups, 2);
+    left_layout->addWidget(add_command);
+    left_layout->addWidget(remove);
+    return {left, catalog, add, add_command, groups, remove};
+}
+
+// The error line and the plan's actions: Open, Save, where Launch runs the plan, and Launch (named by
+// nameLaunch).
+struct PlanActions {
+    QLabel* error;
+    QPushButton* open;
+    QPushButton* save;
+    QComboBox* launch_target;
+    QPushButton* launch;
+};
+
+PlanActions makePlanActions(QWidget* parent) {
+    auto* error = new QLabel(parent);
+    error->setObjectName(QStringLiteral("planError"));
+    error->setWordWrap(true);
+    error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    error->setStyleSheet(QStringLiteral("color: #b00020;"));
+    auto* open = new QPushButton(PlanBuilderWidget::tr("Open plan..."), parent);
+    open->setObjectName(QStringLiteral("openPlan"));
+    auto* save = new QPushButton(PlanBuilderWidget::tr("Save plan..."), parent);
+    save->setObjectName(QStringLiteral("savePlan"));
+    // Where Launch runs the plan is chosen here, beside the button that names it; the Job scripts preview's
+    // cluster only chooses which script is shown.
+    auto* launch_target = new QComboBox(parent);
+    launch_target->setObjectName(QStringLiteral("launchTarget"));
+    launch_target->setToolTip(
+        PlanBuilderWidget::tr("Where Launch runs the plan: this machine (mpirun) or a cluster (Slurm). "
+                              "The Job scripts preview's cluster does not change it."));
+    launch_target->addItem(PlanBuilderWidget::tr("this machine"), QString::fromLatin1(kLocalClusterName));
+    auto* launch = new QPushButton(parent);
+    launch->setObjectName(QStringLiteral("launch"));
+    launch->setDefault(true);
+    return {error, open, save, launch_target, launch};
+}
+
+// The error line, then the actions at the right.
+QHBoxLayout* actionsRow(const PlanActions& actions) {
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(actions.error, 1);
+    bottom->addWidget(actions.open);
+    bottom->addWidget(actions.save);
+    bottom->addWidget(actions.launch_target);
+    bottom->addWidget(actions.launch);
+    return bottom;
+}
+
 } // namespace
 
 PlanBuilderWidget::PlanBuilderWidget(QWidget* parent)
@@ -75,95 +192,39 @@ PlanBuilderWidget::PlanBuilderWidget(QWidget* parent)
 }
 
 void PlanBuilderWidget::buildLayout() {
-    auto* top = new QHBoxLayout;
-    name_ = new QLineEdit(qs(plan_.name), this);
-    name_->setObjectName(QStringLiteral("planName"));
-    description_ = new QLineEdit(this);
-    description_->setObjectName(QStringLiteral("planDescription"));
-    description_->setPlaceholderText(tr("what this plan measures"));
-    repeats_ = new QSpinBox(this);
-    repeats_->setObjectName(QStringLiteral("repeats"));
-    repeats_->setRange(1, 100);
-    repeats_->setToolTip(tr("Every run is repeated: figures are the mean and two standard deviations"));
-    top->addWidget(new QLabel(tr("Plan name"), this));
-    top->addWidget(name_, 2);
-    top->addWidget(new QLabel(tr("Description"), this));
-    top->addWidget(description_, 3);
-    top->addWidget(new QLabel(tr("Repeats"), this));
-    top->addWidget(repeats_);
+    const PlanFields fields = makePlanFields(qs(plan_.name), this);
+    name_ = fields.name;
+    description_ = fields.description;
+    repeats_ = fields.repeats;
 
     // Left: the catalog and the plan's run groups.
-    auto* left = new QWidget(this);
-    auto* left_layout = new QVBoxLayout(left);
-    left_layout->setContentsMargins(0, 0, 0, 0);
-    catalog_view_ = new QTreeView(left);
-    catalog_view_->setObjectName(QStringLiteral("workloadTree"));
-    catalog_view_->setModel(catalog_);
-    catalog_view_->expandAll();
-    catalog_view_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    catalog_view_->header()->setStretchLastSection(true);
-    catalog_view_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    auto* add = new QPushButton(tr("Add to plan"), left);
-    add->setObjectName(QStringLiteral("addWorkload"));
-    auto* add_command = named(new QPushButton(tr("Add a command..."), left), "addCommand");
-    add_command->setToolTip(tr("A run of a program of your own (nccl-tests, OSU, an MLPerf container), its "
-                               "output read in its format"));
-    groups_ = new QListWidget(left);
-    groups_->setObjectName(QStringLiteral("runGroups"));
-    groups_->setWordWrap(true);
-    auto* remove = new QPushButton(tr("Remove run group"), left);
-    remove->setObjectName(QStringLiteral("removeGroup"));
-    left_layout->addWidget(new QLabel(tr("Workloads"), left));
-    left_layout->addWidget(catalog_view_, 3);
-    left_layout->addWidget(add);
-    left_layout->addWidget(new QLabel(tr("Run groups in this plan"), left));
-    left_layout->addWidget(groups_, 2);
-    left_layout->addWidget(add_command);
-    left_layout->addWidget(remove);
+    const RunGroupsPane left = makeRunGroupsPane(catalog_, this);
+    catalog_view_ = left.catalog;
+    groups_ = left.groups;
 
     // The chosen run group's form and the previews share one place, as tabs: beside the catalog they fit a
     // 1280x800 window with the sessions list open (three panes side by side needed 1085 pixels).
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(left);
+    split->addWidget(left.pane);
     split->addWidget(buildPreviews());
     split->setStretchFactor(0, 0);
     split->setStretchFactor(1, 1);
     split->setSizes({270, 830});
     split->setChildrenCollapsible(false);
 
-    error_label_ = new QLabel(this);
-    error_label_->setObjectName(QStringLiteral("planError"));
-    error_label_->setWordWrap(true);
-    error_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    error_label_->setStyleSheet(QStringLiteral("color: #b00020;"));
-    auto* open = new QPushButton(tr("Open plan..."), this);
-    open->setObjectName(QStringLiteral("openPlan"));
-    auto* save = new QPushButton(tr("Save plan..."), this);
-    save->setObjectName(QStringLiteral("savePlan"));
-    // Where Launch runs the plan is chosen here, beside the button that names it; the Job scripts preview's
-    // cluster only chooses which script is shown.
-    launch_target_ = new QComboBox(this);
-    launch_target_->setObjectName(QStringLiteral("launchTarget"));
-    launch_target_->setToolTip(tr("Where Launch runs the plan: this machine (mpirun) or a cluster (Slurm). "
-                                  "The Job scripts preview's cluster does not change it."));
-    launch_target_->addItem(tr("this machine"), QString::fromLatin1(kLocalClusterName));
-    launch_ = new QPushButton(this);
-    launch_->setObjectName(QStringLiteral("launch"));
-    launch_->setDefault(true);
+    const PlanActions actions = makePlanActions(this);
+    error_label_ = actions.error;
+    launch_target_ = actions.launch_target;
+    launch_ = actions.launch;
     nameLaunch();
-    auto* bottom = new QHBoxLayout;
-    bottom->addWidget(error_label_, 1);
-    bottom->addWidget(open);
-    bottom->addWidget(save);
-    bottom->addWidget(launch_target_);
-    bottom->addWidget(launch_);
+    QHBoxLayout* bottom = actionsRow(actions);
 
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
+    layout->addLayout(fields.row);
     layout->addWidget(split, 1);
     layout->addLayout(bottom);
 
-    connectPlanControls(add, add_command, remove, open, save);
+    connectPlanControls(left.add, left.add_command, left.remove, actions.open, actions.save);
 }
 
 // The plan's name, description and repeats; the catalog and run groups; Open, Save and Launch.

@@ -3,6 +3,7 @@
 // bucket's measured all-reduce against the sweep's time for its size, with its reading.
 #pragma once
 
+#include "report_inputs.h"
 #include "session_projection.h"
 
 #include <QString>
@@ -10,12 +11,6 @@
 #include <vector>
 
 namespace scalebench {
-
-// What the report projects from: the session's model inputs, or why they could not be read.
-struct ReportProjection {
-    std::vector<SeriesModelInputs> series{};
-    std::string error{}; // sessionModelInputs' exception text
-};
 
 // The rank counts the report projects to: every measured one, then 2, 8 and 64 x the largest measured.
 std::vector<int> reportProjectionRanks(const ModelInputs& inputs);

@@ -21,11 +21,6 @@ QString durationText(double seconds) {
     return QStringLiteral("%1 s").arg(s);
 }
 
-// A stored run status (ok, failed, cancelled, running, pending) as the table shows it.
-QString stateOf(const QString& status) {
-    return status == QLatin1String("ok") ? QStringLiteral("done") : status;
-}
-
 } // namespace
 
 RunProgressModel::RunProgressModel(QObject* parent) : QAbstractTableModel(parent) {
@@ -64,8 +59,9 @@ void RunProgressModel::setStoredSession(const StoredSession& session) {
         row.job_id = run.job_id;
         row.run_dir = run.run_dir;
         row.steps = stored.steps;
-        row.state = stateOf(QString::fromStdString(run.status));
-        row.where = run.status == "failed" || run.status == "cancelled"
+        row.status = run.status;
+        row.state = shownStatusText(run.status);
+        row.where = run.status == RunStatus::Failed || run.status == RunStatus::Cancelled
                         ? QString::fromStdString(run.error).section(QLatin1Char('\n'), 0, 0)
                         : QString::fromStdString(run.nodes);
         row.trace = stored.trace;
@@ -100,6 +96,10 @@ void RunProgressModel::runStateChanged(std::int64_t run_id, const JobStatus& sta
     if (r < 0) return;
     Row& row = rows_[static_cast<std::size_t>(r)];
     row.state = QString::fromLatin1(toString(status.state));
+    if (status.state == JobState::Running)
+        row.status = RunStatus::Running;
+    else if (!isFinal(status.state))
+        row.status = RunStatus::Pending; // waiting in the queue, or requeued
     if (status.state == JobState::Pending && !status.reason.empty())
         row.where = QStringLiteral("waiting: %1").arg(QString::fromStdString(status.reason));
     else if (!status.nodes.empty())
@@ -122,12 +122,13 @@ void RunProgressModel::appendRecords(std::int64_t run_id, const std::vector<Metr
     if (!coalesce_.isActive()) coalesce_.start();
 }
 
-void RunProgressModel::runFinished(std::int64_t run_id, const QString& status, const QString& error) {
+void RunProgressModel::runFinished(std::int64_t run_id, RunStatus status, const QString& error) {
     const int r = rowOf(run_id);
     if (r < 0) return;
     Row& row = rows_[static_cast<std::size_t>(r)];
-    row.state = stateOf(status);
-    if (status != QLatin1String("ok")) row.where = error.section(QLatin1Char('\n'), 0, 0);
+    row.status = status;
+    row.state = shownStatusText(status);
+    if (status != RunStatus::Ok) row.where = error.section(QLatin1Char('\n'), 0, 0);
     emit dataChanged(index(r, 0), index(r, ColumnCount - 1));
     emit tracesChanged();
 }
@@ -149,8 +150,11 @@ QString RunProgressModel::runName(int row) const {
 bool RunProgressModel::isActive(int row) const {
     if (row < 0 || row >= rowCount()) return false;
     const Row& r = rows_[static_cast<std::size_t>(row)];
-    return r.run_id != 0 && r.state != QLatin1String("done") && r.state != QLatin1String("failed") &&
-           r.state != QLatin1String("cancelled");
+    return r.run_id != 0 && !hasEnded(r.status);
+}
+
+RunStatus RunProgressModel::status(int row) const {
+    return rows_.at(static_cast<std::size_t>(row)).status;
 }
 
 const RunTrace& RunProgressModel::trace(int row) const {
@@ -214,7 +218,7 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
     case Progress: {
         const double done = t.step.empty() ? 0 : t.step.back();
         if (row.steps <= 0) { // a collective sweep: no training steps, only done or not
-            const bool finished = row.state == QLatin1String("done");
+            const bool finished = row.status == RunStatus::Ok;
             return raw ? QVariant(finished ? 1.0 : 0.0)
                        : QVariant(finished ? tr("done") : QStringLiteral("-"));
         }
@@ -223,9 +227,7 @@ QVariant RunProgressModel::data(const QModelIndex& index, int role) const {
         return QStringLiteral("%1 / %2").arg(static_cast<qint64>(done)).arg(row.steps);
     }
     case Eta: {
-        const bool ended = row.state == QLatin1String("done") || row.state == QLatin1String("failed") ||
-                           row.state == QLatin1String("cancelled");
-        const double eta = ended ? -1 : etaSeconds(row);
+        const double eta = hasEnded(row.status) ? -1 : etaSeconds(row);
         if (eta < 0) return none;
         return raw ? QVariant(eta) : QVariant(durationText(eta));
     }

@@ -2,6 +2,7 @@
 // and each run's full step trace for the live charts. Fed by the SessionController's signals.
 #pragma once
 
+#include "figure_labels.h"
 #include "job_status.h"
 #include "metric_record.h"
 #include "run_plan.h"
@@ -47,13 +48,15 @@ class RunProgressModel : public QAbstractTableModel {
     void runStateChanged(std::int64_t run_id, const JobStatus& status);
     void appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);
     // status as stored: ok, failed or cancelled.
-    void runFinished(std::int64_t run_id, const QString& status, const QString& error);
+    void runFinished(std::int64_t run_id, RunStatus status, const QString& error);
 
     std::int64_t sessionId() const { return session_id_; }
     std::int64_t runId(int row) const; // 0 before submission
     QString runDir(int row) const;     // "" before submission
     QString runName(int row) const;
     bool isActive(int row) const; // submitted and not finished
+    // Where the row's run stands (pending while it waits for its turn or in the scheduler's queue).
+    RunStatus status(int row) const;
     const RunTrace& trace(int row) const;
     std::size_t recordCount() const { return record_count_; }
     // The run's whole series, for views that decimate it themselves.
@@ -77,7 +80,10 @@ class RunProgressModel : public QAbstractTableModel {
         int steps = 0;
         std::int64_t run_id = 0;
         std::string job_id, run_dir;
-        QString state = QStringLiteral("pending"), where;
+        RunStatus status = RunStatus::Pending;
+        // What the State column says: the run's shown status, or the scheduler's word for its job while it
+        // waits or runs ("submitted", "requeued", "timeout", ...).
+        QString state = shownStatusText(RunStatus::Pending), where;
         // A stored run's is shared with the loader's answer (StoredRun::trace): copied before it grows.
         std::shared_ptr<RunTrace> trace = std::make_shared<RunTrace>();
     };

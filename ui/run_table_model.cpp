@@ -40,7 +40,7 @@ QVariant RunTableModel::rawValue(int row, int column) const {
     case Ranks:
         return r.ranks;
     case Status:
-        return QString::fromStdString(r.status);
+        return storedStatusText(r.status);
     case Check: {
         QStringList texts;
         for (const FigureCaution& c : cautions_[static_cast<std::size_t>(row)])
@@ -96,7 +96,8 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         return QString::fromStdString(formatDeviceCheck(*r.device_check) +
                                       (r.error.empty() ? "" : "\n" + r.error));
     if (role == Qt::ToolTipRole && !r.error.empty()) return QString::fromStdString(r.error);
-    if (role == Qt::ForegroundRole && column == Status && r.status == "failed") return QColor(Qt::red);
+    if (role == Qt::ForegroundRole && column == Status && r.status == RunStatus::Failed)
+        return QColor(Qt::red);
     if (role == Qt::ToolTipRole || role == Qt::ForegroundRole) {
         const std::string figure = column == SamplesPerS  ? "samples/s"
                                    : column == Efficiency ? "efficiency"

@@ -6,7 +6,7 @@
 
 #include "results_table.h"
 #include "run_plan.h"
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <QHash>
 #include <QPointer>

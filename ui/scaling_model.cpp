@@ -7,6 +7,107 @@
 
 namespace scalebench {
 
+namespace {
+
+// The columns that count (ranks, repeats, repeats at the target): whole numbers in the CSV.
+bool countsColumn(int column) {
+    return column == ScalingModel::Ranks || column == ScalingModel::Repeats ||
+           column == ScalingModel::TargetReached;
+}
+
+// A two sigma of fewer than two values: none in the CSV (one repeat has no spread, not a spread of 0).
+bool lacksSpread(const ScalingPoint& point, int column) {
+    switch (column) {
+    case ScalingModel::TwoSigma:
+    case ScalingModel::SpeedupTwoSigma:
+    case ScalingModel::EfficiencyTwoSigma:
+        return point.repeats < 2;
+    case ScalingModel::TimeToTargetTwoSigma:
+        return point.reached < 2;
+    case ScalingModel::TimeToTargetSpeedupTwoSigma:
+        return !point.time_to_target_speedup || point.time_to_target_speedup->count < 2;
+    default:
+        return false;
+    }
+}
+
+// The throughput, speedup, efficiency and rank columns of a point with cautions (efficiency above 100 %,
+// ranks sharing cores, ...): the reasons as the tooltip, in amber; none for other roles and columns.
+QVariant cautionData(const ScalingPoint& p, int column, int role) {
+    const bool questioned = column == ScalingModel::SamplesPerS || column == ScalingModel::Speedup ||
+                            column == ScalingModel::Efficiency || column == ScalingModel::Ranks;
+    if (!questioned || p.cautions.empty()) return {};
+    QStringList reasons;
+    for (const std::string& reason : p.cautions)
+        reasons << QString::fromStdString(reason);
+    if (role == Qt::ToolTipRole) return reasons.join(QLatin1Char('\n'));
+    if (role == Qt::ForegroundRole) return QColor(0xb3, 0x5c, 0x00);
+    return {};
+}
+
+// The time-to-target columns (MLPerf's own for MLPerf runs) and the MLPerf score. Empty where no repeat
+// reached the target (a chart reads it as 0 and draws no point).
+QVariant targetFigure(const ScalingPoint& p, int column) {
+    switch (column) {
+    case ScalingModel::TargetReached:
+        return static_cast<double>(p.mlperf ? p.mlperf->converged : p.reached);
+    case ScalingModel::TimeToTarget:
+        if (p.mlperf) return p.mlperf->score_min ? QVariant(*p.mlperf->score_min * 60) : QVariant();
+        return p.reached ? QVariant(p.time_to_target.mean) : QVariant();
+    case ScalingModel::TimeToTargetTwoSigma:
+        return p.reached && !p.mlperf ? QVariant(p.time_to_target.two_sigma()) : QVariant();
+    case ScalingModel::TimeToTargetSpeedup:
+        if (p.mlperf) return p.mlperf_speedup ? QVariant(*p.mlperf_speedup) : QVariant();
+        return p.time_to_target_speedup ? QVariant(p.time_to_target_speedup->mean) : QVariant();
+    case ScalingModel::TimeToTargetSpeedupTwoSigma:
+        return p.time_to_target_speedup && !p.mlperf ? QVariant(p.time_to_target_speedup->two_sigma())
+                                                     : QVariant();
+    case ScalingModel::MlperfScore:
+        if (!p.mlperf) return {};
+        return p.mlperf->score_min ? ScalingModel::tr("%1 min: %2")
+                                         .arg(*p.mlperf->score_min, 0, 'f', 2)
+                                         .arg(QString::fromStdString(p.mlperf->verdict))
+                                   : QString::fromStdString(p.mlperf->verdict);
+    }
+    return {};
+}
+
+// A point's figure in `column` as Qt::DisplayRole shows it, `base` the point at N0.
+QVariant figure(const ScalingPoint& p, const ScalingPoint& base, int column) {
+    switch (column) {
+    case ScalingModel::Repeats:
+        return static_cast<double>(p.repeats);
+    case ScalingModel::Ranks:
+        return static_cast<double>(p.ranks);
+    case ScalingModel::SamplesPerS:
+        return p.throughput.mean;
+    case ScalingModel::TwoSigma:
+        return p.throughput.two_sigma();
+    case ScalingModel::IdealSamplesPerS:
+        return base.ranks > 0 ? base.throughput.mean * p.ranks / base.ranks : 0.0;
+    case ScalingModel::Speedup:
+        return p.speedup;
+    case ScalingModel::Efficiency:
+        return p.efficiency * 100;
+    case ScalingModel::SpeedupTwoSigma:
+        return base.throughput.mean > 0 ? p.throughput.two_sigma() / base.throughput.mean : 0.0;
+    case ScalingModel::IdealSpeedup:
+        return base.ranks > 0 ? static_cast<double>(p.ranks) / base.ranks : 0.0;
+    case ScalingModel::EfficiencyTwoSigma:
+        return base.throughput.mean > 0 && p.ranks > 0
+                   ? p.throughput.two_sigma() / base.throughput.mean * base.ranks / p.ranks * 100
+                   : 0.0;
+    case ScalingModel::ComputeOnlySpeedup:
+        return p.compute_only_speedup;
+    case ScalingModel::CommunicationShare:
+        return p.communication_share * 100;
+    default:
+        return targetFigure(p, column);
+    }
+}
+
+} // namespace
+
 ScalingModel::ScalingModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void ScalingModel::setPoints(std::vector<ScalingPoint> points, const std::string& series) {
@@ -50,90 +151,14 @@ QVariant ScalingModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::TextAlignmentRole)
         return index.column() == MlperfScore ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                              : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::UserRole) {
-        const ScalingPoint& point = points_[static_cast<std::size_t>(index.row())];
-        switch (index.column()) {
-        case Ranks:
-        case Repeats:
-        case TargetReached:
-            return data(index, Qt::DisplayRole).toInt();
-        case TwoSigma:
-        case SpeedupTwoSigma:
-        case EfficiencyTwoSigma:
-            if (point.repeats < 2) return {}; // one repeat has no spread, not a spread of 0
-            break;
-        case TimeToTargetTwoSigma:
-            if (point.reached < 2) return {};
-            break;
-        case TimeToTargetSpeedupTwoSigma:
-            if (!point.time_to_target_speedup || point.time_to_target_speedup->count < 2) return {};
-            break;
-        default:
-            break;
-        }
-        return data(index, Qt::DisplayRole);
-    }
     const ScalingPoint& p = points_[static_cast<std::size_t>(index.row())];
-    const bool questioned = index.column() == SamplesPerS || index.column() == Speedup ||
-                            index.column() == Efficiency || index.column() == Ranks;
-    if (questioned && !p.cautions.empty()) { // efficiency above 100 %, ranks sharing cores, ...
-        QStringList reasons;
-        for (const std::string& reason : p.cautions)
-            reasons << QString::fromStdString(reason);
-        if (role == Qt::ToolTipRole) return reasons.join(QLatin1Char('\n'));
-        if (role == Qt::ForegroundRole) return QColor(0xb3, 0x5c, 0x00);
+    if (role == Qt::UserRole) {
+        if (countsColumn(index.column())) return data(index, Qt::DisplayRole).toInt();
+        return lacksSpread(p, index.column()) ? QVariant() : data(index, Qt::DisplayRole);
     }
+    if (const QVariant caution = cautionData(p, index.column(), role); caution.isValid()) return caution;
     if (role != Qt::DisplayRole) return {};
-    const ScalingPoint& base = points_.front(); // N0, the smallest rank count
-    switch (index.column()) {
-    case Repeats:
-        return static_cast<double>(p.repeats);
-    case Ranks:
-        return static_cast<double>(p.ranks);
-    case SamplesPerS:
-        return p.throughput.mean;
-    case TwoSigma:
-        return p.throughput.two_sigma();
-    case IdealSamplesPerS:
-        return base.ranks > 0 ? base.throughput.mean * p.ranks / base.ranks : 0.0;
-    case Speedup:
-        return p.speedup;
-    case Efficiency:
-        return p.efficiency * 100;
-    case SpeedupTwoSigma:
-        return base.throughput.mean > 0 ? p.throughput.two_sigma() / base.throughput.mean : 0.0;
-    case IdealSpeedup:
-        return base.ranks > 0 ? static_cast<double>(p.ranks) / base.ranks : 0.0;
-    case EfficiencyTwoSigma:
-        return base.throughput.mean > 0 && p.ranks > 0
-                   ? p.throughput.two_sigma() / base.throughput.mean * base.ranks / p.ranks * 100
-                   : 0.0;
-    case ComputeOnlySpeedup:
-        return p.compute_only_speedup;
-    case CommunicationShare:
-        return p.communication_share * 100;
-    case TargetReached:
-        return static_cast<double>(p.mlperf ? p.mlperf->converged : p.reached);
-    // Empty where no repeat reached the target (a chart reads it as 0 and draws no point).
-    case TimeToTarget:
-        if (p.mlperf) return p.mlperf->score_min ? QVariant(*p.mlperf->score_min * 60) : QVariant();
-        return p.reached ? QVariant(p.time_to_target.mean) : QVariant();
-    case TimeToTargetTwoSigma:
-        return p.reached && !p.mlperf ? QVariant(p.time_to_target.two_sigma()) : QVariant();
-    case TimeToTargetSpeedup:
-        if (p.mlperf) return p.mlperf_speedup ? QVariant(*p.mlperf_speedup) : QVariant();
-        return p.time_to_target_speedup ? QVariant(p.time_to_target_speedup->mean) : QVariant();
-    case TimeToTargetSpeedupTwoSigma:
-        return p.time_to_target_speedup && !p.mlperf ? QVariant(p.time_to_target_speedup->two_sigma())
-                                                     : QVariant();
-    case MlperfScore:
-        if (!p.mlperf) return {};
-        return p.mlperf->score_min ? tr("%1 min: %2")
-                                         .arg(*p.mlperf->score_min, 0, 'f', 2)
-                                         .arg(QString::fromStdString(p.mlperf->verdict))
-                                   : QString::fromStdString(p.mlperf->verdict);
-    }
-    return {};
+    return figure(p, points_.front(), index.column()); // against N0, the smallest rank count
 }
 
 QVariant ScalingModel::headerData(int section, Qt::Orientation orientation, int role) const {

@@ -31,29 +31,31 @@
 
 namespace scalebench {
 
-ScalingTab::ScalingTab(QWidget* parent)
-    : QWidget(parent), model_(new ScalingModel(this)), series_(new QComboBox(this)),
-      pages_(new QTabWidget(this)), project_to_(new QComboBox(this)), projection_chart_(nullptr),
-      projection_table_(nullptr), bucket_checks_(nullptr) {
-    series_->setObjectName(QStringLiteral("seriesChoice"));
-    series_->setToolTip(tr("Runs alike in every plan setting but their rank count form one series; the label "
-                           "names the settings in which the session's series differ"));
-    series_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    auto* choice_row = new QHBoxLayout;
-    choice_row->addWidget(new QLabel(tr("Series:"), this));
-    choice_row->addWidget(series_, 1);
+namespace {
 
-    // Measured: the runs' figures; Projection: the model's prediction for the same series.
-    pages_->setObjectName(QStringLiteral("scalingPages"));
-    pages_->setDocumentMode(true);
-    auto* split = new QSplitter(Qt::Vertical, pages_);
+// The series choice after its label.
+QHBoxLayout* seriesChoiceRow(QComboBox* series, QWidget* parent) {
+    series->setObjectName(QStringLiteral("seriesChoice"));
+    series->setToolTip(
+        ScalingTab::tr("Runs alike in every plan setting but their rank count form one series; "
+                       "the label names the settings in which the session's series differ"));
+    series->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(ScalingTab::tr("Series:"), parent));
+    row->addWidget(series, 1);
+    return row;
+}
+
+// The Measured page: the throughput and speedup charts over the table of the figures behind them.
+QWidget* makeMeasuredPage(ScalingModel* model, QWidget* pages) {
+    auto* split = new QSplitter(Qt::Vertical, pages);
     auto* charts = new QSplitter(Qt::Horizontal, split);
-    auto* throughput = new ScalingChartView(model_, charts);
+    auto* throughput = new ScalingChartView(model, charts);
     throughput->setObjectName(QStringLiteral("scalingChart"));
-    auto* speedup = new SpeedupChartView(model_, charts);
+    auto* speedup = new SpeedupChartView(model, charts);
     speedup->setObjectName(QStringLiteral("speedupChart"));
     // The figures behind the charts, time to target among them: mean and two sigma over repeats.
-    auto* table = makeRecordTable(model_, QStringLiteral("scalingTable"), split);
+    auto* table = makeRecordTable(model, QStringLiteral("scalingTable"), split);
     table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table->setItemDelegate(new DecimalDelegate(2, table));
     for (int column : {ScalingModel::Ranks, ScalingModel::TargetReached})
@@ -67,41 +69,81 @@ ScalingTab::ScalingTab(QWidget* parent)
           ScalingModel::TimeToTargetSpeedup, ScalingModel::TimeToTargetSpeedupTwoSigma})
         table->horizontalHeader()->moveSection(table->horizontalHeader()->visualIndex(column), ++position);
     split->setSizes({460, 220});
-    pages_->addTab(split, tr("Measured"));
+    return split;
+}
+
+// "Project to: N ranks", N from 8 to 4096 (64 at first).
+QHBoxLayout* projectToRow(QComboBox* project_to, QWidget* page) {
+    project_to->setObjectName(QStringLiteral("projectTo"));
+    project_to->setToolTip(ScalingTab::tr("The largest rank count the model predicts; it predicts at every "
+                                          "power of two and every measured rank count up to it"));
+    for (int n = 8; n <= 4096; n *= 2)
+        project_to->addItem(QString::number(n), n);
+    project_to->setCurrentText(QStringLiteral("64"));
+    auto* row = new QHBoxLayout;
+    row->addWidget(new QLabel(ScalingTab::tr("Project to:"), page));
+    row->addWidget(project_to);
+    row->addWidget(new QLabel(ScalingTab::tr("ranks"), page));
+    row->addStretch(1);
+    return row;
+}
+
+// The Projection page's views, one above the other: the projection and cost charts side by side, the
+// projection's table, and the buckets' check.
+struct ProjectionViews {
+    QSplitter* split;
+    ProjectionChartView* chart;
+    CostChartView* cost;
+    QPlainTextEdit* table;
+    BucketCheckView* buckets;
+};
+
+ProjectionViews makeProjectionViews(QWidget* page) {
+    auto* split = new QSplitter(Qt::Vertical, page);
+    auto* charts = new QSplitter(Qt::Horizontal, split);
+    auto* chart = new ProjectionChartView(charts);
+    chart->setObjectName(QStringLiteral("projectionChart"));
+    auto* cost = new CostChartView(charts);
+    cost->setObjectName(QStringLiteral("costChart"));
+    // formatProjection's table with its notes: why a rank count is extrapolated, CPU contention.
+    auto* table = new QPlainTextEdit(split);
+    table->setObjectName(QStringLiteral("projectionTable"));
+    table->setReadOnly(true);
+    table->setLineWrapMode(QPlainTextEdit::NoWrap);
+    table->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    // Each bucket's measured all-reduce against the sweep's time for its size: at the fabric's speed?
+    auto* buckets = new BucketCheckView(split);
+    buckets->setObjectName(QStringLiteral("bucketChecks"));
+    split->setSizes({380, 300, 220}); // room for the table's notes below its rows
+    return {split, chart, cost, table, buckets};
+}
+
+} // namespace
+
+ScalingTab::ScalingTab(QWidget* parent)
+    : QWidget(parent), model_(new ScalingModel(this)), series_(new QComboBox(this)),
+      pages_(new QTabWidget(this)), project_to_(new QComboBox(this)), projection_chart_(nullptr),
+      projection_table_(nullptr), bucket_checks_(nullptr) {
+    QHBoxLayout* choice_row = seriesChoiceRow(series_, this);
+
+    // Measured: the runs' figures; Projection: the model's prediction for the same series.
+    pages_->setObjectName(QStringLiteral("scalingPages"));
+    pages_->setDocumentMode(true);
+    QWidget* measured = makeMeasuredPage(model_, pages_);
+    pages_->addTab(measured, tr("Measured"));
 
     auto* projection = new QWidget(pages_);
-    project_to_->setObjectName(QStringLiteral("projectTo"));
-    project_to_->setToolTip(tr("The largest rank count the model predicts; it predicts at every power of two "
-                               "and every measured rank count up to it"));
-    for (int n = 8; n <= 4096; n *= 2)
-        project_to_->addItem(QString::number(n), n);
-    project_to_->setCurrentText(QStringLiteral("64"));
-    auto* projection_row = new QHBoxLayout;
-    projection_row->addWidget(new QLabel(tr("Project to:"), projection));
-    projection_row->addWidget(project_to_);
-    projection_row->addWidget(new QLabel(tr("ranks"), projection));
-    projection_row->addStretch(1);
-    auto* projection_split = new QSplitter(Qt::Vertical, projection);
-    auto* projection_charts = new QSplitter(Qt::Horizontal, projection_split);
-    projection_chart_ = new ProjectionChartView(projection_charts);
-    projection_chart_->setObjectName(QStringLiteral("projectionChart"));
-    cost_chart_ = new CostChartView(projection_charts);
-    cost_chart_->setObjectName(QStringLiteral("costChart"));
-    // formatProjection's table with its notes: why a rank count is extrapolated, CPU contention.
-    projection_table_ = new QPlainTextEdit(projection_split);
-    projection_table_->setObjectName(QStringLiteral("projectionTable"));
-    projection_table_->setReadOnly(true);
-    projection_table_->setLineWrapMode(QPlainTextEdit::NoWrap);
-    projection_table_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    // Each bucket's measured all-reduce against the sweep's time for its size: at the fabric's speed?
-    bucket_checks_ = new BucketCheckView(projection_split);
-    bucket_checks_->setObjectName(QStringLiteral("bucketChecks"));
-    projection_split->setSizes({380, 300, 220}); // room for the table's notes below its rows
+    QHBoxLayout* projection_row = projectToRow(project_to_, projection);
+    const ProjectionViews views = makeProjectionViews(projection);
+    projection_chart_ = views.chart;
+    cost_chart_ = views.cost;
+    projection_table_ = views.table;
+    bucket_checks_ = views.buckets;
     auto* projection_layout = new QVBoxLayout(projection);
     projection_layout->setContentsMargins(0, 4, 0, 0);
     projection_layout->addLayout(projection_row);
     projection_layout->addWidget(buildCostControls(projection));
-    projection_layout->addWidget(projection_split, 1);
+    projection_layout->addWidget(views.split, 1);
     pages_->addTab(projection, tr("Projection"));
 
     auto* layout = new QVBoxLayout(this);

@@ -2,7 +2,7 @@
 // which session the user chose.
 #pragma once
 
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <QWidget>
 #include <cstdint>

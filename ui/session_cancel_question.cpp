@@ -13,11 +13,9 @@ QString sessionCancelQuestion(std::int64_t session_id, const QString& name, cons
     int running = 0;
     int pending = 0; // not started yet, queued or starting: every state but running and the ended ones
     for (int row = 0; row < runs.rowCount(); ++row) {
-        const QString state = runs.index(row, RunProgressModel::State).data().toString();
-        if (state == QLatin1String("running"))
+        if (runs.status(row) == RunStatus::Running)
             ++running;
-        else if (state != QLatin1String("done") && state != QLatin1String("failed") &&
-                 state != QLatin1String("cancelled"))
+        else if (!hasEnded(runs.status(row)))
             ++pending;
     }
     const auto count = [](int n, const char* state) {

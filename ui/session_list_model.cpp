@@ -1,6 +1,8 @@
 // The sessions of the store as a table: one row per session, newest last (the store's order).
 #include "session_list_model.h"
 
+#include "figure_labels.h"
+
 #include <QColor>
 
 namespace scalebench {
@@ -13,7 +15,7 @@ void SessionListModel::setSessions(std::vector<SessionRow> sessions) {
     // A running session stores its runs as it submits them: its plan says how many there will be.
     planned_.assign(sessions_.size(), 0);
     for (std::size_t i = 0; i < sessions_.size(); ++i)
-        if (sessions_[i].status == "running")
+        if (sessions_[i].status == SessionStatus::Running)
             planned_[i] = static_cast<int>(sessions_[i].stored_plan.runs().size());
     endResetModel();
 }
@@ -49,7 +51,7 @@ QVariant SessionListModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::ToolTipRole && index.column() == Name) return QString::fromStdString(s.name);
     if (role == Qt::ToolTipRole && !s.finished_at.empty())
         return tr("finished %1").arg(QString::fromStdString(s.finished_at));
-    if (role == Qt::ForegroundRole && index.column() == Status && s.status == "failed")
+    if (role == Qt::ForegroundRole && index.column() == Status && s.status == SessionStatus::Failed)
         return QColor(Qt::red);
     if (role != Qt::DisplayRole) return {};
     switch (index.column()) {
@@ -62,7 +64,7 @@ QVariant SessionListModel::data(const QModelIndex& index, int role) const {
             .replace(QLatin1Char('T'), QLatin1Char(' '))
             .remove(QLatin1Char('Z'));
     case Status:
-        return QString::fromStdString(s.status);
+        return storedStatusText(s.status);
     case Runs: { // "1 of 2" while running (a running session of 2 runs once said 0 or 1)
         const int planned = planned_[static_cast<std::size_t>(index.row())];
         if (planned > s.run_count) return tr("%1 of %2").arg(s.run_count).arg(planned);

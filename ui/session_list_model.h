@@ -1,7 +1,7 @@
 // The sessions of the store as a table: one row per session, newest last (the store's order).
 #pragma once
 
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <QAbstractTableModel>
 #include <cstdint>

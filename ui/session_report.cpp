@@ -9,6 +9,7 @@
 #include "chart_export.h"
 #include "collectives_chart_view.h"
 #include "collectives_model.h"
+#include "figure_labels.h"
 #include "mlperf_score.h"
 #include "run_cost.h"
 #include "run_plan.h"
@@ -92,7 +93,7 @@ QString resultsTable(const std::vector<RunResult>& results) {
         const RunResult& r = results[i];
         const StepBreakdown& b = r.figures.breakdown;
         html += QStringLiteral("<tr class=\"run\">") + cell(escaped(r.name)) +
-                cell(QString::number(r.ranks)) + cell(escaped(r.status));
+                cell(QString::number(r.ranks)) + cell(storedStatusText(r.status));
         const auto note = [&](const QString& text) {
             return QStringLiteral("<td colspan=\"%1\" class=\"note\">%2</td>").arg(kColumns - 3).arg(text);
         };
@@ -156,7 +157,7 @@ QString costSection(const GpuHourPrice& price, const std::vector<RunResult>& res
             total_cost += *cost;
         }
         html += QStringLiteral("<tr class=\"run\">") + cell(escaped(r.name)) +
-                cell(QString::number(r.ranks)) + cell(escaped(r.status)) +
+                cell(QString::number(r.ranks)) + cell(storedStatusText(r.status)) +
                 cell(r.wall_s ? number(*r.wall_s, 1) : QStringLiteral("-")) +
                 cell(hours ? number(*hours, 4) : QStringLiteral("-")) +
                 cell(cost ? number(*cost, 2) : QStringLiteral("-"));
@@ -476,7 +477,7 @@ QString sessionReportHtml(const SessionRow& session, const std::vector<RunResult
             fact(QStringLiteral("started"), escaped(session.started_at)) +
             fact(QStringLiteral("finished"),
                  session.finished_at.empty() ? QStringLiteral("-") : escaped(session.finished_at)) +
-            fact(QStringLiteral("status"), escaped(session.status)) +
+            fact(QStringLiteral("status"), storedStatusText(session.status)) +
             fact(QStringLiteral("runs"), QString::number(results.size())) + QStringLiteral("</dl>\n");
     if (!session.plan_text.empty())
         html += QStringLiteral("<details><summary>Plan</summary>\n<pre class=\"plan\">%1</pre>\n</details>\n")

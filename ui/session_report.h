@@ -5,9 +5,10 @@
 #pragma once
 
 #include "projection_report.h"
+#include "report_inputs.h"
 #include "results_table.h"
 #include "run_capsule.h"
-#include "session_store.h"
+#include "stored_rows.h"
 
 #include <QString>
 #include <optional>
@@ -15,14 +16,6 @@
 #include <vector>
 
 namespace scalebench {
-
-// The session the report judges each figure against (report --baseline): none where `asked` ("last") found
-// none, and the page says so.
-struct ReportBaseline {
-    std::string asked; // as the user named it: an id, a name, "last"
-    std::optional<SessionRow> session{};
-    std::vector<RunResult> results{};
-};
 
 // The page: no script, no stylesheet or image of its own outside it, no network reference; every text from
 // the store HTML-escaped. The charts need a QApplication (QT_QPA_PLATFORM=offscreen is enough); without one

@@ -18,8 +18,9 @@ struct GpuPeak {
 };
 
 constexpr std::array<GpuPeak, 9> kPeaks{{
-    // H100 SXM5 (DGX/HGX H100). Datasheet: BF16/FP16 1979, TF32 989 with sparsity. 989 is seed 003's figure
-    // (MaxText's MFU: "peak FLOPS for H100 = 989 TFLOPS"), kept so that our MFU and the recipe's agree.
+    // H100 SXM5 (DGX/HGX H100). Datasheet: BF16/FP16 1979, TF32 989 with sparsity. 989 is the MFU peak of
+    // MaxText's Llama-2 recipe (seed 003): "peak FLOPS for H100 = 989 TFLOPS", kept so that our MFU and the
+    // recipe's agree.
     {"NVIDIA H100 80GB HBM3", false, 989.0, 494.5},
     // H100 PCIe. Datasheet: BF16/FP16 1513, TF32 756 with sparsity.
     {"NVIDIA H100 PCIe", false, 756.0, 378.0},

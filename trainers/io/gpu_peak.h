@@ -1,6 +1,6 @@
-// The dense peak TFLOP/s of a GPU model at a precision, for MFU (seed 003), and the header's record of which
-// peak a run used: the one stated with --peak-tflops, or the table's for the GPU's name. No CUDA, no
-// LibTorch.
+// The dense peak TFLOP/s of a GPU model at a precision, for MFU as MaxText's Llama-2 recipe (seed 003)
+// defines it (model FLOPs / step time / GPUs / peak), and the header's record of which peak a run used: the
+// one stated with --peak-tflops, or the table's for the GPU's name. No CUDA, no LibTorch.
 #pragma once
 
 #include <nlohmann/json.hpp>

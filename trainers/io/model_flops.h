@@ -23,7 +23,8 @@ struct DecoderShape {
 DecoderShape llamaPresetShape(const std::string& preset);
 std::vector<std::string> llamaPresetNames();
 
-// Training (forward + backward) model FLOPs of ONE sequence of seq_len tokens, as seed 003 states them:
+// Training (forward + backward) model FLOPs of ONE sequence of seq_len tokens, as MaxText's Llama-2 70B
+// recipe (seed 003) states them:
 //   model flops = seq_len x (attention + mlp + normalization + embedding)
 //   attention   = 12 x layers x hidden^2 x (1 + kv_heads / heads + seq_len / hidden)
 //   mlp         = 18 x layers x ffn x hidden

@@ -12,7 +12,8 @@ namespace scalebench {
 namespace {
 
 // Llama 2 (Touvron et al. 2023, 2.2): AdamW b1 0.9, b2 0.95, eps 1e-5, weight decay 0.1, cosine schedule to
-// 10% of the peak after 2000 warm-up steps, gradient clipping 1.0. The recipe (seed 003) gives none.
+// 10% of the peak after 2000 warm-up steps, gradient clipping 1.0. MaxText's Llama-2 70B recipe (seed 003)
+// states no optimizer settings, only sequence 4096 and the global batch (GPUs x micro-batch 2).
 constexpr double kBeta1 = 0.9, kBeta2 = 0.95, kEps = 1e-5, kWeightDecay = 0.1, kClipNorm = 1.0;
 constexpr double kFinalLrFraction = 0.1;
 constexpr int64_t kLlama2WarmupSteps = 2000;

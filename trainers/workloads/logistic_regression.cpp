@@ -117,9 +117,9 @@ void LogisticRegression::afterEvaluation(const Evaluation& evaluation) {
                      evaluation.loss);
 }
 
-// Accuracy (a logit above 0 predicts label 1; seed 004's "test accuracy of 89%") and the regularised log-loss
-// (the training objective) over every rank's share of the held-out samples; the regulariser is added once,
-// not once per rank.
+// Accuracy (a logit above 0 predicts label 1; MLBench task 2's target (seed 004) is "test accuracy of 89%")
+// and the regularised log-loss (the training objective) over every rank's share of the held-out samples; the
+// regulariser is added once, not once per rank.
 Evaluation LogisticRegression::evaluate() {
     torch::NoGradGuard no_grad;
     model_->eval();

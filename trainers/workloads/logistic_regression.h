@@ -41,8 +41,8 @@ class LogisticRegression : public Workload {
     BatchSampler batches_;
     int64_t warmup_steps_ = 0;
     int64_t steps_taken_ = 0; // batches drawn so far
-    // learningRate's factor. The seed gives no factor: 0.75 is MLBench's reference code for task 2
-    // (ReduceLROnPlateau(factor=0.75)).
+    // learningRate's factor. MLBench task 2 (seed 004) gives no factor: 0.75 is MLBench's reference code for
+    // task 2 (ReduceLROnPlateau(factor=0.75)).
     PlateauDecay plateau_{0.75};
 };
 

@@ -10,10 +10,10 @@ namespace scalebench {
 
 class PlateauDecay {
   public:
-    // The seed's "2 consecutive epochs".
+    // MLBench's "2 consecutive epochs".
     static constexpr int64_t kPatience = 2;
 
-    // Each decay multiplies the learning rate by `factor` (the seed gives none: each workload says whose it
+    // Each decay multiplies the learning rate by `factor` (MLBench gives none: each workload says whose it
     // takes).
     explicit PlateauDecay(double factor) : decay_(factor) {}
 

@@ -22,13 +22,13 @@ constexpr int64_t kExtraDecodeTokens = 10; // decoding stops at the longest sour
 constexpr int64_t kGnmtMaxDecode = 150;    // MLBench task 4a: max_seq_len 150
 constexpr int64_t kGnmtBeam = 5;           // MLBench task 4a's reference: beam_size 5, len_norm_factor 0.6
 constexpr int64_t kTransformerBeam = 4;    // MLBench task 4b's reference: beam_size=4, len_penalty=0.6
-// Seed 004, task 4a: "trained on sentences of maximum length 75 tokens, and tested on sentences of max length
-// 150 tokens"; task 4b: "trained and tested on sentences of maximum length 80 tokens".
+// MLBench task 4a (seed 004): "trained on sentences of maximum length 75 tokens, and tested on sentences of
+// max length 150 tokens"; task 4b: "trained and tested on sentences of maximum length 80 tokens".
 constexpr int64_t kGnmtMaxTrain = 75, kGnmtMaxTest = 150, kTransformerMaxLength = 80;
 
-// Seed 004, task 4a's loss scaling: "initial_scale = 2**10 scale_factor = 2 (downscale and upscale) max_scale
-// = 2**13 scale_window = 128"; task 4b's: "initial_scale = 2**7 scale_factor = 2 ... scale_window = 2000" (no
-// max_scale: LossScalerOptions' defaults).
+// MLBench task 4a's loss scaling (seed 004): "initial_scale = 2**10 scale_factor = 2 (downscale and upscale)
+// max_scale = 2**13 scale_window = 128"; task 4b's: "initial_scale = 2**7 scale_factor = 2 ... scale_window =
+// 2000" (no max_scale: LossScalerOptions' defaults).
 LossScalerOptions gnmtLossScaling() {
     LossScalerOptions o;
     o.initial_scale = 1024; // 2**10

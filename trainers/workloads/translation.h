@@ -29,7 +29,7 @@ class Translation : public Workload {
     nlohmann::json hyperparameters() const override;
     nlohmann::json headerFields() const override;
     nlohmann::json mllogFields() const override;
-    // MLBench's FP16Optimizer settings: task 4a's for GNMT, task 4b's for the Transformer (seed 004).
+    // MLBench's FP16Optimizer settings (seed 004): task 4a's for GNMT, task 4b's for the Transformer.
     LossScalerOptions lossScaling() const override;
     bool hasLstms() const override { return isGnmt(); }
 

@@ -135,7 +135,7 @@ class Workload {
 // oneDNN has no fp16 LSTM on the CPU ("could not create a primitive descriptor for the LSTM forward
 // propagation primitive"): where the loop has chosen the training device, a workload with LSTMs refuses
 // --precision fp16 on the CPU before it starts, naming the way out. cuDNN has fp16 LSTMs, so on a GPU it
-// trains in fp16 (MLBench's GNMT does, seed 004 task 4a).
+// trains in fp16 (MLBench task 4a's GNMT (seed 004) does).
 inline void refuseFp16LstmsOnCpu(const Workload& workload, const EngineOptions& options,
                                  const torch::Device& device) {
     if (options.precision == "fp16" && workload.hasLstms() && !device.is_cuda())

@@ -1,0 +1,52 @@
+// The main window's File > Import logs: the dialog, then the logs read into a new session of the window's
+// store on the loader's thread, which is then listed and shown.
+#include "import_dialog.h"
+#include "main_window.h"
+#include "stored_session_loader.h"
+
+#include <QLabel>
+#include <QMessageBox>
+
+namespace scalebench {
+
+void MainWindow::askImportLogs() {
+    ImportDialog dialog(this);
+    if (dialog.exec() == QDialog::Accepted) importLogs(dialog.request());
+}
+
+void MainWindow::importLogs(const ImportRequest& request) {
+    status_text_->setText(tr("importing %1 file(s) as %2...")
+                              .arg(request.files.size())
+                              .arg(QString::fromStdString(request.format)));
+    loader_->importLogs(request);
+}
+
+void MainWindow::showImport(const StoredImport& import) {
+    if (!import.error.isEmpty()) {
+        status_text_->setText(tr("cannot import: %1").arg(import.error));
+        emit logsImported(0);
+        return;
+    }
+    const ImportOutcome& outcome = import.outcome;
+    QStringList errors;
+    for (const ImportedFile& f : outcome.files)
+        if (!f.error.empty()) errors << QString::fromStdString(f.run_name + ": " + f.error);
+    status_text_->setText(tr("imported %1 of %2 file(s) as %3 into session %4")
+                              .arg(outcome.files.size() - static_cast<std::size_t>(errors.size()))
+                              .arg(outcome.files.size())
+                              .arg(QString::fromStdString(import.format))
+                              .arg(outcome.session_id));
+    listSessions(outcome.session_id);
+    if (!errors.isEmpty()) { // shown without blocking: the import is done
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Import"),
+                                    tr("These files gave no record (their runs are stored as failed):\n%1")
+                                        .arg(errors.join(QLatin1Char('\n'))),
+                                    QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("importErrors"));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    emit logsImported(outcome.session_id);
+}
+
+} // namespace scalebench
