@@ -1,7 +1,7 @@
 #!/bin/bash
 # How well the translation workloads' tiny presets learn the synthetic language pair: the engine on 2 ranks, one
 # run per (workload, steps, lr, seed), the held-out BLEU counts' unigram precision against chance (about 0.118 for
-# synthetic-parallel; tests/test_workloads_translation.cpp). Usage: bench/translation-learning.sh WORKLOAD STEPS LR
+# synthetic-parallel; tests/engine/test_workloads_translation.cpp). Usage: bench/translation-learning.sh WORKLOAD STEPS LR
 # SEED... (the engine: build/release/trainers/scalebench-engine, or ENGINE=...).
 set -euo pipefail
 workload=$1 steps=$2 lr=$3

@@ -42,7 +42,7 @@ double median(std::vector<double> values) {
 }
 
 EvalMetricStyle evalMetricStyle(const std::string& metric) {
-    if (metric == "accuracy") return {"accuracy", "%", 100, true};
+    if (metric == "accuracy") return {"accuracy", "%", 100, true, 2};
     if (metric == "perplexity") return {"perplexity", "", 1, false};
     if (metric == "bleu") return {"BLEU", "", 1, true};
     if (metric == "loss") return {"eval loss", "", 1, false};
@@ -205,6 +205,10 @@ std::vector<ScalingPoint> throughputScaling(const std::vector<RunOutcome>& runs)
             p.label = labels[series_index];
             p.ranks = ranks;
             p.repeats = static_cast<int>(repeats.size());
+            p.base_ranks = n0;
+            p.base_throughput = x0;
+            p.base_compute_only_throughput = c0;
+            p.base_time_to_target_s = t0;
             const std::vector<double> x = valuesOf(repeats, throughputOf);
             p.throughput = describe(x);
             std::vector<double> ratios;

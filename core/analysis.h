@@ -63,6 +63,7 @@ struct EvalMetricStyle {
     std::string unit;  // "%" or ""
     double scale = 1;  // displayed = value x scale
     bool higher_is_better = true;
+    int decimals = 4; // shown with in Compare: accuracy 2 (in %), the others 4
 };
 EvalMetricStyle evalMetricStyle(const std::string& metric);
 // "acc 85.7%", "ppl 123.45", "BLEU 24.10", "loss 0.3110"; "-" without a value.
@@ -142,6 +143,12 @@ struct ScalingPoint {
     double efficiency = 0;
     double compute_only_speedup = 0;
     double communication_share = 0; // mean over repeats
+    // The series' baseline the ratios are taken against: its smallest rank count N0, mean throughput X(N0),
+    // mean compute-only throughput there, and mean time to target T(N0) (0 where no repeat at N0 reached it).
+    int base_ranks = 0;
+    double base_throughput = 0;
+    double base_compute_only_throughput = 0;
+    double base_time_to_target_s = 0;
     // Why its figures are not to be taken at face value: its runs' cautions, each reason once
     // (attachCautions, core/figure_cautions.h); empty where there is none.
     std::vector<std::string> cautions{};

@@ -1,6 +1,8 @@
 // The records of the metric stream (docs/metric-stream.md) as the console holds them after parsing.
 #pragma once
 
+#include "metric_stream.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -9,7 +11,8 @@
 
 namespace scalebench {
 
-inline constexpr int kMetricStreamVersion = 1;
+// The format's version, as the engine writes it and the console's readers of other tools' output too.
+inline constexpr int kMetricStreamVersion = metric_stream::header::kFormatVersion;
 
 // First record of a run: what ran, where, with which versions and hyper-parameters.
 struct HeaderRecord {
@@ -155,7 +158,7 @@ struct DeviceCheckRecord {
     bool ranks_passed = false;
     std::vector<DeviceCheck> checks{}; // rank 0's, in the order they ran
 
-    bool passed() const { return verdict == "pass"; }
+    bool passed() const { return verdict == metric_stream::device_check::kPass; }
     friend bool operator==(const DeviceCheckRecord&, const DeviceCheckRecord&) = default;
 };
 

@@ -3,6 +3,7 @@
 
 #include "batch_split.h"
 #include "eval_targets.h"
+#include "figure_registry.h"
 #include "output_formats.h"
 #include "run_keys.h"
 #include "shell_words.h"
@@ -445,11 +446,12 @@ Reference readReference(const toml::table& table, const std::string& file, int i
     ref.cluster = r.text("cluster", "");
     ref.figure = r.text("figure", "", true);
     std::vector<std::string> names;
-    for (const ReferenceFigure& f : kReferenceFigures)
-        names.push_back(f.name);
-    const auto figure = std::find_if(kReferenceFigures.begin(), kReferenceFigures.end(),
-                                     [&](const ReferenceFigure& f) { return f.name == ref.figure; });
-    if (figure == kReferenceFigures.end())
+    const std::vector<FigureStyle> figures = referenceFigures();
+    for (const FigureStyle& f : figures)
+        names.emplace_back(f.reference);
+    const auto figure = std::find_if(figures.begin(), figures.end(),
+                                     [&](const FigureStyle& f) { return f.reference == ref.figure; });
+    if (figure == figures.end())
         r.fail(*table.get("figure"), "figure",
                "no figure '" + ref.figure + "' (figures: " + joinedWords(names) + ")");
     if (!table.get("value")) r.fail(r.line(), "value", "a [[reference]] needs the figure's 'value'");
@@ -470,10 +472,10 @@ Reference readReference(const toml::table& table, const std::string& file, int i
     }
     if (!ref.lower && !ref.upper)
         r.fail(r.line(), "lower", "a [[reference]] bounds its figure: give 'lower', 'upper' or both");
-    ref.unit = r.text("unit", figure->unit);
-    if (ref.unit != figure->unit)
-        r.fail(*table.get("unit"), "unit",
-               "'" + ref.figure + "' is in " + figure->unit + ", not '" + ref.unit + "'");
+    const std::string unit(figure->unit);
+    ref.unit = r.text("unit", unit);
+    if (ref.unit != unit)
+        r.fail(*table.get("unit"), "unit", "'" + ref.figure + "' is in " + unit + ", not '" + ref.unit + "'");
     if (ref.figure == "busbw_gbps") {
         if (!table.get("bytes"))
             r.fail(r.line(), "bytes", "a busbw_gbps reference names its message size in 'bytes'");

@@ -59,9 +59,23 @@ struct FigureValue {
     std::string figure;
     std::string unit;
     Better better = Better::Neither;
+    int decimals = 2;
     double value = 0;
     std::vector<double> repeats{}; // each repeat's, where the figure is a mean over repeats
 };
+
+// A figure of the registry's (figure_registry.h) with its value; `label` where it names more than the row
+// does (a sweep's peak busbw names its backend, collective, dtype and op).
+FigureValue figureValue(Figure figure, double value, std::vector<double> repeats = {},
+                        std::string label = {}) {
+    const FigureStyle& style = figureStyle(figure);
+    return {label.empty() ? std::string(style.label) : std::move(label),
+            std::string(style.unit),
+            style.better,
+            style.decimals,
+            value,
+            std::move(repeats)};
+}
 
 std::string sweepName(const CollectiveRecord& c) {
     return fmt::format("peak busbw {}{} {} {} {}{}", c.tool == "scalebench" ? "" : c.tool + " ", c.backend,
@@ -110,7 +124,6 @@ class Repeats {
 
     const std::vector<const RunResult*>& runs() const { return runs_; }
     const RunFigures& firstFigures() const { return runs_.front()->figures; }
-    double count() const { return count_; }
 
     template <typename Part> double mean(Part part) const {
         double sum = 0;
@@ -118,9 +131,8 @@ class Repeats {
             sum += part(*r);
         return sum / count_;
     }
-    template <typename Part>
-    FigureValue measured(const char* figure, const char* unit, Better better, Part part) const {
-        FigureValue v{figure, unit, better, mean(part)};
+    template <typename Part> FigureValue measured(Figure figure, Part part) const {
+        FigureValue v = figureValue(figure, mean(part));
         for (const RunResult* r : runs_)
             v.repeats.push_back(part(*r));
         return v;
@@ -133,25 +145,23 @@ class Repeats {
 
 // Throughput, MFU and the step time with each part of its breakdown (ms).
 void addStepFigures(const Repeats& g, std::vector<FigureValue>& f) {
-    const auto ms = [&](const char* figure, Better better, double StepBreakdown::*part) {
-        return g.measured(figure, "ms", better,
-                          [part](const RunResult& r) { return r.figures.breakdown.*part * 1e3; });
+    const auto ms = [&](Figure figure, double StepBreakdown::*part) {
+        return g.measured(figure, [part](const RunResult& r) { return r.figures.breakdown.*part * 1e3; });
     };
-    f.push_back(g.measured("samples/s", "samples/s", Better::Higher,
-                           [](const RunResult& r) { return r.figures.samples_per_s; }));
+    f.push_back(g.measured(Figure::SamplesPerS, [](const RunResult& r) { return r.figures.samples_per_s; }));
     if (g.firstFigures().tokens_per_s > 0)
-        f.push_back(g.measured("tokens/s", "tokens/s", Better::Higher,
-                               [](const RunResult& r) { return r.figures.tokens_per_s; }));
+        f.push_back(
+            g.measured(Figure::TokensPerS, [](const RunResult& r) { return r.figures.tokens_per_s; }));
     if (g.firstFigures().mfu)
-        f.push_back(g.measured("MFU", "%", Better::Higher,
-                               [](const RunResult& r) { return r.figures.mfu.value_or(0) * 100; }));
-    f.push_back(ms("step time", Better::Lower, &StepBreakdown::step_s));
-    f.push_back(ms("data loading", Better::Lower, &StepBreakdown::data_s));
-    f.push_back(ms("forward", Better::Lower, &StepBreakdown::forward_s));
-    f.push_back(ms("backward", Better::Lower, &StepBreakdown::backward_s));
-    f.push_back(ms("optimizer", Better::Lower, &StepBreakdown::optimizer_s));
-    f.push_back(ms("exposed communication", Better::Lower, &StepBreakdown::allreduce_s));
-    f.push_back(ms("hidden communication", Better::Neither, &StepBreakdown::comm_hidden_s));
+        f.push_back(
+            g.measured(Figure::Mfu, [](const RunResult& r) { return r.figures.mfu.value_or(0) * 100; }));
+    f.push_back(ms(Figure::StepTime, &StepBreakdown::step_s));
+    f.push_back(ms(Figure::DataLoading, &StepBreakdown::data_s));
+    f.push_back(ms(Figure::Forward, &StepBreakdown::forward_s));
+    f.push_back(ms(Figure::Backward, &StepBreakdown::backward_s));
+    f.push_back(ms(Figure::Optimizer, &StepBreakdown::optimizer_s));
+    f.push_back(ms(Figure::ExposedCommunication, &StepBreakdown::allreduce_s));
+    f.push_back(ms(Figure::HiddenCommunication, &StepBreakdown::comm_hidden_s));
 }
 
 // Time to target over the repeats that reached it, and its speedup T(N0) / T_i(N).
@@ -159,17 +169,14 @@ void addTimeToTargetFigures(const Repeats& g, const ScalingPoint& p, std::vector
     std::vector<double> times;
     for (const RunResult* r : g.runs())
         if (r->time_to_target_s) times.push_back(*r->time_to_target_s);
-    if (p.reached > 0) f.push_back({"time to target", "s", Better::Lower, p.time_to_target.mean, times});
+    if (p.reached > 0) f.push_back(figureValue(Figure::TimeToTarget, p.time_to_target.mean, times));
     if (!p.time_to_target_speedup) return;
-    // T(N0) / T_i(N) for each repeat that reached the target: T(N0) from the point's mean ratio.
-    double inverse_mean = 0;
-    for (double t : times)
-        inverse_mean += t > 0 ? 1 / t / static_cast<double>(times.size()) : 0;
-    const double t0 = inverse_mean > 0 ? p.time_to_target_speedup->mean / inverse_mean : 0;
+    // T(N0) / T_i(N) for each repeat that reached the target.
+    const double t0 = p.base_time_to_target_s;
     std::vector<double> ratios;
     for (double t : times)
         if (t > 0) ratios.push_back(t0 / t);
-    f.push_back({"time-to-target speedup", "x", Better::Higher, p.time_to_target_speedup->mean, ratios});
+    f.push_back(figureValue(Figure::TimeToTargetSpeedup, p.time_to_target_speedup->mean, ratios));
 }
 
 // The figures derived from the group's scaling point: speedup, efficiency, compute-only speedup,
@@ -177,27 +184,23 @@ void addTimeToTargetFigures(const Repeats& g, const ScalingPoint& p, std::vector
 void addScalingFigures(const Repeats& g, const ScalingPoint& p, std::vector<FigureValue>& f) {
     // Each repeat's speedup against the same N0 mean as the point's (S = X_i(N) / mean X(N0)), so
     // that changeOrNoise judges the derived figures as it judges the measured ones.
-    const double x0 = p.speedup > 0 ? p.throughput.mean / p.speedup : 0;
-    const double n0_over_n = p.speedup > 0 ? p.efficiency / p.speedup : 0;
+    const double x0 = p.base_throughput;
+    const double n0_over_n = p.ranks > 0 ? static_cast<double>(p.base_ranks) / p.ranks : 0;
     const auto speedupOf = [x0](const RunResult& r) { return x0 > 0 ? r.figures.samples_per_s / x0 : 0; };
-    FigureValue speedup = g.measured("speedup", "x", Better::Higher, speedupOf);
+    FigureValue speedup = g.measured(Figure::Speedup, speedupOf);
     speedup.value = p.speedup;
     f.push_back(speedup);
-    FigureValue efficiency = g.measured("efficiency", "%", Better::Higher,
-                                        [&](const RunResult& r) { return speedupOf(r) * n0_over_n * 100; });
+    FigureValue efficiency =
+        g.measured(Figure::Efficiency, [&](const RunResult& r) { return speedupOf(r) * n0_over_n * 100; });
     efficiency.value = p.efficiency * 100;
     f.push_back(efficiency);
-    double compute_mean = 0;
-    for (const RunResult* r : g.runs())
-        compute_mean += computeOnlyThroughput(r->figures.samples_per_s, r->figures.breakdown) / g.count();
-    const double c0 = p.compute_only_speedup > 0 ? compute_mean / p.compute_only_speedup : 0;
-    FigureValue compute_only =
-        g.measured("compute-only speedup", "x", Better::Neither, [c0](const RunResult& r) {
-            return c0 > 0 ? computeOnlyThroughput(r.figures.samples_per_s, r.figures.breakdown) / c0 : 0;
-        });
+    const double c0 = p.base_compute_only_throughput;
+    FigureValue compute_only = g.measured(Figure::ComputeOnlySpeedup, [c0](const RunResult& r) {
+        return c0 > 0 ? computeOnlyThroughput(r.figures.samples_per_s, r.figures.breakdown) / c0 : 0;
+    });
     compute_only.value = p.compute_only_speedup;
     f.push_back(compute_only);
-    f.push_back(g.measured("communication share", "%", Better::Lower,
+    f.push_back(g.measured(Figure::CommunicationShare,
                            [](const RunResult& r) { return communicationShare(r.figures.breakdown) * 100; }));
     addTimeToTargetFigures(g, p, f);
 }
@@ -206,14 +209,13 @@ void addScalingFigures(const Repeats& g, const ScalingPoint& p, std::vector<Figu
 // metric.
 void addOutcomeFigures(const Repeats& g, std::vector<FigureValue>& f) {
     if (g.firstFigures().model_flops_per_s > 0)
-        f.push_back(g.measured("TFLOP/s per rank", "TFLOP/s", Better::Higher, [](const RunResult& r) {
+        f.push_back(g.measured(Figure::TflopsPerRank, [](const RunResult& r) {
             return r.figures.model_flops_per_s / r.ranks / 1e12;
         }));
     if (g.firstFigures().tokens_per_s > 0)
-        f.push_back(g.measured("days to train 1T tokens", "days", Better::Lower,
+        f.push_back(g.measured(Figure::DaysToTrain1T,
                                [](const RunResult& r) { return daysToTrain(r.figures.tokens_per_s); }));
-    f.push_back(
-        g.measured("final loss", "", Better::Lower, [](const RunResult& r) { return r.figures.final_loss; }));
+    f.push_back(g.measured(Figure::FinalLoss, [](const RunResult& r) { return r.figures.final_loss; }));
     std::vector<double> evals;
     for (const RunResult* r : g.runs())
         if (r->figures.final_eval)
@@ -221,7 +223,7 @@ void addOutcomeFigures(const Repeats& g, std::vector<FigureValue>& f) {
     if (evals.empty()) return;
     const auto style = evalMetricStyle(g.firstFigures().eval_metric);
     f.push_back({style.label, style.unit, style.higher_is_better ? Better::Higher : Better::Lower,
-                 describe(evals).mean, evals});
+                 style.decimals, describe(evals).mean, evals});
 }
 
 // MLPerf runs: the benchmark's olympic score and the time-to-train speedup from it (MLPerf's own figures).
@@ -229,12 +231,9 @@ void addMlperfFigures(const std::map<GroupKey, ScalingPoint>& scaling, FiguresBy
     for (const auto& [key, p] : scaling) {
         if (!p.mlperf) continue;
         std::vector<FigureValue>& f = out[key];
-        f.push_back(
-            {"MLPerf converged runs", "runs", Better::Higher, static_cast<double>(p.mlperf->converged)});
-        if (p.mlperf->score_min)
-            f.push_back({"MLPerf time to train (olympic score)", "min", Better::Lower, *p.mlperf->score_min});
-        if (p.mlperf_speedup)
-            f.push_back({"MLPerf time-to-train speedup", "x", Better::Higher, *p.mlperf_speedup});
+        f.push_back(figureValue(Figure::MlperfConvergedRuns, static_cast<double>(p.mlperf->converged)));
+        if (p.mlperf->score_min) f.push_back(figureValue(Figure::MlperfScore, *p.mlperf->score_min));
+        if (p.mlperf_speedup) f.push_back(figureValue(Figure::MlperfSpeedup, *p.mlperf_speedup));
     }
 }
 
@@ -254,7 +253,7 @@ FiguresByGroup sessionFigures(const std::vector<RunResult>& results, const std::
     addMlperfFigures(scaling, out);
     for (const auto& [key, peaks] : groups.sweeps)
         for (const auto& [name, values] : peaks)
-            out[key].push_back({name, "GB/s", Better::Higher, describe(values).mean, values});
+            out[key].push_back(figureValue(Figure::PeakBusbw, describe(values).mean, values, name));
     return out;
 }
 
@@ -298,6 +297,7 @@ std::vector<FigureComparison> compareFigures(const std::vector<RunResult>& a, co
             rows.push_back(
                 {std::get<0>(key), std::get<1>(key), std::get<3>(key), v.figure, v.unit, v.better});
             rows.back().settings = std::get<2>(key);
+            rows.back().decimals = v.decimals;
             return rows.back();
         };
         std::map<std::string, std::vector<double>> repeats_a; // by figure

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "change_or_noise.h"
+#include "figure_registry.h"
 #include "results_table.h"
 #include "run_capsule.h"
 #include "stored_rows.h"
@@ -33,9 +34,6 @@ struct ComparedSession {
 ComparedSession loadComparedSession(const SessionStore& store, const SessionRow& session,
                                     StepTimeConvention convention = StepTimeConvention::SteadyStateMedian);
 
-// Which way a figure improves, so a difference can be called better or worse.
-enum class Better { Higher, Lower, Neither };
-
 struct FigureComparison {
     std::string workload;
     std::string dataset;
@@ -54,6 +52,7 @@ struct FigureComparison {
     // that change what is measured (preset, precision, sequence length, batch, device) and any that differ
     // between series within either session ("precision=bf16 preset=tiny"); empty where the runs have none.
     std::string settings{};
+    int decimals = 2; // the window shows it with (its row in figure_registry.h; an evaluation metric's style)
 };
 
 // Training figures are means over the successful repeats with steady-state steps of each (workload, dataset,

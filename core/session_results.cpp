@@ -1,11 +1,13 @@
 // A stored session's runs with their figures, read back from the store for tables, charts and reports.
 #include "session_results.h"
 
-#include "engine_invocation.h"
+#include "engine_option_table.h"
 #include "metric_stream_parser.h"
+#include "run_folder.h"
 #include "session_store.h"
 #include "shell_words.h"
 
+#include <algorithm>
 #include <ctime>
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -56,13 +58,24 @@ std::map<std::string, std::string> seriesSettings(const RunSpec& run) {
             settings["env." + name] = value;
         return settings;
     }
-    static const std::set<std::string> not_settings = {"--workload", "--dataset", "--seed", "--metrics",
-                                                       "--data-dir"};
-    const std::vector<std::string> words = engineArguments(run, "engine", "metrics");
+    // Every engine option the console passes for the run (engineArguments), from the option table, but its
+    // workload, data set, seed and files; the method options at the engine's defaults, as passed.
+    namespace cli = engine_cli;
+    static const std::set<std::string> not_settings = {"workload", "dataset", "seed", "data_dir"};
     std::map<std::string, std::string> settings;
-    for (std::size_t i = 1; i + 1 < words.size(); i += 2)
-        if (words[i].starts_with("--") && !not_settings.contains(words[i]))
-            settings[words[i].substr(2)] = words[i + 1];
+    const auto add = [&](const char* name, const auto& value) {
+        if (not_settings.contains(name)) return;
+        std::string option = name; // the engine's option without its "--": batch_per_rank -> batch-per-rank
+        std::replace(option.begin(), option.end(), '_', '-');
+        settings[option] = cli::formatValue(value);
+    };
+#define SCALEBENCH_SERIES_SETTING(name, ...) add(#name, run.group.name);
+    SCALEBENCH_PLAN_OPTIONS(SCALEBENCH_SERIES_SETTING)
+#undef SCALEBENCH_SERIES_SETTING
+#define SCALEBENCH_METHOD_SETTING(name, ...) add(#name, cli::defaults::name);
+    SCALEBENCH_METHOD_OPTIONS(SCALEBENCH_METHOD_SETTING)
+#undef SCALEBENCH_METHOD_SETTING
+    if (run.group.mllog) settings["mllog"] = std::string(kMllogFileName);
     if (run.group.gpus_per_node > 0) settings["gpus-per-node"] = std::to_string(run.group.gpus_per_node);
     // A batch per rank count (MLPerf's per-scale configs) is the group's convention, one series over its
     // counts.

@@ -1,6 +1,8 @@
 // Verdicts on a session's runs: references passed or failed, regressions against a baseline beyond the noise.
 #include "verdicts.h"
 
+#include "figure_registry.h"
+
 #include <algorithm>
 #include <fmt/format.h>
 #include <map>
@@ -12,15 +14,15 @@ std::optional<double> referenceFigureOf(const RunResult& run, const RunScaling& 
                                         const Reference& ref) {
     const RunFigures& f = run.figures;
     const bool measured = f.steady_steps > 0;
-    if (ref.figure == "samples_per_s" && measured && f.samples_per_s > 0) return f.samples_per_s;
-    if (ref.figure == "tokens_per_s" && measured && f.tokens_per_s > 0) return f.tokens_per_s;
-    if (ref.figure == "step_time_ms" && measured && f.breakdown.step_s > 0) return f.breakdown.step_s * 1e3;
-    if (ref.figure == "time_to_target_s") return run.time_to_target_s;
-    if (ref.figure == "time_to_train_min" && run.mlperf_status == "success")
-        return run.mlperf_time_to_train_min;
-    if (ref.figure == "mfu" && f.mfu) return *f.mfu * 100;
-    if (ref.figure == "efficiency" && scaling.speedup > 0) return scaling.efficiency * 100;
-    if (ref.figure == "busbw_gbps") {
+    const auto is = [&](Figure figure) { return ref.figure == figureStyle(figure).reference; };
+    if (is(Figure::SamplesPerS) && measured && f.samples_per_s > 0) return f.samples_per_s;
+    if (is(Figure::TokensPerS) && measured && f.tokens_per_s > 0) return f.tokens_per_s;
+    if (is(Figure::StepTime) && measured && f.breakdown.step_s > 0) return f.breakdown.step_s * 1e3;
+    if (is(Figure::TimeToTarget)) return run.time_to_target_s;
+    if (is(Figure::MlperfTimeToTrain) && run.mlperf_status == "success") return run.mlperf_time_to_train_min;
+    if (is(Figure::Mfu) && f.mfu) return *f.mfu * 100;
+    if (is(Figure::Efficiency) && scaling.speedup > 0) return scaling.efficiency * 100;
+    if (is(Figure::Busbw)) {
         std::optional<double> peak;
         for (const CollectiveRecord& c : run.collectives)
             if (ref.bytes && c.bytes == *ref.bytes) peak = std::max(peak.value_or(0), c.busbw_gbps);
@@ -110,33 +112,34 @@ std::vector<ReferenceVerdict> referenceVerdicts(const std::vector<RunResult>& re
 
 std::vector<RegressionVerdict> regressionVerdicts(const std::vector<RunResult>& baseline,
                                                   const std::vector<RunResult>& current, double threshold) {
-    struct Figure {
-        const char* name;
-        bool higher_is_better;
+    // The figures a regression is judged on: their names and directions from the registry
+    // (figure_registry.h), each run's value of them here.
+    struct Judged {
+        Figure figure;
         std::optional<double> (*of)(const RunResult&);
     };
-    static const Figure figures[] = {
-        {"samples/s", true,
+    static const Judged figures[] = {
+        {Figure::SamplesPerS,
          [](const RunResult& r) {
              return r.figures.steady_steps > 0 && r.figures.samples_per_s > 0
                         ? std::optional(r.figures.samples_per_s)
                         : std::nullopt;
          }},
-        {"tokens/s", true,
+        {Figure::TokensPerS,
          [](const RunResult& r) {
              return r.figures.tokens_per_s > 0 ? std::optional(r.figures.tokens_per_s) : std::nullopt;
          }},
-        {"step time (ms)", false,
+        {Figure::StepTime,
          [](const RunResult& r) {
              return r.figures.steady_steps > 0 ? std::optional(r.figures.breakdown.step_s * 1e3)
                                                : std::nullopt;
          }},
-        {"time to target (s)", false, [](const RunResult& r) { return r.time_to_target_s; }},
-        {"MLPerf time to train (min)", false,
+        {Figure::TimeToTarget, [](const RunResult& r) { return r.time_to_target_s; }},
+        {Figure::MlperfTimeToTrain,
          [](const RunResult& r) {
              return r.mlperf_status == "success" ? r.mlperf_time_to_train_min : std::nullopt;
          }},
-        {"peak busbw (GB/s)", true,
+        {Figure::PeakBusbw,
          [](const RunResult& r) {
              std::optional<double> peak;
              for (const CollectiveRecord& c : r.collectives)
@@ -161,19 +164,20 @@ std::vector<RegressionVerdict> regressionVerdicts(const std::vector<RunResult>& 
         if (base == before.end()) continue;
         const std::string& label =
             labels[static_cast<std::size_t>(std::find(keys.begin(), keys.end(), key.first) - keys.begin())];
-        for (const Figure& figure : figures) {
+        for (const Judged& figure : figures) {
+            const bool higher_is_better = figureStyle(figure.figure).better == Better::Higher;
             std::vector<double> a, b;
             for (const RunResult* r : base->second)
                 if (const auto v = figure.of(*r)) a.push_back(*v);
             for (const RunResult* r : runs)
                 if (const auto v = figure.of(*r)) b.push_back(*v);
             if (a.empty() || b.empty()) continue;
-            RegressionVerdict v{label, key.second, figure.name, figure.higher_is_better,
+            RegressionVerdict v{label, key.second, figureHeader(figure.figure), higher_is_better,
                                 changeOrNoise(a, b, threshold)};
             const bool higher = v.change.kind == ChangeKind::Higher,
                        lower = v.change.kind == ChangeKind::Lower;
-            v.regression = figure.higher_is_better ? lower : higher;
-            v.improvement = figure.higher_is_better ? higher : lower;
+            v.regression = higher_is_better ? lower : higher;
+            v.improvement = higher_is_better ? higher : lower;
             out.push_back(v);
         }
     }

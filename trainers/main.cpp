@@ -3,6 +3,7 @@
 #include "collective_sweep.h"
 #include "device_check.h"
 #include "engine_options.h"
+#include "metric_stream.h"
 #include "metric_writer.h"
 #include "mpi_check.h"
 #include "open_communicator.h"
@@ -36,24 +37,26 @@ int sweep(const EngineOptions& o, const World& w) {
     const auto cases = sweepCases(o, *comm, skipped);
     std::optional<MetricWriter> metrics; // only rank 0 talks
     if (w.rank == 0) {
+        namespace field = metric_stream::header;
+        namespace hyper = field::sweep_hyperparameters;
         metrics.emplace(o.metrics);
         json header = headerRecord(o, w, ranks);
-        header["hyperparameters"] = {
-            {"sizes",
+        header[field::kHyperparameters] = {
+            {hyper::kSizes,
              "logspace(0, sweep_max_log10, sweep_points) elements; all-gather, reduce-scatter and "
              "all-to-all: elements / ranks per rank, the record giving the whole buffer (nccl-tests)"},
-            {"sweep_points", o.sweep_points},
-            {"sweep_max_log10", o.sweep_max_log10},
-            {"repetitions", o.repetitions},
-            {"warmup_iterations", o.warmup_iterations},
-            {"collectives", o.collectives},
-            {"dtypes", o.dtypes},
-            {"ops", o.ops},
-            {"in_place", o.in_place},
-            {"timing", o.timing}};
-        header["backend"] = comm->backend();
-        header["allreduce"] = comm->description();
-        if (!skipped.empty()) header["skipped"] = skipped;
+            {hyper::kSweepPoints, o.sweep_points},
+            {hyper::kSweepMaxLog10, o.sweep_max_log10},
+            {hyper::kRepetitions, o.repetitions},
+            {hyper::kWarmupIterations, o.warmup_iterations},
+            {hyper::kCollectives, o.collectives},
+            {hyper::kDtypes, o.dtypes},
+            {hyper::kOps, o.ops},
+            {hyper::kInPlace, o.in_place},
+            {hyper::kTiming, o.timing}};
+        header[field::kBackend] = comm->backend();
+        header[field::kAllreduce] = comm->description();
+        if (!skipped.empty()) header[field::kSkipped] = skipped;
         metrics->write(header);
     }
     const auto start = Clock::now();
@@ -61,13 +64,14 @@ int sweep(const EngineOptions& o, const World& w) {
         throw std::runtime_error(comm->backend() +
                                  ": a collective gave a wrong result for at least one message "
                                  "size (see the records whose correct is false)");
+    namespace field = metric_stream::summary;
     if (metrics)
-        metrics->write({{"type", "summary"},
-                        {"steps", 0},
-                        {"wall_s", seconds(start, Clock::now())},
-                        {"samples_per_s", 0},
-                        {"final_loss", 0},
-                        {"final_accuracy", nullptr}});
+        metrics->write({{metric_stream::kType, field::kRecord},
+                        {field::kSteps, 0},
+                        {field::kWallS, seconds(start, Clock::now())},
+                        {field::kSamplesPerS, 0},
+                        {field::kFinalLoss, 0},
+                        {field::kFinalAccuracy, nullptr}});
     return 0;
 }
 
@@ -119,7 +123,9 @@ int main(int argc, char** argv) {
         if (world.rank == 0 && !options.metrics.empty()) {
             try {
                 if (auto own = MetricWriter::forLastWords(options.metrics))
-                    own->write({{"type", "error"}, {"rank", 0}, {"message", e.what()}});
+                    own->write({{metric_stream::kType, metric_stream::error::kRecord},
+                                {metric_stream::error::kRank, 0},
+                                {metric_stream::error::kMessage, e.what()}});
             } catch (...) {
             }
         }

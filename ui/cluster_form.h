@@ -10,13 +10,6 @@
 #include <string>
 #include <vector>
 
-class QCheckBox;
-class QComboBox;
-class QDoubleSpinBox;
-class QLineEdit;
-class QPlainTextEdit;
-class QSpinBox;
-
 namespace scalebench {
 
 class ClusterForm : public QWidget {
@@ -39,38 +32,10 @@ class ClusterForm : public QWidget {
     QString fieldLabel(const std::string& key) const;
 
   private:
-    QWidget* buildHeadNodeBox();
-    QWidget* buildJobBox();
     void setEnabledFields(bool editable);
-    std::map<std::string, QWidget*> fields() const; // the field of each [[cluster]] key
 
-    ClusterSettings base_; // fields the form does not show come from here
-
-    QLineEdit* name_;
-    QLineEdit* host_;
-    QLineEdit* user_;
-    QSpinBox* port_;
-    QLineEdit* identity_files_;
-    QLineEdit* known_hosts_;
-    QCheckBox* trust_on_first_use_;
-    QLineEdit* remote_root_;
-    QLineEdit* torch_python_;
-    QLineEdit* data_root_; // the cluster's data_root
-    QLineEdit* partition_;
-    QLineEdit* account_;
-    QLineEdit* constraint_;
-    QLineEdit* time_limit_;
-    QSpinBox* tasks_per_node_;
-    QSpinBox* gpus_per_node_;
-    QCheckBox* gres_syntax_;
-    QCheckBox* exclusive_;
-    QComboBox* launcher_;
-    QLineEdit* container_image_;
-    QSpinBox* poll_seconds_;
-    QPlainTextEdit* setup_;
-    QPlainTextEdit* nccl_env_;
-    QDoubleSpinBox* price_per_gpu_hour_; // 0: no price
-    QLineEdit* currency_;
+    ClusterSettings base_;                   // fields the form does not show come from here
+    std::map<std::string, QWidget*> fields_; // the field of each [[cluster]] key the form shows
 };
 
 } // namespace scalebench

@@ -10,10 +10,12 @@ namespace scalebench {
 
 namespace {
 
-QString valueText(const std::optional<double>& value, const std::string& unit) {
+// The figure's value with the decimals its row gives (figure_registry.h), and its unit where one is worth
+// writing beside it.
+QString valueText(const std::optional<double>& value, const FigureComparison& figure) {
     if (!value) return QStringLiteral("-");
-    const int decimals = unit == "samples/s" ? 1 : unit == "" ? 4 : unit == "GB/s" ? 3 : 2;
-    QString text = QString::number(*value, 'f', decimals);
+    const std::string& unit = figure.unit;
+    QString text = QString::number(*value, 'f', figure.decimals);
     if (unit == "x") return text + QLatin1Char('x');
     if (unit == "%") return text + QLatin1Char('%');
     return unit.empty() || unit == "samples/s" ? text
@@ -87,9 +89,9 @@ QVariant plainValue(const FigureComparison& r, int column) {
 QVariant shownText(const FigureComparison& r, int column) {
     switch (column) {
     case ComparisonModel::A:
-        return valueText(r.a, r.unit);
+        return valueText(r.a, r);
     case ComparisonModel::B:
-        return valueText(r.b, r.unit);
+        return valueText(r.b, r);
     case ComparisonModel::Change:
         if (!r.percent) return QString::fromStdString(r.note);
         return ComparisonModel::percentText(*r.percent) + QLatin1Char(' ') +

@@ -77,7 +77,8 @@ MainWindow::MainWindow(const StoreAddress& store, SessionController* controller,
     connectLoader();
     connectController();
     showTab(QStringLiteral("runsTab"));
-    resize(1280, 800); // a laptop screen; every tab fits it (tests/test_ui_views.cpp, "fits 1280x800")
+    resize(1280,
+           800); // a laptop screen; every tab fits it (tests/ui/test_main_window_views.cpp, "fits 1280x800")
     resizeDocks({dock}, {430}, Qt::Horizontal);
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());

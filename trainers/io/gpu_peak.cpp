@@ -1,6 +1,8 @@
 // The dense tensor-core peaks of the GPUs the engine is run on, by model name, and the header's peak record.
 #include "gpu_peak.h"
 
+#include "metric_stream.h"
+
 #include <array>
 #include <string_view>
 
@@ -70,8 +72,9 @@ std::optional<PeakChoice> choosePeak(double stated_tflops, const std::string& gp
 }
 
 nlohmann::json toJson(const PeakChoice& peak) {
-    return {{"peak_tflops", peak.tflops > 0 ? nlohmann::json(peak.tflops) : nlohmann::json(nullptr)},
-            {"peak_source", peak.source}};
+    namespace field = metric_stream::header;
+    return {{field::kPeakTflops, peak.tflops > 0 ? nlohmann::json(peak.tflops) : nlohmann::json(nullptr)},
+            {field::kPeakSource, peak.source}};
 }
 
 } // namespace scalebench

@@ -3,6 +3,7 @@
 
 #include "bus_bandwidth.h"
 #include "message_sizes.h"
+#include "metric_stream.h"
 #include "mpi_check.h"
 #include "mpi_communicator.h"
 
@@ -284,21 +285,22 @@ bool runCollectiveSweep(const EngineOptions& o, const std::vector<SweepCase>& ca
             const auto bytes = l.total * static_cast<std::int64_t>(width);
             const double algbw = static_cast<double>(bytes) / seconds / 1e9;
             if (writer) {
+                namespace field = metric_stream::collective;
                 nlohmann::json record = {
-                    {"type", "collective"},
-                    {"collective", collectiveName(s.collective)},
-                    {"backend", comm.backend()},
-                    {"dtype", dtypeName(s.dtype)},
-                    {"in_place", s.in_place},
-                    {"elements", l.total},
-                    {"bytes", bytes},
-                    {"ranks", n},
-                    {"repetitions", o.repetitions},
-                    {"time_s", seconds},
-                    {"algbw_gbps", algbw},
-                    {"busbw_gbps", algbw * busBandwidthFactor(collectiveName(s.collective), n)},
-                    {"correct", correct}};
-                if (isReduction(s.collective)) record["op"] = reduceOpName(s.op);
+                    {metric_stream::kType, field::kRecord},
+                    {field::kCollective, collectiveName(s.collective)},
+                    {field::kBackend, comm.backend()},
+                    {field::kDtype, dtypeName(s.dtype)},
+                    {field::kInPlace, s.in_place},
+                    {field::kElements, l.total},
+                    {field::kBytes, bytes},
+                    {field::kRanks, n},
+                    {field::kRepetitions, o.repetitions},
+                    {field::kTimeS, seconds},
+                    {field::kAlgbwGbps, algbw},
+                    {field::kBusbwGbps, algbw * busBandwidthFactor(collectiveName(s.collective), n)},
+                    {field::kCorrect, correct}};
+                if (isReduction(s.collective)) record[field::kOp] = reduceOpName(s.op);
                 writer->write(record);
             }
         }

@@ -7,6 +7,7 @@
 #include "gpu_inventory.h"
 #include "gradient_clipping.h"
 #include "llama.h"
+#include "metric_stream.h"
 #include "metric_writer.h"
 #include "mpi_check.h"
 #include "training_device.h"
@@ -26,6 +27,7 @@ namespace scalebench {
 namespace {
 
 using nlohmann::json;
+namespace check_field = metric_stream::device_check::check;
 
 double maxAbsDifference(const torch::Tensor& a, const torch::Tensor& b) {
     return (a.to(torch::kCPU, torch::kFloat64) - b.to(torch::kCPU, torch::kFloat64))
@@ -36,14 +38,14 @@ double maxAbsDifference(const torch::Tensor& a, const torch::Tensor& b) {
 
 // One check's outcome: its name, whether it passed, and the figures it was judged by.
 json checked(const std::string& name, bool passed, json figures) {
-    json record = {{"name", name}, {"passed", passed}};
+    json record = {{check_field::kName, name}, {check_field::kPassed, passed}};
     record.update(figures);
     return record;
 }
 
 json compared(const std::string& name, double difference, double tolerance) {
     return checked(name, difference <= tolerance,
-                   {{"max_abs_difference", difference}, {"tolerance", tolerance}});
+                   {{check_field::kMaxAbsDifference, difference}, {check_field::kTolerance, tolerance}});
 }
 
 // The fused kernels of the workloads against their plain formulas, on `device`, in fp32.
@@ -188,7 +190,7 @@ bool runDeviceCheck(const EngineOptions& given, const World& w) {
         try {
             check();
         } catch (const std::exception& e) {
-            checks.push_back(checked(name, false, {{"error", e.what()}}));
+            checks.push_back(checked(name, false, {{check_field::kError, e.what()}}));
         }
     };
     attempt("fused kernels", [&] {
@@ -200,45 +202,47 @@ bool runDeviceCheck(const EngineOptions& given, const World& w) {
     attempt(repeated, [&] {
         synchronous = seededLosses(o, w, device.device, /*prefetch=*/false, steps);
         const auto again = seededLosses(o, w, device.device, /*prefetch=*/false, steps);
-        checks.push_back(
-            checked(repeated, synchronous == again, {{"losses", synchronous}, {"again", again}}));
+        checks.push_back(checked(repeated, synchronous == again,
+                                 {{check_field::kLosses, synchronous}, {check_field::kAgain, again}}));
     });
     if (device.cuda() && !synchronous.empty()) {
         const std::string prefetch = "prefetched batches = synchronous steps: bit-identical losses";
         attempt(prefetch, [&] {
             const auto prefetched = seededLosses(o, w, device.device, /*prefetch=*/true, steps);
-            checks.push_back(checked(prefetch, prefetched == synchronous,
-                                     {{"losses", synchronous}, {"prefetched", prefetched}}));
+            checks.push_back(
+                checked(prefetch, prefetched == synchronous,
+                        {{check_field::kLosses, synchronous}, {check_field::kPrefetched, prefetched}}));
         });
         const std::string against_cpu = "GPU losses = CPU losses within the tolerance";
         attempt(against_cpu, [&] {
             const auto on_cpu = seededLosses(o, w, torch::Device(torch::kCPU), /*prefetch=*/false, steps);
             const double difference = largestRelativeDifference(synchronous, on_cpu);
             checks.push_back(checked(against_cpu, difference <= kDeviceCheckCpuTolerance,
-                                     {{"losses", synchronous},
-                                      {"cpu_losses", on_cpu},
-                                      {"max_relative_difference", difference},
-                                      {"tolerance", kDeviceCheckCpuTolerance}}));
+                                     {{check_field::kLosses, synchronous},
+                                      {check_field::kCpuLosses, on_cpu},
+                                      {check_field::kMaxRelativeDifference, difference},
+                                      {check_field::kTolerance, kDeviceCheckCpuTolerance}}));
         });
     }
     int passed = 1;
     for (const auto& c : checks)
-        passed = passed && c["passed"].get<bool>();
+        passed = passed && c[check_field::kPassed].get<bool>();
     int passed_everywhere = passed;
     MPI_CHECK(MPI_Allreduce(&passed, &passed_everywhere, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD));
     if (w.rank == 0) {
         MetricWriter metrics(o.metrics);
+        namespace field = metric_stream::device_check;
         json header = headerRecord(o, w, hosts);
-        header["device"] = device.record();
+        header[metric_stream::header::kDevice] = device.record();
         metrics.write(header);
-        metrics.write({{"type", "device_check"},
-                       {"workload", o.workload},
-                       {"device", device.device.str()},
-                       {"steps", steps},
-                       {"rank", 0},
-                       {"verdict", passed_everywhere ? "pass" : "fail"},
-                       {"ranks_passed", static_cast<bool>(passed_everywhere)},
-                       {"checks", checks}});
+        metrics.write({{metric_stream::kType, field::kRecord},
+                       {field::kWorkload, o.workload},
+                       {field::kDevice, device.device.str()},
+                       {field::kSteps, steps},
+                       {field::kRank, 0},
+                       {field::kVerdict, passed_everywhere ? field::kPass : field::kFail},
+                       {field::kRanksPassed, static_cast<bool>(passed_everywhere)},
+                       {field::kChecks, checks}});
     }
     return passed_everywhere != 0;
 }

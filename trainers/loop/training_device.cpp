@@ -2,6 +2,7 @@
 #include "training_device.h"
 
 #include "device_placement.h"
+#include "metric_stream.h"
 
 #include <c10/core/impl/VirtualGuardImpl.h>
 #include <stdexcept>
@@ -24,10 +25,11 @@ std::string noGpuReason([[maybe_unused]] const GpuInventory& gpus) {
 } // namespace
 
 nlohmann::json TrainingDevice::record() const {
-    return {{"requested", requested},
-            {"type", cuda() ? "cuda" : "cpu"},
-            {"index", cuda() ? nlohmann::json(device.index()) : nlohmann::json(nullptr)},
-            {"reason", reason}};
+    namespace field = metric_stream::header::device;
+    return {{field::kRequested, requested},
+            {field::kType, cuda() ? field::kCuda : field::kCpu},
+            {field::kIndex, cuda() ? nlohmann::json(device.index()) : nlohmann::json(nullptr)},
+            {field::kReason, reason}};
 }
 
 TrainingDevice chooseTrainingDevice(const std::string& requested, const World& world,

@@ -11,6 +11,7 @@
 #include "gradient_buckets.h"
 #include "launch_environment.h"
 #include "loss_scaler.h"
+#include "metric_stream.h"
 #include "metric_writer.h"
 #include "mllog_writer.h"
 #include "mpi_check.h"
@@ -163,9 +164,10 @@ json cpuKernels() {
             model = line.substr(line.find(':') + 2);
             break;
         }
-    return {{"aten_capability", at::get_cpu_capability()},
-            {"onednn_max_isa", onednn && *onednn ? onednn : "ALL"},
-            {"cpu_model", model}};
+    namespace field = metric_stream::header::cpu_kernels;
+    return {{field::kAtenCapability, at::get_cpu_capability()},
+            {field::kOnednnMaxIsa, onednn && *onednn ? onednn : "ALL"},
+            {field::kCpuModel, model}};
 }
 
 // --threads, else this node's cores shared among its ranks.
@@ -327,15 +329,20 @@ Evaluation evaluateAfterStep(int64_t step, Workload& workload, const EvalMetric&
     const Evaluation eval = workload.evaluate();
     if (mllog) {
         // MLPerf logs BLEU as a fraction (gnmt's and transformer's targets are 0.24 and 0.25).
-        mllog->event("eval_accuracy", metric.name == "bleu" ? eval.value / 100 : eval.value, at);
+        mllog->event("eval_accuracy",
+                     metric.name == metric_stream::eval_metric::kBleu ? eval.value / 100 : eval.value, at);
         mllog->end("eval_stop", nullptr, at);
     }
     workload.afterEvaluation(eval);
     if (metrics) {
-        json record = {{"type", "eval"},        {"step", step},
-                       {"metric", metric.name}, {"value", eval.value},
-                       {"loss", eval.loss},     {"elapsed_s", seconds(run_start, Clock::now())}};
-        if (metric.name == "accuracy") record["accuracy"] = eval.value;
+        namespace field = metric_stream::eval;
+        json record = {{metric_stream::kType, field::kRecord},
+                       {field::kStep, step},
+                       {field::kMetric, metric.name},
+                       {field::kValue, eval.value},
+                       {field::kLoss, eval.loss},
+                       {field::kElapsedS, seconds(run_start, Clock::now())}};
+        if (metric.name == metric_stream::eval_metric::kAccuracy) record[field::kAccuracy] = eval.value;
         record.update(eval.evidence);
         metrics->write(record);
     }
@@ -347,11 +354,12 @@ void writeCheckpoint(const EngineOptions& o, int64_t step, const TrainingState& 
                      MetricWriter* metrics) {
     const auto start = Clock::now();
     const auto path = saveCheckpoint(o.checkpoint_dir, step, state, w);
+    namespace field = metric_stream::checkpoint;
     if (metrics)
-        metrics->write({{"type", "checkpoint"},
-                        {"step", step},
-                        {"path", path.string()},
-                        {"seconds", seconds(start, Clock::now())}});
+        metrics->write({{metric_stream::kType, field::kRecord},
+                        {field::kStep, step},
+                        {field::kPath, path.string()},
+                        {field::kSeconds, seconds(start, Clock::now())}});
 }
 
 // A training run as the setup made it: what its header describes, and what the training section and the
@@ -380,8 +388,8 @@ std::unique_ptr<MetricWriter> openMetricStream(const TrainingRun& run, const jso
     json header = headerRecord(run.o, run.w, hosts);
     header.update(trainingHeaderFields(run.o, threads, run.state, run.metric, run.gradients, comm));
     if (run.o.resume) {
-        header["resumed_from"] = run.start.resumed_from;
-        header["first_step"] = run.start.first_step;
+        header[metric_stream::header::kResumedFrom] = run.start.resumed_from;
+        header[metric_stream::header::kFirstStep] = run.start.first_step;
     }
     scheduleHeaderFields(header, run.o, run.schedule);
     header.update(deviceHeaderFields(run.device, gpus, run.gradients, run.peak));
@@ -455,25 +463,26 @@ void setLearningRate(torch::optim::Optimizer& optimizer, double lr) {
 }
 
 json headerRecord(const EngineOptions& o, const World& w, const json& hosts) {
+    namespace field = metric_stream::header;
     const std::optional<std::string> nccl = ncclLibraryVersion();
-    return {{"type", "header"},
-            {"version", 1},
-            {"workload", o.workload},
-            {"dataset", o.workload == "allreduce-sweep" ? "none" : o.dataset},
-            {"ranks", w.ranks},
-            {"hosts", hosts},
-            {"versions",
-             {{"engine", SCALEBENCH_VERSION},
-              {"source", SCALEBENCH_ENGINE_SOURCE},
-              {"libtorch", TORCH_VERSION},
-              {"mpi", mpiLibraryVersion()}}},
+    return {{metric_stream::kType, field::kRecord},
+            {field::kVersion, field::kFormatVersion},
+            {field::kWorkload, o.workload},
+            {field::kDataset, o.workload == "allreduce-sweep" ? "none" : o.dataset},
+            {field::kRanks, w.ranks},
+            {field::kHosts, hosts},
+            {field::kVersions,
+             {{field::versions::kEngine, SCALEBENCH_VERSION},
+              {field::versions::kSource, SCALEBENCH_ENGINE_SOURCE},
+              {field::versions::kLibtorch, TORCH_VERSION},
+              {field::versions::kMpi, mpiLibraryVersion()}}},
             // the NCCL library this engine runs with, whatever the backend (null: built without NCCL)
-            {"nccl_version", nccl ? json(*nccl) : json(nullptr)},
-            {"mpi_thread", mpiThreadLevel()},
+            {field::kNcclVersion, nccl ? json(*nccl) : json(nullptr)},
+            {field::kMpiThread, mpiThreadLevel()},
             // rank 0's: the launcher gives every rank the same settings
-            {"environment", launchEnvironment(environ)},
-            {"cpu_kernels", cpuKernels()},
-            {"unix_time",
+            {field::kEnvironment, launchEnvironment(environ)},
+            {field::kCpuKernels, cpuKernels()},
+            {field::kUnixTime,
              std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count()}};
 }
 

@@ -2,6 +2,7 @@
 // run_stop.
 #include "training_mllog.h"
 
+#include "metric_stream.h"
 #include "mlperf_benchmark.h"
 
 #include <nlohmann/json.hpp>
@@ -56,8 +57,9 @@ void logRunInfo(MllogWriter& log, const EngineOptions& o, const World& w, const 
 }
 
 RunStopOnError::~RunStopOnError() {
+    namespace run_stop = metric_stream::mllog_run_stop;
     if (log && std::uncaught_exceptions() > exceptions) try {
-            log->end("run_stop", nullptr, {{"status", "aborted"}});
+            log->end("run_stop", nullptr, {{run_stop::kStatus, run_stop::kAborted}});
         } catch (...) {
         }
 }
@@ -74,8 +76,10 @@ void MllogEpochs::close() {
 }
 
 void logRunStop(MllogWriter& log, MllogEpochs& epochs, bool target_reached) {
+    namespace run_stop = metric_stream::mllog_run_stop;
     epochs.close();
-    log.end("run_stop", nullptr, {{"status", target_reached ? "success" : "aborted"}});
+    log.end("run_stop", nullptr,
+            {{run_stop::kStatus, target_reached ? run_stop::kSuccess : run_stop::kAborted}});
 }
 
 } // namespace scalebench

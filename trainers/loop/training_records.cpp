@@ -2,6 +2,7 @@
 // times and the summary.
 #include "training_records.h"
 
+#include "metric_stream.h"
 #include "mpi_check.h"
 
 #include <ATen/Context.h>
@@ -17,62 +18,67 @@ using nlohmann::json;
 json trainingHeaderFields(const EngineOptions& o, int threads, const TrainingState& state,
                           const EvalMetric& metric, const GradientBuckets& gradients,
                           const Communicator& comm) {
+    namespace field = metric_stream::header;
     json header;
     // The first bucket's size as GradientBuckets closes it: never above the others'.
     const double first_bucket_mb = std::min(o.first_bucket_mb, o.bucket_mb);
-    header["threads_per_rank"] = threads;
-    header["parameters"] = gradients.elements();
-    header["hyperparameters"] = state.workload.hyperparameters();
-    header["eval_metric"] = metric.name;
-    header["allreduce"] =
+    header[field::kThreadsPerRank] = threads;
+    header[field::kParameters] = gradients.elements();
+    header[field::kHyperparameters] = state.workload.hyperparameters();
+    header[field::kEvalMetric] = metric.name;
+    header[field::kAllreduce] =
         "fp32 gradients averaged in " + std::to_string(gradients.bucketCount()) + " buckets of up to " +
         json(o.bucket_mb).dump() + " MiB, the first up to " + json(first_bucket_mb).dump() +
         " MiB (reverse registration order), " +
         (o.overlap ? "each started as soon as backward has filled it; " : "all after backward; ") +
         comm.description();
-    header["backend"] = comm.backend();
-    header["bucket_mb"] = o.bucket_mb;
-    header["first_bucket_mb"] = first_bucket_mb;
-    header["overlap"] = o.overlap;
-    header["bucket_elements"] = gradients.bucketElements();
-    header["precision"] = o.precision;
+    header[field::kBackend] = comm.backend();
+    header[field::kBucketMb] = o.bucket_mb;
+    header[field::kFirstBucketMb] = first_bucket_mb;
+    header[field::kOverlap] = o.overlap;
+    header[field::kBucketElements] = gradients.bucketElements();
+    header[field::kPrecision] = o.precision;
     if (state.scaler) {
+        namespace scaling = field::loss_scaling;
         const auto& s = state.scaler->options();
-        header["loss_scaling"] = {
-            {"initial_scale", s.initial_scale},
-            {"factor", s.factor},
-            {"window", s.window},
-            {"max_scale", std::isfinite(s.max_scale) ? json(s.max_scale) : json(nullptr)},
-            {"min_scale", s.min_scale}};
+        header[field::kLossScaling] = {
+            {scaling::kInitialScale, s.initial_scale},
+            {scaling::kFactor, s.factor},
+            {scaling::kWindow, s.window},
+            {scaling::kMaxScale, std::isfinite(s.max_scale) ? json(s.max_scale) : json(nullptr)},
+            {scaling::kMinScale, s.min_scale}};
     }
     return header;
 }
 
 void scheduleHeaderFields(json& header, const EngineOptions& o, const TrainingSchedule& schedule) {
-    json& hp = header["hyperparameters"];
-    hp["steps"] = schedule.steps();
-    hp["batch_per_rank"] = o.batch_per_rank;
-    hp["accumulation"] = schedule.accumulation();
-    hp["global_batch"] = schedule.globalBatch();
-    if (o.epochs > 0) hp["epochs"] = o.epochs;
-    if (schedule.trainingSamples() > 0) hp["train_samples"] = schedule.trainingSamples();
-    hp["eval_every"] = o.eval_every;
-    hp["eval_samples"] = o.eval_samples;
-    header["data_dir"] = o.data_dir;
+    namespace field = metric_stream::header;
+    namespace hyper = field::hyperparameters;
+    json& hp = header[field::kHyperparameters];
+    hp[hyper::kSteps] = schedule.steps();
+    hp[hyper::kBatchPerRank] = o.batch_per_rank;
+    hp[hyper::kAccumulation] = schedule.accumulation();
+    hp[hyper::kGlobalBatch] = schedule.globalBatch();
+    if (o.epochs > 0) hp[hyper::kEpochs] = o.epochs;
+    if (schedule.trainingSamples() > 0) hp[hyper::kTrainSamples] = schedule.trainingSamples();
+    hp[hyper::kEvalEvery] = o.eval_every;
+    hp[hyper::kEvalSamples] = o.eval_samples;
+    header[field::kDataDir] = o.data_dir;
 }
 
 json deviceHeaderFields(const TrainingDevice& device, const GpuInventory& gpus,
                         const GradientBuckets& gradients, const PeakChoice& peak) {
+    namespace field = metric_stream::header;
     json header;
-    header["device"] = device.record();
+    header[field::kDevice] = device.record();
     header.update(toJson(gpus));
-    header["gradient_path"] = gradients.path();
+    header[field::kGradientPath] = gradients.path();
     if (device.cuda()) {
         const auto& context = at::globalContext();
-        header["tf32"] = {
-            {"matmul",
+        header[field::kTf32] = {
+            {field::tf32::kMatmul,
              at::precision2str(context.float32Precision(at::Float32Backend::CUDA, at::Float32Op::MATMUL))},
-            {"conv",
+            {field::tf32::kConv,
              at::precision2str(context.float32Precision(at::Float32Backend::CUDA, at::Float32Op::CONV))}};
     }
     header.update(toJson(peak));
@@ -87,27 +93,28 @@ json stepRecord(int64_t step, const StepOutcome& s, const Workload& workload, in
     const int64_t step_samples = s.samples * w.ranks, step_tokens = s.tokens * w.ranks;
     const double step_flops = workload.trainingFlopsPerStep() * static_cast<double>(accumulation) *
                               w.ranks; // model FLOPs, all micro-batches of all ranks
-    json record = {{"type", "step"},
-                   {"step", step},
-                   {"epoch", s.epoch},
-                   {"loss", s.loss},
-                   {"lr", s.lr},
-                   {"samples_per_s", static_cast<double>(step_samples) / step_s},
-                   {"step_s", step_s},
-                   {"data_s", s.data_s},
-                   {"forward_s", s.forward_s},
-                   {"backward_s", s.backward_s},
-                   {"allreduce_s", s.allreduce_s},
-                   {"optimizer_s", s.optimizer_s},
-                   {"comm_hidden_s", s.comm_hidden_s},
-                   {"elapsed_s", std::chrono::duration<double>(s.end - run_start).count()}};
-    if (step_tokens > 0) record["tokens_per_s"] = static_cast<double>(step_tokens) / step_s;
-    if (loss_scaling) record["loss_scale"] = s.loss_scale;
-    if (!s.stepped) record["skipped"] = true;
+    namespace field = metric_stream::step;
+    json record = {{metric_stream::kType, field::kRecord},
+                   {field::kStep, step},
+                   {field::kEpoch, s.epoch},
+                   {field::kLoss, s.loss},
+                   {field::kLr, s.lr},
+                   {field::kSamplesPerS, static_cast<double>(step_samples) / step_s},
+                   {field::kStepS, step_s},
+                   {field::kDataS, s.data_s},
+                   {field::kForwardS, s.forward_s},
+                   {field::kBackwardS, s.backward_s},
+                   {field::kAllreduceS, s.allreduce_s},
+                   {field::kOptimizerS, s.optimizer_s},
+                   {field::kCommHiddenS, s.comm_hidden_s},
+                   {field::kElapsedS, std::chrono::duration<double>(s.end - run_start).count()}};
+    if (step_tokens > 0) record[field::kTokensPerS] = static_cast<double>(step_tokens) / step_s;
+    if (loss_scaling) record[field::kLossScale] = s.loss_scale;
+    if (!s.stepped) record[field::kSkipped] = true;
     // MaxText's Llama-2 recipe (seed 003): MFU = global model FLOPs / step time / GPUs / peak.
     if (step_flops > 0) {
-        record["model_flops_per_s"] = step_flops / step_s;
-        if (peak_tflops > 0) record["mfu"] = step_flops / step_s / (w.ranks * peak_tflops * 1e12);
+        record[field::kModelFlopsPerS] = step_flops / step_s;
+        if (peak_tflops > 0) record[field::kMfu] = step_flops / step_s / (w.ranks * peak_tflops * 1e12);
     }
     return record;
 }
@@ -126,7 +133,12 @@ json bucketsRecord(int64_t step, const StepOutcome& s, const GradientBuckets& gr
         start.push_back(microseconds(s.buckets[b].start_s));
         end.push_back(microseconds(s.buckets[b].end_s));
     }
-    return {{"type", "buckets"}, {"step", step}, {"bytes", bytes}, {"start_s", start}, {"end_s", end}};
+    namespace field = metric_stream::buckets;
+    return {{metric_stream::kType, field::kRecord},
+            {field::kStep, step},
+            {field::kBytes, bytes},
+            {field::kStartS, start},
+            {field::kEndS, end}};
 }
 
 void writeRankTimes(MetricWriter* metrics, const World& w, int64_t step, double step_s, double compute_s) {
@@ -139,8 +151,11 @@ void writeRankTimes(MetricWriter* metrics, const World& w, int64_t step, double 
         step_times.push_back(all[2 * r]);
         compute_times.push_back(all[2 * r + 1]);
     }
-    metrics->write(
-        {{"type", "rank_times"}, {"step", step}, {"step_s", step_times}, {"compute_s", compute_times}});
+    namespace field = metric_stream::rank_times;
+    metrics->write({{metric_stream::kType, field::kRecord},
+                    {field::kStep, step},
+                    {field::kStepS, step_times},
+                    {field::kComputeS, compute_times}});
 }
 
 bool reached(const EvalMetric& metric, double value, double target) {
@@ -150,28 +165,30 @@ bool reached(const EvalMetric& metric, double value, double target) {
 json summaryRecord(double peak_tflops, const World& w, const Workload& workload, int64_t accumulation,
                    const EvalMetric& metric, std::optional<StopTarget> target, const RunTotals& t,
                    const LossScaler* scaler, double wall_s) {
-    const bool accuracy = metric.name == "accuracy";
-    json summary = {{"type", "summary"},
-                    {"steps", t.steps},
-                    {"wall_s", wall_s},
-                    {"train_s", t.train_s},
-                    {"samples_per_s", static_cast<double>(t.samples) / t.train_s},
-                    {"eval_metric", metric.name},
-                    {"target", target ? json(target->shown) : json(nullptr)},
-                    {"target_reached", target ? json(t.time_to_target_s.has_value()) : json(nullptr)},
-                    {"target_accuracy", target && accuracy ? json(target->evaluation) : json(nullptr)},
-                    {"time_to_accuracy_s", t.time_to_target_s ? json(*t.time_to_target_s) : json(nullptr)},
-                    {"best_value", t.best_value ? json(*t.best_value) : json(nullptr)},
-                    {"final_loss", t.final_loss},
-                    {"skipped_steps", scaler ? scaler->skippedSteps() : 0},
-                    {"final_value", t.last_eval ? json(t.last_eval->value) : json(nullptr)},
-                    {"final_accuracy", t.last_eval && accuracy ? json(t.last_eval->value) : json(nullptr)}};
-    if (t.tokens > 0) summary["tokens_per_s"] = static_cast<double>(t.tokens) / t.train_s;
+    namespace field = metric_stream::summary;
+    const bool accuracy = metric.name == metric_stream::eval_metric::kAccuracy;
+    json summary = {
+        {metric_stream::kType, field::kRecord},
+        {field::kSteps, t.steps},
+        {field::kWallS, wall_s},
+        {field::kTrainS, t.train_s},
+        {field::kSamplesPerS, static_cast<double>(t.samples) / t.train_s},
+        {field::kEvalMetric, metric.name},
+        {field::kTarget, target ? json(target->shown) : json(nullptr)},
+        {field::kTargetReached, target ? json(t.time_to_target_s.has_value()) : json(nullptr)},
+        {field::kTargetAccuracy, target && accuracy ? json(target->evaluation) : json(nullptr)},
+        {field::kTimeToAccuracyS, t.time_to_target_s ? json(*t.time_to_target_s) : json(nullptr)},
+        {field::kBestValue, t.best_value ? json(*t.best_value) : json(nullptr)},
+        {field::kFinalLoss, t.final_loss},
+        {field::kSkippedSteps, scaler ? scaler->skippedSteps() : 0},
+        {field::kFinalValue, t.last_eval ? json(t.last_eval->value) : json(nullptr)},
+        {field::kFinalAccuracy, t.last_eval && accuracy ? json(t.last_eval->value) : json(nullptr)}};
+    if (t.tokens > 0) summary[field::kTokensPerS] = static_cast<double>(t.tokens) / t.train_s;
     if (const double flops =
             workload.trainingFlopsPerStep() * static_cast<double>(accumulation) * w.ranks * t.steps;
         flops > 0) {
-        summary["model_flops_per_s"] = flops / t.train_s;
-        if (peak_tflops > 0) summary["mfu"] = flops / t.train_s / (w.ranks * peak_tflops * 1e12);
+        summary[field::kModelFlopsPerS] = flops / t.train_s;
+        if (peak_tflops > 0) summary[field::kMfu] = flops / t.train_s / (w.ranks * peak_tflops * 1e12);
     }
     return summary;
 }

@@ -1,4 +1,4 @@
-# Writes the MLLOG fixtures of tests/test_mllog_reader.cpp with mlperf-logging's own mllog API, at fixed times.
+# Writes the MLLOG fixtures of tests/core/test_mllog_reader.cpp with mlperf-logging's own mllog API, at fixed times.
 import logging
 import os
 import sys

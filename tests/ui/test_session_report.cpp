@@ -366,8 +366,8 @@ TEST_CASE("the report's Projection section holds the model's table and the bucke
     CHECK_THAT(html, Catch::Contains("<section id=\"projection\">\n<h2>Projection</h2>") &&
                          Catch::Contains("<h3>resnet20 fashion-mnist (backend mpi)</h3>"));
     // The measured rank counts, then 2, 8 and 64 x the largest: 1, 2, 4, 16, 128
-    // (tests/test_session_projection.cpp's fixed numbers: 683.6 samples/s predicted at 1 rank, 800.6 at 2
-    // against 789.9 measured).
+    // (tests/core/test_session_projection.cpp's fixed numbers: 683.6 samples/s predicted at 1 rank, 800.6 at
+    // 2 against 789.9 measured).
     CHECK(reportProjectionRanks(inputs[0].inputs) == std::vector<int>{1, 2, 4, 16, 128});
     CHECK_THAT(html, Catch::Contains("<tr class=\"predicted\"><td>1</td><td>predicted</td>"));
     CHECK_THAT(html, Catch::Contains("<td>800.6</td>") && Catch::Contains("<td>789.9</td><td>+1.4 %</td>"));

@@ -42,8 +42,8 @@ TEST_CASE("the bucket table shows each bucket's measured all-reduce against the 
     REQUIRE(model.rowCount() == 4);
     REQUIRE(model.columnCount() == BucketCheckModel::ColumnCount);
 
-    // The recorded session's fixed numbers (tests/test_session_projection.cpp): bucket 0, 1.917 ms measured
-    // at 2 ranks against the sweep's 0.054 ms for its 298536 bytes.
+    // The recorded session's fixed numbers (tests/core/test_session_projection.cpp): bucket 0, 1.917 ms
+    // measured at 2 ranks against the sweep's 0.054 ms for its 298536 bytes.
     CHECK(shown(model, 0, BucketCheckModel::Ranks) == "2");
     CHECK(shown(model, 0, BucketCheckModel::Bucket) == "0");
     CHECK(shown(model, 0, BucketCheckModel::Size) == "298.5 KB");

@@ -3,7 +3,7 @@
 // bastion's session and the jump's `ssh -W`) killed by PID at random moments of a session, from the
 // submission of its four Slurm jobs to the end of their streams. Every run ends with exactly its own records:
 // none lost, none doubled, none of another run. The jobs replay recorded engine streams
-// (tests/replayed_stream.h), one seed each, so that a record in the wrong run shows.
+// (tests/support/replayed_stream.h), one seed each, so that a record in the wrong run shows.
 // SCALEBENCH_CONNECTION_KILLS sets the kills per path (make test: 6; make soak: 100).
 #include "cluster_environment.h"
 #include "replayed_stream.h"

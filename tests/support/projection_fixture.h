@@ -21,7 +21,7 @@ inline std::int64_t storeProjectionFixture(scalebench::SessionStore& store,
         "projection-fixture", plan, cluster_json.empty() ? "local" : "fixture-cluster", cluster_json);
     for (const RunSpec& spec : expandPlan(parsePlanText(plan, "plan.toml"))) {
         const std::int64_t run = store.createRun(session, {spec.name, spec.group.workload, spec.group.dataset,
-                                                           spec.ranks, spec.repeat, "mpirun ..."});
+                                                           spec.ranks, spec.repeat, "mpirun ...", spec});
         MetricStreamParser parser;
         store.appendRecords(run, parser.feed(fileText(folder / (spec.name + ".jsonl"))));
         store.finishRun(run, {RunStatus::Ok, "", 0, "vm"});

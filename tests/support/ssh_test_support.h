@@ -1,8 +1,8 @@
-// Helpers of the tests that run SshTransport against the test cluster's sshds (tests/test_ssh_transport.cpp,
-// tests/test_jump_host.cpp): files and key pairs made here, the error a transport throws, the fixture's
-// processes (its recorded daemons and their per-connection children), its authorized_keys, and the ssh config
-// of a head behind its bastion. Needs only the remote library, as scalebench_jump_host_tests links nothing
-// more.
+// Helpers of the tests that run SshTransport against the test cluster's sshds (tests/remote/test_ssh_*.cpp,
+// tests/remote/test_jump_host.cpp, tests/control/test_connection_kills.cpp): files and key pairs made here,
+// the error a transport throws, the fixture's processes (its recorded daemons and their per-connection
+// children), its authorized_keys, and the ssh config of a head behind its bastion. Needs only the remote
+// library, as scalebench_jump_host_tests links nothing more.
 #pragma once
 
 #include "file_text.h"

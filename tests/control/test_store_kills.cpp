@@ -1,8 +1,8 @@
 // kill -9 of `scalebench --batch` at random moments while it writes its session store: the store passes
 // PRAGMA integrity_check after every kill, every record the console printed as stored is there, none is
 // stored twice or in another run, and the next start collects what the killed session's jobs went on writing.
-// The runs replay a recorded engine stream (tests/replayed_stream.h), so that a kill costs a second, not a
-// training. SCALEBENCH_STORE_KILLS sets the number of kills (make test: 20; make soak: 1000).
+// The runs replay a recorded engine stream (tests/support/replayed_stream.h), so that a kill costs a second,
+// not a training. SCALEBENCH_STORE_KILLS sets the number of kills (make test: 20; make soak: 1000).
 #include "child_process.h"
 #include "replayed_stream.h"
 #include "session_store.h"

@@ -191,7 +191,7 @@ TEST_CASE("cancelling a running session from the window ends its runs as cancell
     REQUIRE(finished.wait(60'000));
     const auto ended = finished.takeFirst();
     const std::int64_t session = ended.at(0).toLongLong();
-    CHECK(ended.at(3).toString() == "cancelled"); // the session, as stored
+    CHECK(ended.at(3).value<SessionStatus>() == SessionStatus::Cancelled); // the session, as stored
     CHECK(storedWord(store.session(session)->status) == "cancelled");
     const auto stored = store.runs(session);
     REQUIRE(stored.size() == 1); // the 2-rank run was never started
