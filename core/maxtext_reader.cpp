@@ -172,8 +172,8 @@ HeaderRecord MaxTextReader::header() const {
     return h;
 }
 
-// Seed 003's figures from the last step (the recipe's `grep 'completed step:' ... | tail -1`), beside the
-// medians over the steps after the first (the first step includes compilation).
+// MaxText's Llama-2 70B recipe's figures (seed 003) from the last step (the recipe's `grep 'completed step:'
+// ... | tail -1`), beside the medians over the steps after the first (the first step includes compilation).
 SummaryRecord MaxTextReader::summary() const {
     SummaryRecord s;
     s.steps = last_.step;
@@ -213,8 +213,8 @@ SummaryRecord MaxTextReader::summary() const {
             }
         }
     }
-    // MFU from MaxText's own model TFLOP/s and the peak the user gave (seed 003: 989 for an H100 in bf16);
-    // the recipe's 46.54% comes from its rounded 1.82E+15 FLOPs a sample instead.
+    // MFU from MaxText's own model TFLOP/s and the peak the user gave (the recipe, seed 003: 989 for an H100
+    // in bf16); the recipe's 46.54% comes from its rounded 1.82E+15 FLOPs a sample instead.
     if (context_.peak_tflops > 0) json["mfu"] = last_tflops_per_device_ / context_.peak_tflops;
     s.json = json.dump();
     return s;

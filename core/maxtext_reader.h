@@ -10,11 +10,12 @@
 
 namespace scalebench {
 
-// One MaxText training run's stdout (what seed 003's recipe greps): a HeaderRecord before the first step,
-// one StepRecord per step line, a SummaryRecord at the end with the recipe's figures from the last step.
+// One MaxText training run's stdout (what MaxText's Llama-2 70B recipe, seed 003, greps): a HeaderRecord
+// before the first step, one StepRecord per step line, a SummaryRecord at the end with the recipe's figures
+// from the last step.
 //
 // The step line, as MaxText prints it (AI-Hypercomputer/maxtext MaxText/metric_logger.py, MetricLogger.
-// log_metrics, commit ee553898; seed 003's line 7, ghcr.io/nvidia/jax:maxtext-2024-12-09):
+// log_metrics, commit ee553898; the recipe's line 7 (seed 003), ghcr.io/nvidia/jax:maxtext-2024-12-09):
 //   completed step: 49, seconds: 7.908, TFLOP/s/device: 460.480, Tokens/s/device: 1035.970,
 //   total_weights: 524288, loss: 0.000
 // Versions read: that one (2024 on; with mtp_num_layers > 0 it appends main_model_loss and mtp_loss, which

@@ -163,7 +163,8 @@ std::string formatSeriesScaling(const std::vector<ScalingPoint>& points) {
 }
 
 // MLPerf's own figure of merit for the series whose runs wrote MLLOG: the olympic score at each GPU count
-// and the time-to-train speedup from it (seed 000's 8 -> 64 GPU table).
+// and the time-to-train speedup from it (Lambda's MLPerf Training v4.1 write-up, seed 000: its 8 -> 64 GPU
+// table).
 std::string formatMlperfScores(const std::vector<ScalingPoint>& points) {
     std::string out;
     for (const ScalingPoint& p : points) {
@@ -185,8 +186,8 @@ std::string formatMlperfScores(const std::vector<ScalingPoint>& points) {
     return out;
 }
 
-// Seed 003's figures for the runs that count tokens: tokens/s (all and per device), model TFLOP/s per device,
-// MFU and days to train 1T tokens.
+// MaxText's Llama-2 70B recipe's figures (seed 003) for the runs that count tokens: tokens/s (all and per
+// device), model TFLOP/s per device, MFU and days to train 1T tokens.
 std::string formatTokenThroughput(const std::vector<RunResult>& results) {
     std::string out;
     for (const RunResult& r : results) {

@@ -87,7 +87,8 @@ void BreakdownChartView::refresh() {
     double max_ms = 0;
     for (int row = 0; row < rows; ++row) {
         // The rank count, the share of the step spent waiting for communication and the speedup the step
-        // would get with free communication (seed 004's communication ratio and compute speedup).
+        // would get with free communication (MLBench task 4's communication ratio and compute speedup, seed
+        // 004).
         categories.append(tr("%1<br>comm %2%<br>compute-only %3x")
                               .arg(static_cast<int>(value(row, BreakdownModel::Ranks)))
                               .arg(value(row, BreakdownModel::CommunicationShare), 0, 'f', 0)

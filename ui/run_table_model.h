@@ -30,7 +30,7 @@ class RunTableModel : public QAbstractTableModel {
         TimeToTarget, // MLBench's time to accuracy, seconds; "not reached" for a run short of its target
         TimeToTargetSpeedup, // T(N0) / T(N) against the mean at its series' smallest rank count
         TokensPerS,          // language runs: tokens per second of all ranks (MaxText's, torchtitan's too)
-        DaysTo1T,            // days to train 1T tokens at that rate (seed 003)
+        DaysTo1T,            // days to train 1T tokens at that rate (MaxText's Llama-2 70B recipe, seed 003)
         TflopsPerDevice,     // achieved model TFLOP/s of one rank (workloads that define model FLOPs)
         Mfu,                 // percent, where the run states its peak
         MlperfTimeToTrain,   // minutes from the run's MLLOG (an MLPerf run's, or the engine's with mllog =

@@ -27,7 +27,8 @@ class ScalingModel : public QAbstractTableModel {
         SpeedupTwoSigma,
         IdealSpeedup,
         EfficiencyTwoSigma,
-        ComputeOnlySpeedup, // the speedup with free communication (seed 004's compute speedup)
+        ComputeOnlySpeedup, // the speedup with free communication (MLBench task 4's "compute speedup", seed
+                            // 004)
         CommunicationShare, // exposed all-reduce / step time, percent
         // For MLPerf runs the next four are MLPerf's: converged runs, the olympic score (in seconds) and the
         // time-to-train speedup score(N0) / score(N), without a two sigma.

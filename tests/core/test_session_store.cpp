@@ -441,3 +441,35 @@ TEST_CASE("a run whose record does not read is named, in the store and in its re
                               "scalebench reads version 1");
     CHECK(loadSessionResults(store, 1).at(0).plan_problem == run.spec_problem);
 }
+
+TEST_CASE(
+    "a status word this scalebench does not know is named with its run or session, never taken for another",
+    "[core][store][status]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "s.db";
+    {
+        SessionStore store(file);
+        store.createRun(store.createSession("p", "", "local"),
+                        {"r-n1", "resnet20", "synthetic-cifar", 1, 1, ""});
+    }
+    rewriteStore(file, "UPDATE runs SET status = 'aborted'; UPDATE sessions SET status = 'paused'");
+    SessionStore store(file);
+    CHECK_THROWS_WITH(store.runs(1),
+                      "run 1 is stored with status 'aborted', which this scalebench does not know");
+    CHECK_THROWS_WITH(store.sessions(),
+                      "session 1 is stored with status 'paused', which this scalebench does not know");
+}
+
+TEST_CASE("every run and session status has one stored word, read back as itself", "[core][status]") {
+    for (const RunStatus s : {RunStatus::Pending, RunStatus::Running, RunStatus::Ok, RunStatus::Failed,
+                              RunStatus::Cancelled, RunStatus::Abandoned}) {
+        CHECK(runStatusNamed(storedWord(s)) == s);
+        CHECK(shownWord(s) == (s == RunStatus::Ok ? "done" : storedWord(s)));
+    }
+    for (const SessionStatus s : {SessionStatus::Running, SessionStatus::Orphaned, SessionStatus::Ok,
+                                  SessionStatus::Failed, SessionStatus::Cancelled, SessionStatus::Abandoned})
+        CHECK(sessionStatusNamed(storedWord(s)) == s);
+    CHECK_FALSE(runStatusNamed("done").has_value()); // the window's word, not the store's
+    CHECK(hasEnded(RunStatus::Abandoned));
+    CHECK_FALSE(hasEnded(RunStatus::Running));
+}
