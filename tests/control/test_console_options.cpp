@@ -145,7 +145,7 @@ TEST_CASE("console options: each command, its old flag form and options anywhere
 
 TEST_CASE(
     "console options: the window's runs go to runs/ beside its store, not to the folder it was started in",
-    "[control][cli][issue25]") {
+    "[control][cli]") {
     CHECK(parseConsoleOptions({"--db", "/data/sb/sessions.db"}).out_dir == "/data/sb/runs");
     CHECK(parseConsoleOptions({}).out_dir == defaultStorePath().parent_path() / "runs");
     const auto relative = parseConsoleOptions({"--db", "out/scalebench.db"}).out_dir;

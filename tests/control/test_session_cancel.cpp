@@ -57,7 +57,7 @@ SessionRunnerSettings settingsIn(const TemporaryFolder& folder) {
 } // namespace
 
 TEST_CASE("a session cancelled while its last run is being submitted is stored as cancelled, not failed",
-          "[control][cancel][issue25]") {
+          "[control][cancel]") {
     const TemporaryFolder folder;
     SessionStore store(folder.path / "s.db");
     UntilCancelled scheduler;
@@ -82,7 +82,7 @@ TEST_CASE("a session cancelled while its last run is being submitted is stored a
 }
 
 TEST_CASE("a session whose every run the user cancelled one by one is stored as cancelled",
-          "[control][cancel][issue25]") {
+          "[control][cancel]") {
     const TemporaryFolder folder;
     SessionStore store(folder.path / "s.db");
     UntilCancelled scheduler;
@@ -104,7 +104,7 @@ TEST_CASE("a session whose every run the user cancelled one by one is stored as 
 }
 
 TEST_CASE("a job cancelled by someone else than the user (scancel on the cluster) still fails the session",
-          "[control][cancel][issue25]") {
+          "[control][cancel]") {
     const TemporaryFolder folder;
     SessionStore store(folder.path / "s.db");
     UntilCancelled scheduler;
@@ -118,7 +118,7 @@ TEST_CASE("a job cancelled by someone else than the user (scancel on the cluster
 }
 
 TEST_CASE("run folders on this machine are stored absolute, though the console's --out was relative",
-          "[control][issue25]") {
+          "[control]") {
     const TemporaryFolder folder;
     const auto was = std::filesystem::current_path();
     std::filesystem::current_path(folder.path);

@@ -6,7 +6,7 @@
 
 using namespace scalebench;
 
-TEST_CASE("the powers of two up to a count start at 1 and stop at the count", "[core][plan][issue41]") {
+TEST_CASE("the powers of two up to a count start at 1 and stop at the count", "[core][plan]") {
     CHECK(powersOfTwoUpTo(0) == std::vector<int>{1});
     CHECK(powersOfTwoUpTo(1) == std::vector<int>{1});
     CHECK(powersOfTwoUpTo(2) == std::vector<int>{1, 2});
@@ -19,7 +19,7 @@ TEST_CASE("the powers of two up to a count start at 1 and stop at the count", "[
 
 TEST_CASE("a plan for this machine asks for the powers of two up to its cores, one for a cluster up to a "
           "node's GPUs",
-          "[core][plan][issue41]") {
+          "[core][plan]") {
     CHECK(defaultRankCounts(localMachine(), 2) == std::vector<int>{1, 2}); // a 2-core laptop: not 4 and 8
     CHECK(defaultRankCounts(localMachine(), 6) == std::vector<int>{1, 2, 4});
     CHECK(defaultRankCounts(localMachine(), 16) == std::vector<int>{1, 2, 4, 8, 16});

@@ -33,7 +33,7 @@ std::vector<std::string> shortTexts(const std::vector<FigureCaution>& cautions) 
 
 } // namespace
 
-TEST_CASE("the baseline's repeats read 1.00x and 100 %, never 0.98x and 102 %", "[core][cautions][issue25]") {
+TEST_CASE("the baseline's repeats read 1.00x and 100 %, never 0.98x and 102 %", "[core][cautions]") {
     // The quickstart with repeats = 2: 1-rank runs at 830 and 864 samples/s were 0.98x and 1.02x.
     const std::vector<RunResult> results = {run(1, 1, 830), run(1, 2, 864), run(2, 1, 1600), run(2, 2, 1620)};
     const std::vector<RunScaling> scaling = runScaling(results);
@@ -45,7 +45,7 @@ TEST_CASE("the baseline's repeats read 1.00x and 100 %, never 0.98x and 102 %", 
 }
 
 TEST_CASE("efficiency above 100 % says whether it is the repeats' noise or more than the ranks can give",
-          "[core][cautions][issue25]") {
+          "[core][cautions]") {
     SECTION("within the noise: 1-rank repeats far apart, 2 ranks a little above twice their mean") {
         const auto cautions =
             figureCautions({run(1, 1, 800), run(1, 2, 880), run(1, 3, 840), run(2, 1, 1700)});
@@ -66,7 +66,7 @@ TEST_CASE("efficiency above 100 % says whether it is the repeats' noise or more 
 }
 
 TEST_CASE("ranks sharing cores, a repeat far from its siblings and too few steps are each named",
-          "[core][cautions][issue25]") {
+          "[core][cautions]") {
     RunResult crowded = run(2, 1, 1000);
     crowded.placement = {2, 2, 2}; // 2 ranks x 2 threads on 2 CPUs
     auto cautions = figureCautions({crowded});
@@ -101,7 +101,7 @@ TEST_CASE("ranks sharing cores, a repeat far from its siblings and too few steps
     }
 }
 
-TEST_CASE("a scaling point carries its runs' cautions, each reason once", "[core][cautions][issue25]") {
+TEST_CASE("a scaling point carries its runs' cautions, each reason once", "[core][cautions]") {
     RunResult crowded_a = run(2, 1, 960), crowded_b = run(2, 2, 962);
     crowded_a.placement = crowded_b.placement = {2, 2, 2};
     const std::vector<RunResult> results = {run(1, 1, 400), run(1, 2, 401), run(1, 3, 399), crowded_a,

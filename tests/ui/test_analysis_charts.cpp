@@ -348,7 +348,7 @@ TEST_CASE("RankTimesModel and its chart show per-rank step, compute and wait, ma
     CHECK(view.slowestMarker()->at(0) == QPointF(2, 120));
     CHECK(view.chart()->title().startsWith("Rank 2 slowest: 120.0 ms"));
 
-    SECTION("ranks within 5 % of their median: none is called slowest (issue 25, finding 6)") {
+    SECTION("ranks within 5 % of their median: none is called slowest") {
         RankTimesModel even;
         std::vector<RankTimesRecord> records;
         for (int step = 1; step <= 20; ++step)
@@ -433,8 +433,7 @@ TEST_CASE(
     CHECK(choice->currentIndex() == 1);
 }
 
-TEST_CASE("the Live legends name what tells the runs apart, the titles what they share",
-          "[ui][views][issue25]") {
+TEST_CASE("the Live legends name what tells the runs apart, the titles what they share", "[ui][views]") {
     // Four "resnet20-fashi..." legend entries, cut alike, were four runs of one workload.
     const RunLegendNames names = runLegendNames(
         {"resnet20-fashion-mnist-n1-r1", "resnet20-fashion-mnist-n1-r2", "resnet20-fashion-mnist-n2-r1"});

@@ -368,7 +368,7 @@ TEST_CASE("the Runs tab exports its tables whole, every run, as PNG and SVG", "[
 }
 
 TEST_CASE("Compare keeps a long series' settings to a column elided in the middle, the whole in its tooltip",
-          "[ui][compare][issue25]") {
+          "[ui][compare]") {
     // "backend=mpi batch-per-rank=64 bucket-mb=0.25 ..." took the table's whole width.
     ComparisonView view;
     auto* table = view.findChild<QTableView*>("comparisonFigures");

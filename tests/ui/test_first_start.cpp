@@ -102,7 +102,7 @@ QString runState(RunProgressModel* runs, int row) {
 TEST_CASE(
     "an empty store's Runs tab shows what to do, its quickstart button runs the shipped quickstart plan "
     "here in one click, and the panel is gone once a session exists",
-    "[ui][first-start][issue41]") {
+    "[ui][first-start]") {
     WindowOnNewStore console(StandIn::Replaying);
     MainWindow& window = console.window;
     window.resize(1280, 800);
@@ -188,7 +188,7 @@ TEST_CASE(
 
 TEST_CASE("Cancel run, Cancel session, Resubmit and Open log are disabled until something they apply to is "
           "selected",
-          "[ui][actions][issue41]") {
+          "[ui][actions]") {
     WindowOnNewStore console(StandIn::Sleeping);
     MainWindow& window = console.window;
     const std::int64_t earlier = storeProjectionFixture(console.store);
@@ -235,7 +235,7 @@ TEST_CASE("Cancel run, Cancel session, Resubmit and Open log are disabled until 
 
 TEST_CASE("Ctrl+. asks once before cancelling the running session, naming it and its runs left: No cancels "
           "nothing, Yes cancels it",
-          "[ui][cancel][issue41]") {
+          "[ui][cancel]") {
     WindowOnNewStore console(StandIn::Sleeping);
     MainWindow& window = console.window;
     window.show();

@@ -131,7 +131,7 @@ void waitForLogs(SessionController& controller) {
 
 TEST_CASE("cancelling a session from the window stores it as cancelled, and the window says cancelled, not "
           "failed",
-          "[ui][cancel][issue25]") {
+          "[ui][cancel]") {
     WindowOnNewStore console;
     MainWindow& window = console.window;
     window.show();
@@ -150,7 +150,7 @@ TEST_CASE("cancelling a session from the window stores it as cancelled, and the 
         progress->selectRow(0);
         QTest::mouseClick(child<QPushButton>(window, "cancelRun"), Qt::LeftButton);
     }
-    SECTION("the session cancelled with Cancel session, which asks once (issue 41)") {
+    SECTION("the session cancelled with Cancel session, which asks once") {
         std::vector<QString> asked;
         window.setCancelQuestion([&](const QString& question) {
             asked.push_back(question);
@@ -180,7 +180,7 @@ TEST_CASE("cancelling a session from the window stores it as cancelled, and the 
 }
 
 TEST_CASE("Open log shows one window with stdout and stderr as tabs, and says when a log is empty",
-          "[ui][logs][issue25]") {
+          "[ui][logs]") {
     const TemporaryFolder folder;
     ConsoleOptions options = optionsIn(folder);
     SessionController controller(options);
@@ -210,7 +210,7 @@ TEST_CASE("Open log shows one window with stdout and stderr as tabs, and says wh
 
 TEST_CASE("Open log finds the run folder an older session stored relative, beside its store, and names the "
           "paths it tried when it cannot",
-          "[ui][logs][issue25]") {
+          "[ui][logs]") {
     // `make quickstart` stored out/quickstart/session-1/... with the store in out/scalebench.db; the window
     // now runs from another folder.
     const TemporaryFolder folder;
@@ -257,7 +257,7 @@ TEST_CASE("Open log finds the run folder an older session stored relative, besid
 
 TEST_CASE(
     "the Launch button names where it launches, and the Job scripts preview's cluster does not change it",
-    "[ui][plan][issue25]") {
+    "[ui][plan]") {
     PlanBuilderWidget builder;
     ClusterSettings prod;
     prod.name = "prod";
@@ -287,7 +287,7 @@ TEST_CASE(
 }
 
 TEST_CASE("File > Open and launch plan asks once where it launches, and launches only when told yes",
-          "[ui][plan][issue25]") {
+          "[ui][plan]") {
     WindowOnNewStore console;
     MainWindow& window = console.window;
     const auto plan_file = console.folder.path / "two.toml";
@@ -371,7 +371,7 @@ template <typename Done> bool waitUntil(Done done, int ms = 30'000) {
 
 TEST_CASE("the whole journey through the window by mouse and keyboard: a stored session, a plan launched, "
           "watched, cancelled and resubmitted, a log, a comparison, an export and a new cluster",
-          "[ui][journey][issue25]") {
+          "[ui][journey]") {
     TemporaryFolder folder;
     ConsoleOptions options = optionsIn(folder);
     options.engine = streamingEngine(folder);

@@ -184,8 +184,7 @@ TEST_CASE(
     CHECK(shown(RunTableModel::Mfu) == "46.29%");
 }
 
-TEST_CASE("the window fits a 1280x800 screen, on every tab (issue 25: it was 1455 wide)",
-          "[ui][views][issue25]") {
+TEST_CASE("the window fits a 1280x800 screen, on every tab (it was 1455 wide)", "[ui][views]") {
     QTemporaryDir dir;
     REQUIRE(dir.isValid());
     SessionStore store(dir.filePath("sessions.sqlite").toStdString());

@@ -409,7 +409,7 @@ TEST_CASE("a command's run group is edited in its own section and its container 
 
 TEST_CASE("a new run group asks for the powers of two up to what the launch target runs at once, and a group "
           "left at those defaults follows the target",
-          "[ui][plan][issue41]") {
+          "[ui][plan]") {
     // On this machine: up to its cores (1, 2 on a 2-core laptop, where it was 1, 2, 4, 8 everywhere).
     const std::vector<int> here = powersOfTwoUpTo(QThread::idealThreadCount());
     PlanBuilderWidget builder;

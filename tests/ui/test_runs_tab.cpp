@@ -120,7 +120,7 @@ TEST_CASE("resubmitting on this machine asks nothing about slow nodes: there is 
 }
 
 TEST_CASE("the Runs tab's two tables show one throughput per run, the steady-state median, and say so",
-          "[ui][runs][issue25]") {
+          "[ui][runs]") {
     // The upper table showed the last step's samples/s, the lower the median over the
     // steady-state steps (848.5 against 844.2 for one run).
     const RunPlan plan = parsePlanText(kPlan, "straggler.toml");
@@ -218,7 +218,7 @@ TEST_CASE("a stored session's traces are shared with the loader's answer, never 
     CHECK(runs.index(0, RunProgressModel::Progress).data().toString() == "31 / 40");
 }
 
-TEST_CASE("the Runs tab marks a figure not to take at face value, with its reason", "[ui][runs][issue25]") {
+TEST_CASE("the Runs tab marks a figure not to take at face value, with its reason", "[ui][runs]") {
     // 102 % and 2.4x on a 2-core machine went unquestioned.
     RunProgressModel runs;
     RunsTab tab(nullptr, &runs);
@@ -241,7 +241,7 @@ TEST_CASE("the Runs tab marks a figure not to take at face value, with its reaso
 }
 
 TEST_CASE("the runs table's CSV holds plain numbers under names with units, empty where a run has none",
-          "[ui][runs][export][issue25]") {
+          "[ui][runs][export]") {
     // CSVs held "152.24 ms" and "+10.0%"; the Runs tab's was written as displayed.
     RunTableModel model;
     RunResult trained;
