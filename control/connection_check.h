@@ -18,7 +18,7 @@ struct ConnectionReport {
     std::string cluster;     // its name
     std::string where;       // "user@host:port", or "this machine"
     bool reachable = false;  // the server answered (always, for this machine)
-    HostKeyFinding host_key; // for a remote cluster that answered (core/host_key_finding.h)
+    HostKeyFinding host_key; // for a remote cluster that answered (core/plans/host_key_finding.h)
     bool logged_in = false;  // the login worked (only tried when the host key is known)
     std::string remote_host; // `hostname` where commands run
     std::string launcher;    // "slurm 22.05.8" from sbatch --version, or mpirun's first line; "" when none

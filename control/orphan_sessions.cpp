@@ -6,6 +6,7 @@
 #include "metric_file_tail.h"
 #include "output_formats.h"
 #include "run_folder.h"
+#include "run_output.h"
 #include "session_store.h"
 
 #include <chrono>

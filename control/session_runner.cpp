@@ -7,6 +7,7 @@
 #include "metric_file_tail.h"
 #include "output_formats.h"
 #include "results_table.h"
+#include "run_output.h"
 #include "session_store.h"
 #include "shell_words.h"
 

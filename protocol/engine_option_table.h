@@ -1,6 +1,6 @@
 // The engine's command line, written once: every option with its kind, what it accepts, its default and its
 // meaning. The engine parses and prints its --help from it (trainers/engine_options.cpp); the console renders
-// every plan key from it (core/engine_invocation.cpp); a new option is one line here.
+// every plan key from it (core/plans/engine_invocation.cpp); a new option is one line here.
 #pragma once
 
 #include <algorithm>
@@ -23,8 +23,8 @@
 //   are no plan key.
 //   default: the engine's default, as a C++ initialiser of the kind's type.
 
-// The settings a plan's [[run]] table holds: RunGroup (core/run_plan.h) has a member of the same name and
-// type, the plan key is the same word, and the console passes every one of them for every run.
+// The settings a plan's [[run]] table holds: RunGroup (core/plans/run_plan.h) has a member of the same name
+// and type, the plan key is the same word, and the console passes every one of them for every run.
 #define SCALEBENCH_PLAN_OPTIONS(X)                                                                           \
     X(workload, Text, "", Any, "what to train, or allreduce-sweep (docs/workloads.md)", "resnet20")          \
     X(dataset, Text, "", Any, "the workload's data set (docs/workloads.md)", "fashion-mnist")                \

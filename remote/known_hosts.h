@@ -30,7 +30,7 @@ std::vector<std::string> recordedHostKeysInText(const std::string& text, const s
                                                 const std::string& host);
 
 // Classifies the host key of a connected session against known_hosts_file and /etc/ssh/ssh_known_hosts (the
-// finding: core/host_key_finding.h).
+// finding: core/plans/host_key_finding.h).
 // Throws TransportError when the server sent no key or a file cannot be read.
 HostKeyFinding classifyHostKey(ssh_session session, const std::string& known_hosts_file);
 // Connects to the settings' host (the ssh config applied, no login) and classifies its host key. Throws

@@ -1,5 +1,5 @@
-// Scheduler: where jobs run (this machine's mpirun, Slurm): submit a JobRequest (core/job_request.h), follow
-// all jobs with one query, cancel.
+// Scheduler: where jobs run (this machine's mpirun, Slurm): submit a JobRequest (core/plans/job_request.h),
+// follow all jobs with one query, cancel.
 #pragma once
 
 #include "cluster_settings.h"

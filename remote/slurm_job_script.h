@@ -1,6 +1,7 @@
 // Renders a job as the sbatch script of one run: the cluster's settings (partition, account, setup lines,
-// NCCL variables, launcher) around a JobRequest (core/job_request.h), one job per run, reproducible from the
-// store. Beside it: slurm_output.h reads what Slurm's commands print, slurm_scheduler.h submits and follows.
+// NCCL variables, launcher) around a JobRequest (core/plans/job_request.h), one job per run, reproducible
+// from the store. Beside it: slurm_output.h reads what Slurm's commands print, slurm_scheduler.h submits and
+// follows.
 #pragma once
 
 #include "cluster_settings.h"

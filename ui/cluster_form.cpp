@@ -1,7 +1,7 @@
 // The clusters view's form over one cluster's settings: how ssh reaches the head node, and what its Slurm
 // jobs ask for; each field at fault in a save is marked and named. Its fields are made, filled and read from
-// the [[cluster]] keys' table (SCALEBENCH_CLUSTER_KEYS, core/cluster_settings.h): a field's widget follows
-// its key's kind, and kFieldLooks below says only how it looks.
+// the [[cluster]] keys' table (SCALEBENCH_CLUSTER_KEYS, core/plans/cluster_settings.h): a field's widget
+// follows its key's kind, and kFieldLooks below says only how it looks.
 #include "cluster_form.h"
 
 #include "form_widgets.h"

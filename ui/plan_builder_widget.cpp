@@ -397,7 +397,8 @@ void PlanBuilderWidget::addWorkload(const std::string& workload) {
 
 void PlanBuilderWidget::addCommand() {
     RunGroup g;
-    g.command = {{"osu_allreduce", "-f"}, "osu"};
+    g.command.argv = {"osu_allreduce", "-f"};
+    g.command.format = "osu";
     g.workload = "osu_allreduce";
     g.dataset.clear();
     g.ranks = {1, 2};

@@ -7,6 +7,7 @@
 #include "local_scheduler.h"
 #include "output_formats.h"
 #include "plan_writer.h"
+#include "run_output.h"
 #include "run_plan.h"
 #include "shell_words.h"
 #include "slurm_job_script.h"

@@ -1,6 +1,7 @@
-// Specification of user-defined output formats (core/pattern_format.h, core/pattern_reader.h): each shipped
-// definition on its trainer's documented lines (tests/data/formats), then what any definition does with cut,
-// interleaved, CRLF and huge input, and how a bad definition is refused.
+// Specification of user-defined output formats (core/formats/pattern_format.h,
+// core/formats/pattern_reader.h): each shipped definition on its trainer's documented lines
+// (tests/data/formats), then what any definition does with cut, interleaved, CRLF and huge input, and how a
+// bad definition is refused.
 #include "file_text.h"
 #include "pattern_format.h"
 #include "pattern_reader.h"

@@ -1,6 +1,6 @@
 // Specification of the engine's command line as a contract between the two programs: what the console renders
-// for a run (core/engine_invocation.cpp) is what the engine parses (trainers/io/engine_options.cpp), option
-// by option, both read from one table (protocol/engine_option_table.h).
+// for a run (core/plans/engine_invocation.cpp) is what the engine parses (trainers/io/engine_options.cpp),
+// option by option, both read from one table (protocol/engine_option_table.h).
 #include "engine_invocation.h"
 #include "engine_options.h"
 #include "option_values.h"

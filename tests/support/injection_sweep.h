@@ -4,10 +4,10 @@
 //
 // Each payload is refused with a message naming its field, or arrives where it goes as exactly what was
 // written: nothing it says runs, and nothing is written outside the folder it names. Where each field goes
-// was read from the code: core/run_plan.cpp, core/cluster_settings.cpp, core/job_request.cpp,
-// remote/slurm_job_script.cpp, remote/local_mpirun_arguments.cpp, remote/slurm_scheduler.cpp,
-// remote/engine_deployment.cpp, control/session_runner.cpp, control/console_options.cpp,
-// core/session_store.cpp.
+// was read from the code: core/plans/run_plan.cpp, core/plans/cluster_settings.cpp,
+// core/plans/job_request.cpp, remote/slurm_job_script.cpp, remote/local_mpirun_arguments.cpp,
+// remote/slurm_scheduler.cpp, remote/engine_deployment.cpp, control/session_runner.cpp,
+// control/console_options.cpp, core/store/session_store.cpp.
 //
 // Shell forms are executed by the real /bin/sh and /bin/bash with the scheduler's commands (mpirun, srun,
 // sbatch, squeue, sacct, scontrol, cmake) shadowed on PATH by recorders that write the argv they were given;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Writes tests/data/stores/7d9476d.sqlite: a session store as the release 7d9476d wrote it (schema 9), for the
-# migration test (tests/core/test_store_migrations.cpp). Builds that release's console in a scratch worktree (no
+# migration test (tests/control/test_store_fixture.cpp). Builds that release's console in a scratch worktree (no
 # engine: the runs use ENGINE, an engine built from any later commit, whose metric stream 7d9476d reads), then:
 #   session 1: fixture-plan.toml run on this machine (ResNet-20 at 1 and 2 ranks, a 2-rank all-reduce sweep);
 #   session 2: the same plan with lr 0.1;

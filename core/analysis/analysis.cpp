@@ -12,35 +12,6 @@
 
 namespace scalebench {
 
-Statistics describe(const std::vector<double>& values) {
-    Statistics s;
-    s.count = static_cast<int>(values.size());
-    if (values.empty()) return s;
-    s.mean = std::accumulate(values.begin(), values.end(), 0.0) / s.count;
-    if (s.count > 1) {
-        double squares = 0;
-        for (double v : values)
-            squares += (v - s.mean) * (v - s.mean);
-        s.stddev = std::sqrt(squares / (s.count - 1));
-    }
-    return s;
-}
-
-double olympicMean(std::vector<double> values) {
-    if (values.size() >= 3) {
-        std::sort(values.begin(), values.end());
-        values = std::vector<double>(values.begin() + 1, values.end() - 1);
-    }
-    return describe(values).mean;
-}
-
-double median(std::vector<double> values) {
-    if (values.empty()) return 0;
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
 EvalMetricStyle evalMetricStyle(const std::string& metric) {
     if (metric == "accuracy") return {"accuracy", "%", 100, true, 2};
     if (metric == "perplexity") return {"perplexity", "", 1, false};
@@ -73,11 +44,6 @@ std::string formatTargetOutcome(const SummaryRecord& summary) {
 int warmupStepsToSkip(std::size_t step_count) {
     if (step_count < 2) return 0;
     return static_cast<int>(std::clamp<std::size_t>(step_count / 10, 1, 20));
-}
-
-std::string describeConvention(StepTimeConvention convention) {
-    return convention == StepTimeConvention::LastStep ? "last step (MaxText's convention)"
-                                                      : "median over steady-state steps";
 }
 
 RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<EvalRecord>& evals,
@@ -127,24 +93,6 @@ double communicationShare(const StepBreakdown& breakdown) {
 double computeOnlyThroughput(double samples_per_s, const StepBreakdown& breakdown) {
     const double compute_s = breakdown.step_s - breakdown.allreduce_s;
     return compute_s > 0 ? samples_per_s * breakdown.step_s / compute_s : 0;
-}
-
-double daysToTrain(double tokens_per_s, double tokens) {
-    return tokens_per_s > 0 ? tokens / tokens_per_s / 86400 : 0;
-}
-
-LlmStepFigures llmStepFigures(double step_s, int seq_len, int global_batch, int devices,
-                              double model_flops_per_sample, double peak_flops_per_device,
-                              double tokens_to_train) {
-    LlmStepFigures f;
-    if (step_s <= 0 || devices <= 0) return f;
-    f.tokens_per_s = static_cast<double>(seq_len) * global_batch / step_s;
-    f.tokens_per_s_per_device = f.tokens_per_s / devices;
-    const double flops_per_device = global_batch * model_flops_per_sample / step_s / devices;
-    f.tflops_per_device = flops_per_device / 1e12;
-    if (peak_flops_per_device > 0) f.mfu = flops_per_device / peak_flops_per_device;
-    f.days_to_train = daysToTrain(f.tokens_per_s, tokens_to_train);
-    return f;
 }
 
 std::vector<std::string> seriesLabels(const std::vector<SeriesKey>& keys) {

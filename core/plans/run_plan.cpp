@@ -431,10 +431,6 @@ bool isEnvironmentVariableName(const std::string& name) {
     return std::all_of(name.begin(), name.end(), [&](char c) { return letter(c) || (c >= '0' && c <= '9'); });
 }
 
-PlanError::PlanError(const std::string& file, int line, const std::string& key, const std::string& problem)
-    : std::runtime_error(file + ":" + std::to_string(line) + ": " + problem), file_(file), line_(line),
-      key_(key) {}
-
 // One [[reference]]: which runs, which figure, its value, bounds and unit.
 Reference readReference(const toml::table& table, const std::string& file, int index) {
     TableReader r(table, file, "[[reference]] #" + std::to_string(index),

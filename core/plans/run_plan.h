@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine_option_table.h"
+#include "plan_error.h"
 #include "reference.h"
 
 #include <filesystem>
@@ -11,20 +12,6 @@
 #include <vector>
 
 namespace scalebench {
-
-// A plan that cannot be used; the message names the file, the line and the key.
-class PlanError : public std::runtime_error {
-  public:
-    PlanError(const std::string& file, int line, const std::string& key, const std::string& problem);
-    const std::string& file() const { return file_; }
-    int line() const { return line_; }
-    const std::string& key() const { return key_; }
-
-  private:
-    std::string file_;
-    int line_;
-    std::string key_;
-};
 
 // A [[run]] that runs a program of its own instead of the engine (nccl-tests, OSU, an MLPerf container...):
 // launched as the engine is, one process a rank, and its output read by the reader of `format`.

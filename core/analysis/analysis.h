@@ -2,8 +2,10 @@
 #pragma once
 
 #include "bus_bandwidth.h" // busBandwidthFactor, which lived here first
+#include "llm_step_figures.h"
 #include "metric_record.h"
 #include "mlperf_score.h"
+#include "statistics.h"
 
 #include <compare>
 #include <map>
@@ -12,17 +14,6 @@
 #include <vector>
 
 namespace scalebench {
-
-// Mean and two sample standard deviations (the MLPerf write-ups), and MLPerf's olympic mean.
-struct Statistics {
-    int count = 0;
-    double mean = 0;
-    double stddev = 0; // sample standard deviation (n - 1); 0 for one value
-    double two_sigma() const { return 2 * stddev; }
-};
-Statistics describe(const std::vector<double>& values);
-double olympicMean(std::vector<double> values); // drops the best and the worst when there are at least 3
-double median(std::vector<double> values);
 
 // Mean seconds per step of each part, over the steady-state steps; the parts add up to step_s.
 // comm_hidden_s (communication overlapped with backward) is not one of them: it is shown beside the step.
@@ -35,13 +26,6 @@ struct StepBreakdown {
     double optimizer_s = 0;
     double comm_hidden_s = 0;
 };
-
-// Which steps a run's throughput is read from: the median over the steady-state steps (scalebench's), or the
-// last step alone, as MaxText's Llama-2 70B recipe (seed 003) does: "we are using the last training step
-// timing".
-enum class StepTimeConvention { SteadyStateMedian, LastStep };
-// "median over steady-state steps" / "last step (MaxText)": what a table says beside its figures.
-std::string describeConvention(StepTimeConvention convention);
 
 struct RunFigures {
     StepTimeConvention convention = StepTimeConvention::SteadyStateMedian;
@@ -84,22 +68,6 @@ RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<Ev
 // speedup", "the maximum achievable speedup with lightspeed communication".
 double communicationShare(const StepBreakdown& breakdown);
 double computeOnlyThroughput(double samples_per_s, const StepBreakdown& breakdown);
-
-// What MaxText's Llama-2 70B recipe (seed 003) computes from one step time, digit for digit:
-//   tokens/s = seq_len x global batch / step time;  days to train = tokens / (tokens/s) / 86400;
-//   MFU = global batch x model FLOPs per sample / step time / GPUs / peak FLOP/s.
-struct LlmStepFigures {
-    double tokens_per_s = 0;
-    double tokens_per_s_per_device = 0;
-    double tflops_per_device = 0; // achieved model TFLOP/s of one device
-    double mfu = 0;               // a fraction; 0 without a peak
-    double days_to_train = 0;     // for the tokens asked
-};
-LlmStepFigures llmStepFigures(double step_s, int seq_len, int global_batch, int devices,
-                              double model_flops_per_sample, double peak_flops_per_device,
-                              double tokens_to_train = 1e12);
-// Days to train `tokens` at a throughput in tokens/s; 0 without a throughput.
-double daysToTrain(double tokens_per_s, double tokens = 1e12);
 
 // What a run measured besides its rank count: its workload, data set and every setting of its plan group
 // (preset, precision, sequence length, batch and its convention, backend, buckets, environment...). Runs
@@ -150,7 +118,7 @@ struct ScalingPoint {
     double base_compute_only_throughput = 0;
     double base_time_to_target_s = 0;
     // Why its figures are not to be taken at face value: its runs' cautions, each reason once
-    // (attachCautions, core/figure_cautions.h); empty where there is none.
+    // (attachCautions, core/analysis/figure_cautions.h); empty where there is none.
     std::vector<std::string> cautions{};
     // Time to target: the repeats that had one and how many reached it; times over those that did.
     int target_repeats = 0;

@@ -3,6 +3,7 @@
 
 #include "engine_invocation.h"
 #include "output_formats.h"
+#include "run_output.h"
 #include "workload_catalog.h"
 
 #include <algorithm>

@@ -4,7 +4,6 @@
 #pragma once
 
 #include "output_reader.h"
-#include "run_plan.h"
 
 #include <memory>
 #include <optional>
@@ -18,7 +17,7 @@ namespace scalebench {
 inline const std::vector<std::string> kOutputFormats = {"nccl-tests", "nccl-tests-json", "osu",
                                                         "mllog",      "maxtext",         "metric-stream"};
 
-// A user-defined format (core/pattern_format.h) is named by one of:
+// A user-defined format (core/formats/pattern_format.h) is named by one of:
 //   - a shipped definition's name (shippedFormatNames(): megatron-lm, nemo, torchtitan);
 //   - the name of a definition in the user's formats folder, userFormatsFolder()/NAME.toml;
 //   - a path to a definition file ending in ".toml" (absolute, or relative to the working directory).
@@ -48,10 +47,5 @@ bool formatReadsFileOnly(const std::string& format);
 // user-defined format by name or path); std::invalid_argument for any other, PlanError for a wrong
 // definition.
 std::unique_ptr<OutputReader> makeOutputReader(const std::string& format, const OutputContext& context);
-
-// A run's output as the console reads it: the file in its attempt's folder (the engine's metrics.jsonl, a
-// command's own file, or kCommandOutputFileName for its standard output) and a reader of its format.
-std::string outputFileOf(const RunSpec& run);
-std::unique_ptr<OutputReader> outputReaderOf(const RunSpec& run);
 
 } // namespace scalebench

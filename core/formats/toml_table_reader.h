@@ -2,7 +2,7 @@
 // match, every problem named by file, line and key.
 #pragma once
 
-#include "run_plan.h"
+#include "plan_error.h"
 
 #include <filesystem>
 #include <string>

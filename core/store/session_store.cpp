@@ -225,12 +225,12 @@ std::vector<SessionRow> SessionStore::selectSessions(const std::string& where, s
                      where + " ORDER BY s.id");
     if (where.find("?1") != std::string::npos) bindAll(s.get(), id);
     return readRows<SessionRow>(s.get(), [](sqlite3_stmt* q) -> SessionRow {
-        const std::int64_t id = sqlite3_column_int64(q, 0);
-        SessionRow row{id,
+        const std::int64_t session_id = sqlite3_column_int64(q, 0);
+        SessionRow row{session_id,
                        columnText(q, 1),
                        columnText(q, 2),
                        columnText(q, 3),
-                       sessionStatusIn(q, 4, id),
+                       sessionStatusIn(q, 4, session_id),
                        columnText(q, 5),
                        sqlite3_column_int(q, 6),
                        columnText(q, 7),

@@ -1,8 +1,9 @@
 // Reads any trainer's log with a user-defined format: pattern matches as step, evaluation and header records.
 #include "pattern_reader.h"
 
-#include "analysis.h"
+#include "llm_step_figures.h"
 #include "printed_figures.h"
+#include "statistics.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,9 @@
 // Reads MaxText's console output (its "completed step:" lines) as the step records of the metric stream.
 #include "maxtext_reader.h"
 
-#include "analysis.h"
+#include "llm_step_figures.h"
 #include "printed_figures.h"
+#include "statistics.h"
 
 #include <charconv>
 #include <cmath>

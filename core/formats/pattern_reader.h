@@ -1,5 +1,5 @@
-// Reads any trainer's log with a user-defined format (core/pattern_format.h): each line matched against the
-// definition's patterns, the named groups as the figures of step, evaluation and header records.
+// Reads any trainer's log with a user-defined format (core/formats/pattern_format.h): each line matched
+// against the definition's patterns, the named groups as the figures of step, evaluation and header records.
 #pragma once
 
 #include "output_reader.h"

@@ -9,10 +9,10 @@
 #include "osu_output.h"
 #include "pattern_format.h"
 #include "pattern_reader.h"
-#include "run_folder.h"
 #include "shipped_formats.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -49,10 +49,12 @@ std::string fileText(const std::filesystem::path& path) {
     return text.str();
 }
 
-// A name a definition in the user's folder may have: what runNameOfProgram keeps, no path.
+// A name a definition in the user's folder may have: letters, digits, '.', '_' and '-' (as a run's name
+// keeps of a program), not starting with '.', no path.
 bool isDefinitionName(const std::string& format) {
-    return !format.empty() && format.front() != '.' && format.find('/') == std::string::npos &&
-           runNameOfProgram(format) == format;
+    return !format.empty() && format.front() != '.' &&
+           std::all_of(format.begin(), format.end(),
+                       [](unsigned char c) { return std::isalnum(c) || c == '.' || c == '_' || c == '-'; });
 }
 
 std::vector<std::string> userFormatNames() {
@@ -111,15 +113,6 @@ std::unique_ptr<OutputReader> makeOutputReader(const std::string& format, const 
     if (const std::optional<FormatDefinition> definition = patternFormatDefinition(format))
         return makePatternReader(readPatternFormat(definition->text, definition->source), context);
     throw std::invalid_argument("no reader for output format '" + format + "'");
-}
-
-std::string outputFileOf(const RunSpec& run) {
-    if (!run.group.isCommand()) return kMetricFileName;
-    return run.group.command.output.empty() ? kCommandOutputFileName : run.group.command.output;
-}
-
-std::unique_ptr<OutputReader> outputReaderOf(const RunSpec& run) {
-    return makeOutputReader(run.group.command.format, {run.ranks, run.group.workload, run.group.peak_tflops});
 }
 
 } // namespace scalebench
