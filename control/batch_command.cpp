@@ -148,8 +148,8 @@ Site openSite(const ConsoleOptions& options, const RunPlan& plan, SessionStore& 
                           options, store, [&](const std::string& line) { out << line << std::endl; },
                           runsEngine(expandPlan(plan)));
     if (!options.cluster.empty())
-        for (const auto& line :
-             resolveOrphansOnCluster(store, site.settings.cluster, *site.transport, *site.scheduler))
+        for (const auto& line : resolveOrphansOnCluster(store, site.settings.where.cluster.name,
+                                                        *site.transport, *site.scheduler))
             out << line << std::endl;
     return site;
 }
@@ -267,7 +267,7 @@ BatchResult runBatch(const ConsoleOptions& options, std::ostream& out, std::ostr
         }
         SessionRunner runner(store, *site.scheduler, *site.transport, site.settings,
                              [&](const std::string& line) { out << line << std::endl; });
-        LeftBehind left_behind(interrupts, options.db.string(), site.settings.cluster);
+        LeftBehind left_behind(interrupts, options.db.string(), site.settings.where.cluster.name);
         runner.setEvents(&left_behind);
         const SessionOutcome outcome = running.run(runner, plan);
         std::filesystem::create_directories(options.out_dir);

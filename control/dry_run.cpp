@@ -23,10 +23,7 @@ void printLocal(const RunPlan& plan, const ConsoleOptions& options, std::ostream
     const auto runs = expandPlan(plan);
     out << "plan '" << plan.name << "': " << runs.size() << " runs (dry run: nothing is started)\n";
     for (const auto& run : runs)
-        out << run.name << ": "
-            << site.scheduler->commandLine(jobRequestFor(
-                   run,
-                   {site.scheduler->machine(), site.settings.engine, site.settings.out_dir.string(), {}}))
+        out << run.name << ": " << site.scheduler->commandLine(jobRequestFor(run, site.settings.where))
             << "\n";
     if (runsEngine(runs))
         out << localEngineBuildPlan(options.engine,

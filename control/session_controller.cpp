@@ -171,8 +171,8 @@ void SessionController::work(RunPlan plan, std::vector<RunSpec> runs, std::strin
                                     : clusterSite(options, store, log, runsEngine(runs),
                                                   [this](const std::string& p) { return askPassphrase(p); });
         if (!cluster.empty())
-            for (const auto& line :
-                 resolveOrphansOnCluster(store, site.settings.cluster, *site.transport, *site.scheduler))
+            for (const auto& line : resolveOrphansOnCluster(store, site.settings.where.cluster.name,
+                                                            *site.transport, *site.scheduler))
                 log(line);
         SessionRunner runner(store, *site.scheduler, *site.transport, site.settings, log);
         runner.setEvents(&relay);

@@ -28,8 +28,9 @@ SessionOutcome SessionRunner::run(const RunPlan& plan) {
 
 SessionOutcome SessionRunner::run(const RunPlan& plan, const std::vector<RunSpec>& runs) {
     SessionOutcome outcome;
-    outcome.session_id =
-        store_.createSession(plan.name, plan.source_text, settings_.cluster, settings_.cluster_json);
+    outcome.session_id = store_.createSession(
+        plan.name, plan.source_text, settings_.where.cluster.name,
+        isLocalMachine(settings_.where.cluster) ? "" : clusterToJson(settings_.where.cluster));
     const SessionFolderKey folder{store_.storeId(), outcome.session_id,
                                   store_.session(outcome.session_id)->uuid};
     outcome.runs = static_cast<int>(runs.size());
@@ -146,8 +147,8 @@ std::optional<SessionRunner::ActiveRun> SessionRunner::start(const SessionFolder
     JobRequest job;
     std::string command, refused;
     try {
-        job = jobRequestFor(spec,
-                            {scheduler_.machine(), settings_.engine, settings_.out_dir.string(), session});
+        job = jobRequestFor(
+            spec, {settings_.where.cluster, settings_.where.engine, settings_.where.sessions_root, session});
         command = scheduler_.commandLine(job);
     } catch (const std::exception& e) {
         refused = e.what();

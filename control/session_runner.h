@@ -2,6 +2,7 @@
 // grows.
 #pragma once
 
+#include "job_request.h"
 #include "metric_file_tail.h"
 #include "run_folder.h"
 #include "run_plan.h"
@@ -26,14 +27,13 @@ namespace scalebench {
 class SessionStore;
 
 struct SessionRunnerSettings {
-    std::string engine; // scalebench-engine as the scheduler's machine sees it
-    std::filesystem::path
-        out_dir; // the sessions' root: run folders are runFolder(out_dir, ...) (run_folder.h)
+    // Where the runs go (job_request.h): the machine (this one, or a cluster whose settings are stored with
+    // each session), the engine as that machine sees it and the sessions' root (run folders are
+    // runFolder(sessions_root, ...), run_folder.h). Its `session` is each session's own: the runner sets it.
+    LaunchSite where{localMachine(), "", "", {}};
     std::chrono::milliseconds poll_interval{250};
-    std::string cluster = "local";
     int max_concurrent_runs =
         1; // 1 on this machine (runs would disturb each other's timings); many on a cluster
-    std::string cluster_json{}; // the cluster's settings, recorded with the session
 };
 
 struct SessionOutcome {

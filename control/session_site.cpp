@@ -22,10 +22,11 @@ Site localSite(const ConsoleOptions& options, const SiteLog& log, bool build_eng
                   options.engine, {options.engine_sources, engineCacheFolder(), options.torch_python},
                   log ? log : [](const std::string&) {})
             : options.engine;
-    Site site{std::make_unique<LocalTransport>(),
-              std::make_unique<LocalScheduler>(),
-              {localEnginePath(engine), std::filesystem::absolute(options.out_dir),
-               std::chrono::milliseconds(options.poll_ms), "local"}};
+    Site site{
+        std::make_unique<LocalTransport>(),
+        std::make_unique<LocalScheduler>(),
+        {{localMachine(), localEnginePath(engine), std::filesystem::absolute(options.out_dir).string(), {}},
+         std::chrono::milliseconds(options.poll_ms)}};
     return site;
 }
 
@@ -86,12 +87,10 @@ Site clusterSite(const ConsoleOptions& options, const SessionStore& store, const
             EngineDeployment(*site.transport, *site.scheduler, *cluster, options.engine_sources).ensure(log);
     else
         log("engine: not deployed: every run of the plan is a command of its own");
-    site.settings = {engine.engine,
-                     std::filesystem::path(cluster->remote_root) / "sessions",
-                     std::chrono::milliseconds(cluster->poll_seconds * 1000),
-                     cluster->name,
-                     INT_MAX,
-                     clusterToJson(*cluster)};
+    site.settings = {
+        {*cluster, engine.engine, (std::filesystem::path(cluster->remote_root) / "sessions").string(), {}},
+        std::chrono::milliseconds(cluster->poll_seconds * 1000),
+        INT_MAX};
     return site;
 }
 

@@ -120,7 +120,8 @@ TEST_CASE("connection kills at random moments of streamed runs on the test clust
     std::string printed;
     while (figures.kills < wanted) {
         std::vector<std::string> progress;
-        SessionRunner runner(store, slurm, ssh, {engine.string(), work / "out", 200ms, "test", kRuns},
+        SessionRunner runner(store, slurm, ssh,
+                             {{slurm.machine(), engine.string(), (work / "out").string(), {}}, 200ms, kRuns},
                              [&](const std::string& line) { progress.push_back(line); });
         std::atomic<bool> over = false;
         std::jthread killer([&] {

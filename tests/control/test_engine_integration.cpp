@@ -60,9 +60,10 @@ seed = )" + testSeed() + "\n",
     LocalTransport transport;
     LocalScheduler scheduler;
     std::vector<std::string> progress;
-    SessionRunner runner(store, scheduler, transport,
-                         {engineUnderTest(), folder.path, std::chrono::milliseconds(100), "local"},
-                         [&](const std::string& line) { progress.push_back(line); });
+    SessionRunner runner(
+        store, scheduler, transport,
+        {{localMachine(), engineUnderTest(), folder.path.string(), {}}, std::chrono::milliseconds(100)},
+        [&](const std::string& line) { progress.push_back(line); });
     const SessionOutcome outcome = runner.run(plan);
     INFO("progress:\n"
          << [&] {
@@ -152,9 +153,10 @@ TEST_CASE("the all-reduce sweep at 2 ranks: every size correct, timed, with busb
     SessionStore store(folder.path / "sessions.db");
     LocalTransport transport;
     LocalScheduler scheduler;
-    SessionRunner runner(store, scheduler, transport,
-                         {engineUnderTest(), folder.path, std::chrono::milliseconds(100), "local"},
-                         [](const std::string&) {});
+    SessionRunner runner(
+        store, scheduler, transport,
+        {{localMachine(), engineUnderTest(), folder.path.string(), {}}, std::chrono::milliseconds(100)},
+        [](const std::string&) {});
     const SessionOutcome outcome = runner.run(plan);
     REQUIRE(outcome.failed_runs == 0);
     const auto runs = store.runs(outcome.session_id);

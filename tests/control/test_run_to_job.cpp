@@ -318,8 +318,9 @@ TEST_CASE("the preview of a run on this machine is the command the runner submit
     LocalScheduler local;
     SubmissionRecorder scheduler(local);
     LocalTransport transport;
-    SessionRunnerSettings settings{localEnginePath("build/scalebench-engine"), folder.path / "out",
-                                   std::chrono::milliseconds(1)};
+    SessionRunnerSettings settings{
+        {localMachine(), localEnginePath("build/scalebench-engine"), (folder.path / "out").string(), {}},
+        std::chrono::milliseconds(1)};
     SessionRunner runner(store, scheduler, transport, settings, [](const std::string&) {});
     const SessionOutcome outcome = runner.run(plan);
 
@@ -348,8 +349,8 @@ TEST_CASE(
     SlurmScheduler slurm(none, cluster);
     SubmissionRecorder scheduler(slurm);
     LocalTransport transport;
-    SessionRunnerSettings settings{"/deployed/engine", folder.path / "sessions", std::chrono::milliseconds(1),
-                                   cluster.name};
+    SessionRunnerSettings settings{{cluster, "/deployed/engine", (folder.path / "sessions").string(), {}},
+                                   std::chrono::milliseconds(1)};
     SessionRunner runner(store, scheduler, transport, settings, [](const std::string&) {});
     const SessionOutcome outcome = runner.run(plan);
 

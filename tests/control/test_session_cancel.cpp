@@ -51,7 +51,7 @@ const char* const kTwoRuns = "name = \"cancel\"\n[[run]]\nworkload = \"logistic-
                              "dataset = \"synthetic-epsilon\"\nranks = [1, 2]\nsteps = 5\n";
 
 SessionRunnerSettings settingsIn(const TemporaryFolder& folder) {
-    return {"engine", folder.path / "out", std::chrono::milliseconds(1)};
+    return {{localMachine(), "engine", (folder.path / "out").string(), {}}, std::chrono::milliseconds(1)};
 }
 
 } // namespace

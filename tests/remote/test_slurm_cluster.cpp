@@ -70,7 +70,9 @@ threads_per_rank = 1
     SlurmScheduler slurm(transport, testCluster());
     std::vector<std::string> progress;
     SessionRunner runner(store, slurm, transport,
-                         {SCALEBENCH_ENGINE_PATH, folder.path, std::chrono::milliseconds(200), "test", 10},
+                         {{slurm.machine(), SCALEBENCH_ENGINE_PATH, folder.path.string(), {}},
+                          std::chrono::milliseconds(200),
+                          10},
                          [&](const std::string& line) { progress.push_back(line); });
     const SessionOutcome outcome = runner.run(plan);
     std::string printed;
@@ -206,7 +208,9 @@ TEST_CASE(
     SlurmScheduler slurm(transport, cluster);
     std::vector<std::string> progress;
     SessionRunner runner(store, slurm, transport,
-                         {SCALEBENCH_ENGINE_PATH, folder.path, std::chrono::milliseconds(200), "test", 10},
+                         {{slurm.machine(), SCALEBENCH_ENGINE_PATH, folder.path.string(), {}},
+                          std::chrono::milliseconds(200),
+                          10},
                          [&](const std::string& line) { progress.push_back(line); });
     const SessionOutcome outcome = runner.run(
         parsePlanText("name = \"big\"\n[[run]]\nworkload = \"resnet20\"\nranks = 3\n", "big.toml"));
@@ -347,7 +351,9 @@ TEST_CASE(
     SlurmScheduler slurm(transport, testCluster());
     std::vector<std::string> progress;
     SessionRunner runner(store, slurm, transport,
-                         {SCALEBENCH_ENGINE_PATH, folder.path, std::chrono::milliseconds(200), "test", 10},
+                         {{slurm.machine(), SCALEBENCH_ENGINE_PATH, folder.path.string(), {}},
+                          std::chrono::milliseconds(200),
+                          10},
                          [&](const std::string& line) { progress.push_back(line); });
     const auto printed = [&] {
         std::string text;

@@ -200,8 +200,10 @@ TEST_CASE(
                       "dropped.toml");
     SessionStore store(db);
     std::vector<std::string> progress;
-    SessionRunner runner(store, slurm, ssh, {SCALEBENCH_ENGINE_PATH, out_dir, 200ms, "test", 4},
-                         [&](const std::string& line) { progress.push_back(line); });
+    SessionRunner runner(
+        store, slurm, ssh,
+        {{slurm.machine(), SCALEBENCH_ENGINE_PATH, std::filesystem::path(out_dir).string(), {}}, 200ms, 4},
+        [&](const std::string& line) { progress.push_back(line); });
 
     FixtureSshd sshd(cluster);
     std::int64_t stored_before_drop = 0;

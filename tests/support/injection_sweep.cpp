@@ -342,7 +342,9 @@ LocalLaunch launchHere(const RunPlan& plan, const fs::path& out_dir, const std::
     const auto before = sandbox().tree();
     LocalScheduler scheduler;
     LocalTransport transport;
-    SessionRunner real(store, scheduler, transport, {engine, out_dir, std::chrono::milliseconds(10)},
+    SessionRunner real(store, scheduler, transport,
+                       {{localMachine(), engine, std::filesystem::path(out_dir).string(), {}},
+                        std::chrono::milliseconds(10)},
                        [](const std::string&) {});
     const SessionOutcome outcome = real.run(plan);
     LocalLaunch launch;
