@@ -277,9 +277,14 @@ void ClusterForm::editName() {
 }
 
 QString ClusterForm::fieldLabel(const std::string& key) const {
-    if (const auto it = fields_.find(key); it != fields_.end())
+    if (const auto it = fields_.find(key); it != fields_.end()) {
         for (auto* layout : findChildren<QFormLayout*>())
-            if (auto* label = qobject_cast<QLabel*>(layout->labelForField(it->second))) return label->text();
+            if (auto* label = qobject_cast<QLabel*>(layout->labelForField(it->second));
+                label && !label->text().isEmpty())
+                return label->text();
+        if (auto* box = qobject_cast<QCheckBox*>(it->second))
+            return box->text(); // a row of its own: its text
+    }
     return qs(key) + tr(" (not in this form)"); // jobcomp_log: from a cluster file
 }
 

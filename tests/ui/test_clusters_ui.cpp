@@ -1,6 +1,7 @@
 // The clusters view offscreen over a real session store, read and written through the store worker: the list
 // with "local" first, the form, add, save, remove (driven by typing and clicking, as a user does), its
 // rendering, and a connection test of this machine.
+#include "cluster_form.h"
 #include "cluster_list_model.h"
 #include "clusters_widget.h"
 #include "session_store.h"
@@ -355,4 +356,31 @@ TEST_CASE("a cluster's price per GPU-hour and currency are set in the form, and 
     REQUIRE(store.cluster("alpha"));
     CHECK(store.cluster("alpha")->price_per_gpu_hour == Approx(2.75));
     CHECK(store.cluster("alpha")->currency == "EUR");
+}
+
+TEST_CASE(
+    "the cluster form has a field for each key of the table it shows, filled and read back as the cluster's "
+    "settings, and names each field as it is labelled",
+    "[ui][clusters]") {
+    ClusterForm form;
+    ClusterSettings c;
+    c.name = "prod";
+    c.host = "login.example.org";
+    c.port = 2222;
+    c.identity_files = {"~/.ssh/a", "~/.ssh/b"};
+    c.trust_on_first_use = true;
+    c.time_limit = "02:00:00";
+    c.tasks_per_node = 8;
+    c.gres_syntax = true;
+    c.launcher = ClusterSettings::Launcher::Mpirun;
+    c.setup_lines = {"module load cuda/12.4", "module load openmpi"};
+    c.nccl_env = {{"NCCL_IB_HCA", "mlx5"}, {"NCCL_DEBUG", "INFO"}};
+    c.price_per_gpu_hour = 2.5;
+    c.currency = "EUR";
+    c.jobcomp_log = "/var/log/slurm/jobcomp.log"; // no field: kept as it was
+    form.setSettings(c);
+    CHECK(clusterToJson(form.settings()) == clusterToJson(c)); // every setting through its field and back
+    CHECK(form.fieldLabel("time_limit") == "Time limit");
+    CHECK(form.fieldLabel("gres_syntax") == "ask with --gres=gpu:N"); // a switch on a row of its own
+    CHECK(form.fieldLabel("jobcomp_log") == "jobcomp_log (not in this form)");
 }
