@@ -4,6 +4,7 @@
 #include "session_results.h"
 #include "session_store.h"
 #include "store_rewrite.h"
+#include "stored_steps.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
@@ -14,17 +15,6 @@
 using namespace scalebench;
 
 namespace {
-StepRecord step(std::int64_t n) {
-    StepRecord s;
-    s.step = n;
-    s.loss = 2.0 / static_cast<double>(n);
-    s.samples_per_s = 500;
-    s.step_s = 0.25;
-    s.forward_s = 0.1;
-    s.backward_s = 0.15;
-    return s;
-}
-
 // A step whose every field has its own value, so that a field stored in another's column shows.
 StepRecord everyStepField() {
     return {50, 0.04, 512, 0.5, 0.01, 0.12, 0.18, 0.07, 0.09, 25.5, 0.03, 4096, 1.5e12, 0.42};
@@ -64,7 +54,7 @@ TEST_CASE("a session, its runs and every record are stored and read back after r
         store.startRun(run, "4242");
         std::vector<MetricRecord> batch = {HeaderRecord{1, "resnet20", "fashion-mnist", 2, R"({"ranks":2})"}};
         for (int i = 1; i <= 100; ++i)
-            batch.push_back(i == 50 ? everyStepField() : step(i));
+            batch.push_back(i == 50 ? everyStepField() : storedStep(i));
         batch.push_back(EvalRecord{100, "accuracy", 0.8, 0.6, 50});
         batch.push_back(RankTimesRecord{100, {0.25, 0.26}, {0.2, 0.24}});
         batch.push_back(sweepSize());
@@ -144,8 +134,8 @@ TEST_CASE("a record stored twice (a resumed stream) is kept once", "[core][store
     TemporaryFolder folder;
     SessionStore store(folder.path / "s.db");
     const auto run = store.createRun(store.createSession("s", "", "local"), {"r", "resnet20", "x", 1, 1, ""});
-    store.appendRecords(run, {step(1), step(2)});
-    store.appendRecords(run, {step(2), step(3)});
+    store.appendRecords(run, {storedStep(1), storedStep(2)});
+    store.appendRecords(run, {storedStep(2), storedStep(3)});
     CHECK(store.steps(run).size() == 3);
 }
 
@@ -200,7 +190,7 @@ TEST_CASE("per-rank step times and hidden communication are stored and read back
     SessionStore store(folder.path / "ranks.db");
     const auto run =
         store.createRun(store.createSession("s", "", "local"), {"r", "resnet20", "synthetic", 3, 1, ""});
-    StepRecord overlapped = step(1);
+    StepRecord overlapped = storedStep(1);
     overlapped.comm_hidden_s = 0.04;
     store.appendRecords(run, {overlapped, RankTimesRecord{1, {0.25, 0.25, 0.26}, {0.2, 0.24, 0.25}},
                               RankTimesRecord{2, {0.3, 0.3, 0.3}, {0.1, 0.2, 0.29}}});
@@ -269,10 +259,10 @@ TEST_CASE("a run started again keeps one attempt's records, and the earlier atte
     SessionStore store(folder.path / "attempts.db");
     const auto run = store.createRun(store.createSession("s", "", "c"), {"r", "resnet20", "x", 2, 1, ""});
     store.startRun(run, "41");
-    store.appendRecords(run, {step(1), step(2), step(3), ErrorRecord{1, "lost node"}});
+    store.appendRecords(run, {storedStep(1), storedStep(2), storedStep(3), ErrorRecord{1, "lost node"}});
     store.restartRun(run, 1, "NODE_FAIL", "n2");
     CHECK(store.steps(run).empty());
-    store.appendRecords(run, {step(1)});
+    store.appendRecords(run, {storedStep(1)});
     const auto attempts = store.attempts(run);
     REQUIRE(attempts.size() == 1);
     CHECK(attempts[0].attempt == 0);
@@ -303,9 +293,9 @@ TEST_CASE("a requeued run's results say how often and why it was started again",
     SessionStore store(folder.path / "requeued.db");
     const auto session = store.createSession("s", "", "c");
     const auto run = store.createRun(session, {"r", "resnet20", "x", 1, 1, ""});
-    store.appendRecords(run, {step(1), step(2)});
+    store.appendRecords(run, {storedStep(1), storedStep(2)});
     store.restartRun(run, 1, "NODE_FAIL on node1", "node1");
-    store.appendRecords(run, {step(1), step(2), step(3)});
+    store.appendRecords(run, {storedStep(1), storedStep(2), storedStep(3)});
     const auto results = loadSessionResults(store, session);
     CHECK_THAT(formatResultsTable(results),
                Catch::Contains("    requeued once after NODE_FAIL on node1 (attempt 0 stopped at step 2)"));
@@ -322,11 +312,11 @@ TEST_CASE("each bucket's all-reduce times are stored by step and bucket and read
         SessionStore store(file);
         run =
             store.createRun(store.createSession("s", "", "local"), {"r", "resnet20", "synthetic", 2, 1, ""});
-        store.appendRecords(run, {step(2), second, first, step(1)});
+        store.appendRecords(run, {storedStep(2), second, first, storedStep(1)});
         store.appendRecords(run, {second}); // a resumed stream: kept once
         CHECK(store.bucketTimes(run) == std::vector<BucketTimesRecord>{first, second});
         CHECK(store.steps(run).size() == 2); // beside the steps, not in them
-        store.replaceRecords(run, {step(1)});
+        store.replaceRecords(run, {storedStep(1)});
         CHECK(store.bucketTimes(run).empty());
         store.appendRecords(run, {first});
     }

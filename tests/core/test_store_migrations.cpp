@@ -5,6 +5,7 @@
 #include "session_results.h"
 #include "session_store.h"
 #include "store_rewrite.h"
+#include "stored_steps.h"
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
@@ -12,19 +13,10 @@
 using namespace scalebench;
 
 namespace {
-StepRecord step(std::int64_t n) {
-    StepRecord s;
-    s.step = n;
-    s.loss = 2.0 / static_cast<double>(n);
-    s.samples_per_s = 500;
-    s.step_s = 0.25;
-    return s;
-}
-
 // A store file whose one session has the one run, with one step stored: session 1, run 1.
 void storeOneStepOf(const std::filesystem::path& file, const std::string& session, const NewRun& run) {
     SessionStore store(file);
-    store.appendRecords(store.createRun(store.createSession(session, "", "local"), run), {step(1)});
+    store.appendRecords(store.createRun(store.createSession(session, "", "local"), run), {storedStep(1)});
 }
 } // namespace
 
