@@ -30,18 +30,13 @@ std::string thisProcess() {
     return std::string(host) + ":" + std::to_string(getpid());
 }
 
-// A stored status word, read; a word this version does not know is named, never taken for another.
-RunStatus runStatusIn(sqlite3_stmt* q, int column, std::int64_t run_id) {
+// A stored status word, read by `named` (runStatusNamed, sessionStatusNamed); a word this version does not
+// know is named with its row ("run 3", "session 2"), never taken for another.
+template <typename Named>
+auto statusIn(sqlite3_stmt* q, int column, Named named, const char* what, std::int64_t id) {
     const std::string word = columnText(q, column);
-    if (const auto status = runStatusNamed(word)) return *status;
-    throw StoreError("run " + std::to_string(run_id) + " is stored with status '" + word +
-                     "', which this scalebench does not know");
-}
-
-SessionStatus sessionStatusIn(sqlite3_stmt* q, int column, std::int64_t session_id) {
-    const std::string word = columnText(q, column);
-    if (const auto status = sessionStatusNamed(word)) return *status;
-    throw StoreError("session " + std::to_string(session_id) + " is stored with status '" + word +
+    if (const auto status = named(word)) return *status;
+    throw StoreError(std::string(what) + " " + std::to_string(id) + " is stored with status '" + word +
                      "', which this scalebench does not know");
 }
 
@@ -230,7 +225,7 @@ std::vector<SessionRow> SessionStore::selectSessions(const std::string& where, s
                        columnText(q, 1),
                        columnText(q, 2),
                        columnText(q, 3),
-                       sessionStatusIn(q, 4, session_id),
+                       statusIn(q, 4, sessionStatusNamed, "session", session_id),
                        columnText(q, 5),
                        sqlite3_column_int(q, 6),
                        columnText(q, 7),
@@ -258,7 +253,7 @@ std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
                    columnText(q, 4),
                    sqlite3_column_int(q, 5),
                    sqlite3_column_int(q, 6),
-                   runStatusIn(q, 7, sqlite3_column_int64(q, 0)),
+                   statusIn(q, 7, runStatusNamed, "run", sqlite3_column_int64(q, 0)),
                    columnText(q, 8),
                    columnText(q, 9),
                    columnText(q, 10),
