@@ -130,9 +130,9 @@ std::vector<MetricRecord> runRecords(int ranks, int steps, int eval_every) {
 }
 
 // The plan's runs: 5 GPU counts x 200 repeats of ResNet-20 (1000 runs).
-std::vector<NewRun> planRuns(int count) {
+std::vector<RunIdentity> planRuns(int count) {
     const int gpu_counts[] = {1, 2, 4, 8, 16};
-    std::vector<NewRun> runs;
+    std::vector<RunIdentity> runs;
     for (int i = 0; i < count; ++i) {
         const int ranks = gpu_counts[i % 5];
         const int repeat = i / 5 + 1;
@@ -146,7 +146,7 @@ std::vector<NewRun> planRuns(int count) {
 // Stores a finished session of `runs` runs of `steps` steps each with the store's own writing code.
 std::int64_t storeSession(SessionStore& store, const std::string& name, int runs, int steps) {
     const auto session = store.createSession(name, "", "local");
-    for (const NewRun& spec : planRuns(runs)) {
+    for (const RunIdentity& spec : planRuns(runs)) {
         const auto run = store.createRun(session, spec);
         store.startRun(run, "4242");
         store.appendRecords(run, runRecords(spec.ranks, steps, 50));
@@ -206,7 +206,7 @@ Stall leaveInWindow(MainWindow& window, std::int64_t small) {
 Stall streamInWindow(MainWindow& window, SessionController& controller, std::int64_t session, int runs,
                      int steps, int parallel, int batch, int every_ms) {
     std::vector<RunSpec> specs;
-    for (const NewRun& run : planRuns(runs)) {
+    for (const RunIdentity& run : planRuns(runs)) {
         RunSpec spec;
         spec.name = run.name;
         spec.ranks = run.ranks;
@@ -306,7 +306,7 @@ int main(int argc, char** argv) {
     stalls.push_back(leaveInWindow(window, small));
     print("select another session after it:", stalls.back());
     const std::int64_t live = store.createSession("streaming", "", "local");
-    for (const NewRun& run : planRuns(runs))
+    for (const RunIdentity& run : planRuns(runs))
         store.createRun(live, run);
     stalls.push_back(streamInWindow(window, controller, live, runs, steps, 16, 10, 20));
     print("a session streams, Live tab shown:", stalls.back());

@@ -4,6 +4,7 @@
 
 #include "breakdown_model.h"
 #include "chart_style.h"
+#include "figure_labels.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -33,11 +34,12 @@ BreakdownChartView::BreakdownChartView(BreakdownModel* model, QWidget* parent)
     setChart(chart); // the view owns the chart, the chart owns series and axes
     setRenderHint(QPainter::Antialiasing);
 
-    const std::vector<std::pair<int, QString>> parts = {{BreakdownModel::DataMs, tr("data")},
-                                                        {BreakdownModel::ForwardMs, tr("forward")},
-                                                        {BreakdownModel::BackwardMs, tr("backward")},
-                                                        {BreakdownModel::OptimizerMs, tr("optimizer")},
-                                                        {BreakdownModel::ExposedCommMs, tr("exposed comm.")}};
+    const std::vector<std::pair<int, QString>> parts = {
+        {BreakdownModel::DataMs, tr("data")},
+        {BreakdownModel::ForwardMs, figureLabel(Figure::Forward)},
+        {BreakdownModel::BackwardMs, figureLabel(Figure::Backward)},
+        {BreakdownModel::OptimizerMs, figureLabel(Figure::Optimizer)},
+        {BreakdownModel::ExposedCommMs, tr("exposed comm.")}};
     for (std::size_t i = 0; i < parts.size(); ++i) {
         auto* set = new QBarSet(parts[i].second);
         set->setColor(paletteColour(static_cast<int>(i)));

@@ -25,6 +25,13 @@ QString text(std::string_view word) {
 }
 } // namespace
 
+QString figureLabel(Figure figure) {
+    return text(figureStyle(figure).label);
+}
+QString figureTitle(Figure figure) {
+    return QString::fromStdString(figureHeader(figure));
+}
+
 QString storedStatusText(RunStatus status) {
     return text(storedWord(status));
 }

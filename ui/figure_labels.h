@@ -3,6 +3,7 @@
 #pragma once
 
 #include "analysis.h"
+#include "figure_registry.h"
 #include "run_status.h"
 
 #include <QString>
@@ -13,6 +14,11 @@ namespace scalebench {
 QString throughputHeader(StepTimeConvention convention);
 // Which steps, and that it is the figure `scalebench run` prints.
 QString throughputHeaderTip(StepTimeConvention convention);
+
+// A figure's label and its header with its unit, as the registry names it (figure_registry.h): "forward",
+// "step time (ms)".
+QString figureLabel(Figure figure);
+QString figureTitle(Figure figure);
 
 // A status in the views: the stored word (the Runs table, the report, the session list), or the word a
 // followed run shows ("done" for ok).

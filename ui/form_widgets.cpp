@@ -6,8 +6,13 @@
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <string>
 
 namespace scalebench {
+
+int leastAccepted(const char* accepts) {
+    return std::stoi(accepts);
+}
 
 QPlainTextEdit* makeCodeView(const QString& name, QWidget* parent) {
     auto* view = new QPlainTextEdit(parent);

@@ -15,6 +15,10 @@ template <typename Widget> Widget* named(Widget* widget, const char* name) {
     return widget;
 }
 
+// The least value of a plan key, from its row of the engine option table (engine_cli::accepts::steps is
+// "1"; "0..1" gives 0): a form's field starts where the plan reader does.
+int leastAccepted(const char* accepts);
+
 // Read-only, fixed-width, not wrapped: for TOML and shell text.
 QPlainTextEdit* makeCodeView(const QString& name, QWidget* parent);
 // The widget in a frameless scroll area that resizes it: a form taller or wider than the window at 1280x800

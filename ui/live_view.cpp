@@ -4,6 +4,7 @@
 #include "live_view.h"
 
 #include "chart_style.h"
+#include "figure_labels.h"
 #include "plot_lines_item.h"
 
 #include <QChart>
@@ -224,8 +225,8 @@ void LiveView::refresh() {
     if (!rows.empty()) {
         const int focus = rows.front();
         breakdown = {{tr("step"), focus, Metric::StepMs},
-                     {tr("forward"), focus, Metric::ForwardMs},
-                     {tr("backward"), focus, Metric::BackwardMs},
+                     {figureLabel(Figure::Forward), focus, Metric::ForwardMs},
+                     {figureLabel(Figure::Backward), focus, Metric::BackwardMs},
                      {tr("exposed"), focus, Metric::ExposedCommMs},
                      {tr("hidden"), focus, Metric::HiddenCommMs}};
         setTitleOnce(breakdown_.view->chart(), tr("Step time breakdown: %1").arg(model_->runName(focus)));

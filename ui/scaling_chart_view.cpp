@@ -2,6 +2,7 @@
 #include "scaling_chart_view.h"
 
 #include "chart_style.h"
+#include "figure_labels.h"
 #include "scaling_model.h"
 
 #include <QAreaSeries>
@@ -53,7 +54,7 @@ ScalingChartView::ScalingChartView(ScalingModel* model, QWidget* parent)
     x_axis_->setLabelFormat(QStringLiteral("%d"));
     x_axis_->setTickType(QValueAxis::TicksDynamic);
     x_axis_->setTickAnchor(0);
-    y_axis_->setTitleText(tr("samples/s"));
+    y_axis_->setTitleText(figureTitle(Figure::SamplesPerS));
     y_axis_->setLabelFormat(QStringLiteral("%.0f"));
     chart->addAxis(x_axis_, Qt::AlignBottom);
     chart->addAxis(y_axis_, Qt::AlignLeft);

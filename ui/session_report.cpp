@@ -84,14 +84,15 @@ QString cell(const QString& text) {
 // The rows of formatResultsTable (the same figures, one <tr> per run, notes in a row below it).
 QString resultsTable(const std::vector<RunResult>& results) {
     const std::vector<RunScaling> scaling = runScaling(results);
-    QString html = QStringLiteral(
-        "<table class=\"results\">\n<thead><tr><th>run</th><th>ranks</th><th>status</th><th>samples/s</th>"
-        "<th>step ms</th><th>data</th><th>fwd</th><th>bwd</th><th>allred</th><th>optim</th><th>comm%</th>"
-        "<th>speedup</th><th>eff</th><th>loss</th><th>eval</th><th>to target</th></tr></thead>\n<tbody>\n");
-    constexpr int kColumns = 16;
+    QString html =
+        QStringLiteral("<table class=\"results\">\n<thead><tr><th>run</th><th>ranks</th><th>status</th>");
+    const std::vector<std::string> headers = resultsFigureHeaders();
+    for (const std::string& header : headers)
+        html += QStringLiteral("<th>%1</th>").arg(escaped(header));
+    html += QStringLiteral("</tr></thead>\n<tbody>\n");
+    const int kColumns = 3 + static_cast<int>(headers.size());
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
-        const StepBreakdown& b = r.figures.breakdown;
         html += QStringLiteral("<tr class=\"run\">") + cell(escaped(r.name)) +
                 cell(QString::number(r.ranks)) + cell(storedStatusText(r.status));
         const auto note = [&](const QString& text) {
@@ -111,17 +112,8 @@ QString resultsTable(const std::vector<RunResult>& results) {
         } else if (r.figures.steady_steps == 0) {
             html += note(QStringLiteral("(no steady-state steps)"));
         } else {
-            const auto ms = [](double seconds) { return cell(number(seconds * 1e3, 1)); };
-            html += cell(number(r.figures.samples_per_s, 1)) + ms(b.step_s) + ms(b.data_s) + ms(b.forward_s) +
-                    ms(b.backward_s) + ms(b.allreduce_s) + ms(b.optimizer_s) +
-                    cell(number(communicationShare(b) * 100, 0) + QLatin1Char('%')) +
-                    cell(scaling[i].speedup > 0 ? number(scaling[i].speedup, 2) + QLatin1Char('x')
-                                                : QStringLiteral("-")) +
-                    cell(scaling[i].speedup > 0 ? number(scaling[i].efficiency * 100, 0) + QLatin1Char('%')
-                                                : QStringLiteral("-")) +
-                    cell(number(r.figures.final_loss, 4)) +
-                    cell(escaped(formatEvalValue(r.figures.eval_metric, r.figures.final_eval))) +
-                    cell(escaped(formatTimeToTarget(r)));
+            for (const std::string& text : resultsFigureCells(r, scaling[i]))
+                html += cell(escaped(text));
         }
         html += QStringLiteral("</tr>\n");
         QStringList notes;

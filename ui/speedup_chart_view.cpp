@@ -4,6 +4,7 @@
 #include "speedup_chart_view.h"
 
 #include "chart_style.h"
+#include "figure_labels.h"
 #include "scaling_model.h"
 
 #include <QChart>
@@ -52,7 +53,7 @@ SpeedupChartView::SpeedupChartView(ScalingModel* model, QWidget* parent)
     speedup_markers_->setMarkerSize(9);
     ideal_->setName(tr("ideal"));
     ideal_->setPen(QPen(QColor(120, 120, 120), 1.8, Qt::DashLine));
-    efficiency_->setName(tr("efficiency"));
+    efficiency_->setName(figureLabel(Figure::Efficiency));
     efficiency_->setPen(QPen(efficiency_colour, 2, Qt::DotLine));
     efficiency_markers_->setColor(efficiency_colour);
     efficiency_markers_->setBorderColor(efficiency_colour);

@@ -57,14 +57,14 @@ TrainingSection::TrainingSection(QWidget* parent) : QWidget(parent) {
     preset_->setToolTip(tr("Model size (Llama 7B, BERT large, ...), for workloads with presets"));
     form->addRow(tr("Preset"), preset_);
     seq_len_ = named(new QSpinBox(this), "seqLen");
-    seq_len_->setRange(0, 1 << 20);
+    seq_len_->setRange(leastAccepted(engine_cli::accepts::seq_len), 1 << 20);
     seq_len_->setSpecialValueText(tr("the workload's"));
     seq_len_->setToolTip(tr("Tokens per sequence, for workloads with sequences"));
     form->addRow(tr("Sequence length"), seq_len_);
     batch_ = named(new QSpinBox(this), "batchPerGpu");
-    batch_->setRange(1, 1 << 20);
+    batch_->setRange(leastAccepted(engine_cli::accepts::batch_per_rank), 1 << 20);
     global_batch_ = named(new QSpinBox(this), "globalBatch");
-    global_batch_->setRange(0, 1 << 30);
+    global_batch_->setRange(leastAccepted(engine_cli::accepts::global_batch), 1 << 30);
     global_batch_->setPrefix(tr("global "));
     global_batch_->setSpecialValueText(tr("global: per GPU x GPUs"));
     global_batch_->setToolTip(
@@ -91,9 +91,9 @@ TrainingSection::TrainingSection(QWidget* parent) : QWidget(parent) {
 // Steps (at most), or stop earlier at a target.
 void TrainingSection::addStopRow(QFormLayout* form) {
     steps_ = named(new QSpinBox(this), "steps");
-    steps_->setRange(1, 100000000);
+    steps_->setRange(leastAccepted(engine_cli::accepts::steps), 100000000);
     epochs_ = named(new QDoubleSpinBox(this), "epochs");
-    epochs_->setRange(0, 1e6);
+    epochs_->setRange(leastAccepted(engine_cli::accepts::epochs), 1e6);
     epochs_->setDecimals(2);
     epochs_->setPrefix(tr("or "));
     epochs_->setSuffix(tr(" epochs"));

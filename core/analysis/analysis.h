@@ -82,17 +82,6 @@ struct SeriesKey {
 // differ ("llama synthetic-tokens preset=tiny"), so that each series is told apart by what differs.
 std::vector<std::string> seriesLabels(const std::vector<SeriesKey>& keys);
 
-// One finished run as analysis sees it.
-struct RunOutcome {
-    SeriesKey series;
-    int ranks = 0;
-    double samples_per_s = 0;
-    std::optional<double> time_to_target_s{}; // where the run reached its quality target
-    bool has_target = false;
-    double compute_only_samples_per_s = 0; // computeOnlyThroughput
-    double communication_share = 0;        // communicationShare
-};
-
 // Scaling of one series at one rank count N against its smallest rank count N0, over repeats (mean and two
 // sigma). Throughput: S(N) = X(N) / X(N0) from samples/s, each repeat at N against the mean at N0. Time to
 // target (MLBench's time to accuracy): S_T(N) = T(N0) / T(N), each repeat at N that reached the target
@@ -133,6 +122,4 @@ struct ScalingPoint {
     std::optional<double> mlperf_speedup{};
     double mlperf_efficiency = 0; // mlperf_speedup x N0 / N
 };
-std::vector<ScalingPoint> throughputScaling(const std::vector<RunOutcome>& runs);
-
 } // namespace scalebench

@@ -2,130 +2,37 @@
 #include "results_table.h"
 
 #include "figure_cautions.h"
+#include "figure_registry.h"
 
 #include <algorithm>
+#include <array>
 #include <fmt/format.h>
-#include <map>
-#include <tuple>
+#include <fmt/ranges.h>
 
 namespace scalebench {
-
-SeriesKey seriesOf(const RunResult& result) {
-    if (!result.series.workload.empty()) return result.series;
-    return {result.workload, result.dataset, {}};
-}
-
-namespace {
-// The MLPerf runs (those with a time to train) of each series and rank count scored as MLPerf scores a
-// benchmark, with the time-to-train speedup against the series' smallest rank count with a score. An MLPerf
-// run measures no throughput, so its series and rank count get a point of their own where they have none.
-void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingPoint>& points) {
-    std::map<std::pair<SeriesKey, int>, std::vector<const RunResult*>> mlperf_runs;
-    for (const RunResult& r : results)
-        if (r.status == RunStatus::Ok && r.mlperf_time_to_train_min)
-            mlperf_runs[{seriesOf(r), r.ranks}].push_back(&r);
-    if (mlperf_runs.empty()) return;
-    for (const auto& [key, runs] : mlperf_runs) {
-        // Named references, not a structured binding: clang before 16 cannot capture those (preset fuzz).
-        const SeriesKey& series = key.first;
-        const int ranks = key.second;
-        const bool has_point = std::any_of(points.begin(), points.end(), [&](const ScalingPoint& p) {
-            return p.series == series && p.ranks == ranks;
-        });
-        if (has_point) continue;
-        ScalingPoint p;
-        p.workload = series.workload;
-        p.dataset = series.dataset;
-        p.series = series;
-        p.ranks = ranks;
-        p.repeats = static_cast<int>(runs.size());
-        points.push_back(p);
-    }
-    std::stable_sort(points.begin(), points.end(), [](const ScalingPoint& a, const ScalingPoint& b) {
-        return std::tie(a.series, a.ranks) < std::tie(b.series, b.ranks);
-    });
-    std::vector<SeriesKey> keys;
-    for (const ScalingPoint& p : points)
-        if (keys.empty() || keys.back() != p.series) keys.push_back(p.series);
-    const std::vector<std::string> labels = seriesLabels(keys);
-    std::map<SeriesKey, std::pair<double, int>> base; // the series' first score and its rank count
-    for (ScalingPoint& p : points) {
-        p.label =
-            labels[static_cast<std::size_t>(std::find(keys.begin(), keys.end(), p.series) - keys.begin())];
-        const auto it = mlperf_runs.find({p.series, p.ranks});
-        if (it == mlperf_runs.end()) continue;
-        std::vector<MlperfRun> runs;
-        for (const RunResult* r : it->second)
-            runs.push_back({*r->mlperf_time_to_train_min, r->mlperf_status == "success"});
-        p.mlperf = olympicScore(it->second.front()->mlperf_benchmark, runs);
-        if (std::any_of(it->second.begin(), it->second.end(),
-                        [](const RunResult* r) { return r->mlperf_division != "closed"; })) {
-            p.mlperf->valid = false; // a closed-division result is the only one comparable with MLPerf's
-            p.mlperf->verdict += "; not a closed-division log";
-        }
-        if (!p.mlperf->score_min) continue;
-        const auto [first, inserted] = base.try_emplace(p.series, *p.mlperf->score_min, p.ranks);
-        p.mlperf_speedup = first->second.first / *p.mlperf->score_min;
-        p.mlperf_efficiency = *p.mlperf_speedup * first->second.second / p.ranks;
-    }
-}
-} // namespace
-
-std::vector<ScalingPoint> sessionScaling(const std::vector<RunResult>& results) {
-    std::vector<RunOutcome> outcomes;
-    for (const auto& r : results)
-        if (r.status == RunStatus::Ok)
-            outcomes.push_back({seriesOf(r), r.ranks, r.figures.samples_per_s, r.time_to_target_s,
-                                r.target.has_value(),
-                                computeOnlyThroughput(r.figures.samples_per_s, r.figures.breakdown),
-                                communicationShare(r.figures.breakdown)});
-    std::vector<ScalingPoint> points = throughputScaling(outcomes);
-    addMlperfScores(results, points);
-    return points;
-}
-
-std::vector<RunScaling> runScaling(const std::vector<RunResult>& results) {
-    std::map<SeriesKey, ScalingPoint> baseline; // smallest rank count of each series
-    for (const auto& p : sessionScaling(results))
-        if (!baseline.contains(p.series)) baseline[p.series] = p;
-
-    std::vector<RunScaling> out;
-    for (const auto& r : results) {
-        RunScaling s;
-        auto it = baseline.find(seriesOf(r));
-        if (r.status == RunStatus::Ok && it != baseline.end() && it->second.throughput.mean > 0) {
-            const ScalingPoint& base = it->second;
-            // N0's own repeats are the baseline: 1.00x by definition, never 0.98x and 1.02x (each against
-            // their mean); how far a repeat lies from its siblings is figureCautions' to say.
-            s.speedup = r.ranks == base.ranks ? 1.0 : r.figures.samples_per_s / base.throughput.mean;
-            s.efficiency = s.speedup * base.ranks / r.ranks;
-            if (r.time_to_target_s && base.reached > 0 && *r.time_to_target_s > 0) {
-                s.time_to_target_speedup =
-                    r.ranks == base.ranks ? 1.0 : base.time_to_target.mean / *r.time_to_target_s;
-                s.time_to_target_efficiency = *s.time_to_target_speedup * base.ranks / r.ranks;
-            }
-        }
-        out.push_back(s);
-    }
-    return out;
-}
 
 std::string formatTimeToTarget(const RunResult& result) {
     if (result.mlperf_time_to_train_min && result.mlperf_status == "success" &&
         result.figures.steady_steps == 0)
-        return fmt::format("{:.2f} min", *result.mlperf_time_to_train_min);
-    if (result.time_to_target_s) return fmt::format("{:.1f} s", *result.time_to_target_s);
+        return terseValue(Figure::MlperfTimeToTrain, *result.mlperf_time_to_train_min) + " min";
+    if (result.time_to_target_s) return terseValue(Figure::TimeToTarget, *result.time_to_target_s) + " s";
     if (result.target && result.status == RunStatus::Ok) return "not reached";
     return "-";
 }
 
 namespace {
-std::string milliseconds(double seconds) {
-    return fmt::format("{:.1f}", seconds * 1e3);
+// A part of the step, stored in seconds, in the table's milliseconds.
+std::string milliseconds(Figure part, double seconds) {
+    return terseValue(part, seconds * 1e3);
 }
 
-std::string withTwoSigma(const Statistics& s, int decimals, const std::string& suffix = "") {
-    return fmt::format("{:.{}f}{} ±{:.{}f}", s.mean, decimals, suffix, s.two_sigma(), decimals);
+// "512.3 ±4.1", "1.52x ±0.03": a mean over repeats and its two sigma, with the figure's terse decimals.
+std::string withTwoSigma(Figure figure, const Statistics& s, const std::string& suffix = "") {
+    return terseValue(figure, s.mean) + suffix + " ±" + terseValue(figure, s.two_sigma());
+}
+
+std::string percent(Figure figure, double fraction) {
+    return terseValue(figure, fraction * 100) + "%";
 }
 
 // Mean and two sigma over repeats of each series at each rank count: throughput, its speedup and efficiency,
@@ -138,26 +45,31 @@ std::string formatSeriesScaling(const std::vector<ScalingPoint>& points) {
     if (std::any_of(points.begin(), points.end(), measured))
         out = fmt::format("\nscaling per series (mean ±2 sigma over repeats):\n{:<44} {:>5} {:>4} {:>20} "
                           "{:>15} {:>6} {:>12} {:>6}\n",
-                          "series", "ranks", "reps", "samples/s", "speedup", "eff", "compute-only", "comm%");
+                          "series", "ranks", "reps", terse(Figure::SamplesPerS), terse(Figure::Speedup),
+                          terse(Figure::Efficiency), terse(Figure::ComputeOnlySpeedup),
+                          terse(Figure::CommunicationShare));
     for (const ScalingPoint& p : points)
         if (measured(p))
-            out += fmt::format("{:<44} {:>5} {:>4} {:>20} {:>15} {:>5.0f}% {:>11.2f}x {:>5.0f}%\n", p.label,
-                               p.ranks, p.repeats, withTwoSigma(p.throughput, 1),
-                               withTwoSigma(p.speedup_stats, 2, "x"), p.efficiency * 100,
-                               p.compute_only_speedup, p.communication_share * 100);
+            out += fmt::format("{:<44} {:>5} {:>4} {:>20} {:>15} {:>6} {:>12} {:>6}\n", p.label, p.ranks,
+                               p.repeats, withTwoSigma(Figure::SamplesPerS, p.throughput),
+                               withTwoSigma(Figure::Speedup, p.speedup_stats, "x"),
+                               percent(Figure::Efficiency, p.efficiency),
+                               terseValue(Figure::ComputeOnlySpeedup, p.compute_only_speedup) + "x",
+                               percent(Figure::CommunicationShare, p.communication_share));
     const auto withTarget = [](const ScalingPoint& p) { return p.target_repeats > 0 && !p.mlperf; };
     if (!std::any_of(points.begin(), points.end(), withTarget)) return out;
     out += fmt::format("\ntime to target (MLBench's time to accuracy; mean ±2 sigma over the repeats that "
                        "reached it):\n{:<44} {:>5} {:>8} {:>18} {:>15} {:>6}\n",
-                       "series", "ranks", "reached", "seconds", "speedup", "eff");
+                       "series", "ranks", "reached", "seconds", terse(Figure::TimeToTargetSpeedup),
+                       terse(Figure::Efficiency));
     for (const ScalingPoint& p : points) {
         if (!withTarget(p)) continue;
         const auto& speedup = p.time_to_target_speedup;
         out += fmt::format("{:<44} {:>5} {:>8} {:>18} {:>15} {:>6}\n", p.label, p.ranks,
                            fmt::format("{}/{}", p.reached, p.target_repeats),
-                           p.reached ? withTwoSigma(p.time_to_target, 1) : "-",
-                           speedup ? withTwoSigma(*speedup, 2, "x") : "-",
-                           speedup ? fmt::format("{:.0f}%", p.time_to_target_efficiency * 100) : "-");
+                           p.reached ? withTwoSigma(Figure::TimeToTarget, p.time_to_target) : "-",
+                           speedup ? withTwoSigma(Figure::TimeToTargetSpeedup, *speedup, "x") : "-",
+                           speedup ? percent(Figure::Efficiency, p.time_to_target_efficiency) : "-");
     }
     return out;
 }
@@ -175,13 +87,14 @@ std::string formatMlperfScores(const std::vector<ScalingPoint>& points) {
                 fmt::format("\nMLPerf time to train (minutes, run_start to run_stop; score = olympic average "
                             "over the repeats as MLPerf Training's rules and result summarizer):\n"
                             "{:<34} {:>5} {:>10} {:>9} {:>9} {:>6}  {}\n",
-                            "series", "GPUs", "converged", "score", "speedup", "eff", "verdict");
-        out += fmt::format("{:<34} {:>5} {:>10} {:>9} {:>9} {:>6}  {}\n", p.label, p.ranks,
-                           fmt::format("{}/{}", m.converged, m.runs),
-                           m.score_min ? fmt::format("{:.2f}", *m.score_min) : "-",
-                           p.mlperf_speedup ? fmt::format("{:.2f}x", *p.mlperf_speedup) : "-",
-                           p.mlperf_speedup ? fmt::format("{:.0f}%", p.mlperf_efficiency * 100) : "-",
-                           m.verdict);
+                            "series", "GPUs", terse(Figure::MlperfConvergedRuns), terse(Figure::MlperfScore),
+                            terse(Figure::MlperfSpeedup), terse(Figure::Efficiency), "verdict");
+        out +=
+            fmt::format("{:<34} {:>5} {:>10} {:>9} {:>9} {:>6}  {}\n", p.label, p.ranks,
+                        fmt::format("{}/{}", m.converged, m.runs),
+                        m.score_min ? terseValue(Figure::MlperfScore, *m.score_min) : "-",
+                        p.mlperf_speedup ? terseValue(Figure::MlperfSpeedup, *p.mlperf_speedup) + "x" : "-",
+                        p.mlperf_speedup ? percent(Figure::Efficiency, p.mlperf_efficiency) : "-", m.verdict);
     }
     return out;
 }
@@ -194,14 +107,18 @@ std::string formatTokenThroughput(const std::vector<RunResult>& results) {
         if (r.figures.tokens_per_s <= 0 || r.figures.steady_steps == 0) continue;
         if (out.empty())
             out = fmt::format("\n{:<34} {:>5} {:>12} {:>14} {:>14} {:>7} {:>13}\n", "language runs", "ranks",
-                              "tokens/s", "tokens/s/dev", "TFLOP/s/dev", "MFU", "days to 1T tok");
-        out += fmt::format("{:<34} {:>5} {:>12.1f} {:>14.1f} {:>14} {:>7} {:>13.2f}\n", r.name, r.ranks,
-                           r.figures.tokens_per_s, r.figures.tokens_per_s / r.ranks,
+                              terse(Figure::TokensPerS), terse(Figure::TokensPerS) + "/dev",
+                              terse(Figure::TflopsPerRank), terse(Figure::Mfu), terse(Figure::DaysToTrain1T));
+        // TFLOP/s per device to four significant digits: a CPU's 0.0001234 and an H200's 412.3 alike.
+        out += fmt::format("{:<34} {:>5} {:>12} {:>14} {:>14} {:>7} {:>13}\n", r.name, r.ranks,
+                           terseValue(Figure::TokensPerS, r.figures.tokens_per_s),
+                           terseValue(Figure::TokensPerS, r.figures.tokens_per_s / r.ranks),
                            r.figures.model_flops_per_s > 0
-                               ? fmt::format("{:.4g}", r.figures.model_flops_per_s / r.ranks / 1e12)
+                               ? fmt::format("{:.{}g}", r.figures.model_flops_per_s / r.ranks / 1e12,
+                                             figureStyle(Figure::TflopsPerRank).terse_decimals)
                                : "-",
-                           r.figures.mfu ? fmt::format("{:.2f}%", *r.figures.mfu * 100) : "-",
-                           daysToTrain(r.figures.tokens_per_s));
+                           r.figures.mfu ? percent(Figure::Mfu, *r.figures.mfu) : "-",
+                           terseValue(Figure::DaysToTrain1T, daysToTrain(r.figures.tokens_per_s)));
     }
     if (!out.empty())
         out +=
@@ -242,17 +159,48 @@ std::string formatDeviceCheck(const DeviceCheckRecord& check) {
     return head + ": FAIL: " + failed;
 }
 
+std::vector<std::string> resultsFigureHeaders() {
+    return {
+        terse(Figure::SamplesPerS), terse(Figure::StepTime),           terse(Figure::DataLoading),
+        terse(Figure::Forward),     terse(Figure::Backward),           terse(Figure::ExposedCommunication),
+        terse(Figure::Optimizer),   terse(Figure::CommunicationShare), terse(Figure::Speedup),
+        terse(Figure::Efficiency),  terse(Figure::FinalLoss),          "eval",
+        terse(Figure::TimeToTarget)};
+}
+
+std::vector<std::string> resultsFigureCells(const RunResult& result, const RunScaling& scaling) {
+    const StepBreakdown& b = result.figures.breakdown;
+    const bool scaled = scaling.speedup > 0;
+    return {terseValue(Figure::SamplesPerS, result.figures.samples_per_s),
+            milliseconds(Figure::StepTime, b.step_s),
+            milliseconds(Figure::DataLoading, b.data_s),
+            milliseconds(Figure::Forward, b.forward_s),
+            milliseconds(Figure::Backward, b.backward_s),
+            milliseconds(Figure::ExposedCommunication, b.allreduce_s),
+            milliseconds(Figure::Optimizer, b.optimizer_s),
+            percent(Figure::CommunicationShare, communicationShare(b)),
+            scaled ? terseValue(Figure::Speedup, scaling.speedup) + "x" : "-",
+            scaled ? percent(Figure::Efficiency, scaling.efficiency) : "-",
+            terseValue(Figure::FinalLoss, result.figures.final_loss),
+            formatEvalValue(result.figures.eval_metric, result.figures.final_eval),
+            formatTimeToTarget(result)};
+}
+
 std::string formatResultsTable(const std::vector<RunResult>& results) {
     const auto scaling = runScaling(results);
     const auto cautions = figureCautions(results);
+    // The figures' columns' widths, in resultsFigureHeaders' order.
+    static constexpr std::array<int, 13> kWidths = {10, 8, 7, 7, 7, 7, 7, 6, 7, 6, 7, 12, 11};
+    const auto figureColumns = [](const std::vector<std::string>& texts) {
+        std::string line;
+        for (std::size_t c = 0; c < texts.size(); ++c)
+            line += fmt::format(" {:>{}}", texts[c], kWidths.at(c));
+        return line + "\n";
+    };
     std::string out =
-        fmt::format("{:<34} {:>5} {:>6} {:>10} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>6} {:>7} {:>6} {:>7} "
-                    "{:>12} {:>11}\n",
-                    "run", "ranks", "status", "samples/s", "step ms", "data", "fwd", "bwd", "allred", "optim",
-                    "comm%", "speedup", "eff", "loss", "eval", "to target");
+        fmt::format("{:<34} {:>5} {:>6}", "run", "ranks", "status") + figureColumns(resultsFigureHeaders());
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
-        const StepBreakdown& b = r.figures.breakdown;
         if (r.figures.steady_steps == 0 && !r.collectives.empty()) {
             double peak = 0;
             for (const auto& c : r.collectives)
@@ -270,16 +218,8 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
             out += fmt::format("{:<34} {:>5} {:>6}   (no steady-state steps)\n", r.name, r.ranks,
                                storedWord(r.status));
         } else {
-            out += fmt::format(
-                "{:<34} {:>5} {:>6} {:>10.1f} {:>8} {:>7} {:>7} {:>7} {:>7} {:>7} {:>5.0f}% {:>7} {:>6} "
-                "{:>7.4f} {:>12} {:>11}\n",
-                r.name, r.ranks, storedWord(r.status), r.figures.samples_per_s, milliseconds(b.step_s),
-                milliseconds(b.data_s), milliseconds(b.forward_s), milliseconds(b.backward_s),
-                milliseconds(b.allreduce_s), milliseconds(b.optimizer_s), communicationShare(b) * 100,
-                scaling[i].speedup > 0 ? fmt::format("{:.2f}x", scaling[i].speedup) : "-",
-                scaling[i].speedup > 0 ? fmt::format("{:.0f}%", scaling[i].efficiency * 100) : "-",
-                r.figures.final_loss, formatEvalValue(r.figures.eval_metric, r.figures.final_eval),
-                formatTimeToTarget(r));
+            out += fmt::format("{:<34} {:>5} {:>6}", r.name, r.ranks, storedWord(r.status)) +
+                   figureColumns(resultsFigureCells(r, scaling[i]));
         }
         if (r.figures.steady_steps > 0 && r.mlperf_time_to_train_min)
             out +=
@@ -351,13 +291,41 @@ std::string resultsCsv(const std::vector<RunResult>& results) {
     const auto optional = [](std::optional<double> v, int decimals) {
         return v ? fmt::format("{:.{}f}", *v, decimals) : std::string();
     };
-    std::string out =
-        "run,workload,dataset,ranks,repeat,status,samples_per_s,step_s,data_s,forward_s,backward_s,"
-        "allreduce_s,optimizer_s,speedup,efficiency,final_loss,eval_metric,final_eval,tokens_per_s,mfu,"
-        "series,"
-        "comm_share,compute_only_samples_per_s,target,target_reached,time_to_target_s,time_to_target_speedup,"
-        "time_to_target_efficiency,tokens_per_s_per_device,tflops_per_device,days_to_1t_tokens,"
-        "step_time_convention,device_check\n";
+    const auto column = [](Figure figure) { return csvColumn(figure); };
+    const std::vector<std::string> columns = {"run",
+                                              "workload",
+                                              "dataset",
+                                              "ranks",
+                                              "repeat",
+                                              "status",
+                                              column(Figure::SamplesPerS),
+                                              column(Figure::StepTime),
+                                              column(Figure::DataLoading),
+                                              column(Figure::Forward),
+                                              column(Figure::Backward),
+                                              column(Figure::ExposedCommunication),
+                                              column(Figure::Optimizer),
+                                              column(Figure::Speedup),
+                                              column(Figure::Efficiency),
+                                              column(Figure::FinalLoss),
+                                              "eval_metric",
+                                              "final_eval",
+                                              column(Figure::TokensPerS),
+                                              column(Figure::Mfu),
+                                              "series",
+                                              column(Figure::CommunicationShare),
+                                              "compute_only_samples_per_s",
+                                              "target",
+                                              "target_reached",
+                                              column(Figure::TimeToTarget),
+                                              column(Figure::TimeToTargetSpeedup),
+                                              "time_to_target_efficiency",
+                                              column(Figure::TokensPerS) + "_per_device",
+                                              column(Figure::TflopsPerRank),
+                                              column(Figure::DaysToTrain1T),
+                                              "step_time_convention",
+                                              "device_check"};
+    std::string out = fmt::format("{}\n", fmt::join(columns, ","));
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
         const RunFigures& f = r.figures;

@@ -224,124 +224,173 @@ std::string notAnOption() {
     return ", not starting with '-' (a command would read an option: write ./" + std::string("-NAME)");
 }
 
+// What each key's value may be: the rules the keys' table names (SCALEBENCH_CLUSTER_KEYS' `rule`), each
+// adding a problem for a value it does not take; `least` is the row's.
+namespace cluster_rule {
+
+void anything(ClusterProblems&, const std::string&, const auto&, int) {}
+
+void atLeast(ClusterProblems& out, const std::string& key, int value, int least) {
+    addIfBelow(out, key, value, least);
+}
+
 // The cluster's name, and how ssh reaches its head node: host, user, port, key files, known hosts.
-void addConnectionProblems(ClusterProblems& out, const ClusterSettings& c) {
-    const std::string one_line = oneLinePath();
-    if (!isSlurmName(c.name))
-        addProblem(out, "name", c.name,
+void clusterName(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (!isSlurmName(value))
+        addProblem(out, key, value,
                    "a cluster's name is letters, digits, '.', '_' and '-' (it is what --cluster takes)");
-    const std::string login =
-        "no spaces, control characters or shell metacharacters ' ` \" $ \\ ; & < > | ( ) "
-        "{ }, not starting with '-' (as OpenSSH's ssh: a ProxyCommand gets it in a shell)";
-    if (!isLoginName(c.host))
-        addProblem(out, "host", c.host,
-                   "give the head node's host name, address or ~/.ssh/config Host alias: " + login);
-    if (!c.user.empty() && !isLoginName(c.user))
-        addProblem(out, "user", c.user, "a login name (or none, for the ssh config's): " + login);
-    if (c.port < 0 || c.port > 65535)
-        out.push_back({"port",
-                       "'port' is " + std::to_string(c.port) +
+}
+
+// What OpenSSH's ssh takes as a host or login name.
+std::string loginRule() {
+    return "no spaces, control characters or shell metacharacters ' ` \" $ \\ ; & < > | ( ) "
+           "{ }, not starting with '-' (as OpenSSH's ssh: a ProxyCommand gets it in a shell)";
+}
+
+void hostName(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (!isLoginName(value))
+        addProblem(out, key, value,
+                   "give the head node's host name, address or ~/.ssh/config Host alias: " + loginRule());
+}
+
+void loginNameOrNone(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (!value.empty() && !isLoginName(value))
+        addProblem(out, key, value, "a login name (or none, for the ssh config's): " + loginRule());
+}
+
+void tcpPort(ClusterProblems& out, const std::string& key, int value, int) {
+    if (value < 0 || value > 65535)
+        out.push_back({key,
+                       "'" + key + "' is " + std::to_string(value) +
                            ": a TCP port is 1 to 65535 (0: the ssh config's Port, else 22)",
                        -1, ""});
-    for (std::size_t i = 0; i < c.identity_files.size(); ++i)
-        if (c.identity_files[i].empty() || !isOneLine(c.identity_files[i]))
-            addProblem(out, "identity_files", c.identity_files[i], "each key file is " + one_line,
-                       static_cast<int>(i));
-    if (!isOneLine(c.known_hosts)) addProblem(out, "known_hosts", c.known_hosts, one_line);
+}
+
+void keyFiles(ClusterProblems& out, const std::string& key, const std::vector<std::string>& files, int) {
+    for (std::size_t i = 0; i < files.size(); ++i)
+        if (files[i].empty() || !isOneLine(files[i]))
+            addProblem(out, key, files[i], "each key file is " + oneLinePath(), static_cast<int>(i));
+}
+
+void oneLine(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (!isOneLine(value)) addProblem(out, key, value, oneLinePath());
 }
 
 // The folders and Python command on the cluster.
-void addClusterPathProblems(ClusterProblems& out, const ClusterSettings& c) {
-    const std::string one_line = oneLinePath();
-    const std::string no_option = notAnOption();
-    if (c.remote_root.empty() || !isOneLine(c.remote_root) || c.remote_root[0] == '-')
-        addProblem(out, "remote_root", c.remote_root,
-                   "scalebench's folder on the cluster: " + one_line + ", not empty" + no_option);
-    if (c.torch_python.empty() || !isOneLine(c.torch_python) || c.torch_python[0] == '-')
-        addProblem(out, "torch_python", c.torch_python, "a Python command or " + one_line + no_option);
-    if (c.data_root.empty() || c.data_root.front() != '/' || !isOneLine(c.data_root))
-        addProblem(out, "data_root", c.data_root,
-                   "the folder of the cluster's data sets, as the compute nodes see it: an absolute path, " +
-                       one_line);
+void remoteFolder(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (value.empty() || !isOneLine(value) || value[0] == '-')
+        addProblem(out, key, value,
+                   "scalebench's folder on the cluster: " + oneLinePath() + ", not empty" + notAnOption());
 }
 
-// What sbatch is asked for: partitions, account, constraint, time limit, tasks and GPUs per node.
-void addSlurmProblems(ClusterProblems& out, const ClusterSettings& c) {
-    bool partitions = true;
-    for (const auto& name : split(c.partition, ','))
-        partitions = partitions && isSlurmName(name);
-    if (!c.partition.empty() && !partitions)
+void pythonCommand(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (value.empty() || !isOneLine(value) || value[0] == '-')
+        addProblem(out, key, value, "a Python command or " + oneLinePath() + notAnOption());
+}
+
+void absoluteFolder(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (value.empty() || value.front() != '/' || !isOneLine(value))
+        addProblem(out, key, value,
+                   "the folder of the cluster's data sets, as the compute nodes see it: an absolute path, " +
+                       oneLinePath());
+}
+
+// What sbatch is asked for: partitions, account, constraint, time limit.
+void partitions(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    bool names = true;
+    for (const auto& name : split(value, ','))
+        names = names && isSlurmName(name);
+    if (!value.empty() && !names)
         addProblem(
-            out, "partition", c.partition,
+            out, key, value,
             "Slurm partition names are letters, digits, '_', '.' and '-'; several are separated by commas");
-    if (!c.account.empty() && !isSlurmName(c.account))
-        addProblem(out, "account", c.account, "a Slurm account name is letters, digits, '_', '.' and '-'");
-    if (!isConstraint(c.constraint))
+}
+
+void slurmAccount(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (!value.empty() && !isSlurmName(value))
+        addProblem(out, key, value, "a Slurm account name is letters, digits, '_', '.' and '-'");
+}
+
+void featureExpression(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (!isConstraint(value))
+        addProblem(out, key, value,
+                   "a Slurm feature expression is feature names (letters, digits, '_', '.', '-') joined by & "
+                   "| , with [ ] ( ) * : ! and no spaces");
+}
+
+void slurmTime(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (!value.empty() && !isSlurmTime(value))
         addProblem(
-            out, "constraint", c.constraint,
-            "a Slurm feature expression is feature names (letters, digits, '_', '.', '-') joined by & | , "
-            "with [ ] ( ) * : ! and no spaces");
-    if (!c.time_limit.empty() && !isSlurmTime(c.time_limit))
-        addProblem(
-            out, "time_limit", c.time_limit,
+            out, key, value,
             "Slurm takes minutes, minutes:seconds, hours:minutes:seconds, days-hours, days-hours:minutes or "
             "days-hours:minutes:seconds (digits only), or UNLIMITED");
-    addIfBelow(out, "tasks_per_node", c.tasks_per_node, 1);
-    addIfBelow(out, "gpus_per_node", c.gpus_per_node, 0);
 }
 
 // What the job script sets up before the run: setup lines, NCCL variables, the container image.
-void addJobEnvironmentProblems(ClusterProblems& out, const ClusterSettings& c) {
-    for (std::size_t i = 0; i < c.setup_lines.size(); ++i)
-        if (hasControl(c.setup_lines[i], true))
-            addProblem(out, "setup", c.setup_lines[i],
-                       "each setup entry is one shell line, without control characters", static_cast<int>(i));
-    for (const auto& [name, value] : c.nccl_env) {
+void shellLines(ClusterProblems& out, const std::string& key, const std::vector<std::string>& lines, int) {
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (hasControl(lines[i], true))
+            addProblem(out, key, lines[i], "each setup entry is one shell line, without control characters",
+                       static_cast<int>(i));
+}
+
+void ncclVariables(ClusterProblems& out, const std::string& key,
+                   const std::map<std::string, std::string>& variables, int) {
+    for (const auto& [name, value] : variables) {
         if (!isUpperEnvironmentName(name))
-            addProblem(out, "nccl_env", name,
+            addProblem(out, key, name,
                        "a variable's name is upper-case letters, digits and '_', not starting with a digit",
                        -1, name);
         else if (value.find_first_of(std::string("\n\r\0", 3)) != std::string::npos)
-            addProblem(out, "nccl_env", value, name + "'s value must be on one line, without NUL", -1, name);
+            addProblem(out, key, value, name + "'s value must be on one line, without NUL", -1, name);
         else if (name.size() + 1 + value.size() >= kMostArgumentBytes)
-            addProblem(out, "nccl_env", value.substr(0, 64) + "...",
+            addProblem(out, key, value.substr(0, 64) + "...",
                        name + " is " + std::to_string(name.size() + 1 + value.size()) +
                            " bytes as NAME=value: a process gets at most " +
                            std::to_string(kMostArgumentBytes - 1),
                        -1, name);
     }
-    if (hasSpaceOrControl(c.container_image) || c.container_image.size() > kMostPathBytes)
-        addProblem(out, "container_image", c.container_image,
+}
+
+void imageName(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (hasSpaceOrControl(value) || value.size() > kMostPathBytes)
+        addProblem(out, key, value,
                    "an image name without spaces or control characters, at most " +
                        std::to_string(kMostPathBytes) + " bytes");
 }
 
-// How a job is followed (poll interval, Slurm's job completion log) and what it costs.
-void addMonitoringAndCostProblems(ClusterProblems& out, const ClusterSettings& c) {
-    addIfBelow(out, "poll_seconds", c.poll_seconds, 1);
-    if (!isOneLine(c.jobcomp_log) || c.jobcomp_log.starts_with("-"))
-        addProblem(out, "jobcomp_log", c.jobcomp_log, oneLinePath() + notAnOption());
-    if (!std::isfinite(c.price_per_gpu_hour) || c.price_per_gpu_hour < 0)
-        out.push_back({"price_per_gpu_hour",
-                       fmt::format("'price_per_gpu_hour' is {}: a price is 0 (none) or more, in the "
-                                   "cluster's currency per GPU-hour (on CPU runs, per rank-hour)",
-                                   c.price_per_gpu_hour),
+// How a job is followed (Slurm's job completion log) and what it costs.
+void jobcompLog(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (!isOneLine(value) || value.starts_with("-"))
+        addProblem(out, key, value, oneLinePath() + notAnOption());
+}
+
+void price(ClusterProblems& out, const std::string& key, double value, int) {
+    if (!std::isfinite(value) || value < 0)
+        out.push_back({key,
+                       fmt::format("'{}' is {}: a price is 0 (none) or more, in the cluster's currency per "
+                                   "GPU-hour (on CPU runs, per rank-hour)",
+                                   key, value),
                        -1, ""});
-    if (!isCurrencyCode(c.currency))
-        addProblem(out, "currency", c.currency,
+}
+
+void currencyCode(ClusterProblems& out, const std::string& key, const std::string& value, int) {
+    if (!isCurrencyCode(value))
+        addProblem(out, key, value,
                    "three upper-case letters, as ISO 4217 writes a currency (USD, EUR, CHF)");
 }
+
+} // namespace cluster_rule
 
 } // namespace
 
 // In the order of the keys' table (SCALEBENCH_CLUSTER_KEYS): reading a file reports the first.
 std::vector<ClusterProblem> clusterProblems(const ClusterSettings& c) {
     ClusterProblems out;
-    addConnectionProblems(out, c);
-    addClusterPathProblems(out, c);
-    addSlurmProblems(out, c);
-    addJobEnvironmentProblems(out, c);
-    addMonitoringAndCostProblems(out, c);
+#define SCALEBENCH_CLUSTER_RULE(key, member, kind, least, rule, ...)                                         \
+    cluster_rule::rule(out, #key, c.member, least);
+    SCALEBENCH_CLUSTER_KEYS(SCALEBENCH_CLUSTER_RULE)
+#undef SCALEBENCH_CLUSTER_RULE
     return out;
 }
 

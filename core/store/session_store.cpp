@@ -94,7 +94,7 @@ void SessionStore::finishSession(std::int64_t session_id, SessionStatus status) 
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot finish session " + std::to_string(session_id));
 }
 
-std::int64_t SessionStore::createRun(std::int64_t session_id, const NewRun& run) {
+std::int64_t SessionStore::createRun(std::int64_t session_id, const RunIdentity& run) {
     auto s = prepare("INSERT INTO runs (session_id, name, workload, dataset, ranks, repeat, command, record) "
                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
     const std::optional<std::string> record =
@@ -240,21 +240,17 @@ std::vector<SessionRow> SessionStore::selectSessions(const std::string& where, s
 
 std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
     auto s = prepare(
-        "SELECT id, session_id, name, workload, dataset, ranks, repeat, status, error, command, "
+        "SELECT name, workload, dataset, ranks, repeat, command, id, session_id, status, error, "
         "header_json, summary_json, broken_lines, "
         "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at, job_id, nodes, "
         "run_dir, attempt, record FROM runs WHERE session_id = ?1 ORDER BY id");
     bindAll(s.get(), session_id);
     return readRows<RunRow>(s.get(), [](sqlite3_stmt* q) -> RunRow {
-        RunRow row{sqlite3_column_int64(q, 0),
-                   sqlite3_column_int64(q, 1),
-                   columnText(q, 2),
-                   columnText(q, 3),
-                   columnText(q, 4),
-                   sqlite3_column_int(q, 5),
-                   sqlite3_column_int(q, 6),
-                   statusIn(q, 7, runStatusNamed, "run", sqlite3_column_int64(q, 0)),
-                   columnText(q, 8),
+        RunRow row{{columnText(q, 0), columnText(q, 1), columnText(q, 2), sqlite3_column_int(q, 3),
+                    sqlite3_column_int(q, 4), columnText(q, 5)},
+                   sqlite3_column_int64(q, 6),
+                   sqlite3_column_int64(q, 7),
+                   statusIn(q, 8, runStatusNamed, "run", sqlite3_column_int64(q, 6)),
                    columnText(q, 9),
                    columnText(q, 10),
                    columnText(q, 11),

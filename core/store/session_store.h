@@ -32,7 +32,7 @@ class SessionStore {
                                const std::string& cluster, const std::string& cluster_json = "");
     void finishSession(std::int64_t session_id, SessionStatus status);
     std::optional<SessionRow> session(std::int64_t session_id) const;
-    std::int64_t createRun(std::int64_t session_id, const NewRun& run);
+    std::int64_t createRun(std::int64_t session_id, const RunIdentity& run);
     void startRun(std::int64_t run_id, const std::string& job_id, const std::string& run_dir = "");
     // Stores a batch of records of one run in one transaction.
     void appendRecords(std::int64_t run_id, const std::vector<MetricRecord>& records);

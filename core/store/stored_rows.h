@@ -43,17 +43,26 @@ struct SessionRow {
     StoredPlan stored_plan{};   // plan_text, read
 };
 
-struct RunRow {
-    std::int64_t id = 0;
-    std::int64_t session_id = 0;
+// What a run is, as the store is told when it creates it (SessionStore::createRun): the stored run's own
+// part of RunRow.
+struct RunIdentity {
     std::string name;
     std::string workload;
     std::string dataset;
     int ranks = 0;
     int repeat = 0;
+    std::string command; // what was launched, to reproduce the run; "imported from ..." for an import
+    // What the run was (its record, run_record.h): every setting it ran with, as the plan made it. None for
+    // an imported run, or where it does not read; then RunRow::spec_problem says why.
+    std::optional<RunSpec> spec{};
+};
+
+// A run as stored: what it is, and what the store learned of it since.
+struct RunRow : RunIdentity {
+    std::int64_t id = 0;
+    std::int64_t session_id = 0;
     RunStatus status = RunStatus::Pending;
     std::string error;
-    std::string command; // what was launched, to reproduce the run
     std::string header_json;
     std::string summary_json;
     std::int64_t broken_lines = 0;
@@ -64,10 +73,7 @@ struct RunRow {
     std::string nodes;     // where it ran
     std::string run_dir{}; // its folder where it ran: job script, stdout.log, stderr.log, attempt-K/
     int attempt = 0;       // the scheduler's attempt whose records are stored (Slurm requeues: 1, 2, ...)
-    // What the run was (its record, run_record.h): every setting it ran with. None for an imported run, or
-    // where it does not read; then `spec_problem` says why ("run 12's record does not read: ...") if there
-    // was one.
-    std::optional<RunSpec> spec{};
+    // Why `spec` is none although the run stored a record: "run 12's record does not read: ...".
     std::string spec_problem{};
 };
 
@@ -79,16 +85,6 @@ struct AttemptRow {
     std::string nodes;
     std::int64_t last_step = 0;
     std::string ended_at;
-};
-
-struct NewRun {
-    std::string name;
-    std::string workload;
-    std::string dataset;
-    int ranks = 0;
-    int repeat = 0;
-    std::string command;
-    std::optional<RunSpec> spec{}; // what the plan made of it, kept as the run's record; none for an import
 };
 
 } // namespace scalebench

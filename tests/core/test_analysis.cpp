@@ -60,11 +60,11 @@ TEST_CASE("a run's figures leave out the warm-up steps: the breakdown adds up to
 TEST_CASE("speedup is X(N)/X(N0) and efficiency S(N) N0/N, per workload, over the mean of repeats",
           "[core][analysis]") {
     const auto outcome = [](const std::string& workload, int ranks, double samples_per_s) {
-        RunOutcome o;
-        o.series = {workload, "fmnist", {}};
-        o.ranks = ranks;
-        o.samples_per_s = samples_per_s;
-        return o;
+        RunResult r;
+        r.series = {workload, "fmnist", {}};
+        r.ranks = ranks;
+        r.figures.samples_per_s = samples_per_s;
+        return r;
     };
     const auto points = throughputScaling({outcome("resnet20", 2, 300), outcome("resnet20", 1, 190),
                                            outcome("resnet20", 1, 210), outcome("resnet20", 4, 500),

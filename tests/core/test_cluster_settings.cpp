@@ -275,3 +275,33 @@ TEST_CASE("a cluster's price per GPU-hour and its currency are read, kept and ch
     c.price_per_gpu_hour = -0.01;
     CHECK(clusterProblems(c)[0].key == "price_per_gpu_hour");
 }
+
+TEST_CASE("each cluster key's rule is its row's: defaults pass, an integer below its least is named",
+          "[core][cluster]") {
+    ClusterSettings defaults;
+    defaults.name = "c";
+    defaults.host = "head";
+    CHECK(clusterProblems(defaults).empty());
+    int at_least_rows = 0;
+    // Sets the member of a copy to one below its row's least where the row's rule is atLeast.
+    const auto checkBelow = [&](const std::string& key, auto member, int least, std::string_view rule) {
+        ClusterSettings c = defaults;
+        auto& value = c.*member;
+        if constexpr (std::is_same_v<std::decay_t<decltype(value)>, int>) {
+            if (rule != "atLeast") return;
+            ++at_least_rows;
+            value = least - 1;
+            const auto problems = clusterProblems(c);
+            INFO(key);
+            REQUIRE(problems.size() == 1);
+            CHECK(problems[0].key == key);
+            CHECK(problems[0].problem == "'" + key + "' must be at least " + std::to_string(least) +
+                                             ", not " + std::to_string(least - 1));
+        }
+    };
+#define SCALEBENCH_CLUSTER_BELOW(key, member, kind, least, rule, ...)                                        \
+    checkBelow(#key, &ClusterSettings::member, least, #rule);
+    SCALEBENCH_CLUSTER_KEYS(SCALEBENCH_CLUSTER_BELOW)
+#undef SCALEBENCH_CLUSTER_BELOW
+    CHECK(at_least_rows == 3); // tasks_per_node, gpus_per_node, poll_seconds
+}

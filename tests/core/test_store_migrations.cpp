@@ -14,7 +14,7 @@ using namespace scalebench;
 
 namespace {
 // A store file whose one session has the one run, with one step stored: session 1, run 1.
-void storeOneStepOf(const std::filesystem::path& file, const std::string& session, const NewRun& run) {
+void storeOneStepOf(const std::filesystem::path& file, const std::string& session, const RunIdentity& run) {
     SessionStore store(file);
     store.appendRecords(store.createRun(store.createSession(session, "", "local"), run), {storedStep(1)});
 }

@@ -362,6 +362,16 @@ TEST_CASE("the builder sets a data set's folder, a global batch and epochs, whic
     CHECK_THAT(str(builder.tomlText()), Contains("epochs = 164") && !Contains("steps ="));
 }
 
+TEST_CASE("the training fields start where the engine option table's rows do", "[ui][plan]") {
+    PlanBuilderWidget builder;
+    CHECK(child<QSpinBox>(builder, "steps")->minimum() == std::stoi(engine_cli::accepts::steps));
+    CHECK(child<QSpinBox>(builder, "batchPerGpu")->minimum() ==
+          std::stoi(engine_cli::accepts::batch_per_rank));
+    CHECK(child<QSpinBox>(builder, "globalBatch")->minimum() == std::stoi(engine_cli::accepts::global_batch));
+    CHECK(child<QSpinBox>(builder, "seqLen")->minimum() == std::stoi(engine_cli::accepts::seq_len));
+    CHECK(child<QDoubleSpinBox>(builder, "epochs")->minimum() == std::stod(engine_cli::accepts::epochs));
+}
+
 TEST_CASE("a command's run group is edited in its own section and its container job script is previewed",
           "[ui][plan]") {
     PlanBuilderWidget builder;

@@ -5,6 +5,7 @@
 #include "file_text.h"
 #include "main_window.h"
 #include "projection_fixture.h"
+#include "results_table.h"
 #include "session_report.h"
 #include "session_results.h"
 #include "session_store.h"
@@ -138,6 +139,11 @@ TEST_CASE("a session's report holds its results rows, one inline svg per chart a
     // The results table: one row per run, with its figures.
     CHECK(count(html, "<tr class=\"run\">") == results.size());
     CHECK_THAT(html, Catch::Contains("<td>resnet20-n4-r1</td><td>4</td><td>ok</td><td>3800.0</td>"));
+    // Its columns are the terminal table's, named by the figure registry's rows.
+    std::string header = "<th>run</th><th>ranks</th><th>status</th>";
+    for (const std::string& name : resultsFigureHeaders())
+        header += "<th>" + name + "</th>";
+    CHECK_THAT(html, Catch::Contains(header + "</tr></thead>"));
     CHECK_THAT(html, Catch::Contains("collective sweep: 6 sizes"));
     // Scaling and speedup (one series), breakdown (one workload), collectives: four charts.
     CHECK(count(html, "<svg") == 4);
