@@ -206,8 +206,10 @@ const std::vector<Option>& options() {
                  throw std::invalid_argument("three upper-case letters (USD, EUR, CHF), not '" + v + "'");
              o.currency = v;
          }},
-        {"ranks", "N", "processes of each imported run, where its log does not say",
-         [](const O& d) { return std::to_string(d.ranks); },
+        {"ranks", "N",
+         "processes of each imported run, where its log does not say (OSU's never does; MaxText's "
+         "Num_devices line does)",
+         nullptr,
          [](O& o, const std::string& v) {
              o.ranks = wholeNumber(v, "a number of processes");
              if (o.ranks < 1) throw std::invalid_argument("at least 1, not " + v);

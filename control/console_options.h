@@ -48,7 +48,7 @@ struct ConsoleOptions {
     std::vector<std::filesystem::path> import_files{};
     std::string format;          // import: how the files read (kOutputFormats)
     std::string session_name;    // import: the session's name
-    int ranks = 1;               // import: processes of each run, where its log does not say
+    int ranks = 0;               // import: processes of each run, where its log does not say; 0: not given
     double peak_tflops = 0;      // import: one device's peak, for the MFU of a trainer that prints TFLOP/s
     std::string baseline;        // run, report: a stored session's id or name, or "last"; "": none
     std::filesystem::path junit; // run: JUnit XML of the runs and verdicts

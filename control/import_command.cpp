@@ -61,6 +61,14 @@ std::string summaryFigures(const SummaryRecord& summary) {
     return "";
 }
 
+// "first broken line 17: no loss field": where a reader met its first line it could not read, and why; ""
+// where it met none.
+std::string firstBroken(const OutputReader& reader) {
+    if (reader.brokenLines().empty()) return "";
+    const BrokenLine& first = reader.brokenLines().front();
+    return fmt::format("first broken line {}: {}", first.line_number, first.reason);
+}
+
 } // namespace
 
 ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
@@ -88,7 +96,9 @@ ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
             records.insert(records.end(), rest.begin(), rest.end());
         }
         const Tally t = tally(records);
-        const int ranks = t.header && t.header->ranks > 0 ? t.header->ranks : request.ranks;
+        // Where neither the log nor the user says, one (an MLLOG's run; the next issue reads MLPerf's
+        // systems).
+        const int ranks = t.header && t.header->ranks > 0 ? t.header->ranks : std::max(request.ranks, 1);
         const std::string workload =
             t.header && !t.header->workload.empty() ? t.header->workload : request.format;
         const std::int64_t run =
@@ -99,8 +109,10 @@ ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
         if (!in)
             imported.error = "cannot read " + file.string();
         else if (records.empty())
-            imported.error = fmt::format("no record in {} read as {} ({} line(s), {} broken)", file.string(),
-                                         request.format, reader->linesSeen(), reader->brokenLineCount());
+            imported.error =
+                fmt::format("no record in {} read as {} ({} line(s), {} broken){}", file.string(),
+                            request.format, reader->linesSeen(), reader->brokenLineCount(),
+                            reader->brokenLines().empty() ? "" : "; " + firstBroken(*reader));
         store.finishRun(run, {imported.error.empty() ? RunStatus::Ok : RunStatus::Failed, imported.error,
                               reader->brokenLineCount(), ""});
         if (imported.error.empty()) {
@@ -109,11 +121,7 @@ ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
                 "broken line(s){}",
                 records.size(), file.string(), t.steps, t.evals, t.collectives, t.summaries,
                 reader->brokenLineCount(), t.summary ? summaryFigures(*t.summary) : "");
-            if (reader->brokenLineCount() > 0) {
-                const BrokenLine& first = reader->brokenLines().front();
-                imported.description +=
-                    fmt::format("\n  first broken line {}: {}", first.line_number, first.reason);
-            }
+            if (reader->brokenLineCount() > 0) imported.description += "\n  " + firstBroken(*reader);
         }
         outcome.files.push_back(std::move(imported));
     }

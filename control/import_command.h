@@ -20,7 +20,7 @@ struct ImportRequest {
     std::vector<std::filesystem::path> files;
     std::string format;       // a reader's (kOutputFormats)
     std::string session_name; // the new session's
-    int ranks = 1;            // of each run, where its log does not say
+    int ranks = 0;            // of each run, where its log does not say; 0: not given (OutputContext::ranks)
     double peak_tflops = 0;   // one device's dense peak, for MFU (OutputContext::peak_tflops); 0: none
 };
 struct ImportedFile {

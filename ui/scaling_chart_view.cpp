@@ -10,25 +10,11 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
-#include <QVXYModelMapper>
 #include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
 namespace scalebench {
-
-namespace {
-
-QVXYModelMapper* mapColumns(ScalingModel* model, QXYSeries* series, int y_column) {
-    auto* mapper = new QVXYModelMapper(series);
-    mapper->setXColumn(ScalingModel::Ranks);
-    mapper->setYColumn(y_column);
-    mapper->setSeries(series);
-    mapper->setModel(model);
-    return mapper;
-}
-
-} // namespace
 
 ScalingChartView::ScalingChartView(ScalingModel* model, QWidget* parent)
     : QChartView(parent), model_(model), measured_(new QLineSeries), markers_(new QScatterSeries),
@@ -67,10 +53,6 @@ ScalingChartView::ScalingChartView(ScalingModel* model, QWidget* parent)
     for (QLegendMarker* marker : chart->legend()->markers(markers_))
         marker->setVisible(false);
 
-    mapColumns(model_, measured_, ScalingModel::SamplesPerS);
-    mapColumns(model_, markers_, ScalingModel::SamplesPerS);
-    mapColumns(model_, ideal_, ScalingModel::IdealSamplesPerS);
-    // Connected after the mappers, so the series already hold the new rows when refresh() runs.
     connect(model_, &QAbstractItemModel::modelReset, this, &ScalingChartView::refresh);
     connect(model_, &QAbstractItemModel::dataChanged, this, &ScalingChartView::refresh);
     connect(model_, &QAbstractItemModel::rowsInserted, this, &ScalingChartView::refresh);
@@ -83,17 +65,25 @@ void ScalingChartView::refresh() {
     chart()->setTitle(rows == 0 ? tr("No successful runs to chart")
                                 : tr("%1: throughput scaling").arg(model_->seriesLabel()));
 
-    QList<QPointF> upper, lower;
+    QList<QPointF> measured, ideal, upper, lower;
     double max_ranks = 1, max_y = 0;
     for (int row = 0; row < rows; ++row) {
         auto value = [&](int column) { return model_->data(model_->index(row, column)).toDouble(); };
         const double ranks = value(ScalingModel::Ranks), mean = value(ScalingModel::SamplesPerS);
+        // A point without a throughput (an MLPerf run's, scored by its time to train) is no point here: a
+        // gap, never one at 0 samples/s.
+        if (!model_->data(model_->index(row, ScalingModel::SamplesPerS)).isValid()) continue;
         const double two_sigma = value(ScalingModel::TwoSigma);
+        measured.append({ranks, mean});
+        ideal.append({ranks, value(ScalingModel::IdealSamplesPerS)});
         upper.append({ranks, mean + two_sigma});
         lower.append({ranks, std::max(0.0, mean - two_sigma)});
         max_ranks = std::max(max_ranks, ranks);
         max_y = std::max({max_y, mean + two_sigma, value(ScalingModel::IdealSamplesPerS)});
     }
+    measured_->replace(measured);
+    markers_->replace(measured);
+    ideal_->replace(ideal);
     band_upper_->replace(upper);
     band_lower_->replace(lower);
 

@@ -72,8 +72,29 @@ QVariant targetFigure(const ScalingPoint& p, int column) {
     return {};
 }
 
+// The columns read from the runs' throughput: empty for a point that measured none (an MLPerf run, scored
+// by its time to train), never 0.
+bool fromThroughput(int column) {
+    switch (column) {
+    case ScalingModel::SamplesPerS:
+    case ScalingModel::TwoSigma:
+    case ScalingModel::IdealSamplesPerS:
+    case ScalingModel::Speedup:
+    case ScalingModel::Efficiency:
+    case ScalingModel::SpeedupTwoSigma:
+    case ScalingModel::IdealSpeedup:
+    case ScalingModel::EfficiencyTwoSigma:
+    case ScalingModel::ComputeOnlySpeedup:
+    case ScalingModel::CommunicationShare:
+        return true;
+    default:
+        return false;
+    }
+}
+
 // A point's figure in `column` as Qt::DisplayRole shows it, `base` the point at N0.
 QVariant figure(const ScalingPoint& p, const ScalingPoint& base, int column) {
+    if (fromThroughput(column) && p.throughput.mean <= 0) return {};
     switch (column) {
     case ScalingModel::Repeats:
         return static_cast<double>(p.repeats);

@@ -86,6 +86,10 @@ RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<Ev
     return f;
 }
 
+bool partsMeasured(const StepBreakdown& b) {
+    return b.data_s + b.forward_s + b.backward_s + b.allreduce_s + b.optimizer_s > 0;
+}
+
 double communicationShare(const StepBreakdown& breakdown) {
     return breakdown.step_s > 0 ? breakdown.allreduce_s / breakdown.step_s : 0;
 }

@@ -67,6 +67,9 @@ RunFigures runFigures(const std::vector<StepRecord>& steps, const std::vector<Ev
 // that throughput over the same at N0 is what MLBench's task 4 results (seed 004) call the "compute
 // speedup", "the maximum achievable speedup with lightspeed communication".
 double communicationShare(const StepBreakdown& breakdown);
+// Whether the step's parts were timed: an outside trainer's log (MaxText's) gives a step's time alone, and
+// its parts (data, forward, backward, communication, optimizer) are unknown, never 0.
+bool partsMeasured(const StepBreakdown& breakdown);
 double computeOnlyThroughput(double samples_per_s, const StepBreakdown& breakdown);
 
 // What a run measured besides its rank count: its workload, data set and every setting of its plan group

@@ -171,14 +171,21 @@ std::vector<std::string> resultsFigureHeaders() {
 std::vector<std::string> resultsFigureCells(const RunResult& result, const RunScaling& scaling) {
     const StepBreakdown& b = result.figures.breakdown;
     const bool scaled = scaling.speedup > 0;
-    return {terseValue(Figure::SamplesPerS, result.figures.samples_per_s),
+    // A part the run's tool did not time is "-", never 0.0.
+    const bool parts = partsMeasured(b);
+    const auto part = [&](Figure figure, double seconds) {
+        return parts ? milliseconds(figure, seconds) : "-";
+    };
+    const double samples =
+        result.figures.samples_per_s; // 0: unknown (a MaxText log without its sequence length)
+    return {samples > 0 ? terseValue(Figure::SamplesPerS, samples) : "-",
             milliseconds(Figure::StepTime, b.step_s),
-            milliseconds(Figure::DataLoading, b.data_s),
-            milliseconds(Figure::Forward, b.forward_s),
-            milliseconds(Figure::Backward, b.backward_s),
-            milliseconds(Figure::ExposedCommunication, b.allreduce_s),
-            milliseconds(Figure::Optimizer, b.optimizer_s),
-            percent(Figure::CommunicationShare, communicationShare(b)),
+            part(Figure::DataLoading, b.data_s),
+            part(Figure::Forward, b.forward_s),
+            part(Figure::Backward, b.backward_s),
+            part(Figure::ExposedCommunication, b.allreduce_s),
+            part(Figure::Optimizer, b.optimizer_s),
+            parts ? percent(Figure::CommunicationShare, communicationShare(b)) : "-",
             scaled ? terseValue(Figure::Speedup, scaling.speedup) + "x" : "-",
             scaled ? percent(Figure::Efficiency, scaling.efficiency) : "-",
             terseValue(Figure::FinalLoss, result.figures.final_loss),
@@ -330,28 +337,37 @@ std::string resultsCsv(const std::vector<RunResult>& results) {
         const RunResult& r = results[i];
         const RunFigures& f = r.figures;
         const StepBreakdown& b = f.breakdown;
+        // A figure the run does not have is an empty cell, never 0: no steady-state steps (an MLPerf run,
+        // a sweep, a failed run), parts its tool did not time, a speedup without a baseline.
+        const bool stepped = f.steady_steps > 0;
+        const bool parts = stepped && partsMeasured(b);
+        const auto when = [&](bool known, double value, int decimals) {
+            return optional(known ? std::optional(value) : std::nullopt, decimals);
+        };
+        const bool scaled = scaling[i].speedup > 0;
         out += fmt::format(
-            "{},{},{},{},{},{},{:.3f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.6f},{:.4f},{:.4f},{:.6f},{},{},{:"
-            ".1f},{}",
-            r.name, r.workload, r.dataset, r.ranks, r.repeat, storedWord(r.status), f.samples_per_s, b.step_s,
-            b.data_s, b.forward_s, b.backward_s, b.allreduce_s, b.optimizer_s, scaling[i].speedup,
-            scaling[i].efficiency, f.final_loss, f.final_eval ? f.eval_metric : "", optional(f.final_eval, 6),
-            f.tokens_per_s, optional(f.mfu, 4));
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}", r.name, r.workload, r.dataset,
+            r.ranks, r.repeat, storedWord(r.status), when(f.samples_per_s > 0, f.samples_per_s, 3),
+            when(stepped, b.step_s, 6), when(parts, b.data_s, 6), when(parts, b.forward_s, 6),
+            when(parts, b.backward_s, 6), when(parts, b.allreduce_s, 6), when(parts, b.optimizer_s, 6),
+            when(scaled, scaling[i].speedup, 4), when(scaled, scaling[i].efficiency, 4),
+            when(stepped, f.final_loss, 6), f.final_eval ? f.eval_metric : "", optional(f.final_eval, 6),
+            when(f.tokens_per_s > 0, f.tokens_per_s, 1), optional(f.mfu, 4));
         const bool tokens = f.tokens_per_s > 0 && r.ranks > 0;
-        out += fmt::format(",\"{}\",{:.4f},{:.3f},{},{},{},{},{},{},{},{},{},{}\n", labels[i],
-                           communicationShare(b), computeOnlyThroughput(f.samples_per_s, b),
-                           optional(r.target, 4), r.target ? (r.target_reached ? "yes" : "no") : "",
-                           optional(r.time_to_target_s, 3), optional(scaling[i].time_to_target_speedup, 4),
-                           scaling[i].time_to_target_speedup
-                               ? fmt::format("{:.4f}", scaling[i].time_to_target_efficiency)
-                               : "",
-                           tokens ? fmt::format("{:.3f}", f.tokens_per_s / r.ranks) : "",
-                           f.model_flops_per_s > 0 && r.ranks > 0
-                               ? fmt::format("{:.6g}", f.model_flops_per_s / r.ranks / 1e12)
-                               : "",
-                           tokens ? fmt::format("{:.4f}", daysToTrain(f.tokens_per_s)) : "",
-                           f.convention == StepTimeConvention::LastStep ? "last-step" : "median",
-                           r.device_check ? r.device_check->verdict : "");
+        out += fmt::format(
+            ",\"{}\",{},{},{},{},{},{},{},{},{},{},{},{}\n", labels[i], when(parts, communicationShare(b), 4),
+            when(parts, computeOnlyThroughput(f.samples_per_s, b), 3), optional(r.target, 4),
+            r.target ? (r.target_reached ? "yes" : "no") : "", optional(r.time_to_target_s, 3),
+            optional(scaling[i].time_to_target_speedup, 4),
+            scaling[i].time_to_target_speedup ? fmt::format("{:.4f}", scaling[i].time_to_target_efficiency)
+                                              : "",
+            tokens ? fmt::format("{:.3f}", f.tokens_per_s / r.ranks) : "",
+            f.model_flops_per_s > 0 && r.ranks > 0
+                ? fmt::format("{:.6g}", f.model_flops_per_s / r.ranks / 1e12)
+                : "",
+            tokens ? fmt::format("{:.4f}", daysToTrain(f.tokens_per_s)) : "",
+            f.convention == StepTimeConvention::LastStep ? "last-step" : "median",
+            r.device_check ? r.device_check->verdict : "");
     }
     return out;
 }

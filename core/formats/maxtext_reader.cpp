@@ -14,7 +14,6 @@ namespace scalebench {
 namespace {
 
 constexpr std::string_view kStepMarker = "completed step:";
-constexpr int kPrintedDecimals = 3; // MaxText prints every figure of the step line with "{:.3f}"
 
 // The value after `key` on a line MaxText printed before training ("Config param max_target_length: 2048"),
 // up to the next blank or comma; "" where the line has no such key.
@@ -25,18 +24,35 @@ std::string_view valueAfter(std::string_view line, std::string_view key) {
     return rest.substr(0, rest.find_first_of(" \t,"));
 }
 
-// A figure of the step line: finite, with MaxText's three decimals (fewer: the line was cut inside it).
-std::string figure(std::string_view name, std::string_view text, double& value) {
-    if (!number(text, value)) return std::string(name) + " " + shown(text) + " is not a finite number";
-    if (decimals(text) != kPrintedDecimals)
-        return std::string(name) + " " + shown(text) + " has not MaxText's " +
-               std::to_string(kPrintedDecimals) + " decimals: the line was cut";
-    return {};
+// The reason a line that may have been cut short is broken: the output's unterminated last line ends
+// inside it. Any other line is broken for `reason` alone.
+std::string cutOr(bool may_be_cut, const std::string& reason) {
+    return may_be_cut ? reason + ": the output ends inside this line (it was cut)" : reason;
 }
 
 } // namespace
 
+// A figure of the step line: a finite number, with any decimals. On the output's unterminated last line it
+// has the decimals the same field had on the lines before (MaxText prints each field alike, "{:.3f}"): fewer,
+// and the output ended inside it.
+std::string MaxTextReader::figure(std::string_view name, std::string_view text, double& value) {
+    if (!number(text, value)) return std::string(name) + " " + shown(text) + " is not a finite number";
+    const auto known = field_decimals_.find(name);
+    if (!lineIsUnterminated())
+        field_decimals_.insert_or_assign(std::string(name), decimals(text));
+    else if (known != field_decimals_.end() && decimals(text) != known->second)
+        return cutOr(true, std::string(name) + " " + shown(text) + " has not the " +
+                               std::to_string(known->second) + " decimals of the lines before");
+    return {};
+}
+
 MaxTextReader::MaxTextReader(OutputContext context) : context_(std::move(context)) {}
+
+int MaxTextReader::devices() const {
+    if (context_.ranks > 0 || !printed_devices_ || *printed_devices_ > std::numeric_limits<int>::max())
+        return context_.ranks;
+    return static_cast<int>(*printed_devices_);
+}
 
 // MaxText's console before and during training (metric_logger.py, pyconfig.py, train.py):
 //
@@ -98,9 +114,10 @@ void MaxTextReader::readConfig(std::string_view line) {
 // 0.000"
 std::string MaxTextReader::readStep(std::string_view fields, StepRecord& record, double& tflops_per_device,
                                     double& tokens_per_s_per_device) {
-    if (context_.ranks < 1)
-        return "the launcher's device count " + std::to_string(context_.ranks) + " is not positive";
-    const double devices = context_.ranks;
+    if (devices() < 1)
+        return "no device count: MaxText printed no Num_devices line before its steps, and none was given "
+               "(import --ranks N)";
+    const double devices = this->devices();
     bool has_seconds = false;
     bool has_tflops = false;
     bool has_loss = false;
@@ -115,9 +132,9 @@ std::string MaxTextReader::readStep(std::string_view fields, StepRecord& record,
         } else {
             const auto colon = field.find(':');
             if (field.empty() && comma == std::string_view::npos)
-                return "the line ends after a comma: it was cut before its loss field";
+                return cutOr(lineIsUnterminated(), "the line ends after a comma, before its loss field");
             if (colon == std::string_view::npos)
-                return "field " + shown(field) + " has no value: the line was cut";
+                return cutOr(lineIsUnterminated(), "field " + shown(field) + " has no value");
             const std::string_view name = trimmed(field.substr(0, colon));
             const std::string_view text = trimmed(field.substr(colon + 1));
             std::string reason;
@@ -142,14 +159,14 @@ std::string MaxTextReader::readStep(std::string_view fields, StepRecord& record,
     }
     if (!has_seconds) return "no seconds field";
     if (!has_tflops) return "no TFLOP/s/device field";
-    if (!has_loss) return "no loss field: the line was cut";
+    if (!has_loss) return cutOr(lineIsUnterminated(), "no loss field");
     record.tokens_per_s = tokens_per_s_per_device * devices;
     record.model_flops_per_s = tflops_per_device * 1e12 * devices;
     if (context_.peak_tflops > 0) record.mfu = tflops_per_device / context_.peak_tflops;
     if (max_target_length_)
         record.samples_per_s = record.tokens_per_s / static_cast<double>(*max_target_length_);
     if (!std::isfinite(record.tokens_per_s) || !std::isfinite(record.model_flops_per_s))
-        return "Tokens/s/device or TFLOP/s/device x " + std::to_string(context_.ranks) +
+        return "Tokens/s/device or TFLOP/s/device x " + std::to_string(this->devices()) +
                " devices is not finite";
     if (!std::isfinite(elapsed_s_ + record.step_s))
         return "seconds " + std::to_string(record.step_s) + " make the run's elapsed time infinite";
@@ -161,7 +178,7 @@ HeaderRecord MaxTextReader::header() const {
     h.version = kMetricStreamVersion;
     h.workload = "maxtext";
     h.dataset = "";
-    h.ranks = context_.ranks;
+    h.ranks = devices();
     h.steps = 0; // MaxText's "Config param steps:" is not read: the header's steps stay unknown
     nlohmann::ordered_json json = {{"type", "header"},  {"version", h.version}, {"workload", h.workload},
                                    {"tool", "maxtext"}, {"ranks", h.ranks},     {"devices", h.ranks}};
@@ -187,7 +204,7 @@ SummaryRecord MaxTextReader::summary() const {
                                    {"tool", "maxtext"},
                                    {"convention", describeConvention(StepTimeConvention::LastStep)},
                                    {"steps", s.steps},
-                                   {"devices", context_.ranks},
+                                   {"devices", devices()},
                                    {"seconds_per_step", last_.step_s},
                                    {"tokens_per_s_per_device", last_tokens_per_s_per_device_},
                                    {"tflops_per_device", last_tflops_per_device_},
@@ -202,11 +219,10 @@ SummaryRecord MaxTextReader::summary() const {
     // and the global batch is whole.
     if (max_target_length_ && per_device_batch_size_ &&
         *max_target_length_ <= std::numeric_limits<int>::max()) {
-        const double global_batch = *per_device_batch_size_ * context_.ranks;
+        const double global_batch = *per_device_batch_size_ * devices();
         if (global_batch == std::floor(global_batch) && global_batch <= std::numeric_limits<int>::max()) {
-            const LlmStepFigures recipe =
-                llmStepFigures(last_.step_s, static_cast<int>(*max_target_length_),
-                               static_cast<int>(global_batch), context_.ranks, 0, 0);
+            const LlmStepFigures recipe = llmStepFigures(last_.step_s, static_cast<int>(*max_target_length_),
+                                                         static_cast<int>(global_batch), devices(), 0, 0);
             if (std::isfinite(recipe.tokens_per_s)) {
                 json["recipe_global_batch"] = static_cast<int>(global_batch);
                 json["recipe_tokens_per_s"] = recipe.tokens_per_s;

@@ -4,6 +4,7 @@
 #include "output_reader.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,7 +52,13 @@ class MaxTextReader : public OutputReader {
     HeaderRecord header() const;
     SummaryRecord summary() const;
 
+    std::string figure(std::string_view name, std::string_view text, double& value);
+    // The launcher's device count, else the one MaxText printed (Num_devices); 0 where neither is known.
+    int devices() const;
+
     OutputContext context_;
+    // Each step-line field's decimals on the complete lines read so far: what tells a cut last line.
+    std::map<std::string, int, std::less<>> field_decimals_;
     // Settings MaxText printed before its first step ("Config param ...", "number parameters: ...").
     std::optional<double> per_device_batch_size_;
     std::optional<std::int64_t> max_target_length_;

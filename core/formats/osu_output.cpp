@@ -119,14 +119,16 @@ struct OsuRowFigures {
     int decimals = -1; // -1 before the table's first row
 };
 
-// A time cell (Avg, Min, Max, P99 Tail Lat(us)): a finite number with the decimals of the table's other
-// times, which the first one sets. Returns why it is not, or "".
-std::string readTime(const std::string& column, std::string_view value, int& row_decimals, double& figure) {
+// A time cell (Avg, Min, Max, P99 Tail Lat(us)): a finite number, with any decimals; on the output's
+// unterminated last line (`may_be_cut`), with the decimals of the table's other times (which the first one
+// sets: OSU prints a table's times alike), else it was cut inside it. Returns why it is not, or "".
+std::string readTime(const std::string& column, std::string_view value, int& row_decimals, bool may_be_cut,
+                     double& figure) {
     if (!number(value, figure))
         return column + " " + shown(value) + " is not a" + (column == "Avg Latency(us)" ? " positive" : "") +
                " finite number";
     if (row_decimals < 0) row_decimals = decimals(value);
-    if (decimals(value) != row_decimals)
+    if (may_be_cut && decimals(value) != row_decimals)
         return column + " " + shown(value) + " has not the " + std::to_string(row_decimals) +
                " decimals of the table's other times: the row was cut";
     return {};
@@ -162,13 +164,14 @@ std::string readCell(const std::string& column, std::string_view value, double f
 // Every cell of a row, in the table's column order; the row needs a Size and an Avg Latency(us). Returns why
 // it cannot be read, or "".
 std::string readCells(const std::vector<std::string>& columns, const std::vector<std::string_view>& values,
-                      OsuRowFigures& row, CollectiveRecord& record) {
+                      bool may_be_cut, OsuRowFigures& row, CollectiveRecord& record) {
     for (std::size_t i = 0; i < columns.size(); ++i) {
         const std::string& column = columns[i];
         const std::string_view value = values[i];
         double figure = 0;
         if (column.find("(us)") != std::string::npos)
-            if (std::string reason = readTime(column, value, row.decimals, figure); !reason.empty())
+            if (std::string reason = readTime(column, value, row.decimals, may_be_cut, figure);
+                !reason.empty())
                 return reason;
         if (std::string reason = readCell(column, value, figure, row, record); !reason.empty()) return reason;
     }
@@ -271,7 +274,8 @@ std::string OsuLatencyReader::readRow(std::string_view row, CollectiveRecord& re
                          " is not an OSU collective benchmark scalebench reads"
                    : shown(benchmark_) + " is not an OSU collective benchmark scalebench reads";
     if (context_.ranks < 1)
-        return "the launcher's rank count " + std::to_string(context_.ranks) + " is not positive";
+        return "OSU prints no rank count: give the processes it ran on (import --ranks N), without which "
+               "its bus bandwidth is unknown";
     const std::string_view mpi_dtype = mpiDatatype(mpi_dtype_, tool_version_, *collective);
     const OsuDatatype* dtype = datatypeNamed(mpi_dtype);
     if (dtype == nullptr) return "datatype " + shown(mpi_dtype) + " is not one OSU's -T offers";
@@ -284,7 +288,9 @@ std::string OsuLatencyReader::readRow(std::string_view row, CollectiveRecord& re
     figures.decimals = decimals_;
     record = CollectiveRecord{};
     record.checked = false;
-    if (std::string reason = readCells(columns_, values, figures, record); !reason.empty()) return reason;
+    if (std::string reason = readCells(columns_, values, lineIsUnterminated(), figures, record);
+        !reason.empty())
+        return reason;
     std::int64_t bytes = 0;
     if (std::string reason = bufferBytes(figures.size, *dtype, mpi_dtype, *collective, context_.ranks, bytes);
         !reason.empty())

@@ -27,7 +27,9 @@ std::vector<MetricRecord> OutputReader::feed(std::string_view bytes) {
 std::vector<MetricRecord> OutputReader::finish() {
     std::vector<MetricRecord> out;
     if (!pending_.empty()) {
+        unterminated_ = true;
         takeLine(pending_, out);
+        unterminated_ = false;
         consumed_ += static_cast<std::int64_t>(pending_.size());
         pending_.clear();
     }

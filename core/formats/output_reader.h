@@ -17,7 +17,7 @@ namespace scalebench {
 // What a reader of an outside tool's output knows besides the text: the tool prints neither the launcher's
 // rank count (OSU) nor always which collective it ran (nccl-tests' tables name none).
 struct OutputContext {
-    int ranks = 1;       // processes the launcher started
+    int ranks = 1;       // processes the launcher started; 0 where nobody said (an import without --ranks)
     std::string program; // the command's program without its folder: "all_reduce_perf", "osu_allreduce"
     // Dense peak TFLOP/s of one device at the run's precision (the plan's or import's peak_tflops), for the
     // MFU of a trainer that prints its model TFLOP/s but no peak (MaxText); 0: unknown, no MFU.
@@ -61,6 +61,10 @@ class OutputReader {
     void countBroken(std::int64_t line_number, std::string_view text, std::string reason);
     // The 1-based number of the line being read.
     std::int64_t lineNumber() const { return lines_; }
+    // The line being read is the output's last and has no newline: the only line that can have been cut
+    // short (a run killed while writing it). Readers read any other line's figures as they stand (any
+    // decimals), and call only this one cut.
+    bool lineIsUnterminated() const { return unterminated_; }
 
   private:
     void takeLine(std::string_view line, std::vector<MetricRecord>& out);
@@ -69,6 +73,7 @@ class OutputReader {
     std::int64_t consumed_ = 0;
     std::int64_t lines_ = 0;
     std::int64_t broken_count_ = 0;
+    bool unterminated_ = false;
     std::vector<BrokenLine> broken_; // the first kMaxKeptBroken, so memory stays bounded
 };
 

@@ -9,6 +9,7 @@
 #include "temporary_folder.h"
 
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <regex>
 
 using namespace scalebench;
@@ -80,6 +81,33 @@ TEST_CASE("an imported MaxText log gives seed 003's seconds per step, tokens/s, 
     CHECK(steps.back().step_s == Approx(7.908));
     CHECK(steps.back().tokens_per_s == Approx(1035.970 * 64));
     CHECK(*steps.back().mfu == Approx(460.480 / 989));
+}
+
+TEST_CASE("a file with no readable record says which line broke first, and why", "[cli][import]") {
+    TemporaryFolder folder;
+    const auto log = folder.path / "maxtext.log";
+    std::ofstream(log) << "Config param max_target_length: 4096\n"
+                          "completed step: 1, seconds: 7.908, TFLOP/s/device: 460.480\n";
+    const ConsoleRun run = runConsole(folder, {"import", log.string(), "--format", "maxtext", "--ranks", "8",
+                                               "--db", (folder.path / "s.db").string()});
+    INFO(run.printed());
+    CHECK(run.exit_status == 1);
+    CHECK_THAT(run.err, Catch::Contains("(2 line(s), 1 broken); first broken line 2: no loss field"));
+}
+
+TEST_CASE("an OSU collective imported without --ranks is refused naming the option, never busbw 0",
+          "[cli][import]") {
+    TemporaryFolder folder;
+    const std::string osu = SCALEBENCH_SOURCE_DIR "/tests/data/osu/osu_allreduce-n2.txt";
+    const std::string db = (folder.path / "s.db").string();
+    const ConsoleRun without = runConsole(folder, {"import", osu, "--format", "osu", "--db", db});
+    INFO(without.printed());
+    CHECK(without.exit_status == 1);
+    CHECK_THAT(without.err, Catch::Contains("OSU prints no rank count") && Catch::Contains("--ranks N"));
+    const ConsoleRun with =
+        runConsole(folder, {"import", osu, "--format", "osu", "--ranks", "2", "--db", db});
+    INFO(with.printed());
+    CHECK(with.exit_status == 0);
 }
 
 TEST_CASE("a file that cannot be read or gives no record is named, and the others are kept",

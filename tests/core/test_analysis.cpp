@@ -82,6 +82,30 @@ TEST_CASE("speedup is X(N)/X(N0) and efficiency S(N) N0/N, per workload, over th
     CHECK(points[3].efficiency == Approx(0.625));
 }
 
+TEST_CASE("a figure a run does not have is '-' in the table and an empty cell in the CSV, never 0",
+          "[core][analysis]") {
+    // MaxText's log: a step's time, tokens and loss; no parts.
+    RunResult maxtext{"llama", "maxtext", "", 64, 1, RunStatus::Ok, "", {}};
+    maxtext.figures.steady_steps = 1;
+    maxtext.figures.breakdown.step_s = 7.908;
+    maxtext.figures.tokens_per_s = 66302.08;
+    RunResult mlperf{"bert", "bert", "", 8, 1, RunStatus::Ok, "", {}}; // no steps: a time to train only
+    mlperf.mlperf_time_to_train_min = 4.81;
+    mlperf.mlperf_status = "success";
+    const std::string table = formatResultsTable({maxtext, mlperf});
+    INFO(table);
+    const std::string row =
+        table.substr(table.find("llama"), table.find('\n', table.find("llama")) - table.find("llama"));
+    CHECK_THAT(row, Catch::Contains("7908.0") && !Catch::Contains(" 0.0 ") && !Catch::Contains("0%"));
+    const std::vector<std::string> cells = resultsFigureCells(maxtext, runScaling({maxtext}).front());
+    for (std::size_t part = 2; part <= 7; ++part) // data, fwd, bwd, allred, optim, comm%
+        CHECK(cells[part] == "-");
+    const std::string csv = resultsCsv({maxtext, mlperf});
+    INFO(csv);
+    CHECK_THAT(csv, Catch::Contains("llama,maxtext,,64,1,ok,,7.908000,,,,,,"));
+    CHECK_THAT(csv, Catch::Contains("bert,bert,,8,1,ok,,,,,,,,,,,"));
+}
+
 TEST_CASE("the results table and CSV show every run with its breakdown, speedup and efficiency",
           "[core][analysis]") {
     RunResult one{"r-n1", "resnet20", "fashion-mnist", 1, 1, RunStatus::Ok, "", {}};
@@ -104,7 +128,7 @@ TEST_CASE("the results table and CSV show every run with its breakdown, speedup 
     const std::string csv = resultsCsv({one, two});
     CHECK_THAT(csv, Catch::StartsWith("run,workload,dataset,ranks,repeat,status,samples_per_s"));
     CHECK_THAT(csv, Catch::Contains("r-n2,resnet20,fashion-mnist,2,1,ok,600.000,0.320000") &&
-                        Catch::Contains("1.5000,0.7500,0.500000,accuracy,0.750000,0.0,,\"resnet20 "
+                        Catch::Contains("1.5000,0.7500,0.500000,accuracy,0.750000,,,\"resnet20 "
                                         "fashion-mnist\","));
 }
 

@@ -230,6 +230,31 @@ TEST_CASE("a truncated last line is broken, naming the field it was cut in", "[c
     }
 }
 
+TEST_CASE("figures read with any decimals; only the output's unterminated last line is called cut",
+          "[core][maxtext]") {
+    // Another MaxText's formats: two and four decimals, a whole number.
+    const std::string other =
+        "completed step: 7, seconds: 7.91, TFLOP/s/device: 460.4801, Tokens/s/device: 1035, "
+        "total_weights: 524288, loss: 1.25\n";
+    const Read read = readMaxText(other, 64);
+    CHECK(read.broken_count == 0);
+    REQUIRE(read.steps().size() == 1);
+    CHECK(read.steps()[0].step_s == Approx(7.91));
+    CHECK(read.steps()[0].loss == Approx(1.25));
+    CHECK(read.steps()[0].tokens_per_s == Approx(1035.0 * 64));
+    // A whole line without its loss is broken for that, not "cut"; the same line at the end without a newline
+    // is cut.
+    const std::string no_loss = "completed step: 8, seconds: 7.908, TFLOP/s/device: 460.480";
+    const Read inside = readMaxText(no_loss + "\n" + kSeedLine + "\n", 64);
+    REQUIRE(inside.broken_count == 1);
+    CHECK(inside.broken[0].reason == "no loss field");
+    const Read last = readMaxText(kSeedLine + "\n" + no_loss, 64);
+    REQUIRE(last.broken_count == 1);
+    CHECK(last.broken[0].reason == "no loss field: the output ends inside this line (it was cut)");
+    // A last line with all its fields reads, unless a figure has fewer decimals than the lines before.
+    CHECK(readMaxText(kSeedLine + "\n" + kSeedLine, 64).broken_count == 0);
+}
+
 TEST_CASE("huge numbers are broken lines, never infinities", "[core][maxtext]") {
     const std::string beyond_int64 = "completed step: 9223372036854775808, seconds: 1.000, TFLOP/s/device: "
                                      "1.000, Tokens/s/device: 1.000, total_weights: 1, loss: 1.000\n";
