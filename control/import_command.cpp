@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -71,60 +72,124 @@ std::string firstBroken(const OutputReader& reader) {
 
 } // namespace
 
+namespace {
+
+// A file's records as runs: one per HeaderRecord, for a log of several runs one after another (nccl-tests'
+// all_reduce_perf, all_gather_perf, ... in one job's output; OSU benchmarks in one script); what comes before
+// the first header goes with it.
+std::vector<std::vector<MetricRecord>> runsOf(std::vector<MetricRecord> records) {
+    std::vector<std::vector<MetricRecord>> runs;
+    for (MetricRecord& record : records) {
+        if (runs.empty() || (std::holds_alternative<HeaderRecord>(record) &&
+                             std::any_of(runs.back().begin(), runs.back().end(), [](const MetricRecord& r) {
+                                 return std::holds_alternative<HeaderRecord>(r);
+                             })))
+            runs.emplace_back();
+        runs.back().push_back(std::move(record));
+    }
+    if (runs.empty()) runs.emplace_back();
+    return runs;
+}
+
+// What tells apart runs of one file: the collective or benchmark its header names ("allgather"); "" where it
+// names none.
+std::string runOwnName(const Tally& t) {
+    if (!t.header) return "";
+    const auto j = nlohmann::json::parse(t.header->json, nullptr, false);
+    if (!j.is_object()) return "";
+    for (const char* key : {"collective", "benchmark", "program"})
+        if (const auto v = j.find(key); v != j.end() && v->is_string() && !v->get<std::string>().empty())
+            return v->get<std::string>();
+    return "";
+}
+
+// A name no other run of the session has: `base`, else base-2, base-3, ...
+std::string uniqueName(const std::string& base, std::set<std::string>& names) {
+    std::string name = base;
+    for (int n = 2; names.count(name); ++n)
+        name = base + "-" + std::to_string(n);
+    names.insert(name);
+    return name;
+}
+
+// The file's records as `reader` reads it; `readable` false where it cannot be read.
+std::vector<MetricRecord> readFile(const std::filesystem::path& file, OutputReader& reader, bool& readable) {
+    std::ifstream in(file, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    readable = static_cast<bool>(in);
+    if (!readable) return {};
+    std::vector<MetricRecord> records = reader.feed(text.str());
+    const auto rest = reader.finish();
+    records.insert(records.end(), rest.begin(), rest.end());
+    return records;
+}
+
+// Stores one run of an imported file: its records, and as its status whether the file gave any.
+std::int64_t storeRun(SessionStore& store, const ImportRequest& request, std::int64_t session_id,
+                      const std::string& name, const std::filesystem::path& file,
+                      const std::vector<MetricRecord>& records, const std::string& error,
+                      std::int64_t broken_lines) {
+    const Tally t = tally(records);
+    // Where neither the log nor the user says, one (an MLLOG's run; the next issue reads MLPerf's systems).
+    const int ranks = t.header && t.header->ranks > 0 ? t.header->ranks : std::max(request.ranks, 1);
+    const std::string workload =
+        t.header && !t.header->workload.empty() ? t.header->workload : request.format;
+    const std::int64_t run = store.createRun(
+        session_id, {name, workload, t.header ? t.header->dataset : "", ranks, 1,
+                     "imported from " + std::filesystem::absolute(file).string() + " as " + request.format});
+    store.appendRecords(run, records);
+    store.finishRun(run, {error.empty() ? RunStatus::Ok : RunStatus::Failed, error, broken_lines, ""});
+    return run;
+}
+
+// One file: its runs stored (one per header), and what it gave.
+ImportedFile importFile(SessionStore& store, const ImportRequest& request, std::int64_t session_id,
+                        const std::filesystem::path& file, std::set<std::string>& names) {
+    ImportedFile imported;
+    imported.file = file;
+    const std::string base = runNameOfProgram(file.stem().string());
+    const auto reader =
+        makeOutputReader(request.format, {request.ranks, file.stem().string(), request.peak_tflops});
+    bool readable = false;
+    const std::vector<MetricRecord> records = readFile(file, *reader, readable);
+    if (!readable)
+        imported.error = "cannot read " + file.string();
+    else if (records.empty())
+        imported.error = fmt::format("no record in {} read as {} ({} line(s), {} broken){}", file.string(),
+                                     request.format, reader->linesSeen(), reader->brokenLineCount(),
+                                     reader->brokenLines().empty() ? "" : "; " + firstBroken(*reader));
+    const auto runs = runsOf(records);
+    std::vector<std::string> run_names;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const std::string own = runs.size() > 1 ? runOwnName(tally(runs[i])) : "";
+        run_names.push_back(uniqueName(own.empty() ? base : base + "-" + runNameOfProgram(own), names));
+        // The file's broken lines are told once, with its first run.
+        storeRun(store, request, session_id, run_names.back(), file, runs[i], imported.error,
+                 i == 0 ? reader->brokenLineCount() : 0);
+    }
+    imported.run_name = fmt::format("{}", fmt::join(run_names, ", "));
+    if (!imported.error.empty()) return imported;
+    const Tally t = tally(records);
+    imported.description = fmt::format(
+        "{} record(s) from {}: {}{} step(s), {} evaluation(s), {} collective size(s), {} summary; "
+        "{} broken line(s){}",
+        records.size(), file.string(), runs.size() > 1 ? fmt::format("{} runs, ", runs.size()) : "", t.steps,
+        t.evals, t.collectives, t.summaries, reader->brokenLineCount(),
+        t.summary && runs.size() == 1 ? summaryFigures(*t.summary) : "");
+    if (reader->brokenLineCount() > 0) imported.description += "\n  " + firstBroken(*reader);
+    return imported;
+}
+
+} // namespace
+
 ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
     makeOutputReader(request.format, {}); // an unknown format throws before a session is made
     ImportOutcome outcome;
     outcome.session_id = store.createSession(request.session_name, "", "imported", "");
-    std::set<std::string> names; // one run a file, each named after it once
-    for (const auto& file : request.files) {
-        ImportedFile imported;
-        imported.file = file;
-        std::string name = runNameOfProgram(file.stem().string());
-        for (int n = 2; names.count(name); ++n)
-            name = runNameOfProgram(file.stem().string()) + "-" + std::to_string(n);
-        names.insert(name);
-        imported.run_name = name;
-        std::ifstream in(file, std::ios::binary);
-        std::ostringstream text;
-        text << in.rdbuf();
-        const auto reader =
-            makeOutputReader(request.format, {request.ranks, file.stem().string(), request.peak_tflops});
-        std::vector<MetricRecord> records;
-        if (in) {
-            records = reader->feed(text.str());
-            const auto rest = reader->finish();
-            records.insert(records.end(), rest.begin(), rest.end());
-        }
-        const Tally t = tally(records);
-        // Where neither the log nor the user says, one (an MLLOG's run; the next issue reads MLPerf's
-        // systems).
-        const int ranks = t.header && t.header->ranks > 0 ? t.header->ranks : std::max(request.ranks, 1);
-        const std::string workload =
-            t.header && !t.header->workload.empty() ? t.header->workload : request.format;
-        const std::int64_t run =
-            store.createRun(outcome.session_id, {name, workload, t.header ? t.header->dataset : "", ranks, 1,
-                                                 "imported from " + std::filesystem::absolute(file).string() +
-                                                     " as " + request.format});
-        store.appendRecords(run, records);
-        if (!in)
-            imported.error = "cannot read " + file.string();
-        else if (records.empty())
-            imported.error =
-                fmt::format("no record in {} read as {} ({} line(s), {} broken){}", file.string(),
-                            request.format, reader->linesSeen(), reader->brokenLineCount(),
-                            reader->brokenLines().empty() ? "" : "; " + firstBroken(*reader));
-        store.finishRun(run, {imported.error.empty() ? RunStatus::Ok : RunStatus::Failed, imported.error,
-                              reader->brokenLineCount(), ""});
-        if (imported.error.empty()) {
-            imported.description = fmt::format(
-                "{} record(s) from {}: {} step(s), {} evaluation(s), {} collective size(s), {} summary; {} "
-                "broken line(s){}",
-                records.size(), file.string(), t.steps, t.evals, t.collectives, t.summaries,
-                reader->brokenLineCount(), t.summary ? summaryFigures(*t.summary) : "");
-            if (reader->brokenLineCount() > 0) imported.description += "\n  " + firstBroken(*reader);
-        }
-        outcome.files.push_back(std::move(imported));
-    }
+    std::set<std::string> names; // each run named once
+    for (const auto& file : request.files)
+        outcome.files.push_back(importFile(store, request, outcome.session_id, file, names));
     store.finishSession(outcome.session_id,
                         outcome.failed() == 0 ? SessionStatus::Ok : SessionStatus::Failed);
     return outcome;

@@ -22,4 +22,14 @@ inline double busBandwidthFactor(const std::string& collective, int ranks) {
     throw std::invalid_argument("no bus bandwidth factor for collective '" + collective + "'");
 }
 
+// The factor as nccl-tests writes it: "2(n-1)/n" for all-reduce, "(n-1)/n", "1"; "" for a collective it has
+// none for (send/receive pairs print their own busbw).
+inline std::string busBandwidthFormula(const std::string& collective) {
+    if (collective == "allreduce") return "2(n-1)/n";
+    if (collective == "allgather" || collective == "reducescatter" || collective == "alltoall")
+        return "(n-1)/n";
+    if (collective == "broadcast" || collective == "reduce") return "1";
+    return "";
+}
+
 } // namespace scalebench

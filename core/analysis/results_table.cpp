@@ -268,19 +268,38 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
     return out;
 }
 
+namespace {
+// "busbw = algbw x 2(n-1)/n for allreduce, (n-1)/n for allgather": each collective of a sweep with its
+// factor.
+std::string busFactorsOf(const std::vector<CollectiveRecord>& collectives) {
+    std::vector<std::string> seen;
+    std::string text;
+    for (const CollectiveRecord& c : collectives) {
+        if (std::find(seen.begin(), seen.end(), c.collective) != seen.end()) continue;
+        seen.push_back(c.collective);
+        const std::string formula = busBandwidthFormula(c.collective);
+        text += (text.empty() ? "" : ", ") +
+                (formula.empty() ? "as printed for " + c.collective : formula + " for " + c.collective);
+    }
+    return "busbw = algbw x " + text;
+}
+} // namespace
+
 std::string formatCollectiveSweeps(const std::vector<RunResult>& results) {
     std::string out;
     for (const RunResult& r : results) {
         if (r.collectives.empty()) continue;
         const std::string& tool = r.collectives.front().tool;
-        out += fmt::format("\n{} ({} ranks{}; time: mean per call across ranks; busbw = algbw x 2(n-1)/n for "
-                           "all-reduce, as nccl-tests)\n",
-                           r.name, r.ranks, tool == "scalebench" ? "" : ", measured by " + tool);
-        out += fmt::format("{:>12} {:>12} {:>10} {:>12} {:>14} {:>14} {:>8}  {}\n", "bytes", "elements",
-                           "dtype", "time us", "algbw GB/s", "busbw GB/s", "correct", "placement");
+        out += fmt::format("\n{} ({} ranks{}; time: mean per call across ranks; {}, as nccl-tests)\n", r.name,
+                           r.ranks, tool == "scalebench" ? "" : ", measured by " + tool,
+                           busFactorsOf(r.collectives));
+        out +=
+            fmt::format("{:>14} {:>12} {:>12} {:>10} {:>12} {:>14} {:>14} {:>8}  {}\n", "collective", "bytes",
+                        "elements", "dtype", "time us", "algbw GB/s", "busbw GB/s", "correct", "placement");
         for (const auto& c : r.collectives)
-            out += fmt::format("{:>12} {:>12} {:>10} {:>12.2f} {:>14.3f} {:>14.3f} {:>8}  {}\n", c.bytes,
-                               c.elements, c.dtype, c.time_s * 1e6, c.algbw_gbps, c.busbw_gbps,
+            out += fmt::format("{:>14} {:>12} {:>12} {:>10} {:>12.2f} {:>14.3f} {:>14.3f} {:>8}  {}\n",
+                               c.collective, c.bytes, c.elements, c.dtype, c.time_s * 1e6, c.algbw_gbps,
+                               c.busbw_gbps,
                                !c.checked  ? "-"
                                : c.correct ? "yes"
                                            : "NO",

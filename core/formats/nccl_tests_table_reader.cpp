@@ -28,16 +28,37 @@ std::vector<std::string_view> wordsOf(std::string_view line) {
     return words;
 }
 
-// Open MPI's --tag-output puts "[1,0]<stdout>:" before every line of rank 0's output.
-std::string_view withoutLauncherTag(std::string_view line) {
-    if (line.empty() || line.front() != '[') return line;
-    for (std::string_view tag : {"]<stdout>:", "]<stderr>:"}) {
-        const std::size_t at = line.find(tag);
-        if (at != std::string_view::npos &&
-            line.substr(1, at - 1).find_first_not_of("0123456789,") == std::string_view::npos)
-            return line.substr(at + tag.size());
+// The line as the test printed it, without what launchers add: Open MPI's --tag-output "[1,0]<stdout>:"
+// before the line and again wherever one write of the process ended inside it (a row's halves arrive in
+// pieces), and srun --label's "0: " before it.
+std::string withoutLauncherTags(std::string_view line) {
+    if (const std::size_t colon = line.find(": ");
+        colon != std::string_view::npos && colon > 0 &&
+        line.substr(0, colon).find_first_not_of("0123456789") == std::string_view::npos)
+        line.remove_prefix(colon + 2);
+    std::string out;
+    while (!line.empty()) {
+        const std::size_t open = line.find('[');
+        out += line.substr(0, open);
+        if (open == std::string_view::npos) break;
+        line.remove_prefix(open);
+        bool tag = false;
+        for (std::string_view end : {"]<stdout>:", "]<stderr>:"}) {
+            const std::size_t at = line.find(end);
+            if (at != std::string_view::npos && at > 1 &&
+                line.substr(1, at - 1).find_first_not_of("0123456789,") == std::string_view::npos) {
+                line.remove_prefix(at + end.size());
+                out += ' '; // "-1[1,0]<stdout>:    85.70": the words on either side stay apart
+                tag = true;
+                break;
+            }
+        }
+        if (!tag) {
+            out += '[';
+            line.remove_prefix(1);
+        }
     }
-    return line;
+    return out;
 }
 
 std::optional<std::int64_t> integer(std::string_view word) {
@@ -108,8 +129,9 @@ void NcclTestsTableReader::beginRunIf(bool seen) {
     out_of_bounds_.reset();
 }
 
-void NcclTestsTableReader::readLine(std::string_view line, std::vector<MetricRecord>& out) {
-    line = withoutLauncherTag(line);
+void NcclTestsTableReader::readLine(std::string_view printed, std::vector<MetricRecord>& out) {
+    const std::string text = withoutLauncherTags(printed);
+    const std::string_view line = text;
     std::vector<std::string_view> words = wordsOf(line);
     if (words.empty()) return;
     if (words.front().front() == '#') {
@@ -291,9 +313,11 @@ NcclTestsTableReader::layoutNamed(const std::vector<std::string_view>& names) {
 void NcclTestsTableReader::readRow(std::string_view line, std::vector<std::string_view> fields,
                                    std::vector<MetricRecord>& out) {
     const Layout& l = layout_;
-    // hypercube_perf prints its redop as "": the row lacks that field.
-    if (static_cast<int>(fields.size()) == l.fields - 1 && l.redop >= 0 && l.root == l.redop + 1 &&
-        integer(fields[static_cast<std::size_t>(l.redop)]))
+    // hypercube_perf, and all-to-all before nccl-tests 2.13, print their redop as "": the row lacks that
+    // field, and a number (the root, or the time) stands where it would.
+    if (static_cast<int>(fields.size()) == l.fields - 1 && l.redop >= 0 &&
+        static_cast<std::size_t>(l.redop) < fields.size() &&
+        number(fields[static_cast<std::size_t>(l.redop)]))
         fields.insert(fields.begin() + l.redop, std::string_view());
     if (static_cast<int>(fields.size()) != l.fields) {
         countBroken(line, fmt::format("a row of {} fields where the table has {} (cut short, or mixed with "
