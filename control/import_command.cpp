@@ -1,6 +1,7 @@
 // scalebench import FILE...: logs of runs that already happened, read into one stored session.
 #include "import_command.h"
 
+#include "mlperf_submission.h"
 #include "output_formats.h"
 #include "results_table.h"
 #include "session_results.h"
@@ -143,22 +144,56 @@ std::int64_t storeRun(SessionStore& store, const ImportRequest& request, std::in
     return run;
 }
 
+// An MLPerf result file's place in its results tree, kept in its run's header ("mlperf_submission"), and its
+// accelerators as the run's ranks where none were given: the summarizer's count, number_of_nodes x
+// accelerators_per_node of systems/<system>.json.
+void addSubmission(const MlperfSubmission& submission, const ImportRequest& request,
+                   std::vector<MetricRecord>& records) {
+    for (MetricRecord& record : records) {
+        auto* header = std::get_if<HeaderRecord>(&record);
+        if (!header) continue;
+        nlohmann::json j = nlohmann::json::parse(header->json, nullptr, false);
+        if (!j.is_object()) return;
+        j["mlperf_submission"] = nlohmann::json::parse(mlperfSubmissionJson(submission));
+        if (request.ranks == 0 && submission.accelerators) {
+            header->ranks = *submission.accelerators;
+            j["ranks"] = *submission.accelerators;
+        }
+        header->json = j.dump();
+        return;
+    }
+}
+
 // One file: its runs stored (one per header), and what it gave.
 ImportedFile importFile(SessionStore& store, const ImportRequest& request, std::int64_t session_id,
                         const std::filesystem::path& file, std::set<std::string>& names) {
     ImportedFile imported;
     imported.file = file;
-    const std::string base = runNameOfProgram(file.stem().string());
+    std::optional<MlperfSubmission> submission;
+    try {
+        if (request.format == "mllog") submission = mlperfSubmissionOf(file);
+    } catch (const std::exception& e) {
+        imported.error = e.what();
+    }
+    // A result of a results tree is named by its system and benchmark: result_0 is in every folder.
+    const std::string base = runNameOfProgram(submission ? submission->system + "-" + submission->benchmark +
+                                                               "-" + file.stem().string()
+                                                         : file.stem().string());
     const auto reader =
         makeOutputReader(request.format, {request.ranks, file.stem().string(), request.peak_tflops});
-    bool readable = false;
-    const std::vector<MetricRecord> records = readFile(file, *reader, readable);
-    if (!readable)
-        imported.error = "cannot read " + file.string();
-    else if (records.empty())
-        imported.error = fmt::format("no record in {} read as {} ({} line(s), {} broken){}", file.string(),
-                                     request.format, reader->linesSeen(), reader->brokenLineCount(),
-                                     reader->brokenLines().empty() ? "" : "; " + firstBroken(*reader));
+    std::vector<MetricRecord> records;
+    if (imported.error.empty()) { // else the submission's own files (scaling.json) did not read
+        bool readable = false;
+        records = readFile(file, *reader, readable);
+        if (!readable)
+            imported.error = "cannot read " + file.string();
+        else if (records.empty())
+            imported.error =
+                fmt::format("no record in {} read as {} ({} line(s), {} broken){}", file.string(),
+                            request.format, reader->linesSeen(), reader->brokenLineCount(),
+                            reader->brokenLines().empty() ? "" : "; " + firstBroken(*reader));
+    }
+    if (submission) addSubmission(*submission, request, records);
     const auto runs = runsOf(records);
     std::vector<std::string> run_names;
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -181,6 +216,30 @@ ImportedFile importFile(SessionStore& store, const ImportRequest& request, std::
     return imported;
 }
 
+// The files a request names, a folder as the files under it in path order: an MLPerf results tree's
+// result_*.txt (its scaling.json and systems/ are read beside them), else every file but hidden ones.
+std::vector<std::filesystem::path> filesOf(const std::vector<std::filesystem::path>& paths) {
+    std::vector<std::filesystem::path> files;
+    for (const auto& path : paths) {
+        std::error_code error;
+        if (!std::filesystem::is_directory(path, error)) {
+            files.push_back(path); // a file, or what cannot be read: named when it is read
+            continue;
+        }
+        std::vector<std::filesystem::path> results, others;
+        for (const auto& entry : std::filesystem::recursive_directory_iterator(path, error)) {
+            const std::string name = entry.path().filename().string();
+            if (!entry.is_regular_file() || name.starts_with(".")) continue;
+            (name.starts_with("result_") && name.ends_with(".txt") ? results : others)
+                .push_back(entry.path());
+        }
+        std::vector<std::filesystem::path>& chosen = results.empty() ? others : results;
+        std::sort(chosen.begin(), chosen.end());
+        files.insert(files.end(), chosen.begin(), chosen.end());
+    }
+    return files;
+}
+
 } // namespace
 
 ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
@@ -188,7 +247,7 @@ ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
     ImportOutcome outcome;
     outcome.session_id = store.createSession(request.session_name, "", "imported", "");
     std::set<std::string> names; // each run named once
-    for (const auto& file : request.files)
+    for (const auto& file : filesOf(request.files))
         outcome.files.push_back(importFile(store, request, outcome.session_id, file, names));
     store.finishSession(outcome.session_id,
                         outcome.failed() == 0 ? SessionStatus::Ok : SessionStatus::Failed);
@@ -208,8 +267,7 @@ int importRuns(const ConsoleOptions& options, std::ostream& out, std::ostream& e
             importLogs(store, {options.import_files, options.format, options.session_name, options.ranks,
                                options.peak_tflops});
         out << fmt::format("session {} '{}': {} file(s) read as {}, store {}\n", outcome.session_id,
-                           options.session_name, options.import_files.size(), options.format,
-                           store.file().string());
+                           options.session_name, outcome.files.size(), options.format, store.file().string());
         for (const ImportedFile& f : outcome.files) {
             if (f.error.empty())
                 out << f.run_name << ": " << f.description << "\n";

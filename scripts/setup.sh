@@ -28,6 +28,9 @@ cuda_build=(nvidia-cufile==1.15.1.6 nvidia-cusparselt-cu13==0.8.0 nvidia-nvshmem
 # Its wheel also requires pandas, numpy and scipy, for the result summarizer and the RCP checker only; the checker
 # and the mllog writer import nothing beyond the standard library but yaml.
 mlperf_logging=(mlperf-logging==4.1.68 PyYAML==6.0.3)
+# MLPerf's result summarizer, which the import test runs on public result trees to compare every score
+# (python -m mlperf_logging.result_summarizer): pandas and what it needs, numpy, scipy. For make test only.
+mlperf_summarizer=(pandas==3.1.1 numpy==2.4.6 scipy==1.17.1 python-dateutil==4.0.0 tzdata==2026.6)
 # Where the cuda preset finds its toolkit: this machine's, else the one scripts/cuda-toolkit.sh makes (Makefile's
 # CUDA_ROOT says the same).
 system_cuda=/usr/local/cuda
@@ -149,6 +152,8 @@ if [ "$profile" = test ]; then
   # Downloads: cufile 1.2 MB, cusparselt 170 MB, nvshmem 60 MB.
   install_absent "the CUDA libraries for LibTorch that the toolkit lacks" "~230 MB" "${cuda_build[@]}"
   install_absent "MLPerf's compliance checker" "mlperf-logging and its yaml reader, ~1 MB" "${mlperf_logging[@]}"
+  # Downloads: pandas 12 MB, numpy 17 MB, scipy 36 MB.
+  install_absent "MLPerf's result summarizer's libraries" "pandas, numpy, scipy, ~65 MB" "${mlperf_summarizer[@]}"
   if [ -x "$system_cuda/bin/nvcc" ]; then
     say "CUDA toolkit: $system_cuda ($("$system_cuda/bin/nvcc" --version | grep -o 'release [0-9.]*'))"
   else

@@ -102,7 +102,7 @@ double computeOnlyThroughput(double samples_per_s, const StepBreakdown& breakdow
 std::vector<std::string> seriesLabels(const std::vector<SeriesKey>& keys) {
     std::vector<std::string> labels;
     for (const SeriesKey& key : keys) {
-        std::string label = key.workload + " " + key.dataset;
+        std::string label = key.dataset.empty() ? key.workload : key.workload + " " + key.dataset;
         // Named references, not a structured binding: clang before 16 cannot capture those (preset fuzz).
         for (const auto& setting : key.settings) {
             const std::string& name = setting.first;

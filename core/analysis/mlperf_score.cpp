@@ -38,7 +38,13 @@ std::optional<MlperfRunCount> mlperfRunCount(const std::string& benchmark) {
                                                         {"gpt_oss_20b", 10},
                                                         {"deepseekv3_671b", 3},
                                                         {"qwen35_397b_grpo", 3},
-                                                        {"dlrmv4", 10}};
+                                                        {"dlrmv4", 10},
+                                                        // MLPerf HPC's strong scaling
+                                                        // (_ALL_RESULT_FILE_COUNTS['hpc'])
+                                                        {"cosmoflow", 10},
+                                                        {"deepcam", 5},
+                                                        {"oc20", 5},
+                                                        {"openfold", 10}};
     const auto it = required.find(benchmark);
     if (it == required.end()) return std::nullopt;
     return MlperfRunCount{it->second, benchmark == "unet3d" ? 4 : 1};

@@ -36,7 +36,9 @@ struct MlperfScore {
     int runs = 0;
     int converged = 0;
     std::optional<int> required;     // the rules' run count; none for a benchmark they do not name
-    std::optional<double> score_min; // the olympic average; none where the result is invalid or no run counts
+    std::optional<double> score_min; // the olympic average (x scaling_factor); none where the result is
+                                     // invalid or no run counts
+    double scaling_factor = 1;       // the results tree's scaling.json, applied to score_min
     bool valid = false;              // a score, from at least the required runs, with at most the allowed
                                      // non-converging ones
     std::string verdict;             // "olympic average of 8 of 10 runs", or why there is no valid result

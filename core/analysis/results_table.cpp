@@ -86,11 +86,11 @@ std::string formatMlperfScores(const std::vector<ScalingPoint>& points) {
             out =
                 fmt::format("\nMLPerf time to train (minutes, run_start to run_stop; score = olympic average "
                             "over the repeats as MLPerf Training's rules and result summarizer):\n"
-                            "{:<34} {:>5} {:>10} {:>9} {:>9} {:>6}  {}\n",
+                            "{:<34} {:>5} {:>10} {:>12} {:>9} {:>6}  {}\n",
                             "series", "GPUs", terse(Figure::MlperfConvergedRuns), terse(Figure::MlperfScore),
                             terse(Figure::MlperfSpeedup), terse(Figure::Efficiency), "verdict");
         out +=
-            fmt::format("{:<34} {:>5} {:>10} {:>9} {:>9} {:>6}  {}\n", p.label, p.ranks,
+            fmt::format("{:<34} {:>5} {:>10} {:>12} {:>9} {:>6}  {}\n", p.label, p.ranks,
                         fmt::format("{}/{}", m.converged, m.runs),
                         m.score_min ? terseValue(Figure::MlperfScore, *m.score_min) : "-",
                         p.mlperf_speedup ? terseValue(Figure::MlperfSpeedup, *p.mlperf_speedup) + "x" : "-",
@@ -221,6 +221,9 @@ std::string formatResultsTable(const std::vector<RunResult>& results) {
             out += fmt::format("{:<34} {:>5} {:>6}   MLPerf time to train {} ({})\n", r.name, r.ranks,
                                storedWord(r.status), formatTimeToTrain(*r.mlperf_time_to_train_min),
                                r.mlperf_status);
+        } else if (r.figures.steady_steps == 0 && r.mlperf_status == "cut") {
+            out += fmt::format("{:<34} {:>5} {:>6}   MLPerf: cut before run_stop, a failed run\n", r.name,
+                               r.ranks, storedWord(r.status));
         } else if (r.figures.steady_steps == 0) {
             out += fmt::format("{:<34} {:>5} {:>6}   (no steady-state steps)\n", r.name, r.ranks,
                                storedWord(r.status));

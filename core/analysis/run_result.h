@@ -42,6 +42,9 @@ struct RunResult {
     std::string mlperf_benchmark{}; // submission_benchmark: "bert"
     std::string
         mlperf_division{}; // submission_division: "closed", "open" (the engine's stand-ins); "" unsaid
+    // An MLPerf result read from a results tree: its benchmark folder's scaling.json factor, which the
+    // summarizer multiplies the olympic average by (1 without one).
+    double mlperf_scaling_factor = 1;
     // Ranks and nodes whose compute time stands out (findSlowRanks over its rank-times records and header).
     SlowRankFinding slow_ranks{};
     RunPlacement placement{}; // where its ranks ran: ranks and CPUs on the busiest host, threads per rank

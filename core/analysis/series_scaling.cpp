@@ -2,6 +2,7 @@
 #include "series_scaling.h"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <map>
 #include <tuple>
 
@@ -13,13 +14,30 @@ SeriesKey seriesOf(const RunResult& result) {
 }
 
 namespace {
+// The results tree's scaling.json factor times the olympic average, as the summarizer scores (its
+// _compute_strong_score_standalone: olympic mean x scaling_factor), where the runs share one.
+void applyScalingFactor(const std::vector<const RunResult*>& runs, MlperfScore& score) {
+    const double factor = runs.front()->mlperf_scaling_factor;
+    if (std::any_of(runs.begin(), runs.end(),
+                    [&](const RunResult* r) { return r->mlperf_scaling_factor != factor; })) {
+        score.verdict += "; its runs' scaling.json factors differ: none applied";
+        return;
+    }
+    if (factor == 1) return;
+    score.scaling_factor = factor;
+    if (score.score_min) *score.score_min *= factor;
+    score.verdict += fmt::format("; x {:.6g} (scaling.json)", factor);
+}
+
 // The MLPerf runs (those with a time to train) of each series and rank count scored as MLPerf scores a
 // benchmark, with the time-to-train speedup against the series' smallest rank count with a score. An MLPerf
 // run measures no throughput, so its series and rank count get a point of their own where they have none.
 void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingPoint>& points) {
     std::map<std::pair<SeriesKey, int>, std::vector<const RunResult*>> mlperf_runs;
     for (const RunResult& r : results)
-        if (r.status == RunStatus::Ok && r.mlperf_time_to_train_min)
+        // An MLPerf run: its MLLOG was read, also one cut before run_stop (no time: a failed run, as the
+        // summarizer counts it).
+        if (r.status == RunStatus::Ok && !r.mlperf_status.empty())
             mlperf_runs[{seriesOf(r), r.ranks}].push_back(&r);
     if (mlperf_runs.empty()) return;
     for (const auto& [key, runs] : mlperf_runs) {
@@ -53,8 +71,10 @@ void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingP
         if (it == mlperf_runs.end()) continue;
         std::vector<MlperfRun> runs;
         for (const RunResult* r : it->second)
-            runs.push_back({*r->mlperf_time_to_train_min, r->mlperf_status == "success"});
+            runs.push_back({r->mlperf_time_to_train_min.value_or(0),
+                            r->mlperf_time_to_train_min && r->mlperf_status == "success"});
         p.mlperf = olympicScore(it->second.front()->mlperf_benchmark, runs);
+        applyScalingFactor(it->second, *p.mlperf);
         if (std::any_of(it->second.begin(), it->second.end(),
                         [](const RunResult* r) { return r->mlperf_division != "closed"; })) {
             p.mlperf->valid = false; // a closed-division result is the only one comparable with MLPerf's

@@ -150,9 +150,27 @@ void MllogReader::readLine(std::string_view line, std::vector<MetricRecord>& out
     }
 }
 
-// A log cut before run_start still names its benchmark.
+// A log cut before run_start still names its benchmark. One cut after run_start, before run_stop, is a run
+// that ended without a time to train: MLPerf's result summarizer counts it as a failed run (its compliance
+// check requires exactly one run_stop), and so does its summary here (status "cut").
 void MllogReader::readEnd(std::vector<MetricRecord>& out) {
     if (!header_written_ && (!benchmark_.empty() || !hyperparameters_.empty())) writeHeader(out);
+    if (!run_start_ms_ || stopped_) return;
+    SummaryRecord s;
+    const MlperfQuality* quality = qualityOf(benchmark_);
+    s.eval_metric = quality ? quality->metric : "accuracy";
+    s.final_eval = last_eval_;
+    s.best_eval = best_eval_;
+    // No time to train, and no wall time (0: the store's times stand for it).
+    json j{{"type", "summary"},
+           {"steps", 0},
+           {"wall_s", 0},
+           {"eval_metric", s.eval_metric},
+           {"target_reached", false},
+           {"mlperf", {{"benchmark", benchmark_}, {"status", "cut"}}}};
+    if (s.final_eval) j["final_value"] = *s.final_eval;
+    s.json = j.dump();
+    out.push_back(std::move(s));
 }
 
 void MllogReader::writeHeader(std::vector<MetricRecord>& out) {

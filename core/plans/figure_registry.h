@@ -48,7 +48,7 @@ enum class Better { Higher, Lower, Neither };
       "days_to_1t_tokens")                                                                                   \
     X(FinalLoss, "final loss", "", Lower, 4, "", "loss", 4, "final_loss")                                    \
     X(MlperfConvergedRuns, "MLPerf converged runs", "runs", Higher, 2, "", "converged", 0, "converged_runs") \
-    X(MlperfScore, "MLPerf time to train (olympic score)", "min", Lower, 2, "", "score", 2,                  \
+    X(MlperfScore, "MLPerf time to train (olympic score)", "min", Lower, 2, "", "score", 6,                  \
       "mlperf_score_min")                                                                                    \
     X(MlperfSpeedup, "MLPerf time-to-train speedup", "x", Higher, 2, "", "speedup", 2, "mlperf_speedup")     \
     X(PeakBusbw, "peak busbw", "GB/s", Higher, 3, "", "peak busbw", 3, "peak_busbw_gbps")

@@ -116,6 +116,20 @@ void readMlperfScore(const std::string& summary_json, RunResult& result) {
         result.mlperf_division = d->get<std::string>();
 }
 
+// An imported MLPerf result of a results tree (its header's "mlperf_submission", control/import_command.cpp):
+// one series per submitter, system and scale, as the summarizer scores them, and its scaling.json factor.
+void readSubmission(const std::string& header_json, RunResult& result) {
+    const auto j = nlohmann::json::parse(header_json, nullptr, false);
+    if (!j.is_object()) return;
+    const auto s = j.find("mlperf_submission");
+    if (s == j.end() || !s->is_object()) return;
+    for (const char* key : {"submitter", "system", "scale"})
+        if (const auto v = s->find(key); v != s->end() && v->is_string())
+            result.series.settings[key] = v->get<std::string>();
+    if (const auto f = s->find("scaling_factor"); f != s->end() && f->is_number() && f->get<double>() > 0)
+        result.mlperf_scaling_factor = f->get<double>();
+}
+
 } // namespace
 
 std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_t session_id,
@@ -137,7 +151,10 @@ std::vector<RunResult> loadSessionResults(const SessionStore& store, std::int64_
         result.series = {run.workload, run.dataset, {}};
         // A run without its record: an import (no plan, no problem), one whose record does not read, or one
         // stored before records whose session's plan no longer reads.
-        if (run.spec) result.series.settings = seriesSettings(*run.spec);
+        if (run.spec)
+            result.series.settings = seriesSettings(*run.spec);
+        else
+            readSubmission(run.header_json, result);
         result.plan_problem = run.spec ? "" : !run.spec_problem.empty() ? run.spec_problem : plan_problem;
         result.wall_s = storedSeconds(run.started_at, run.finished_at);
         if (const std::optional<SummaryRecord> summary = summaryOf(run)) {

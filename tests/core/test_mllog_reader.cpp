@@ -191,8 +191,12 @@ TEST_CASE("MLLOG truncated last line", "[core][mllog]") {
     REQUIRE(read.broken.size() == 1);
     CHECK(read.broken[0].line_number == 30);
     CHECK(read.broken[0].reason.find("JSON") != std::string::npos);
-    CHECK(all<SummaryRecord>(read).empty());
     CHECK(all<EvalRecord>(read).size() == 3);
+    // Cut after run_start, before run_stop: a run without a time to train, which MLPerf counts as failed.
+    REQUIRE(all<SummaryRecord>(read).size() == 1);
+    const auto summary = nlohmann::json::parse(all<SummaryRecord>(read)[0].json);
+    CHECK(summary["mlperf"]["status"] == "cut");
+    CHECK_FALSE(summary["mlperf"].contains("time_to_train_min"));
 }
 
 TEST_CASE("MLLOG numbers beyond double", "[core][mllog]") {
@@ -223,5 +227,7 @@ TEST_CASE("MLLOG times too far apart", "[core][mllog]") {
                   ":::MLLOG {\"time_ms\": -1.7e308, \"key\": \"run_stop\"}\n");
     CHECK(read.broken.size() == 2);
     CHECK(all<EvalRecord>(read).empty());
-    CHECK(all<SummaryRecord>(read).empty());
+    // Its run_stop broken: the run is cut, without a time to train.
+    REQUIRE(all<SummaryRecord>(read).size() == 1);
+    CHECK(nlohmann::json::parse(all<SummaryRecord>(read)[0].json)["mlperf"]["status"] == "cut");
 }

@@ -135,7 +135,7 @@ TEST_CASE(
 
     const std::string table = formatResultsTable(results);
     CHECK_THAT(table, Catch::Contains("MLPerf time to train"));
-    CHECK_THAT(table, Catch::Contains("9/10     25.50     4.14x    52%  olympic average of 8 of 10 runs"));
+    CHECK_THAT(table, Catch::Contains("9/10    25.500000     4.14x    52%  olympic average of 8 of 10 runs"));
     CHECK(table.find("scaling per series") == std::string::npos);
 
     for (RunResult& r : results)

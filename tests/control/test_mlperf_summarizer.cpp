@@ -1,0 +1,150 @@
+// Public MLPerf result trees (tests/data/mlperf/public) scored twice: by MLPerf's own result summarizer
+// (mlperf-logging 4.1.68, the set-up installs it for make test) and by `scalebench import` of the same tree.
+// Every score and GPU count must be the summarizer's.
+#include "child_process.h"
+#include "console_run.h"
+#include "file_text.h"
+#include "results_table.h"
+#include "session_results.h"
+#include "session_store.h"
+#include "temporary_folder.h"
+
+#include <catch2/catch.hpp>
+#include <sstream>
+
+using namespace scalebench;
+
+namespace {
+
+const std::filesystem::path kTrees = SCALEBENCH_SOURCE_DIR "/tests/data/mlperf/public";
+
+struct Score {
+    std::string submitter;
+    std::string benchmark;
+    int accelerators = 0;
+    double minutes = 0;
+    bool operator<(const Score& o) const {
+        return std::tie(submitter, benchmark, accelerators) <
+               std::tie(o.submitter, o.benchmark, o.accelerators);
+    }
+};
+
+// The summarizer run as its README says, on a copy of the tree (it rewrites scaling.json files): its strong
+// scaling table's scores, one per submitter, system and benchmark.
+std::vector<Score> summarizerScores(const TemporaryFolder& folder, const std::string& tree,
+                                    const std::string& usage, const std::string& ruleset) {
+    const std::filesystem::path copy = folder.path / ("summarized-" + tree);
+    std::filesystem::copy(kTrees / tree, copy, std::filesystem::copy_options::recursive);
+    // The CSV's first table (HPC appends its weak-scaling table below it with a header of its own).
+    const std::string to_lines =
+        "import csv\n"
+        "rows = list(csv.reader(open('out.csv')))\n"
+        "head = rows[0]\n"
+        "for row in rows[1:]:\n"
+        "    if row and row[0] == 'division': break\n"
+        "    d = dict(zip(head, row))\n"
+        "    for b in head[head.index('private_id') + 1:head.index('details_url')]:\n"
+        "        if d.get(b): print(d['submitter'], b, d['accelerators_count'], d[b], sep='|')\n";
+    const std::string printed = (folder.path / (tree + ".txt")).string();
+    const std::string python = SCALEBENCH_TEST_PYTHON;
+    ChildProcess summarizer({"/bin/sh", "-c",
+                             "cd '" + copy.string() + "' && '" + python +
+                                 "' -m mlperf_logging.result_summarizer './{*}' " + usage + " " + ruleset +
+                                 " --csv out.csv > summarizer.log 2>&1 && '" + python + "' -c \"" + to_lines +
+                                 "\""},
+                            printed, printed);
+    const int status = summarizer.wait().status;
+    INFO(fileText(printed));
+    INFO(fileText((copy / "summarizer.log").string()));
+    REQUIRE(status == 0);
+    std::vector<Score> scores;
+    std::istringstream lines(fileText(printed));
+    for (std::string line; std::getline(lines, line);) {
+        std::vector<std::string> cells;
+        std::istringstream fields(line);
+        for (std::string cell; std::getline(fields, cell, '|');)
+            cells.push_back(cell);
+        REQUIRE(cells.size() == 4);
+        scores.push_back({cells[0], cells[1], std::stoi(cells[2]), std::stod(cells[3])});
+    }
+    std::sort(scores.begin(), scores.end());
+    return scores;
+}
+
+// `scalebench import TREE --format mllog` (no --ranks): each series' MLPerf score.
+std::vector<Score> importedScores(const TemporaryFolder& folder, const std::string& tree) {
+    const std::string db = (folder.path / (tree + ".db")).string();
+    const ConsoleRun run =
+        runConsole(folder, {"import", (kTrees / tree).string(), "--format", "mllog", "--db", db});
+    INFO(run.printed());
+    REQUIRE(run.exit_status == 0);
+    SessionStore store(db);
+    std::vector<Score> scores;
+    for (const ScalingPoint& p : sessionScaling(loadSessionResults(store, 1))) {
+        if (!p.mlperf || !p.mlperf->score_min) continue;
+        scores.push_back(
+            {p.series.settings.at("submitter"), p.series.workload, p.ranks, *p.mlperf->score_min});
+    }
+    std::sort(scores.begin(), scores.end());
+    return scores;
+}
+
+void requireSame(const std::vector<Score>& summarizer, const std::vector<Score>& scalebench) {
+    REQUIRE(summarizer.size() == scalebench.size());
+    for (std::size_t i = 0; i < summarizer.size(); ++i) {
+        INFO(summarizer[i].submitter << " " << summarizer[i].benchmark);
+        CHECK(scalebench[i].submitter == summarizer[i].submitter);
+        CHECK(scalebench[i].benchmark == summarizer[i].benchmark);
+        CHECK(scalebench[i].accelerators == summarizer[i].accelerators); // systems/<system>.json's count
+        CHECK(scalebench[i].minutes == Approx(summarizer[i].minutes).epsilon(1e-12));
+    }
+}
+
+} // namespace
+
+TEST_CASE("MLPerf Training result trees score as MLPerf's result summarizer scores them",
+          "[cli][import][mlperf][public]") {
+    // NVIDIA's ResNet (an aborted run below the target, scaling.json 1.0042), and Llama 2 70B LoRA on two
+    // systems of two submitters, each with its scaling.json: three series, three scores.
+    TemporaryFolder folder;
+    const std::vector<Score> summarizer =
+        summarizerScores(folder, "training_results_v4.0", "training", "4.0.0");
+    REQUIRE(summarizer.size() == 3);
+    requireSame(summarizer, importedScores(folder, "training_results_v4.0"));
+}
+
+TEST_CASE("an MLPerf HPC strong-scaling tree scores as MLPerf's result summarizer scores it",
+          "[cli][import][mlperf][public]") {
+    TemporaryFolder folder;
+    const std::vector<Score> summarizer = summarizerScores(folder, "hpc_results_v3.0", "hpc", "3.0.0");
+    REQUIRE(summarizer.size() == 1);
+    requireSame(summarizer, importedScores(folder, "hpc_results_v3.0"));
+}
+
+TEST_CASE("a run cut before run_stop counts as a failed run of its result", "[cli][import][mlperf]") {
+    // The ResNet folder with its last run cut where run_stop would be: MLPerf's compliance check refuses it
+    // (exactly one run_stop), and the summarizer counts it failed: 4 of 5 converged, one dropped.
+    TemporaryFolder folder;
+    const auto tree = folder.path / "NVIDIA";
+    std::filesystem::copy(kTrees / "training_results_v4.0/NVIDIA", tree,
+                          std::filesystem::copy_options::recursive);
+    const auto cut = tree / "results/eos_n8_ngc24.04_mxnet/resnet/result_3.txt";
+    std::string log = fileText(cut.string());
+    log = log.substr(0, log.find("\"key\": \"run_stop\""));
+    log = log.substr(0, log.rfind('\n') + 1);
+    std::filesystem::remove_all(tree / "results/eos_n8_ngc24.04_nemo");
+    std::ofstream(cut, std::ios::trunc) << log;
+    const std::string db = (folder.path / "s.db").string();
+    const ConsoleRun run = runConsole(folder, {"import", tree.string(), "--format", "mllog", "--db", db});
+    INFO(run.printed());
+    REQUIRE(run.exit_status == 0);
+    CHECK_THAT(run.out, Catch::Contains("MLPerf: cut before run_stop, a failed run"));
+    SessionStore store(db);
+    const auto points = sessionScaling(loadSessionResults(store, 1));
+    REQUIRE(points.size() == 1);
+    REQUIRE(points[0].mlperf.has_value());
+    CHECK(points[0].mlperf->runs == 5);
+    CHECK(points[0].mlperf->converged == 3);              // result_4 aborted, result_3 cut
+    CHECK_FALSE(points[0].mlperf->score_min.has_value()); // two failed runs: no valid result
+    CHECK_THAT(points[0].mlperf->verdict, Catch::Contains("2 of 5 runs did not converge"));
+}
