@@ -126,6 +126,16 @@ std::vector<MetricRecord> readFile(const std::filesystem::path& file, OutputRead
     return records;
 }
 
+// How an imported run ended, where its log says: MLPerf's run_stop status "aborted", or "cut" where the log
+// ends before run_stop (mllog_reader.cpp); else ok.
+RunStatus statusOfLog(const Tally& t) {
+    if (!t.summary) return RunStatus::Ok;
+    const auto j = nlohmann::json::parse(t.summary->json, nullptr, false);
+    if (!j.is_object() || !j.contains("mlperf") || !j["mlperf"].is_object()) return RunStatus::Ok;
+    const std::string status = j["mlperf"].value("status", std::string());
+    return status == "aborted" ? RunStatus::Aborted : status == "cut" ? RunStatus::Cut : RunStatus::Ok;
+}
+
 // Stores one run of an imported file: its records, and as its status whether the file gave any.
 std::int64_t storeRun(SessionStore& store, const ImportRequest& request, std::int64_t session_id,
                       const std::string& name, const std::filesystem::path& file,
@@ -140,7 +150,7 @@ std::int64_t storeRun(SessionStore& store, const ImportRequest& request, std::in
         session_id, {name, workload, t.header ? t.header->dataset : "", ranks, 1,
                      "imported from " + std::filesystem::absolute(file).string() + " as " + request.format});
     store.appendRecords(run, records);
-    store.finishRun(run, {error.empty() ? RunStatus::Ok : RunStatus::Failed, error, broken_lines, ""});
+    store.finishRun(run, {error.empty() ? statusOfLog(t) : RunStatus::Failed, error, broken_lines, ""});
     return run;
 }
 

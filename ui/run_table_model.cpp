@@ -96,8 +96,7 @@ QVariant RunTableModel::data(const QModelIndex& index, int role) const {
         return QString::fromStdString(formatDeviceCheck(*r.device_check) +
                                       (r.error.empty() ? "" : "\n" + r.error));
     if (role == Qt::ToolTipRole && !r.error.empty()) return QString::fromStdString(r.error);
-    if (role == Qt::ForegroundRole && column == Status && r.status == RunStatus::Failed)
-        return QColor(Qt::red);
+    if (role == Qt::ForegroundRole && column == Status && endedBadly(r.status)) return QColor(Qt::red);
     if (role == Qt::ToolTipRole || role == Qt::ForegroundRole) {
         const std::string figure = column == SamplesPerS  ? "samples/s"
                                    : column == Efficiency ? "efficiency"

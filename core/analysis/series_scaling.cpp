@@ -37,7 +37,8 @@ void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingP
     for (const RunResult& r : results)
         // An MLPerf run: its MLLOG was read, also one cut before run_stop (no time: a failed run, as the
         // summarizer counts it).
-        if (r.status == RunStatus::Ok && !r.mlperf_status.empty())
+        if ((r.status == RunStatus::Ok || r.status == RunStatus::Aborted || r.status == RunStatus::Cut) &&
+            !r.mlperf_status.empty())
             mlperf_runs[{seriesOf(r), r.ranks}].push_back(&r);
     if (mlperf_runs.empty()) return;
     for (const auto& [key, runs] : mlperf_runs) {

@@ -7,13 +7,15 @@
 namespace scalebench {
 namespace {
 
-constexpr std::array<std::pair<RunStatus, std::string_view>, 6> kRunStatusWords = {{
+constexpr std::array<std::pair<RunStatus, std::string_view>, 8> kRunStatusWords = {{
     {RunStatus::Pending, "pending"},
     {RunStatus::Running, "running"},
     {RunStatus::Ok, "ok"},
     {RunStatus::Failed, "failed"},
     {RunStatus::Cancelled, "cancelled"},
     {RunStatus::Abandoned, "abandoned"},
+    {RunStatus::Aborted, "aborted"},
+    {RunStatus::Cut, "cut"},
 }};
 
 constexpr std::array<std::pair<SessionStatus, std::string_view>, 6> kSessionStatusWords = {{
@@ -62,6 +64,10 @@ std::optional<SessionStatus> sessionStatusNamed(std::string_view word) {
 
 bool hasEnded(RunStatus status) {
     return status != RunStatus::Pending && status != RunStatus::Running;
+}
+
+bool endedBadly(RunStatus status) {
+    return status == RunStatus::Failed || status == RunStatus::Aborted || status == RunStatus::Cut;
 }
 
 std::ostream& operator<<(std::ostream& out, RunStatus status) {

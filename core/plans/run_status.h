@@ -14,7 +14,11 @@ enum class RunStatus {
     Ok,        // ended and its records read
     Failed,    // ended with an error (the engine's, the job's, or its records')
     Cancelled, // stopped by the user
-    Abandoned  // its console went away; found and ended at a later start
+    Abandoned, // its console went away; found and ended at a later start
+    // An imported run whose own log says how it ended badly (MLPerf's MLLOG): its records are read, and it
+    // counts as a failed run of its result.
+    Aborted, // the log's run_stop status is "aborted" (the target not reached, or the trainer gave up)
+    Cut      // the log ends after run_start, before run_stop: the run's end is not in it
 };
 
 // A session. Orphaned: its console went away while it ran and a later start has said so.
@@ -29,8 +33,10 @@ std::string_view shownWord(RunStatus status);
 std::optional<RunStatus> runStatusNamed(std::string_view word);
 std::optional<SessionStatus> sessionStatusNamed(std::string_view word);
 
-// Ended: it will not change again (ok, failed, cancelled, abandoned).
+// Ended: it will not change again (ok, failed, cancelled, abandoned, aborted, cut).
 bool hasEnded(RunStatus status);
+// Ended without its result: failed, or its log says aborted or cut (shown as a failure).
+bool endedBadly(RunStatus status);
 
 // For test failures and messages: the stored word.
 std::ostream& operator<<(std::ostream& out, RunStatus status);

@@ -140,6 +140,12 @@ TEST_CASE("a run cut before run_stop counts as a failed run of its result", "[cl
     REQUIRE(run.exit_status == 0);
     CHECK_THAT(run.out, Catch::Contains("MLPerf: cut before run_stop, a failed run"));
     SessionStore store(db);
+    // Each run's status is its log's: result_3 cut, result_4 aborted, the others ok.
+    const auto runs = store.runs(1);
+    REQUIRE(runs.size() == 5);
+    CHECK(runs[3].status == RunStatus::Cut);
+    CHECK(runs[4].status == RunStatus::Aborted);
+    CHECK(runs[0].status == RunStatus::Ok);
     const auto points = sessionScaling(loadSessionResults(store, 1));
     REQUIRE(points.size() == 1);
     REQUIRE(points[0].mlperf.has_value());

@@ -230,7 +230,7 @@ TEST_CASE("a truncated last line is broken, naming the field it was cut in", "[c
     }
 }
 
-TEST_CASE("figures read with any decimals; only the output's unterminated last line is called cut",
+TEST_CASE("figures read with any decimals, and only the output's unterminated last line is called cut",
           "[core][maxtext]") {
     // Another MaxText's formats: two and four decimals, a whole number.
     const std::string other =

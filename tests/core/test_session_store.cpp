@@ -442,17 +442,18 @@ TEST_CASE(
         store.createRun(store.createSession("p", "", "local"),
                         {"r-n1", "resnet20", "synthetic-cifar", 1, 1, ""});
     }
-    rewriteStore(file, "UPDATE runs SET status = 'aborted'; UPDATE sessions SET status = 'paused'");
+    rewriteStore(file, "UPDATE runs SET status = 'preempted'; UPDATE sessions SET status = 'paused'");
     SessionStore store(file);
     CHECK_THROWS_WITH(store.runs(1),
-                      "run 1 is stored with status 'aborted', which this scalebench does not know");
+                      "run 1 is stored with status 'preempted', which this scalebench does not know");
     CHECK_THROWS_WITH(store.sessions(),
                       "session 1 is stored with status 'paused', which this scalebench does not know");
 }
 
 TEST_CASE("every run and session status has one stored word, read back as itself", "[core][status]") {
-    for (const RunStatus s : {RunStatus::Pending, RunStatus::Running, RunStatus::Ok, RunStatus::Failed,
-                              RunStatus::Cancelled, RunStatus::Abandoned}) {
+    for (const RunStatus s :
+         {RunStatus::Pending, RunStatus::Running, RunStatus::Ok, RunStatus::Failed, RunStatus::Cancelled,
+          RunStatus::Abandoned, RunStatus::Aborted, RunStatus::Cut}) {
         CHECK(runStatusNamed(storedWord(s)) == s);
         CHECK(shownWord(s) == (s == RunStatus::Ok ? "done" : storedWord(s)));
     }
@@ -462,4 +463,8 @@ TEST_CASE("every run and session status has one stored word, read back as itself
     CHECK_FALSE(runStatusNamed("done").has_value()); // the window's word, not the store's
     CHECK(hasEnded(RunStatus::Abandoned));
     CHECK_FALSE(hasEnded(RunStatus::Running));
+    // An imported run's own log's end: ended, and badly.
+    for (const RunStatus s : {RunStatus::Aborted, RunStatus::Cut, RunStatus::Failed})
+        CHECK((hasEnded(s) && endedBadly(s)));
+    CHECK_FALSE(endedBadly(RunStatus::Ok));
 }
