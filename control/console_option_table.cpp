@@ -128,7 +128,8 @@ const std::vector<Option>& options() {
         {"format", "FORMAT",
          "how the files read: " + joined(kOutputFormats, ", ") +
              ", a shipped format definition (megatron-lm, nemo, torchtitan), NAME.toml in " +
-             "the user's formats folder, or a definition file (docs/metric-stream.md)",
+             "the user's formats folder, or a definition file (docs/metric-stream.md); import without it: "
+             "each file's own, told from its content",
          nullptr,
          [](O& o, const std::string& v) {
              checkOutputFormat(v); // names the formats there are, or what is wrong with a definition
@@ -280,10 +281,7 @@ const std::vector<Command>& commands() {
          "read logs of runs that already happened (nccl-tests, OSU, MLLOG, MaxText, a metric stream) in "
          "--format, one run per file, into one stored session beside those scalebench ran",
          {"db", "format", "session", "ranks", "peak-tflops", "step-time"},
-         [](O& o, const Arguments& a) {
-             if (o.format.empty()) throw std::invalid_argument("--format FORMAT: how the files read");
-             o.import_files.assign(a.begin(), a.end());
-         }},
+         [](O& o, const Arguments& a) { o.import_files.assign(a.begin(), a.end()); }},
         {"add-clusters",
          O::Mode::AddClusters,
          {"FILE"},

@@ -1,6 +1,7 @@
 // scalebench import FILE...: logs of runs that already happened, read into one stored session.
 #include "import_command.h"
 
+#include "format_detection.h"
 #include "mlperf_submission.h"
 #include "output_formats.h"
 #include "results_table.h"
@@ -113,17 +114,45 @@ std::string uniqueName(const std::string& base, std::set<std::string>& names) {
     return name;
 }
 
-// The file's records as `reader` reads it; `readable` false where it cannot be read.
-std::vector<MetricRecord> readFile(const std::filesystem::path& file, OutputReader& reader, bool& readable) {
+// A file as the import read it: in the request's format, else the one its content shows (detectFormat).
+struct ReadFile {
+    std::string format;
+    std::vector<MetricRecord> records;
+    std::int64_t broken = 0;
+    std::string first_broken{}; // firstBroken's
+    std::string error{};        // why it gave no record
+};
+
+ReadFile readImported(const ImportRequest& request, const std::filesystem::path& file) {
+    ReadFile read;
     std::ifstream in(file, std::ios::binary);
     std::ostringstream text;
     text << in.rdbuf();
-    readable = static_cast<bool>(in);
-    if (!readable) return {};
-    std::vector<MetricRecord> records = reader.feed(text.str());
-    const auto rest = reader.finish();
-    records.insert(records.end(), rest.begin(), rest.end());
-    return records;
+    if (!in) {
+        read.error = "cannot read " + file.string();
+        return read;
+    }
+    const OutputContext context{request.ranks, file.stem().string(), request.peak_tflops};
+    read.format = request.format;
+    if (read.format.empty()) {
+        const DetectedFormat detected = detectFormat(text.str(), context);
+        if (!detected.format) {
+            read.error = file.string() + ": " + detected.refusal;
+            return read;
+        }
+        read.format = *detected.format;
+    }
+    const auto reader = makeOutputReader(read.format, context);
+    read.records = reader->feed(text.str());
+    const auto rest = reader->finish();
+    read.records.insert(read.records.end(), rest.begin(), rest.end());
+    read.broken = reader->brokenLineCount();
+    read.first_broken = firstBroken(*reader);
+    if (read.records.empty())
+        read.error = fmt::format("no record in {} read as {} ({} line(s), {} broken){}", file.string(),
+                                 read.format, reader->linesSeen(), read.broken,
+                                 read.first_broken.empty() ? "" : "; " + read.first_broken);
+    return read;
 }
 
 // How an imported run ended, where its log says: MLPerf's run_stop status "aborted", or "cut" where the log
@@ -137,8 +166,8 @@ RunStatus statusOfLog(const Tally& t) {
 }
 
 // Stores one run of an imported file: its records, and as its status whether the file gave any.
-std::int64_t storeRun(SessionStore& store, const ImportRequest& request, std::int64_t session_id,
-                      const std::string& name, const std::filesystem::path& file,
+std::int64_t storeRun(SessionStore& store, const ImportRequest& request, const std::string& format,
+                      std::int64_t session_id, const std::string& name, const std::filesystem::path& file,
                       const std::vector<MetricRecord>& records, const std::string& error,
                       std::int64_t broken_lines) {
     const Tally t = tally(records);
@@ -148,7 +177,7 @@ std::int64_t storeRun(SessionStore& store, const ImportRequest& request, std::in
         t.header && !t.header->workload.empty() ? t.header->workload : request.format;
     const std::int64_t run = store.createRun(
         session_id, {name, workload, t.header ? t.header->dataset : "", ranks, 1,
-                     "imported from " + std::filesystem::absolute(file).string() + " as " + request.format});
+                     "imported from " + std::filesystem::absolute(file).string() + " as " + format});
     store.appendRecords(run, records);
     store.finishRun(run, {error.empty() ? statusOfLog(t) : RunStatus::Failed, error, broken_lines, ""});
     return run;
@@ -179,30 +208,20 @@ ImportedFile importFile(SessionStore& store, const ImportRequest& request, std::
                         const std::filesystem::path& file, std::set<std::string>& names) {
     ImportedFile imported;
     imported.file = file;
+    ReadFile read = readImported(request, file);
+    imported.error = read.error;
+    imported.format = read.format;
+    std::vector<MetricRecord>& records = read.records;
     std::optional<MlperfSubmission> submission;
     try {
-        if (request.format == "mllog") submission = mlperfSubmissionOf(file);
+        if (read.format == "mllog") submission = mlperfSubmissionOf(file);
     } catch (const std::exception& e) {
-        imported.error = e.what();
+        imported.error = e.what(); // its scaling.json does not read: the summarizer stops on it too
     }
     // A result of a results tree is named by its system and benchmark: result_0 is in every folder.
     const std::string base = runNameOfProgram(submission ? submission->system + "-" + submission->benchmark +
                                                                "-" + file.stem().string()
                                                          : file.stem().string());
-    const auto reader =
-        makeOutputReader(request.format, {request.ranks, file.stem().string(), request.peak_tflops});
-    std::vector<MetricRecord> records;
-    if (imported.error.empty()) { // else the submission's own files (scaling.json) did not read
-        bool readable = false;
-        records = readFile(file, *reader, readable);
-        if (!readable)
-            imported.error = "cannot read " + file.string();
-        else if (records.empty())
-            imported.error =
-                fmt::format("no record in {} read as {} ({} line(s), {} broken){}", file.string(),
-                            request.format, reader->linesSeen(), reader->brokenLineCount(),
-                            reader->brokenLines().empty() ? "" : "; " + firstBroken(*reader));
-    }
     if (submission) addSubmission(*submission, request, records);
     const auto runs = runsOf(records);
     std::vector<std::string> run_names;
@@ -210,19 +229,19 @@ ImportedFile importFile(SessionStore& store, const ImportRequest& request, std::
         const std::string own = runs.size() > 1 ? runOwnName(tally(runs[i])) : "";
         run_names.push_back(uniqueName(own.empty() ? base : base + "-" + runNameOfProgram(own), names));
         // The file's broken lines are told once, with its first run.
-        storeRun(store, request, session_id, run_names.back(), file, runs[i], imported.error,
-                 i == 0 ? reader->brokenLineCount() : 0);
+        storeRun(store, request, read.format, session_id, run_names.back(), file, runs[i], imported.error,
+                 i == 0 ? read.broken : 0);
     }
     imported.run_name = fmt::format("{}", fmt::join(run_names, ", "));
     if (!imported.error.empty()) return imported;
     const Tally t = tally(records);
     imported.description = fmt::format(
-        "{} record(s) from {}: {}{} step(s), {} evaluation(s), {} collective size(s), {} summary; "
+        "{} record(s) from {}{}: {}{} step(s), {} evaluation(s), {} collective size(s), {} summary; "
         "{} broken line(s){}",
-        records.size(), file.string(), runs.size() > 1 ? fmt::format("{} runs, ", runs.size()) : "", t.steps,
-        t.evals, t.collectives, t.summaries, reader->brokenLineCount(),
-        t.summary && runs.size() == 1 ? summaryFigures(*t.summary) : "");
-    if (reader->brokenLineCount() > 0) imported.description += "\n  " + firstBroken(*reader);
+        records.size(), file.string(), request.format.empty() ? " (read as " + read.format + ")" : "",
+        runs.size() > 1 ? fmt::format("{} runs, ", runs.size()) : "", t.steps, t.evals, t.collectives,
+        t.summaries, read.broken, t.summary && runs.size() == 1 ? summaryFigures(*t.summary) : "");
+    if (!read.first_broken.empty()) imported.description += "\n  " + read.first_broken;
     return imported;
 }
 
@@ -253,7 +272,8 @@ std::vector<std::filesystem::path> filesOf(const std::vector<std::filesystem::pa
 } // namespace
 
 ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
-    makeOutputReader(request.format, {}); // an unknown format throws before a session is made
+    if (!request.format.empty())
+        makeOutputReader(request.format, {}); // an unknown format throws before a session is made
     ImportOutcome outcome;
     outcome.session_id = store.createSession(request.session_name, "", "imported", "");
     std::set<std::string> names; // each run named once
@@ -277,7 +297,9 @@ int importRuns(const ConsoleOptions& options, std::ostream& out, std::ostream& e
             importLogs(store, {options.import_files, options.format, options.session_name, options.ranks,
                                options.peak_tflops});
         out << fmt::format("session {} '{}': {} file(s) read as {}, store {}\n", outcome.session_id,
-                           options.session_name, outcome.files.size(), options.format, store.file().string());
+                           options.session_name, outcome.files.size(),
+                           options.format.empty() ? "the format each file's content shows" : options.format,
+                           store.file().string());
         for (const ImportedFile& f : outcome.files) {
             if (f.error.empty())
                 out << f.run_name << ": " << f.description << "\n";

@@ -18,7 +18,7 @@ class SessionStore;
 // Logs to read into one new session, and how (the command line's import options; the window's File > Import).
 struct ImportRequest {
     std::vector<std::filesystem::path> files;
-    std::string format;       // a reader's (kOutputFormats)
+    std::string format;       // a reader's (kOutputFormats); "": each file's, told from its content
     std::string session_name; // the new session's
     int ranks = 0;            // of each run, where its log does not say; 0: not given (OutputContext::ranks)
     double peak_tflops = 0;   // one device's dense peak, for MFU (OutputContext::peak_tflops); 0: none
@@ -26,7 +26,8 @@ struct ImportRequest {
 struct ImportedFile {
     std::filesystem::path file;
     std::string run_name;
-    std::string error;       // why it gave no record ("" when it did): its run is stored as failed
+    std::string error;    // why it gave no record ("" when it did): its run is stored as failed
+    std::string format{}; // what it was read as (the request's, or detected); "" where it could not be read
     std::string description; // what it gave: records by type, broken lines, the trainer's own figures
 };
 struct ImportOutcome {

@@ -157,6 +157,12 @@ inline constexpr const char* kAccuracy = "accuracy";
 inline constexpr const char* kLoss = "loss";
 inline constexpr const char* kPerplexity = "perplexity";
 inline constexpr const char* kBleu = "bleu";
+// MLPerf's other quality metrics, as imported logs give them (MLLOG): LLMs' log perplexity, Stable
+// Diffusion's FID and CLIP score, MLPerf HPC's eval_error.
+inline constexpr const char* kLogPerplexity = "log_perplexity";
+inline constexpr const char* kFid = "fid";
+inline constexpr const char* kClip = "clip";
+inline constexpr const char* kError = "error";
 } // namespace eval_metric
 
 // `eval`: the workload's metric on held-out data.

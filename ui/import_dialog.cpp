@@ -26,8 +26,9 @@ ImportDialog::ImportDialog(QWidget* parent)
     format_->setObjectName(QStringLiteral("importFormat"));
     ranks_->setObjectName(QStringLiteral("importRanks"));
     session_->setObjectName(QStringLiteral("importSession"));
+    format_->addItem(tr("each file's own, told from its content"), QString()); // ImportRequest: ""
     for (const std::string& format : availableFormats())
-        format_->addItem(QString::fromStdString(format));
+        format_->addItem(QString::fromStdString(format), QString::fromStdString(format));
     format_->setToolTip(tr("How the files read: nccl-tests' tables or JSON, OSU's tables, MLPerf's :::MLLOG "
                            "lines, MaxText's step lines, the engine's metric stream"));
     ranks_->setRange(1, 1 << 20);
@@ -71,7 +72,7 @@ ImportRequest ImportDialog::request() const {
     ImportRequest request;
     for (int i = 0; i < files_->count(); ++i)
         request.files.emplace_back(files_->item(i)->text().toStdString());
-    request.format = format_->currentText().toStdString();
+    request.format = format_->currentData().toString().toStdString();
     request.session_name = session_->text().trimmed().toStdString();
     request.ranks = ranks_->value();
     request.peak_tflops = peak_->value();

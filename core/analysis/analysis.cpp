@@ -2,6 +2,7 @@
 #include "analysis.h"
 
 #include "eval_targets.h"
+#include "metric_stream.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,21 +13,46 @@
 
 namespace scalebench {
 
+namespace {
+// Every evaluation metric, one row each: the stream's word, how it is named and shown, which way is better.
+struct EvalMetricRow {
+    std::string_view metric;
+    EvalMetricStyle style;
+    std::string_view short_label; // in the terminal's table: "acc 85.7%"
+    int short_decimals;
+};
+const std::vector<EvalMetricRow>& evalMetricRows() {
+    namespace m = metric_stream::eval_metric;
+    static const std::vector<EvalMetricRow> rows = {
+        {m::kAccuracy, {"accuracy", "%", 100, true, 2}, "acc", 1},
+        {m::kPerplexity, {"perplexity", "", 1, false}, "ppl", 2},
+        {m::kLogPerplexity, {"log perplexity", "", 1, false}, "log ppl", 4},
+        {m::kBleu, {"BLEU", "", 1, true}, "BLEU", 2},
+        {m::kLoss, {"eval loss", "", 1, false}, "loss", 4},
+        {m::kFid, {"FID", "", 1, false}, "FID", 2},
+        {m::kClip, {"CLIP score", "", 1, true}, "CLIP", 4},
+        {m::kError, {"error", "", 1, false}, "error", 4},
+    };
+    return rows;
+}
+const EvalMetricRow* evalMetricRow(const std::string& metric) {
+    for (const EvalMetricRow& row : evalMetricRows())
+        if (row.metric == metric) return &row;
+    return nullptr;
+}
+} // namespace
+
 EvalMetricStyle evalMetricStyle(const std::string& metric) {
-    if (metric == "accuracy") return {"accuracy", "%", 100, true, 2};
-    if (metric == "perplexity") return {"perplexity", "", 1, false};
-    if (metric == "bleu") return {"BLEU", "", 1, true};
-    if (metric == "loss") return {"eval loss", "", 1, false};
-    return {metric, "", 1, true};
+    const EvalMetricRow* row = evalMetricRow(metric);
+    return row ? row->style : EvalMetricStyle{metric, "", 1, true};
 }
 
 std::string formatEvalValue(const std::string& metric, std::optional<double> value) {
     if (!value) return "-";
-    if (metric == "accuracy") return fmt::format("acc {:.1f}%", *value * 100);
-    if (metric == "perplexity") return fmt::format("ppl {:.2f}", *value);
-    if (metric == "bleu") return fmt::format("BLEU {:.2f}", *value);
-    if (metric == "loss") return fmt::format("loss {:.4f}", *value);
-    return fmt::format("{} {:.4g}", metric, *value);
+    const EvalMetricRow* row = evalMetricRow(metric);
+    if (!row) return fmt::format("{} {:.4g}", metric, *value);
+    return fmt::format("{} {:.{}f}{}", row->short_label, *value * row->style.scale, row->short_decimals,
+                       row->style.unit);
 }
 
 std::string formatTargetOutcome(const SummaryRecord& summary) {

@@ -40,8 +40,9 @@ struct RunFigures {
     std::optional<double> final_eval;     // the last evaluation's value
 };
 
-// How a workload's evaluation metric reads: accuracy in % (higher is better), perplexity and loss (lower),
-// BLEU (0-100, higher).
+// How a workload's evaluation metric reads: accuracy in % (higher is better), perplexity, log perplexity and
+// loss (lower), BLEU (0-100, higher), and MLPerf's FID (lower), CLIP score (higher) and HPC's error (lower):
+// one row each in analysis.cpp's table, read by every view.
 struct EvalMetricStyle {
     std::string label; // "accuracy", "perplexity", "BLEU", "eval loss"
     std::string unit;  // "%" or ""

@@ -1,6 +1,8 @@
 // Reads MLPerf Training's ":::MLLOG {json}" log lines as header, eval and summary records.
 #include "mllog_reader.h"
 
+#include "metric_stream.h"
+
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -19,23 +21,29 @@ constexpr std::string_view kToken = ":::MLLOG";
 // The quality target of each benchmark, from mlperf-logging 4.1.68's compliance rules
 // (compliance_checker/training_4.1.0/closed_<benchmark>.yaml, eval_accuracy's ATLEAST_ONE_CHECK; resnet from
 // training_3.1.0/closed_resnet.yaml; llama31_8b, which the engine's llama claims, from
-// training_6.1.0/closed_llama31_8b.yaml). eval_accuracy is a fraction to reach for most; gpt3 and llama31_8b
-// log log perplexity and llama2_70b_lora the eval loss, all to go below: scalebench's "loss".
+// training_6.1.0/closed_llama31_8b.yaml; llama31_405b from training_5.0.0; stable_diffusion's aggregated
+// FID <= 90 and CLIP >= 0.15, of which FID is the run's target here; MLPerf HPC 3.0's eval_error for oc20 and
+// cosmoflow). eval_accuracy is a fraction to reach for most; gpt3 and the Llama 3.1 models log log
+// perplexity, llama2_70b_lora the eval loss, all to go below; HPC logs eval_error to go below.
 struct MlperfQuality {
     std::string_view benchmark;
     std::string_view metric; // scalebench's EvalRecord metric
     double target;           // as logged
     bool lower_is_better;
 };
-constexpr std::array<MlperfQuality, 8> kQualities{{
+constexpr std::array<MlperfQuality, 12> kQualities{{
     {"bert", "accuracy", 0.720, false},         // masked LM accuracy
     {"resnet", "accuracy", 0.759, false},       // top-1
     {"ssd", "accuracy", 0.340, false},          // mAP
     {"gnn", "accuracy", 0.72, false},           // node classification accuracy
     {"dlrm_dcnv2", "accuracy", 0.80275, false}, // AUC
-    {"gpt3", "loss", 2.69, true},               // log perplexity
-    {"llama2_70b_lora", "loss", 0.925, true},   // eval loss
-    {"llama31_8b", "loss", 3.3, true},          // log perplexity
+    {"gpt3", "log_perplexity", 2.69, true},
+    {"llama2_70b_lora", "loss", 0.925, true}, // eval loss
+    {"llama31_8b", "log_perplexity", 3.3, true},
+    {"llama31_405b", "log_perplexity", 5.6, true},
+    {"stable_diffusion", "fid", 90, true}, // and CLIP >= 0.15, read as its own evaluations
+    {"oc20", "error", 0.036, true},        // MLPerf HPC's eval_error
+    {"cosmoflow", "error", 0.124, true},
 }};
 
 const MlperfQuality* qualityOf(std::string_view benchmark) {
@@ -135,12 +143,12 @@ void MllogReader::readLine(std::string_view line, std::vector<MetricRecord>& out
         if (!run_start_ms_) return countBroken(line, "run_stop before any run_start");
         readRunStop(*time_ms, textIn(metadata, "status"), countIn(metadata, "epoch_num"),
                     countIn(metadata, "samples_count"), out);
-    } else if (key == "eval_accuracy") {
-        const std::optional<double> accuracy = numberIn(value);
-        if (!accuracy || !std::isfinite(*accuracy))
-            return countBroken(line, "an eval_accuracy whose value is not a finite number");
-        readEval(*time_ms, *accuracy, countIn(metadata, "epoch_num"), countIn(metadata, "samples_count"),
-                 out);
+    } else if (key == "eval_accuracy" || key == "eval_error") {
+        const std::optional<double> measured = numberIn(value);
+        if (!measured || !std::isfinite(*measured))
+            return countBroken(line, "an " + key + " whose value is not a finite number");
+        readEval(*time_ms, *measured, metricOf(key, metadata), countIn(metadata, "epoch_num"),
+                 countIn(metadata, "samples_count"), out);
     } else if (startsWith(key, "submission_")) {
         if (key == "submission_benchmark" && value.is_string() && benchmark_.empty())
             benchmark_ = value.get<std::string>();
@@ -195,8 +203,22 @@ void MllogReader::writeHeader(std::vector<MetricRecord>& out) {
     out.push_back(std::move(h));
 }
 
-void MllogReader::readEval(double time_ms, double value, std::optional<std::int64_t> epoch,
-                           std::optional<std::int64_t> samples, std::vector<MetricRecord>& out) {
+// What an evaluation measured: eval_error an error (MLPerf HPC); eval_accuracy what its metadata's "metric"
+// names (Stable Diffusion's "FID" and "CLIP"), else the benchmark's metric (accuracy where it names none).
+std::string MllogReader::metricOf(const std::string& key, const json& metadata) const {
+    if (key == "eval_error") return metric_stream::eval_metric::kError;
+    if (metadata.is_object())
+        if (const auto named = metadata.find("metric"); named != metadata.end() && named->is_string()) {
+            if (*named == "FID") return metric_stream::eval_metric::kFid;
+            if (*named == "CLIP") return metric_stream::eval_metric::kClip;
+        }
+    const MlperfQuality* quality = qualityOf(benchmark_);
+    return quality ? std::string(quality->metric) : metric_stream::eval_metric::kAccuracy;
+}
+
+void MllogReader::readEval(double time_ms, double value, const std::string& metric,
+                           std::optional<std::int64_t> epoch, std::optional<std::int64_t> samples,
+                           std::vector<MetricRecord>& out) {
     EvalRecord e;
     // The step is the samples trained (samples_count) where the log says them, else the epoch (epoch_num),
     // else the evaluation's ordinal.
@@ -205,10 +227,18 @@ void MllogReader::readEval(double time_ms, double value, std::optional<std::int6
     ++evals_;
     writeHeader(out);
     const MlperfQuality* quality = qualityOf(benchmark_);
-    e.metric = quality ? quality->metric : "accuracy";
+    e.metric = metric;
     e.value = value;
-    if (e.metric == "loss") e.loss = value;
+    // A log perplexity is the loss (mean cross-entropy) itself.
+    if (e.metric == metric_stream::eval_metric::kLoss ||
+        e.metric == metric_stream::eval_metric::kLogPerplexity)
+        e.loss = value;
     e.elapsed_s = run_start_ms_ ? (time_ms - *run_start_ms_) / 1000 : 0;
+    // The summary's final and best values are the target's metric's (FID, not CLIP).
+    if (quality && e.metric != quality->metric) {
+        out.push_back(std::move(e));
+        return;
+    }
     last_eval_ = value;
     const bool lower = quality && quality->lower_is_better;
     if (!best_eval_ || (lower ? value < *best_eval_ : value > *best_eval_)) best_eval_ = value;

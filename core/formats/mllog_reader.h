@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -29,7 +30,8 @@ class MllogReader : public OutputReader {
 
   private:
     void writeHeader(std::vector<MetricRecord>& out);
-    void readEval(double time_ms, double value, std::optional<std::int64_t> epoch,
+    std::string metricOf(const std::string& key, const nlohmann::json& metadata) const;
+    void readEval(double time_ms, double value, const std::string& metric, std::optional<std::int64_t> epoch,
                   std::optional<std::int64_t> samples, std::vector<MetricRecord>& out);
     void readRunStop(double time_ms, const std::string& status, std::optional<std::int64_t> epoch,
                      std::optional<std::int64_t> samples, std::vector<MetricRecord>& out);

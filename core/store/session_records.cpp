@@ -141,8 +141,8 @@ std::vector<StepRecord> SessionStore::steps(std::int64_t run_id) const {
 }
 
 std::vector<EvalRecord> SessionStore::evals(std::int64_t run_id) const {
-    auto s =
-        prepare("SELECT step, metric, value, loss, elapsed_s FROM evals WHERE run_id = ?1 ORDER BY step");
+    auto s = prepare(
+        "SELECT step, metric, value, loss, elapsed_s FROM evals WHERE run_id = ?1 ORDER BY step, metric");
     bindAll(s.get(), run_id);
     return readRows<EvalRecord>(s.get(), [](sqlite3_stmt* q) -> EvalRecord {
         return {sqlite3_column_int64(q, 0), columnText(q, 1), sqlite3_column_double(q, 2),

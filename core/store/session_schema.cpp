@@ -219,6 +219,22 @@ const char* const kMigrations[] = {
     R"sql(
     ALTER TABLE runs ADD COLUMN record TEXT;
     )sql",
+    // 11 -> 12: a run's evaluations by step and metric: one evaluation step may measure several (Stable
+    // Diffusion's FID and CLIP score, which the MLLOG logs at the same samples_count)
+    R"sql(
+    CREATE TABLE evals_v12 (
+        run_id INTEGER NOT NULL REFERENCES runs(id),
+        step INTEGER NOT NULL,
+        metric TEXT NOT NULL,        -- accuracy (a fraction), loss, perplexity, log_perplexity, bleu, fid, clip, error
+        value REAL NOT NULL,
+        loss REAL NOT NULL,
+        elapsed_s REAL NOT NULL,
+        PRIMARY KEY (run_id, step, metric)
+    ) WITHOUT ROWID;
+    INSERT INTO evals_v12 SELECT run_id, step, metric, value, loss, elapsed_s FROM evals;
+    DROP TABLE evals;
+    ALTER TABLE evals_v12 RENAME TO evals;
+    )sql",
 };
 constexpr int kRunRecordsSchema = 11;
 constexpr int kLatest = static_cast<int>(std::size(kMigrations));

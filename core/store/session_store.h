@@ -18,7 +18,7 @@ namespace scalebench {
 
 class SessionStore {
   public:
-    static constexpr int kSchemaVersion = 11;
+    static constexpr int kSchemaVersion = 12;
 
     // Opens or creates the store and brings its schema up to date; a store from a newer scalebench is
     // refused.

@@ -129,10 +129,25 @@ TEST_CASE("a file that cannot be read or gives no record is named, and the other
     CHECK(storedWord(runs[1].status) == "failed");
     CHECK(storedWord(runs[2].status) == "failed");
     CHECK(storedWord(store.session(1)->status) == "failed");
+}
 
-    const ConsoleRun no_format = runConsole(folder, {"import", "x.log", "--db", db});
-    CHECK(no_format.exit_status == 2);
-    CHECK_THAT(no_format.err, Catch::Contains("--format FORMAT"));
+TEST_CASE("without --format each file is read in the format its content shows, and one none reads says why",
+          "[cli][import]") {
+    TemporaryFolder folder;
+    const std::string data = SCALEBENCH_SOURCE_DIR "/tests/data/";
+    const ConsoleRun run = runConsole(folder, {"import", data + "mllog/bert_success.log",
+                                               data + "nccl-tests/all_reduce_v2.19.6_two_ranks.txt",
+                                               data + "maxtext/llama2-70b-64gpu.log", data + "two_ranks.toml",
+                                               "--ranks", "64", "--db", (folder.path / "s.db").string()});
+    INFO(run.printed());
+    CHECK(run.exit_status == 1); // the plan file is no log
+    CHECK_THAT(run.out, Catch::Contains("read as the format each file's content shows"));
+    CHECK_THAT(run.out, Catch::Contains("bert_success.log (read as mllog)") &&
+                            Catch::Contains("all_reduce_v2.19.6_two_ranks.txt (read as nccl-tests)") &&
+                            Catch::Contains("llama2-70b-64gpu.log (read as maxtext)"));
+    CHECK_THAT(run.err,
+               Catch::Contains("two_ranks.toml: no format reads it (tried nccl-tests, nccl-tests-json, "
+                               "osu, mllog, maxtext, metric-stream)"));
 }
 
 TEST_CASE(

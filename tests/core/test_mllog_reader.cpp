@@ -1,6 +1,7 @@
 // Specification of the MLPerf Training log reader: logs written by mlperf-logging's own mllog
 // (tests/data/mllog) as header, eval and summary records, with time to train as the result summarizer
 // computes it.
+#include "analysis.h"
 #include "file_text.h"
 #include "mllog_reader.h"
 #include "reading_in_chunks.h"
@@ -136,21 +137,69 @@ TEST_CASE("MLLOG resnet run that aborted", "[core][mllog]") {
     CHECK(s["mlperf"]["epochs_to_converge"] == 8);
 }
 
-TEST_CASE("MLLOG of the engine's llama as llama31_8b reads its evaluations as a loss to go below 3.3",
-          "[core][mllog]") {
+TEST_CASE(
+    "MLLOG of the engine's llama as llama31_8b reads its evaluations as a log perplexity to go below 3.3",
+    "[core][mllog]") {
     const Read read = readMllog(fileText(kFixtures / "engine_llama.log"), 0, 2);
     CHECK(read.broken.empty());
     const auto evals = all<EvalRecord>(read);
     REQUIRE(evals.size() == 2);
-    CHECK(evals[0].metric == "loss");
+    CHECK(evals[0].metric == "log_perplexity");
     CHECK(evals[0].step == 30 * 16); // samples_count
     CHECK(evals[1].loss == evals[1].value);
     const auto summaries = all<SummaryRecord>(read);
     REQUIRE(summaries.size() == 1);
-    CHECK(summaries[0].eval_metric == "loss");
+    CHECK(summaries[0].eval_metric == "log_perplexity");
     CHECK(summaries[0].target == 3.3);
     CHECK(summaries[0].best_eval == std::min(evals[0].value, evals[1].value));
     CHECK(json::parse(summaries[0].json)["mlperf"]["benchmark"] == "llama31_8b");
+}
+
+TEST_CASE("MLLOG evaluations by what they measure: Stable Diffusion's FID and CLIP, HPC's eval_error",
+          "[core][mllog]") {
+    // Two lines of NVIDIA's Stable Diffusion result (training_results_v4.0, eos_n8_ngc24.04_nemo, result_0).
+    const std::string sd =
+        ":::MLLOG {\"time_ms\": 1715152000000, \"key\": \"submission_benchmark\", \"value\": "
+        "\"stable_diffusion\"}\n"
+        ":::MLLOG {\"time_ms\": 1715152000001, \"event_type\": \"INTERVAL_START\", \"key\": \"run_start\"}\n"
+        ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1715152441205, \"event_type\": \"POINT_IN_TIME\", "
+        "\"key\": "
+        "\"eval_accuracy\", \"value\": 101.65608201066408, \"metadata\": {\"file\": "
+        "\"/workspace/sd/infer_and_eval.py\", \"lineno\": 198, \"samples_count\": 2048000, \"metric\": "
+        "\"FID\"}}\n"
+        ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1715152448950, \"event_type\": \"POINT_IN_TIME\", "
+        "\"key\": "
+        "\"eval_accuracy\", \"value\": 0.15625567734241486, \"metadata\": {\"file\": "
+        "\"/workspace/sd/infer_and_eval.py\", \"lineno\": 228, \"samples_count\": 2048000, \"metric\": "
+        "\"CLIP\"}}\n"
+        ":::MLLOG {\"time_ms\": 1715152500000, \"key\": \"run_stop\", \"metadata\": {\"status\": "
+        "\"success\"}}\n";
+    const Read read = readMllog(sd);
+    CHECK(read.broken.empty());
+    const auto evals = all<EvalRecord>(read);
+    REQUIRE(evals.size() == 2);
+    CHECK((evals[0].metric == "fid" && evals[0].step == 2048000));
+    CHECK((evals[1].metric == "clip" && evals[1].step == 2048000));
+    const auto summaries = all<SummaryRecord>(read);
+    REQUIRE(summaries.size() == 1);
+    CHECK(summaries[0].eval_metric == "fid"); // the target's metric: FID <= 90
+    CHECK(summaries[0].final_eval == Approx(101.65608201066408));
+    CHECK(formatEvalValue("fid", 101.656) == "FID 101.66");
+    CHECK(formatEvalValue("clip", 0.15626) == "CLIP 0.1563");
+    CHECK(formatEvalValue("log_perplexity", 5.55) == "log ppl 5.5500");
+
+    // HPE+LBNL's OpenCatalyst on Perlmutter (MLPerf HPC v3.0): its eval_error, to go below 0.036.
+    const Read oc20 = readMllog(fileText(std::filesystem::path(SCALEBENCH_SOURCE_DIR) /
+                                         "tests/data/mlperf/public/hpc_results_v3.0/HPE+LBNL/results/"
+                                         "perlmutter_128x4/strong/oc20/result_1.txt"));
+    CHECK(oc20.broken.empty());
+    const auto errors = all<EvalRecord>(oc20);
+    REQUIRE_FALSE(errors.empty());
+    for (const EvalRecord& e : errors)
+        CHECK(e.metric == "error");
+    REQUIRE(all<SummaryRecord>(oc20).size() == 1);
+    CHECK(all<SummaryRecord>(oc20)[0].target == Approx(0.036));
+    CHECK(*all<SummaryRecord>(oc20)[0].final_eval <= 0.036);
 }
 
 TEST_CASE("MLLOG read in chunks reads as whole", "[core][mllog]") {

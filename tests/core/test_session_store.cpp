@@ -139,6 +139,20 @@ TEST_CASE("a record stored twice (a resumed stream) is kept once", "[core][store
     CHECK(store.steps(run).size() == 3);
 }
 
+TEST_CASE("an evaluation step that measured two metrics keeps both", "[core][store]") {
+    // Stable Diffusion's MLLOG: FID and CLIP score at the same samples_count.
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "s.db");
+    const auto run =
+        store.createRun(store.createSession("s", "", "imported"), {"sd", "stable_diffusion", "", 64, 1, ""});
+    store.appendRecords(
+        run, {EvalRecord{2048000, "fid", 101.656, 0, 440.0}, EvalRecord{2048000, "clip", 0.1563, 0, 447.7}});
+    const auto evals = store.evals(run);
+    REQUIRE(evals.size() == 2);
+    CHECK((evals[0].metric == "clip" && evals[0].value == 0.1563));
+    CHECK((evals[1].metric == "fid" && evals[1].value == 101.656));
+}
+
 TEST_CASE("the store uses write-ahead logging so the console can read while a run writes", "[core][store]") {
     TemporaryFolder folder;
     SessionStore store(folder.path / "s.db");
