@@ -2,6 +2,7 @@
 // before any widget exists.
 #include "batch_command.h"
 #include "console_options.h"
+#include "delete_command.h"
 #include "import_command.h"
 #include "main_window.h"
 #include "orphan_sessions.h"
@@ -146,6 +147,8 @@ int main(int argc, char** argv) {
         return batchMain(argc, argv, options);
     case ConsoleOptions::Mode::AddClusters:
         return addClusters(options, std::cout, std::cerr);
+    case ConsoleOptions::Mode::Delete:
+        return deleteSession(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Compare:
         return compareSessions(options, std::cout, std::cerr);
     case ConsoleOptions::Mode::Import:

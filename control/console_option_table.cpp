@@ -282,6 +282,17 @@ const std::vector<Command>& commands() {
          "--format, one run per file, into one stored session beside those scalebench ran",
          {"db", "format", "session", "ranks", "peak-tflops", "step-time"},
          [](O& o, const Arguments& a) { o.import_files.assign(a.begin(), a.end()); }},
+        {"delete",
+         O::Mode::Delete,
+         {"SESSION"},
+         "delete a stored session (its id, or its name: the newest of that name), its runs and their records "
+         "from the store; its runs' folders stay",
+         {"db"},
+         [](O& o, const Arguments& a) {
+             if (a[0].find_first_not_of(" \t") == std::string::npos)
+                 throw std::invalid_argument("a session's id or name, not an empty word");
+             o.report_session = a[0];
+         }},
         {"add-clusters",
          O::Mode::AddClusters,
          {"FILE"},

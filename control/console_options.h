@@ -16,6 +16,7 @@ struct ConsoleOptions {
         Gui,
         Batch,
         AddClusters,
+        Delete,
         Compare,
         Import,
         Report,

@@ -114,8 +114,20 @@ std::string uniqueName(const std::string& base, std::set<std::string>& names) {
     return name;
 }
 
+// A file's content as 16 hex digits (FNV-1a, 64 bits): what tells the same file imported again, wherever it
+// lies and whatever its name.
+std::string contentDigest(std::string_view bytes) {
+    std::uint64_t hash = 14695981039346656037ull;
+    for (const unsigned char c : bytes) {
+        hash ^= c;
+        hash *= 1099511628211ull;
+    }
+    return fmt::format("{:016x}", hash);
+}
+
 // A file as the import read it: in the request's format, else the one its content shows (detectFormat).
 struct ReadFile {
+    std::string digest{}; // contentDigest of its bytes
     std::string format;
     std::vector<MetricRecord> records;
     std::int64_t broken = 0;
@@ -132,6 +144,7 @@ ReadFile readImported(const ImportRequest& request, const std::filesystem::path&
         read.error = "cannot read " + file.string();
         return read;
     }
+    read.digest = contentDigest(text.str());
     const OutputContext context{request.ranks, file.stem().string(), request.peak_tflops};
     read.format = request.format;
     if (read.format.empty()) {
@@ -166,18 +179,19 @@ RunStatus statusOfLog(const Tally& t) {
 }
 
 // Stores one run of an imported file: its records, and as its status whether the file gave any.
-std::int64_t storeRun(SessionStore& store, const ImportRequest& request, const std::string& format,
+std::int64_t storeRun(SessionStore& store, const ImportRequest& request, const ReadFile& read,
                       std::int64_t session_id, const std::string& name, const std::filesystem::path& file,
                       const std::vector<MetricRecord>& records, const std::string& error,
                       std::int64_t broken_lines) {
     const Tally t = tally(records);
     // Where neither the log nor the user says, one (an MLLOG's run; the next issue reads MLPerf's systems).
     const int ranks = t.header && t.header->ranks > 0 ? t.header->ranks : std::max(request.ranks, 1);
-    const std::string workload =
-        t.header && !t.header->workload.empty() ? t.header->workload : request.format;
+    const std::string& format = read.format;
+    const std::string workload = t.header && !t.header->workload.empty() ? t.header->workload : format;
     const std::int64_t run = store.createRun(
         session_id, {name, workload, t.header ? t.header->dataset : "", ranks, 1,
-                     "imported from " + std::filesystem::absolute(file).string() + " as " + format});
+                     "imported from " + std::filesystem::absolute(file).string() + " as " + format,
+                     std::nullopt, read.digest});
     store.appendRecords(run, records);
     store.finishRun(run, {error.empty() ? statusOfLog(t) : RunStatus::Failed, error, broken_lines, ""});
     return run;
@@ -209,6 +223,15 @@ ImportedFile importFile(SessionStore& store, const ImportRequest& request, std::
     ImportedFile imported;
     imported.file = file;
     ReadFile read = readImported(request, file);
+    if (!read.digest.empty())
+        if (const std::optional<SourceRun> stored = store.runFromSource(read.digest)) {
+            imported.run_name = file.stem().string();
+            imported.already =
+                fmt::format("already in the store: run '{}' of session {} '{}' was imported from "
+                            "a file of the same content; not imported again",
+                            stored->run_name, stored->session_id, stored->session_name);
+            return imported;
+        }
     imported.error = read.error;
     imported.format = read.format;
     std::vector<MetricRecord>& records = read.records;
@@ -229,7 +252,7 @@ ImportedFile importFile(SessionStore& store, const ImportRequest& request, std::
         const std::string own = runs.size() > 1 ? runOwnName(tally(runs[i])) : "";
         run_names.push_back(uniqueName(own.empty() ? base : base + "-" + runNameOfProgram(own), names));
         // The file's broken lines are told once, with its first run.
-        storeRun(store, request, read.format, session_id, run_names.back(), file, runs[i], imported.error,
+        storeRun(store, request, read, session_id, run_names.back(), file, runs[i], imported.error,
                  i == 0 ? read.broken : 0);
     }
     imported.run_name = fmt::format("{}", fmt::join(run_names, ", "));
@@ -301,7 +324,9 @@ int importRuns(const ConsoleOptions& options, std::ostream& out, std::ostream& e
                            options.format.empty() ? "the format each file's content shows" : options.format,
                            store.file().string());
         for (const ImportedFile& f : outcome.files) {
-            if (f.error.empty())
+            if (!f.already.empty())
+                out << f.file.string() << ": " << f.already << "\n";
+            else if (f.error.empty())
                 out << f.run_name << ": " << f.description << "\n";
             else
                 err << "scalebench: " << f.run_name << ": " << f.error << "\n";

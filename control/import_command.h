@@ -28,6 +28,9 @@ struct ImportedFile {
     std::string run_name;
     std::string error;    // why it gave no record ("" when it did): its run is stored as failed
     std::string format{}; // what it was read as (the request's, or detected); "" where it could not be read
+    // Where a file of the same content was imported before (then nothing is stored for it): "already in the
+    // store: run 'x' of session 3 'y' ..."; "" otherwise.
+    std::string already{};
     std::string description; // what it gave: records by type, broken lines, the trainer's own figures
 };
 struct ImportOutcome {
@@ -36,7 +39,9 @@ struct ImportOutcome {
     int failed() const;
 };
 
-// One run per file in one new session, named after the file; its ranks from its log where it says them.
+// One run per file in one new session (one per collective or benchmark where a file holds several), named
+// after the file; its ranks from its log where it says them. A file whose content the store already holds
+// (an earlier import of it) is named and not stored again.
 // A file that cannot be read or gives no record is stored as a failed run naming why, and the others kept.
 // Throws where the store cannot be written; an unknown format is std::invalid_argument.
 ImportOutcome importLogs(SessionStore& store, const ImportRequest& request);

@@ -17,7 +17,8 @@ void MainWindow::askImportLogs() {
 void MainWindow::importLogs(const ImportRequest& request) {
     status_text_->setText(tr("importing %1 file(s) as %2...")
                               .arg(request.files.size())
-                              .arg(QString::fromStdString(request.format)));
+                              .arg(request.format.empty() ? tr("each file's own format")
+                                                          : QString::fromStdString(request.format)));
     loader_->importLogs(request);
 }
 
@@ -28,19 +29,30 @@ void MainWindow::showImport(const StoredImport& import) {
         return;
     }
     const ImportOutcome& outcome = import.outcome;
-    QStringList errors;
-    for (const ImportedFile& f : outcome.files)
+    QStringList errors, known;
+    for (const ImportedFile& f : outcome.files) {
         if (!f.error.empty()) errors << QString::fromStdString(f.run_name + ": " + f.error);
-    status_text_->setText(tr("imported %1 of %2 file(s) as %3 into session %4")
-                              .arg(outcome.files.size() - static_cast<std::size_t>(errors.size()))
-                              .arg(outcome.files.size())
-                              .arg(QString::fromStdString(import.format))
-                              .arg(outcome.session_id));
+        if (!f.already.empty())
+            known << QString::fromStdString(f.file.filename().string() + ": " + f.already);
+    }
+    status_text_->setText(
+        tr("imported %1 of %2 file(s) as %3 into session %4%5")
+            .arg(outcome.files.size() - static_cast<std::size_t>(errors.size() + known.size()))
+            .arg(outcome.files.size())
+            .arg(import.format.empty() ? tr("each file's own format") : QString::fromStdString(import.format))
+            .arg(outcome.session_id)
+            .arg(known.isEmpty() ? QString() : tr("; %1 already in the store").arg(known.size())));
+
     listSessions(outcome.session_id);
-    if (!errors.isEmpty()) { // shown without blocking: the import is done
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("Import"),
-                                    tr("These files gave no record (their runs are stored as failed):\n%1")
-                                        .arg(errors.join(QLatin1Char('\n'))),
+    if (!errors.isEmpty() || !known.isEmpty()) { // shown without blocking: the import is done
+        QStringList text;
+        if (!errors.isEmpty())
+            text << tr("These files gave no record (their runs are stored as failed):\n%1")
+                        .arg(errors.join(QLatin1Char('\n')));
+        if (!known.isEmpty())
+            text << tr("These files are in the store already (not imported again):\n%1")
+                        .arg(known.join(QLatin1Char('\n')));
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Import"), text.join(QStringLiteral("\n\n")),
                                     QMessageBox::Ok, this);
         box->setObjectName(QStringLiteral("importErrors"));
         box->setAttribute(Qt::WA_DeleteOnClose);

@@ -220,7 +220,8 @@ const char* const kMigrations[] = {
     ALTER TABLE runs ADD COLUMN record TEXT;
     )sql",
     // 11 -> 12: a run's evaluations by step and metric: one evaluation step may measure several (Stable
-    // Diffusion's FID and CLIP score, which the MLLOG logs at the same samples_count)
+    // Diffusion's FID and CLIP score, which the MLLOG logs at the same samples_count); an imported run's
+    // file's content digest
     R"sql(
     CREATE TABLE evals_v12 (
         run_id INTEGER NOT NULL REFERENCES runs(id),
@@ -234,6 +235,10 @@ const char* const kMigrations[] = {
     INSERT INTO evals_v12 SELECT run_id, step, metric, value, loss, elapsed_s FROM evals;
     DROP TABLE evals;
     ALTER TABLE evals_v12 RENAME TO evals;
+    -- an imported run's file by its content (contentDigest: FNV-1a 64, hex), so that the same file imported
+    -- again is known; NULL for a run scalebench ran
+    ALTER TABLE runs ADD COLUMN source_digest TEXT;
+    CREATE INDEX runs_by_source ON runs(source_digest) WHERE source_digest IS NOT NULL;
     )sql",
 };
 constexpr int kRunRecordsSchema = 11;

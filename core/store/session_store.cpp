@@ -95,12 +95,14 @@ void SessionStore::finishSession(std::int64_t session_id, SessionStatus status) 
 }
 
 std::int64_t SessionStore::createRun(std::int64_t session_id, const RunIdentity& run) {
-    auto s = prepare("INSERT INTO runs (session_id, name, workload, dataset, ranks, repeat, command, record) "
-                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    auto s = prepare("INSERT INTO runs (session_id, name, workload, dataset, ranks, repeat, command, record, "
+                     "source_digest) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     const std::optional<std::string> record =
         run.spec ? std::optional(runRecordJson(*run.spec)) : std::optional<std::string>();
+    const std::optional<std::string> digest =
+        run.source_digest.empty() ? std::nullopt : std::optional(run.source_digest);
     bindAll(s.get(), session_id, run.name, run.workload, run.dataset, run.ranks, run.repeat, run.command,
-            record);
+            record, digest);
     if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot create run " + run.name);
     return sqlite3_last_insert_rowid(db_.get());
 }
@@ -243,7 +245,7 @@ std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
         "SELECT name, workload, dataset, ranks, repeat, command, id, session_id, status, error, "
         "header_json, summary_json, broken_lines, "
         "(SELECT COUNT(*) FROM steps WHERE run_id = runs.id), started_at, finished_at, job_id, nodes, "
-        "run_dir, attempt, record FROM runs WHERE session_id = ?1 ORDER BY id");
+        "run_dir, attempt, record, source_digest FROM runs WHERE session_id = ?1 ORDER BY id");
     bindAll(s.get(), session_id);
     return readRows<RunRow>(s.get(), [](sqlite3_stmt* q) -> RunRow {
         RunRow row{{columnText(q, 0), columnText(q, 1), columnText(q, 2), sqlite3_column_int(q, 3),
@@ -262,6 +264,7 @@ std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
                    columnText(q, 17),
                    columnText(q, 18),
                    sqlite3_column_int(q, 19)};
+        row.source_digest = columnText(q, 21);
         if (sqlite3_column_type(q, 20) != SQLITE_NULL) {
             try {
                 row.spec = readRunRecord(columnText(q, 20));
@@ -271,6 +274,29 @@ std::vector<RunRow> SessionStore::runs(std::int64_t session_id) const {
         }
         return row;
     });
+}
+
+std::optional<SourceRun> SessionStore::runFromSource(const std::string& digest) const {
+    auto s = prepare("SELECT runs.session_id, runs.id, runs.name, sessions.name FROM runs JOIN sessions ON "
+                     "sessions.id = runs.session_id WHERE runs.source_digest = ?1 ORDER BY runs.id LIMIT 1");
+    bindAll(s.get(), digest);
+    if (sqlite3_step(s.get()) != SQLITE_ROW) return std::nullopt;
+    return SourceRun{sqlite3_column_int64(s.get(), 0), sqlite3_column_int64(s.get(), 1),
+                     columnText(s.get(), 2), columnText(s.get(), 3)};
+}
+
+std::optional<SessionRow> SessionStore::deleteSession(std::int64_t session_id) {
+    std::optional<SessionRow> deleted = session(session_id);
+    if (!deleted) return std::nullopt;
+    transaction([&] {
+        for (const RunRow& run : runs(session_id)) {
+            deleteRecords(run.id);
+            execute("DELETE FROM run_attempts WHERE run_id = " + std::to_string(run.id));
+        }
+        execute("DELETE FROM runs WHERE session_id = " + std::to_string(session_id));
+        execute("DELETE FROM sessions WHERE id = " + std::to_string(session_id));
+    });
+    return deleted;
 }
 
 bool SessionStore::removeCluster(const std::string& name) {

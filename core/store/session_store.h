@@ -58,6 +58,12 @@ class SessionStore {
     // Forgets a cluster's settings (sessions keep the settings they ran with); false when there was none.
     bool removeCluster(const std::string& name);
 
+    // The first stored run imported from a file of this content (RunIdentity::source_digest); none.
+    std::optional<SourceRun> runFromSource(const std::string& digest) const;
+    // Deletes a session, its runs and every record of them, in one transaction; what it was, or none where
+    // there was no such session. Its runs' folders (where they ran) are left as they are.
+    std::optional<SessionRow> deleteSession(std::int64_t session_id);
+
     std::vector<SessionRow> sessions() const;
     // Sessions still `running` or `orphaned` (app/orphan_sessions.h asks at every start).
     std::vector<SessionRow> unfinishedSessions() const;

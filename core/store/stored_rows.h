@@ -55,6 +55,9 @@ struct RunIdentity {
     // What the run was (its record, run_record.h): every setting it ran with, as the plan made it. None for
     // an imported run, or where it does not read; then RunRow::spec_problem says why.
     std::optional<RunSpec> spec{};
+    // An imported run's file by its content (contentDigest): the same file imported again is known by it; ""
+    // for a run scalebench ran.
+    std::string source_digest{};
 };
 
 // A run as stored: what it is, and what the store learned of it since.
@@ -75,6 +78,14 @@ struct RunRow : RunIdentity {
     int attempt = 0;       // the scheduler's attempt whose records are stored (Slurm requeues: 1, 2, ...)
     // Why `spec` is none although the run stored a record: "run 12's record does not read: ...".
     std::string spec_problem{};
+};
+
+// A stored run, where it is: what runFromSource answers.
+struct SourceRun {
+    std::int64_t session_id = 0;
+    std::int64_t run_id = 0;
+    std::string run_name;
+    std::string session_name;
 };
 
 // An earlier attempt of a run that the scheduler started again (a requeue after a node failure, a

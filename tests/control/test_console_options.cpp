@@ -166,11 +166,13 @@ TEST_CASE("console options: each bad input is named, with the help to read", "[c
         {{"run", "p.toml", "--dryrun"}, "unknown option '--dryrun'; did you mean --dry-run?", all},
         {{"-x"}, "unknown option '-x'", all},
         {{"rnu", "p.toml"},
-         "unknown command 'rnu' (commands: run, compare, report, project, import, add-clusters); did you "
+         "unknown command 'rnu' (commands: run, compare, report, project, import, delete, add-clusters); did "
+         "you "
          "mean run?",
          all},
         {{"plan.toml"},
-         "unknown command 'plan.toml' (commands: run, compare, report, project, import, add-clusters); to "
+         "unknown command 'plan.toml' (commands: run, compare, report, project, import, delete, "
+         "add-clusters); to "
          "run a plan: "
          "scalebench run plan.toml",
          all},
@@ -184,7 +186,7 @@ TEST_CASE("console options: each bad input is named, with the help to read", "[c
         {{"report"}, "report: missing SESSION (report SESSION)", "scalebench report --help"},
         {{"report", "1", "--out", "d"}, "--out: only with run, not with report", "scalebench report --help"},
         {{"report", "1", "-o", ""}, "--output: empty: give a FILE", "scalebench report --help"},
-        {{"import", "a.log"}, "import: --format FORMAT: how the files read", "scalebench import --help"},
+        {{"delete"}, "delete: missing SESSION (delete SESSION)", "scalebench delete --help"},
         {{"import", "--format", "mllog"}, "import: missing FILE...", "scalebench import --help"},
         {{"import", "a.log", "--format", "osv"},
          "--format: no output format 'osv' (formats: nccl-tests",

@@ -209,3 +209,41 @@ TEST_CASE(
     CHECK(*points[0].mlperf->score_min == Approx(4.8691354166666665).epsilon(1e-12));
     CHECK(points[0].mlperf->valid);
 }
+
+TEST_CASE("a file imported again is known by its content and not doubled, and a session can be deleted",
+          "[cli][import][delete]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "s.db").string();
+    const std::string log = SCALEBENCH_SOURCE_DIR "/tests/data/mllog/bert_success.log";
+    const auto copy = folder.path / "renamed.log"; // the same content under another name
+    std::filesystem::copy_file(log, copy);
+    REQUIRE(runConsole(folder, {"import", log, "--format", "mllog", "--session", "first", "--db", db})
+                .exit_status == 0);
+    const ConsoleRun again =
+        runConsole(folder, {"import", copy.string(), "--format", "mllog", "--session", "again", "--db", db});
+    INFO(again.printed());
+    CHECK(again.exit_status == 0);
+    CHECK_THAT(again.out,
+               Catch::Contains("renamed.log: already in the store: run 'bert_success' of session 1 "
+                               "'first' was imported from a file of the same content"));
+    {
+        SessionStore store(db);
+        CHECK(store.runs(1).size() == 1);
+        CHECK(store.runs(2).empty()); // nothing stored twice
+    }
+
+    const ConsoleRun deleted = runConsole(folder, {"delete", "first", "--db", db});
+    INFO(deleted.printed());
+    CHECK(deleted.exit_status == 0);
+    CHECK_THAT(deleted.out, Catch::Contains("deleted session 1 'first' (1 run, ok)"));
+    {
+        SessionStore store(db);
+        CHECK_FALSE(store.session(1).has_value());
+        CHECK(store.session(2).has_value());
+    }
+    // Deleted, its file imports again; an unknown session is named.
+    CHECK(runConsole(folder, {"import", log, "--format", "mllog", "--db", db}).exit_status == 0);
+    const ConsoleRun unknown = runConsole(folder, {"delete", "99", "--db", db});
+    CHECK(unknown.exit_status == 2);
+    CHECK_THAT(unknown.err, Catch::Contains("99"));
+}

@@ -482,3 +482,32 @@ TEST_CASE("every run and session status has one stored word, read back as itself
         CHECK((hasEnded(s) && endedBadly(s)));
     CHECK_FALSE(endedBadly(RunStatus::Ok));
 }
+
+TEST_CASE("deleting a session takes its runs and every record of them, and leaves the others",
+          "[core][store]") {
+    TemporaryFolder folder;
+    SessionStore store(folder.path / "s.db");
+    const auto kept = store.createSession("kept", "", "local");
+    const auto kept_run = store.createRun(kept, {"k", "resnet20", "x", 1, 1, ""});
+    store.appendRecords(kept_run, {storedStep(1)});
+    const auto gone = store.createSession("gone", "", "imported");
+    RunIdentity imported{"g", "resnet20", "x", 1, 1, "imported from g.log as metric-stream"};
+    imported.source_digest = "0123456789abcdef";
+    const auto gone_run = store.createRun(gone, imported);
+    store.appendRecords(gone_run, {storedStep(1), storedStep(2), EvalRecord{2, "accuracy", 0.5, 1.0, 2.0}});
+    store.finishSession(gone, SessionStatus::Ok);
+    REQUIRE(store.runFromSource("0123456789abcdef").has_value());
+    CHECK(store.runFromSource("0123456789abcdef")->run_name == "g");
+    CHECK(store.runs(gone).front().source_digest == "0123456789abcdef");
+
+    const auto deleted = store.deleteSession(gone);
+    REQUIRE(deleted.has_value());
+    CHECK(deleted->name == "gone");
+    CHECK_FALSE(store.session(gone).has_value());
+    CHECK(store.runs(gone).empty());
+    CHECK(store.steps(gone_run).empty());
+    CHECK(store.evals(gone_run).empty());
+    CHECK_FALSE(store.runFromSource("0123456789abcdef").has_value());
+    CHECK(store.steps(kept_run).size() == 1);
+    CHECK_FALSE(store.deleteSession(gone).has_value()); // gone already
+}

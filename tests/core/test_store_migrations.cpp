@@ -154,3 +154,27 @@ TEST_CASE("a store of schema version 10 gets each run's record from its session'
     CHECK_THAT(loadSessionResults(migrated, 2).at(0).plan_problem,
                Catch::Contains("the plan stored with session 2 no longer reads"));
 }
+
+TEST_CASE(
+    "a store of schema version 11 keeps its evaluations, now by metric, and its runs have no source yet",
+    "[core][store]") {
+    TemporaryFolder folder;
+    const auto file = folder.path / "v11.db";
+    {
+        SessionStore store(file);
+        const auto run =
+            store.createRun(store.createSession("old", "", "local"), {"r", "resnet20", "x", 1, 1, ""});
+        store.appendRecords(
+            run, {EvalRecord{10, "accuracy", 0.5, 1.2, 3.0}, EvalRecord{20, "accuracy", 0.6, 1.0, 6.0}});
+    }
+    rewriteStore(file, UNDO_SCHEMA_12 "PRAGMA user_version = 11");
+    SessionStore migrated(file);
+    CHECK(migrated.schemaVersion() == SessionStore::kSchemaVersion);
+    const auto evals = migrated.evals(1);
+    REQUIRE(evals.size() == 2);
+    CHECK((evals[1].step == 20 && evals[1].value == 0.6 && evals[1].metric == "accuracy"));
+    CHECK(migrated.runs(1).front().source_digest.empty());
+    // Two metrics at one step now both stay.
+    migrated.appendRecords(1, {EvalRecord{20, "loss", 1.0, 1.0, 6.0}});
+    CHECK(migrated.evals(1).size() == 3);
+}

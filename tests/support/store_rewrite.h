@@ -22,7 +22,13 @@ inline void rewriteStore(const std::filesystem::path& file, const char* sql) {
 // SQL that takes a store of the current schema back to an older version, one step each (the newest
 // first).
 // UNDO_SCHEMA_6 takes it back to version 5: the evals of versions 1-5, no tokens/s, FLOPs/s or MFU.
-#define UNDO_SCHEMA_11 "ALTER TABLE runs DROP COLUMN record; "
+#define UNDO_SCHEMA_12                                                                                       \
+    "DROP INDEX runs_by_source; ALTER TABLE runs DROP COLUMN source_digest; "                                \
+    "CREATE TABLE evals_v11 (run_id INTEGER NOT NULL, step INTEGER NOT NULL, metric TEXT NOT NULL, "         \
+    "value REAL NOT NULL, loss REAL NOT NULL, elapsed_s REAL NOT NULL, PRIMARY KEY (run_id, step)) "         \
+    "WITHOUT ROWID; INSERT OR REPLACE INTO evals_v11 SELECT * FROM evals; DROP TABLE evals; "                \
+    "ALTER TABLE evals_v11 RENAME TO evals; "
+#define UNDO_SCHEMA_11 UNDO_SCHEMA_12 "ALTER TABLE runs DROP COLUMN record; "
 #define UNDO_SCHEMA_10 UNDO_SCHEMA_11 "DROP TABLE device_checks; DROP TABLE device_check_items; "
 #define UNDO_SCHEMA_9 UNDO_SCHEMA_10 "DROP TABLE bucket_times; "
 #define UNDO_SCHEMA_8                                                                                        \
