@@ -9,6 +9,7 @@
 #include "session_store.h"
 
 #include <algorithm>
+#include <ctime>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <fstream>
@@ -168,6 +169,33 @@ ReadFile readImported(const ImportRequest& request, const std::filesystem::path&
     return read;
 }
 
+// A time of a log's clock (milliseconds since 1970, UTC) as the store keeps times; "" for one no calendar
+// holds (before 1970 or after 9999).
+std::string utcTime(double epoch_ms) {
+    if (!(epoch_ms >= 0 && epoch_ms < 253402300800000.0)) return "";
+    const std::time_t seconds = static_cast<std::time_t>(epoch_ms / 1000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%FT%TZ", &utc);
+    return text;
+}
+
+// When the run ran, where its log says (MLLOG's run_start and run_stop): kept as the run's times.
+void keepLogTimes(SessionStore& store, std::int64_t run, const Tally& t) {
+    if (!t.summary) return;
+    const auto j = nlohmann::json::parse(t.summary->json, nullptr, false);
+    if (!j.is_object() || !j.contains("mlperf") || !j["mlperf"].is_object()) return;
+    const nlohmann::json& m = j["mlperf"];
+    if (!m.contains("run_start_ms") || !m["run_start_ms"].is_number()) return;
+    const std::string started = utcTime(m["run_start_ms"].get<double>());
+    if (started.empty()) return;
+    const std::string stopped = m.contains("run_stop_ms") && m["run_stop_ms"].is_number()
+                                    ? utcTime(m["run_stop_ms"].get<double>())
+                                    : "";
+    store.setImportedTimes(run, started, stopped);
+}
+
 // How an imported run ended, where its log says: MLPerf's run_stop status "aborted", or "cut" where the log
 // ends before run_stop (mllog_reader.cpp); else ok.
 RunStatus statusOfLog(const Tally& t) {
@@ -194,6 +222,7 @@ std::int64_t storeRun(SessionStore& store, const ImportRequest& request, const R
                      std::nullopt, read.digest});
     store.appendRecords(run, records);
     store.finishRun(run, {error.empty() ? statusOfLog(t) : RunStatus::Failed, error, broken_lines, ""});
+    keepLogTimes(store, run, t);
     return run;
 }
 
@@ -304,6 +333,7 @@ ImportOutcome importLogs(SessionStore& store, const ImportRequest& request) {
         outcome.files.push_back(importFile(store, request, outcome.session_id, file, names));
     store.finishSession(outcome.session_id,
                         outcome.failed() == 0 ? SessionStatus::Ok : SessionStatus::Failed);
+    store.adoptRunTimes(outcome.session_id); // the runs' own times where their logs say them
     return outcome;
 }
 

@@ -203,6 +203,31 @@ void StoredSessionLoader::removeCluster(const std::string& name) {
         &StoredSessionLoader::clusterRemoved);
 }
 
+void StoredSessionLoader::deleteSession(std::int64_t session_id) {
+    request(
+        Deletion, StoredDeletion{session_id, {}, 0, {}},
+        [](SessionStore& store, StoredDeletion& deletion) {
+            const std::optional<SessionRow> session = store.session(deletion.session_id);
+            if (!session) {
+                deletion.error = QStringLiteral("no session %1 in the store").arg(deletion.session_id);
+                return;
+            }
+            deletion.name = session->name;
+            // A session a console still follows is that console's to end; its records keep arriving.
+            if (session->status == SessionStatus::Running || session->status == SessionStatus::Orphaned) {
+                deletion.error =
+                    QStringLiteral("session %1 is %2: cancel it before deleting it")
+                        .arg(deletion.session_id)
+                        .arg(QString::fromUtf8(storedWord(session->status).data(),
+                                               static_cast<qsizetype>(storedWord(session->status).size())));
+                return;
+            }
+            deletion.runs = static_cast<int>(store.runs(deletion.session_id).size());
+            store.deleteSession(deletion.session_id);
+        },
+        &StoredSessionLoader::sessionDeleted);
+}
+
 void StoredSessionLoader::importLogs(const ImportRequest& logs) {
     request(
         Import, StoredImport{logs.format, {}, {}},

@@ -93,6 +93,14 @@ struct StoredImport {
     QString error; // why nothing was imported (the store cannot be written, an unknown format); empty if done
 };
 
+// A session deleted off the window's thread (SessionStore::deleteSession).
+struct StoredDeletion {
+    std::int64_t session_id = 0;
+    std::string name; // what it was called
+    int runs = 0;     // it had
+    QString error;    // why it was not deleted (running, gone, the store); empty when it was
+};
+
 class StoredSessionLoader : public QObject {
     Q_OBJECT
 
@@ -113,6 +121,9 @@ class StoredSessionLoader : public QObject {
     void removeCluster(const std::string& name); // answers with clusterRemoved
     // Reads the logs into a new session of the store, off the window's thread; answers with logsImported.
     void importLogs(const ImportRequest& request);
+    // Deletes an ended session, its runs and their records; a running or orphaned one is refused. Answers
+    // with sessionDeleted.
+    void deleteSession(std::int64_t session_id);
 
   signals:
     void sessionsListed(const scalebench::StoredSessionList& list);
@@ -122,11 +133,14 @@ class StoredSessionLoader : public QObject {
     void clusterSaved(const scalebench::StoredClusterChange& change);
     void clusterRemoved(const scalebench::StoredClusterChange& change);
     void logsImported(const scalebench::StoredImport& import);
+    void sessionDeleted(const scalebench::StoredDeletion& deletion);
 
   private:
-    enum Kind { List, Session, Comparison, Clusters, ClusterChange, Import, KindCount };
+    enum Kind { List, Session, Comparison, Clusters, ClusterChange, Import, Deletion, KindCount };
     // A read can be superseded; a write cannot.
-    static constexpr bool supersedable(Kind kind) { return kind != ClusterChange && kind != Import; }
+    static constexpr bool supersedable(Kind kind) {
+        return kind != ClusterChange && kind != Import && kind != Deletion;
+    }
     struct Job {
         Kind kind = List;
         std::uint64_t request = 0;
@@ -148,6 +162,7 @@ class StoredSessionLoader : public QObject {
 } // namespace scalebench
 
 Q_DECLARE_METATYPE(scalebench::StoredSessionList)
+Q_DECLARE_METATYPE(scalebench::StoredDeletion)
 Q_DECLARE_METATYPE(scalebench::StoredSession)
 Q_DECLARE_METATYPE(scalebench::StoredComparison)
 Q_DECLARE_METATYPE(scalebench::StoredClusterList)

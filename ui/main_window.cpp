@@ -183,6 +183,7 @@ void MainWindow::showTab(const QString& object_name) {
 void MainWindow::connectLoader() {
     connect(loader_, &StoredSessionLoader::sessionsListed, this, &MainWindow::showSessionList);
     connect(loader_, &StoredSessionLoader::logsImported, this, &MainWindow::showImport);
+    connect(loader_, &StoredSessionLoader::sessionDeleted, this, &MainWindow::showDeletion);
     connect(loader_, &StoredSessionLoader::sessionLoaded, this, &MainWindow::showStoredSession);
     connect(loader_, &StoredSessionLoader::clustersListed, this, &MainWindow::showClusters);
     connect(loader_, &StoredSessionLoader::sessionsCompared, this,

@@ -39,6 +39,7 @@ class SessionController;
 class SessionStore;
 struct ImportRequest;
 struct StoreAddress;
+struct StoredDeletion;
 struct StoredImport;
 class StoredSessionLoader;
 struct StoredClusterList;
@@ -111,6 +112,9 @@ class MainWindow : public QMainWindow {
     // the session then listed and shown; a file that gives nothing is named in a message. Answers with
     // logsImported.
     void importLogs(const ImportRequest& request);
+    // Session > Delete session's work, once asked: the session, its runs and their records deleted on the
+    // loader's thread (a running one is refused), the list then read again. Answers with sessionDeleted.
+    void deleteSession(std::int64_t session_id);
 
   signals:
     // Every tab shows the stored session the loader read (or the error reading it). The Runs tab shows it a
@@ -118,6 +122,9 @@ class MainWindow : public QMainWindow {
     void sessionShown(std::int64_t session_id);
     // An import asked for by importLogs is done: its session's id, 0 where none could be made.
     void logsImported(std::int64_t session_id);
+    // A deletion asked for by deleteSession is done: the session's id, and why it was not deleted ("" when it
+    // was).
+    void sessionDeleted(std::int64_t session_id, const QString& error);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -140,7 +147,9 @@ class MainWindow : public QMainWindow {
     void showRuns(RunProgressModel* runs);
     void openPlanFile();
     std::optional<RunPlan> readPlan(const QString& path); // std::nullopt after saying why in a message box
-    void askImportLogs(); // File > Import logs...: the dialog, then importLogs
+    void askImportLogs();    // File > Import logs...: the dialog, then importLogs
+    void askDeleteSession(); // Session > Delete session...: which, its runs, asked; then deleteSession
+    void showDeletion(const StoredDeletion& deletion);
     void addTab(QWidget* page, const QString& object_name, const QString& title);
     QAbstractItemModel* currentTable() const;
 

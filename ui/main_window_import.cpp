@@ -1,7 +1,8 @@
 // The main window's File > Import logs: the dialog, then the logs read into a new session of the window's
-// store on the loader's thread, which is then listed and shown.
+// store on the loader's thread, which is then listed and shown; and Session > Delete session.
 #include "import_dialog.h"
 #include "main_window.h"
+#include "session_browser.h"
 #include "stored_session_loader.h"
 
 #include <QLabel>
@@ -59,6 +60,40 @@ void MainWindow::showImport(const StoredImport& import) {
         box->open();
     }
     emit logsImported(outcome.session_id);
+}
+
+void MainWindow::askDeleteSession() {
+    const SessionRow* row = shown_session_ ? browser_->session(shown_session_) : nullptr;
+    if (!row) {
+        status_text_->setText(tr("no session chosen to delete"));
+        return;
+    }
+    const auto answer = QMessageBox::question(
+        this, tr("Delete session"),
+        tr("Delete session %1 '%2' (%3 run(s)) and every record of it from the store? Its runs' folders "
+           "stay.")
+            .arg(row->id)
+            .arg(QString::fromStdString(row->name))
+            .arg(row->run_count));
+    if (answer == QMessageBox::Yes) deleteSession(row->id);
+}
+
+void MainWindow::deleteSession(std::int64_t session_id) {
+    status_text_->setText(tr("deleting session %1...").arg(session_id));
+    loader_->deleteSession(session_id);
+}
+
+void MainWindow::showDeletion(const StoredDeletion& deletion) {
+    if (deletion.error.isEmpty()) {
+        status_text_->setText(tr("deleted session %1 '%2' (%3 run(s))")
+                                  .arg(deletion.session_id)
+                                  .arg(QString::fromStdString(deletion.name))
+                                  .arg(deletion.runs));
+        listSessions(0); // the newest is shown
+    } else {
+        status_text_->setText(tr("cannot delete: %1").arg(deletion.error));
+    }
+    emit sessionDeleted(deletion.session_id, deletion.error);
 }
 
 } // namespace scalebench

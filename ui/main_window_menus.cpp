@@ -92,6 +92,8 @@ void MainWindow::buildActions() {
     QAction* cancel =
         session->addAction(tr("&Cancel running session..."), this, [this] { cancelRunningSession(); });
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    session->addAction(tr("&Delete session..."), this, [this] { askDeleteSession(); })
+        ->setObjectName(QStringLiteral("deleteSession"));
 }
 
 QAbstractItemModel* MainWindow::currentTable() const {

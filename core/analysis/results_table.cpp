@@ -311,15 +311,9 @@ std::string formatCollectiveSweeps(const std::vector<RunResult>& results) {
     return out;
 }
 
-std::string resultsCsv(const std::vector<RunResult>& results) {
-    const auto scaling = runScaling(results);
-    std::vector<SeriesKey> keys;
-    for (const auto& r : results)
-        keys.push_back(seriesOf(r));
-    const std::vector<std::string> labels = seriesLabels(keys);
-    const auto optional = [](std::optional<double> v, int decimals) {
-        return v ? fmt::format("{:.{}f}", *v, decimals) : std::string();
-    };
+namespace {
+// results.csv's first line: the figures' columns by their rows' CSV names (figure_registry.h).
+std::string csvHeader() {
     const auto column = [](Figure figure) { return csvColumn(figure); };
     const std::vector<std::string> columns = {"run",
                                               "workload",
@@ -354,7 +348,20 @@ std::string resultsCsv(const std::vector<RunResult>& results) {
                                               column(Figure::DaysToTrain1T),
                                               "step_time_convention",
                                               "device_check"};
-    std::string out = fmt::format("{}\n", fmt::join(columns, ","));
+    return fmt::format("{}\n", fmt::join(columns, ","));
+}
+} // namespace
+
+std::string resultsCsv(const std::vector<RunResult>& results) {
+    const auto scaling = runScaling(results);
+    std::vector<SeriesKey> keys;
+    for (const auto& r : results)
+        keys.push_back(seriesOf(r));
+    const std::vector<std::string> labels = seriesLabels(keys);
+    const auto optional = [](std::optional<double> v, int decimals) {
+        return v ? fmt::format("{:.{}f}", *v, decimals) : std::string();
+    };
+    std::string out = csvHeader();
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
         const RunFigures& f = r.figures;

@@ -175,7 +175,7 @@ void MllogReader::readEnd(std::vector<MetricRecord>& out) {
            {"wall_s", 0},
            {"eval_metric", s.eval_metric},
            {"target_reached", false},
-           {"mlperf", {{"benchmark", benchmark_}, {"status", "cut"}}}};
+           {"mlperf", {{"benchmark", benchmark_}, {"status", "cut"}, {"run_start_ms", *run_start_ms_}}}};
     if (s.final_eval) j["final_value"] = *s.final_eval;
     s.json = j.dump();
     out.push_back(std::move(s));
@@ -260,7 +260,9 @@ void MllogReader::readRunStop(double time_ms, const std::string& status, std::op
     json mlperf{{"benchmark", benchmark_},
                 {"status", status},
                 {"time_to_train_s", time_to_train_ms / 1000},
-                {"time_to_train_min", minutes}};
+                {"time_to_train_min", minutes},
+                {"run_start_ms", *run_start_ms_}, // when it ran, as the log's clock says
+                {"run_stop_ms", time_ms}};
     if (!epoch) epoch = last_epoch_;
     if (!samples) samples = last_samples_;
     if (epoch) mlperf["epochs_to_converge"] = *epoch;

@@ -107,6 +107,26 @@ std::int64_t SessionStore::createRun(std::int64_t session_id, const RunIdentity&
     return sqlite3_last_insert_rowid(db_.get());
 }
 
+void SessionStore::setImportedTimes(std::int64_t run_id, const std::string& started_at,
+                                    const std::string& finished_at) {
+    auto s =
+        prepare("UPDATE runs SET started_at = ?1, finished_at = CASE WHEN ?2 = '' THEN finished_at ELSE ?2 "
+                "END WHERE id = ?3");
+    bindAll(s.get(), started_at, finished_at, run_id);
+    if (sqlite3_step(s.get()) != SQLITE_DONE) fail("cannot set the times of run " + std::to_string(run_id));
+}
+
+void SessionStore::adoptRunTimes(std::int64_t session_id) {
+    auto s = prepare(
+        "UPDATE sessions SET started_at = COALESCE((SELECT MIN(started_at) FROM runs WHERE session_id = ?1 "
+        "AND "
+        "started_at != ''), started_at), finished_at = COALESCE((SELECT MAX(finished_at) FROM runs WHERE "
+        "session_id = ?1 AND started_at != ''), finished_at) WHERE id = ?1");
+    bindAll(s.get(), session_id);
+    if (sqlite3_step(s.get()) != SQLITE_DONE)
+        fail("cannot set the times of session " + std::to_string(session_id));
+}
+
 void SessionStore::startRun(std::int64_t run_id, const std::string& job_id, const std::string& run_dir) {
     auto s = prepare(
         "UPDATE runs SET status = 'running', started_at = ?1, job_id = ?2, run_dir = ?3 WHERE id = ?4");

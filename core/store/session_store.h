@@ -45,6 +45,11 @@ class SessionStore {
         std::string nodes;
     };
     void finishRun(std::int64_t run_id, const RunEnd& end);
+    // When an imported run started and ended, as its own log says (UTC, ISO 8601; an empty end leaves the
+    // stored one).
+    void setImportedTimes(std::int64_t run_id, const std::string& started_at, const std::string& finished_at);
+    // A session's times from its runs' own (those with a start): the earliest start, the latest end.
+    void adoptRunTimes(std::int64_t session_id);
     // The scheduler started the run again as attempt `attempt`: the stored attempt is kept in run_attempts
     // (why and where it ended, its last step), its records leave the store (they stay in its metric file),
     // and the run's records from now on are the new attempt's. One transaction.

@@ -154,3 +154,25 @@ TEST_CASE("a run cut before run_stop counts as a failed run of its result", "[cl
     CHECK_FALSE(points[0].mlperf->score_min.has_value()); // two failed runs: no valid result
     CHECK_THAT(points[0].mlperf->verdict, Catch::Contains("2 of 5 runs did not converge"));
 }
+
+TEST_CASE("imported MLPerf runs keep the times their logs say, and so does their session",
+          "[cli][import][mlperf]") {
+    TemporaryFolder folder;
+    const std::string db = (folder.path / "s.db").string();
+    const auto resnet = kTrees / "training_results_v4.0/NVIDIA/results/eos_n8_ngc24.04_mxnet/resnet";
+    const ConsoleRun run =
+        runConsole(folder, {"import", (resnet / "result_0.txt").string(), (resnet / "result_1.txt").string(),
+                            "--format", "mllog", "--db", db});
+    INFO(run.printed());
+    REQUIRE(run.exit_status == 0);
+    SessionStore store(db);
+    const auto runs = store.runs(1);
+    REQUIRE(runs.size() == 2);
+    // result_0's run_start and run_stop: time_ms 1714090291947 and 1714090442273 (UTC).
+    CHECK(runs[0].started_at == "2024-04-26T00:11:31Z");
+    CHECK(runs[0].finished_at == "2024-04-26T00:14:02Z");
+    const auto session = store.session(1);
+    REQUIRE(session.has_value());
+    CHECK(session->started_at == std::min(runs[0].started_at, runs[1].started_at)); // not the import's time
+    CHECK(session->finished_at == std::max(runs[0].finished_at, runs[1].finished_at));
+}

@@ -196,3 +196,33 @@ TEST_CASE("the window fits a 1280x800 screen, on every tab (it was 1455 wide)", 
     CHECK(window.minimumSizeHint().height() <= 800);
     CHECK(window.width() == 1280);
 }
+
+TEST_CASE("Session > Delete session deletes an ended session and its runs, and refuses a running one",
+          "[ui][views][delete]") {
+    QTemporaryDir dir;
+    REQUIRE(dir.isValid());
+    SessionStore store(dir.filePath("sessions.sqlite").toStdString());
+    const auto ended = store.createSession("last week", "", "imported");
+    store.createRun(ended, {"r", "resnet20", "x", 1, 1, ""});
+    store.finishSession(ended, SessionStatus::Ok);
+    const auto running = store.createSession("running now", "", "local");
+    MainWindow window(store);
+    QSignalSpy loaded(&window, &MainWindow::sessionShown);
+    REQUIRE(loaded.wait(10'000));
+    CHECK(hasAction(window, "&Delete session..."));
+
+    QSignalSpy deleted(&window, &MainWindow::sessionDeleted);
+    window.deleteSession(running);
+    REQUIRE(deleted.wait(10'000));
+    CHECK_THAT(deleted.takeFirst().at(1).toString().toStdString(),
+               Catch::Contains("is running: cancel it before deleting it"));
+    CHECK(store.session(running).has_value());
+
+    window.deleteSession(ended);
+    REQUIRE(deleted.wait(10'000));
+    CHECK(deleted.takeFirst().at(1).toString().isEmpty());
+    CHECK_FALSE(store.session(ended).has_value());
+    CHECK(store.runs(ended).empty());
+    REQUIRE(loaded.wait(10'000)); // the list read again, the newest shown
+    CHECK(window.shownSessionId() == running);
+}
