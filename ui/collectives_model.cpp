@@ -84,7 +84,7 @@ QVariant CollectivesModel::data(const QModelIndex& index, int role) const {
     case Dtype:
         return QString::fromStdString(c.dtype);
     case Op:
-        return QString::fromStdString(c.op);
+        return reduces(c.collective) ? QString::fromStdString(c.op) : QStringLiteral("none");
     case InPlace:
         return c.in_place ? tr("in-place") : tr("out-of-place");
     case Ranks:

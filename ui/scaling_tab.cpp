@@ -252,9 +252,18 @@ void ScalingTab::showProjection() {
     const auto series =
         std::find_if(projection_inputs_.begin(), projection_inputs_.end(),
                      [&](const SeriesModelInputs& s) { return QString::fromStdString(s.label) == label; });
-    if (series == projection_inputs_.end())
+    if (series == projection_inputs_.end()) {
+        // An MLPerf result is scored by its time to train: no step times, nothing for the model to scale.
+        const bool mlperf = std::any_of(points_.begin(), points_.end(), [&](const ScalingPoint& p) {
+            return QString::fromStdString(p.label) == label && p.mlperf && p.throughput.mean <= 0;
+        });
+        if (mlperf)
+            return shown(tr("'%1' is an MLPerf result: its runs give times to train, not the step times and "
+                            "all-reduce sweep the model projects from")
+                             .arg(label));
         return shown(projection_inputs_.empty() ? tr("no training series with successful runs to project")
                                                 : tr("no model inputs for the series '%1'").arg(label));
+    }
     bucket_checks_->showSeries(*series); // measured rank counts only: the chosen N does not change it
     ModelInputs inputs = series->inputs;
     inputs.samples_to_train = samples_to_train_->value();

@@ -94,6 +94,14 @@ std::vector<std::vector<FigureCaution>> figureCautions(const std::vector<RunResu
     repeatCautions(results, out);
     for (std::size_t i = 0; i < results.size(); ++i) {
         const RunResult& r = results[i];
+        // A device cannot run above its peak: a wrong peak, or steps that include compilation (MaxText's
+        // first step) in what the figure was read from.
+        if (r.figures.mfu && *r.figures.mfu > 1)
+            out[i].push_back(
+                {"MFU", "above 100 %",
+                 fmt::format("MFU {:.0f} % is above 100 %: the peak TFLOP/s it was computed against is below "
+                             "the device's, or the steps it was read from include a compilation step",
+                             *r.figures.mfu * 100)});
         if (!measured(r)) continue;
         if (!r.plan_problem.empty())
             out[i].push_back(

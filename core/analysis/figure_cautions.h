@@ -27,6 +27,7 @@ struct FigureCaution {
 //   repeats), or 2 repeats more than 10 % apart;
 // - fewer than 10 steady-state steps (the median reads warm-up-affected steps);
 // - a session whose stored plan no longer reads: its runs' series are their workload and data set alone.
+// - MFU above 100 %: a peak below the device's, or a compilation step among the steps read.
 std::vector<std::vector<FigureCaution>> figureCautions(const std::vector<RunResult>& results);
 
 // Fills each point's `cautions` with the reasons its runs (same series and rank count) have, each once.

@@ -135,6 +135,12 @@ struct CollectiveRecord {
     friend bool operator==(const CollectiveRecord&, const CollectiveRecord&) = default;
 };
 
+// Whether a collective reduces (all-reduce, reduce, reduce-scatter): only those have an op; the others' is
+// "none", as nccl-tests prints their redop.
+inline bool reduces(const std::string& collective) {
+    return collective == "allreduce" || collective == "reduce" || collective == "reducescatter";
+}
+
 // One check of the device self-check: what it compared, whether it passed, and the figure it was judged by
 // where it has one (the largest difference against its tolerance); none where bit-identical results are asked
 // for (the same seeded steps twice).

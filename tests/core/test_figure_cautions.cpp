@@ -115,3 +115,18 @@ TEST_CASE("a scaling point carries its runs' cautions, each reason once", "[core
     CHECK_THAT(points[1].cautions[0], Catch::Contains("beyond the repeats' noise"));
     CHECK_THAT(points[1].cautions[1], Catch::StartsWith("2 ranks x 2 threads on 2 CPUs"));
 }
+
+TEST_CASE("an MFU above 100 % is named, a possible one is not", "[core][cautions]") {
+    // MaxText's recipe log read with its first step (compilation) among the steps: 523 % of the peak.
+    RunResult first_step{"llama", "maxtext", "", 64, 1, RunStatus::Ok, "", {}};
+    first_step.figures.steady_steps = 1;
+    first_step.figures.mfu = 5.23;
+    RunResult steady = first_step;
+    steady.name = "llama-steady";
+    steady.figures.mfu = 0.4654;
+    const auto cautions = figureCautions({first_step, steady});
+    REQUIRE(cautions[0].size() == 1);
+    CHECK(cautions[0][0].figure == "MFU");
+    CHECK_THAT(cautions[0][0].reason, Catch::StartsWith("MFU 523 % is above 100 %"));
+    CHECK(cautions[1].empty());
+}

@@ -226,6 +226,14 @@ TEST_CASE("CollectivesModel shows each size of each sweep with time and bandwidt
     RunResult sweep{"s", "allreduce-sweep", "none", 2, 0, RunStatus::Ok, "", RunFigures{}, sampleSweeps()};
     model.setResults({sweep, sampleTrainingSession()[0]});
     CHECK(model.rowCount() == 36);
+
+    // A reduction shows its op; all-gather reduces nothing: "none", as nccl-tests prints its redop.
+    CHECK(model.index(0, CollectivesModel::Op).data().toString() == "sum");
+    std::vector<CollectiveRecord> gather = sampleSweeps();
+    for (CollectiveRecord& c : gather)
+        c.collective = "allgather";
+    model.setRecords(gather);
+    CHECK(model.index(0, CollectivesModel::Op).data().toString() == "none");
 }
 
 TEST_CASE(

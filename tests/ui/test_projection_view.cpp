@@ -169,3 +169,21 @@ TEST_CASE("without a sweep the Projection page names what the model misses", "[u
     tab.setProjectionInputs({}, "disk I/O error");
     CHECK(chart->chart()->title().contains("disk I/O error"));
 }
+
+TEST_CASE("an MLPerf result's Projection page says why it has nothing to project", "[ui][model]") {
+    // Nine BERT runs with times to train: a good result, and no step times for the model.
+    std::vector<RunResult> results;
+    for (int k = 0; k < 9; ++k) {
+        RunResult r{"bert-" + std::to_string(k), "bert", "", 8, k, RunStatus::Ok, "", {}};
+        r.mlperf_time_to_train_min = 25 + k * 0.1;
+        r.mlperf_status = "success";
+        r.mlperf_benchmark = "bert";
+        results.push_back(r);
+    }
+    ScalingTab tab;
+    tab.setResults(results);
+    tab.setProjectionInputs({});
+    const std::string text = tab.projectionTable()->toPlainText().toStdString();
+    CHECK_THAT(text, Catch::Contains("'bert' is an MLPerf result: its runs give times to train"));
+    CHECK_THAT(text, !Catch::Contains("no training series with successful runs"));
+}
