@@ -219,7 +219,9 @@ std::int64_t storeRun(SessionStore& store, const ImportRequest& request, const R
     const std::int64_t run = store.createRun(
         session_id, {name, workload, t.header ? t.header->dataset : "", ranks, 1,
                      "imported from " + std::filesystem::absolute(file).string() + " as " + format,
-                     std::nullopt, read.digest});
+                     // Only a file that gave records is known by its content: one that gave none (the
+                     // wrong format, a missing --ranks) may be imported again.
+                     std::nullopt, error.empty() ? read.digest : ""});
     store.appendRecords(run, records);
     store.finishRun(run, {error.empty() ? statusOfLog(t) : RunStatus::Failed, error, broken_lines, ""});
     keepLogTimes(store, run, t);

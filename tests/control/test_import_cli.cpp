@@ -108,6 +108,11 @@ TEST_CASE("an OSU collective imported without --ranks is refused naming the opti
         runConsole(folder, {"import", osu, "--format", "osu", "--ranks", "2", "--db", db});
     INFO(with.printed());
     CHECK(with.exit_status == 0);
+    // The failed import did not make the file "already in the store": the second one stored its sizes.
+    CHECK_THAT(with.out, !Catch::Contains("already in the store"));
+    SessionStore store(db);
+    REQUIRE(store.runs(2).size() == 1);
+    CHECK_FALSE(store.collectives(store.runs(2)[0].id).empty());
 }
 
 TEST_CASE("a file that cannot be read or gives no record is named, and the others are kept",
