@@ -1,5 +1,6 @@
-// Public nccl-tests logs (tests/data/nccl-tests/public) imported as a user imports them: each collective of a
-// log its own run, and every figure the same as the log itself printed, whatever launcher wrapped its lines.
+// Public nccl-tests logs (tests/data/nccl-tests/public) and OSU outputs (tests/data/osu/public) imported as a
+// user imports them: each collective of a log its own run, and every figure the same as the log itself
+// printed, whatever launcher wrapped its lines.
 #include "console_run.h"
 #include "file_text.h"
 #include "session_store.h"
@@ -124,5 +125,54 @@ TEST_CASE("launchers' wrapping is read through: tags inside rows, srun's labels,
         const std::vector<double> averages = printedAverages(fileText(kPublic + file));
         REQUIRE(averages.size() == 1);
         CHECK(runs[0].average == averages[0]);
+    }
+}
+
+TEST_CASE("public OSU collective outputs read row by row as printed, host and device buffers",
+          "[cli][import][public]") {
+    const std::string osu = SCALEBENCH_SOURCE_DIR "/tests/data/osu/public/";
+    // ABCI's 32-rank osu_allreduce with -d cuda (its first line empty) and on host buffers, its 8-rank
+    // osu_bcast -d cuda (OMB 5.7), and a 192-rank osu_reduce -d cuda of OMB 7.3 (datatype line first).
+    for (const auto& [file, ranks] : {std::pair{"osu_5.7_allreduce_cuda_abci_32rank.txt", "32"},
+                                      std::pair{"osu_5.7_allreduce_host_abci_32rank.txt", "32"},
+                                      std::pair{"osu_5.7_bcast_cuda_abci_8rank.txt", "8"},
+                                      std::pair{"osu_7.3_reduce_cuda_192rank_ompi12318.txt", "192"}}) {
+        INFO(file);
+        TemporaryFolder folder;
+        const std::string db = (folder.path / "s.db").string();
+        const ConsoleRun run =
+            runConsole(folder, {"import", osu + file, "--format", "osu", "--ranks", ranks, "--db", db});
+        INFO(run.printed());
+        REQUIRE(run.exit_status == 0);
+        CHECK_THAT(run.out, Catch::Contains("0 broken line(s)"));
+        // The printed rows, read by the test: size and average latency.
+        const std::string text = fileText(osu + file);
+        const std::regex row(R"((?:^|\n)(\d+)\s+([0-9.]+)\s+[0-9.]+\s+[0-9.]+\s+\d+)");
+        std::vector<double> printed;
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), row); it != std::sregex_iterator();
+             ++it)
+            printed.push_back(std::stod((*it)[2]));
+        SessionStore store(db);
+        const auto sizes = store.collectives(store.runs(1).at(0).id);
+        REQUIRE(sizes.size() == printed.size());
+        for (std::size_t i = 0; i < sizes.size(); ++i)
+            CHECK(sizes[i].time_s * 1e6 == Approx(printed[i]).epsilon(1e-12));
+    }
+}
+
+TEST_CASE("public OSU point-to-point outputs are refused naming the benchmark, not read as something else",
+          "[cli][import][public]") {
+    const std::string osu = SCALEBENCH_SOURCE_DIR "/tests/data/osu/public/";
+    for (const auto& [file, benchmark] :
+         {std::pair{"osu_5.7.1_latency_host_aws_p5_openmpi.txt", "'OSU MPI Latency Test'"},
+          std::pair{"osu_7.2_bw_cuda_DD_eessi_a100_nvlink.txt", "'OSU MPI-CUDA Bandwidth Test'"},
+          std::pair{"osu_5.3.2_bibw_host_cofc.txt", "'OSU MPI Bi-Directional Bandwidth Test'"}}) {
+        INFO(file);
+        TemporaryFolder folder;
+        const ConsoleRun run = runConsole(folder, {"import", osu + file, "--format", "osu", "--ranks", "2",
+                                                   "--db", (folder.path / "s.db").string()});
+        INFO(run.printed());
+        CHECK(run.exit_status == 1);
+        CHECK_THAT(run.err, Catch::Contains(std::string(benchmark) + " is not an OSU collective benchmark"));
     }
 }
