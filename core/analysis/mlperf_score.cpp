@@ -98,4 +98,41 @@ MlperfScore olympicScore(const std::string& benchmark, const std::vector<MlperfR
     return score;
 }
 
+MlperfScore weakScore(const std::string& benchmark, const std::vector<MlperfWeakRun>& runs) {
+    MlperfScore score;
+    score.benchmark = benchmark;
+    score.runs = static_cast<int>(runs.size());
+    const std::optional<MlperfRunCount> count = mlperfRunCount(benchmark);
+    if (count) score.required = count->required;
+    MlperfScore::Weak weak;
+    double first_start = 0, last_stop = 0;
+    for (const MlperfWeakRun& run : runs) {
+        if (!run.converged) continue;
+        first_start = weak.models == 0 ? run.run_start_ms : std::min(first_start, run.run_start_ms);
+        last_stop = weak.models == 0 ? run.run_stop_ms : std::max(last_stop, run.run_stop_ms);
+        weak.instance_scale = std::max(weak.instance_scale, run.instance_scale);
+        ++weak.models;
+    }
+    score.converged = weak.models;
+    if (count && weak.models < count->required) {
+        score.verdict = fmt::format("no weak-scaling score: {} converged model{}, {} needs {}", weak.models,
+                                    weak.models == 1 ? "" : "s", benchmark, count->required);
+        return score;
+    }
+    if (weak.models == 0) {
+        score.verdict = "no weak-scaling score: no converged model";
+        return score;
+    }
+    weak.time_to_train_all_min = (last_stop - first_start) / 60000;
+    score.score_min = weak.time_to_train_all_min;
+    score.weak = weak;
+    score.valid = count.has_value();
+    score.verdict =
+        fmt::format("weak scaling: {} models of {} accelerators each, all trained in {:.6f} min: {:.4f} "
+                    "models/min",
+                    weak.models, weak.instance_scale, weak.time_to_train_all_min,
+                    weak.models / weak.time_to_train_all_min);
+    return score;
+}
+
 } // namespace scalebench

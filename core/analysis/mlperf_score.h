@@ -39,9 +39,17 @@ struct MlperfScore {
     std::optional<double> score_min; // the olympic average (x scaling_factor); none where the result is
                                      // invalid or no run counts
     double scaling_factor = 1;       // the results tree's scaling.json, applied to score_min
-    bool valid = false;              // a score, from at least the required runs, with at most the allowed
-                                     // non-converging ones
-    std::string verdict;             // "olympic average of 8 of 10 runs", or why there is no valid result
+    // MLPerf HPC's weak scaling (many models trained at once): the converged models, the accelerators each
+    // ran on, and the time from the first start to the last stop, in minutes; score_min is that time.
+    struct Weak {
+        int models = 0;
+        int instance_scale = 0;
+        double time_to_train_all_min = 0;
+    };
+    std::optional<Weak> weak{};
+    bool valid = false;  // a score, from at least the required runs, with at most the allowed
+                         // non-converging ones
+    std::string verdict; // "olympic average of 8 of 10 runs", or why there is no valid result
 };
 
 // The score as mlperf-logging's result summarizer computes it: sort the converged times, drop
@@ -50,5 +58,17 @@ struct MlperfScore {
 // runs than dropped_each_side make the result invalid (no score). Fewer runs than required still give the
 // average, marked as not a valid MLPerf result. A benchmark the table does not name drops one at each end.
 MlperfScore olympicScore(const std::string& benchmark, const std::vector<MlperfRun>& runs);
+
+struct MlperfWeakRun {
+    bool converged = false;
+    double run_start_ms = 0;
+    double run_stop_ms = 0;
+    int instance_scale = 0;
+};
+// MLPerf HPC's weak-scaling score as mlperf-logging 4.1.68's result summarizer computes it
+// (_compute_weak_score_standalone): the converged models M, their instance scale S, and the time to train
+// them all, (latest run_stop - earliest run_start) / 60000 minutes over the converged ones; no olympic rule,
+// no scaling.json. Fewer than the benchmark's required models: no score, said why. Throughput: M / that time.
+MlperfScore weakScore(const std::string& benchmark, const std::vector<MlperfWeakRun>& runs);
 
 } // namespace scalebench

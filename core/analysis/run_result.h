@@ -45,6 +45,12 @@ struct RunResult {
     // An MLPerf result read from a results tree: its benchmark folder's scaling.json factor, which the
     // summarizer multiplies the olympic average by (1 without one).
     double mlperf_scaling_factor = 1;
+    // When it ran by the log's clock (run_start, run_stop; ms since 1970), and the accelerators it ran on as
+    // the log says (number_of_nodes x accelerators_per_node; 0 unsaid): what MLPerf HPC's weak scaling
+    // scores.
+    std::optional<double> mlperf_run_start_ms{};
+    std::optional<double> mlperf_run_stop_ms{};
+    int mlperf_instance_scale = 0;
     // Ranks and nodes whose compute time stands out (findSlowRanks over its rank-times records and header).
     SlowRankFinding slow_ranks{};
     RunPlacement placement{}; // where its ranks ran: ranks and CPUs on the busiest host, threads per rank

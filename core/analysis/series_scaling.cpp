@@ -70,6 +70,17 @@ void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingP
             labels[static_cast<std::size_t>(std::find(keys.begin(), keys.end(), p.series) - keys.begin())];
         const auto it = mlperf_runs.find({p.series, p.ranks});
         if (it == mlperf_runs.end()) continue;
+        const auto scale = p.series.settings.find("scale");
+        if (scale != p.series.settings.end() && scale->second == "weak") { // MLPerf HPC: many models at once
+            std::vector<MlperfWeakRun> runs;
+            for (const RunResult* r : it->second)
+                runs.push_back({r->mlperf_time_to_train_min && r->mlperf_status == "success" &&
+                                    r->mlperf_run_start_ms && r->mlperf_run_stop_ms,
+                                r->mlperf_run_start_ms.value_or(0), r->mlperf_run_stop_ms.value_or(0),
+                                r->mlperf_instance_scale});
+            p.mlperf = weakScore(it->second.front()->mlperf_benchmark, runs);
+            continue; // no time-to-train speedup across weak-scaling results
+        }
         std::vector<MlperfRun> runs;
         for (const RunResult* r : it->second)
             runs.push_back({r->mlperf_time_to_train_min.value_or(0),

@@ -114,6 +114,10 @@ void readMlperfScore(const std::string& summary_json, RunResult& result) {
         result.mlperf_benchmark = b->get<std::string>();
     if (const auto d = m->find("division"); d != m->end() && d->is_string())
         result.mlperf_division = d->get<std::string>();
+    if (const auto t = m->find("run_start_ms"); t != m->end() && t->is_number())
+        result.mlperf_run_start_ms = t->get<double>();
+    if (const auto t = m->find("run_stop_ms"); t != m->end() && t->is_number())
+        result.mlperf_run_stop_ms = t->get<double>();
 }
 
 // An imported MLPerf result of a results tree (its header's "mlperf_submission", control/import_command.cpp):
@@ -128,6 +132,15 @@ void readSubmission(const std::string& header_json, RunResult& result) {
             result.series.settings[key] = v->get<std::string>();
     if (const auto f = s->find("scaling_factor"); f != s->end() && f->is_number() && f->get<double>() > 0)
         result.mlperf_scaling_factor = f->get<double>();
+    // The log's own accelerator count (MLLOG's number_of_nodes and accelerators_per_node among the header's
+    // hyperparameters): MLPerf HPC's weak-scaling instance scale.
+    const auto h = j.find("hyperparameters");
+    if (h == j.end() || !h->is_object()) return;
+    const auto count = [&](const char* key) {
+        const auto v = h->find(key);
+        return v != h->end() && v->is_number_integer() && v->get<int>() > 0 ? v->get<int>() : 0;
+    };
+    result.mlperf_instance_scale = count("number_of_nodes") * count("accelerators_per_node");
 }
 
 } // namespace

@@ -113,12 +113,54 @@ TEST_CASE("MLPerf Training result trees score as MLPerf's result summarizer scor
     requireSame(summarizer, importedScores(folder, "training_results_v4.0"));
 }
 
-TEST_CASE("an MLPerf HPC strong-scaling tree scores as MLPerf's result summarizer scores it",
+TEST_CASE("an MLPerf HPC tree scores as MLPerf's result summarizer scores it, strong and weak scaling",
           "[cli][import][mlperf][public]") {
+    // HPE+LBNL's OpenCatalyst strong scaling on Perlmutter, and NVIDIA's OpenCatalyst weak scaling on Eos: 28
+    // models trained at once.
     TemporaryFolder folder;
     const std::vector<Score> summarizer = summarizerScores(folder, "hpc_results_v3.0", "hpc", "3.0.0");
     REQUIRE(summarizer.size() == 1);
-    requireSame(summarizer, importedScores(folder, "hpc_results_v3.0"));
+    const std::vector<Score> imported = importedScores(folder, "hpc_results_v3.0");
+    REQUIRE(imported.size() == 2); // the strong score, and the weak one (below)
+    requireSame(summarizer, {imported[0]});
+
+    // The summarizer's weak table, the second in its CSV: models, instance scale, time to train them all.
+    const std::string csv = fileText((folder.path / "summarized-hpc_results_v3.0/out.csv").string());
+    const std::string weak_table = csv.substr(csv.find("\ndivision,") + 1);
+    const auto cells = [](const std::string& line) {
+        std::vector<std::string> out;
+        std::istringstream fields(line);
+        for (std::string cell; std::getline(fields, cell, ',');)
+            out.push_back(cell);
+        return out;
+    };
+    const std::vector<std::string> head = cells(weak_table.substr(0, weak_table.find('\n')));
+    const std::string row_text = weak_table.substr(weak_table.find('\n') + 1);
+    const std::vector<std::string> row = cells(row_text.substr(0, row_text.find('\n')));
+    const auto at = [&](const std::string& column) {
+        const auto it = std::find(head.begin(), head.end(), column);
+        REQUIRE(it != head.end());
+        return row.at(static_cast<std::size_t>(it - head.begin()));
+    };
+    CHECK(at("submitter") == "NVIDIA");
+    CHECK(std::stod(at("oc20:number_of_models")) == 28);
+    CHECK(std::stod(at("oc20:instance_scale")) == 64);
+    const double time_to_train_all = std::stod(at("oc20:time_to_train_all"));
+    CHECK(time_to_train_all == Approx(44.09263333333333).epsilon(1e-12));
+
+    const std::string db = (folder.path / "hpc_results_v3.0.db").string();
+    SessionStore store(db);
+    const auto points = sessionScaling(loadSessionResults(store, 1));
+    const auto weak = std::find_if(points.begin(), points.end(), [](const ScalingPoint& p) {
+        return p.mlperf && p.mlperf->weak.has_value();
+    });
+    REQUIRE(weak != points.end());
+    CHECK(weak->mlperf->weak->models == 28);
+    CHECK(weak->mlperf->weak->instance_scale == 64);
+    CHECK(weak->mlperf->weak->time_to_train_all_min == Approx(time_to_train_all).epsilon(1e-12));
+    CHECK(*weak->mlperf->score_min == weak->mlperf->weak->time_to_train_all_min);
+    CHECK(weak->ranks == 2048); // the system's accelerators: 28 models of 64 at once
+    CHECK_THAT(weak->mlperf->verdict, Catch::Contains("28 models of 64 accelerators each"));
 }
 
 TEST_CASE("a run cut before run_stop counts as a failed run of its result", "[cli][import][mlperf]") {
