@@ -243,7 +243,9 @@ QString mlperfSection(const std::vector<ScalingPoint>& points) {
             QStringLiteral("<tr>") + cell(escaped(m.benchmark)) + cell(QString::number(p.ranks)) +
             cell(QString::number(m.runs)) + cell(QString::number(m.converged)) +
             cell(m.required ? QString::number(*m.required) : QStringLiteral("-")) +
-            cell(m.score_min ? escaped(formatTimeToTrain(*m.score_min)) : QStringLiteral("-")) +
+            // The score as the summarizer keeps it, to six decimals (figure_registry.h), not a run's two.
+            cell(m.score_min ? escaped(terseValue(Figure::MlperfScore, *m.score_min) + " min")
+                             : QStringLiteral("-")) +
             cell(p.mlperf_speedup ? number(*p.mlperf_speedup, 2) + QLatin1Char('x') : QStringLiteral("-")) +
             cell(escaped(m.verdict)) + QStringLiteral("</tr>\n");
     }

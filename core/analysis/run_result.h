@@ -51,6 +51,9 @@ struct RunResult {
     std::optional<double> mlperf_run_start_ms{};
     std::optional<double> mlperf_run_stop_ms{};
     int mlperf_instance_scale = 0;
+    // Whether an evaluation reached the benchmark's target (MLPerf's compliance check of the quality); none
+    // where the reader cannot tell (a benchmark it has no target for): then the status decides.
+    std::optional<bool> mlperf_target_met{};
     // Ranks and nodes whose compute time stands out (findSlowRanks over its rank-times records and header).
     SlowRankFinding slow_ranks{};
     RunPlacement placement{}; // where its ranks ran: ranks and CPUs on the busiest host, threads per rank

@@ -14,6 +14,12 @@ SeriesKey seriesOf(const RunResult& result) {
 }
 
 namespace {
+// A run MLPerf's result summarizer counts: its log passes the compliance check of the quality (an evaluation
+// reached the target), whatever run_stop's status says; where the reader cannot tell, a "success" status.
+bool mlperfConverged(const RunResult& r) {
+    return r.mlperf_target_met.value_or(r.mlperf_status == "success");
+}
+
 // The results tree's scaling.json factor times the olympic average, as the summarizer scores (its
 // _compute_strong_score_standalone: olympic mean x scaling_factor), where the runs share one.
 void applyScalingFactor(const std::vector<const RunResult*>& runs, MlperfScore& score) {
@@ -74,7 +80,7 @@ void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingP
         if (scale != p.series.settings.end() && scale->second == "weak") { // MLPerf HPC: many models at once
             std::vector<MlperfWeakRun> runs;
             for (const RunResult* r : it->second)
-                runs.push_back({r->mlperf_time_to_train_min && r->mlperf_status == "success" &&
+                runs.push_back({r->mlperf_time_to_train_min && mlperfConverged(*r) &&
                                     r->mlperf_run_start_ms && r->mlperf_run_stop_ms,
                                 r->mlperf_run_start_ms.value_or(0), r->mlperf_run_stop_ms.value_or(0),
                                 r->mlperf_instance_scale});
@@ -84,7 +90,7 @@ void addMlperfScores(const std::vector<RunResult>& results, std::vector<ScalingP
         std::vector<MlperfRun> runs;
         for (const RunResult* r : it->second)
             runs.push_back({r->mlperf_time_to_train_min.value_or(0),
-                            r->mlperf_time_to_train_min && r->mlperf_status == "success"});
+                            r->mlperf_time_to_train_min && mlperfConverged(*r)});
         p.mlperf = olympicScore(it->second.front()->mlperf_benchmark, runs);
         applyScalingFactor(it->second, *p.mlperf);
         if (std::any_of(it->second.begin(), it->second.end(),

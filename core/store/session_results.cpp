@@ -114,6 +114,8 @@ void readMlperfScore(const std::string& summary_json, RunResult& result) {
         result.mlperf_benchmark = b->get<std::string>();
     if (const auto d = m->find("division"); d != m->end() && d->is_string())
         result.mlperf_division = d->get<std::string>();
+    if (const auto t = m->find("target_met"); t != m->end() && t->is_boolean())
+        result.mlperf_target_met = t->get<bool>();
     if (const auto t = m->find("run_start_ms"); t != m->end() && t->is_number())
         result.mlperf_run_start_ms = t->get<double>();
     if (const auto t = m->find("run_stop_ms"); t != m->end() && t->is_number())

@@ -187,10 +187,9 @@ TEST_CASE(
     CHECK_THAT(unknown.err, Catch::Contains("no output format 'megatron'") && Catch::Contains("megatron-lm"));
 }
 
-TEST_CASE(
-    "ten imported BERT logs score as MLPerf's result summarizer scores them: the olympic average with the "
-    "aborted run dropped as the slowest",
-    "[cli][import][mlperf]") {
+TEST_CASE("ten imported BERT logs score as MLPerf's result summarizer scores them: run 7, aborted after its "
+          "evaluation reached the target, counts",
+          "[cli][import][mlperf]") {
     TemporaryFolder folder;
     const std::string db = (folder.path / "s.db").string();
     std::vector<std::string> arguments = {"import"};
@@ -203,15 +202,17 @@ TEST_CASE(
     const ConsoleRun run = runConsole(folder, arguments);
     INFO(run.printed());
     REQUIRE(run.exit_status == 0);
-    // mlperf-logging 4.1.68's _compute_olympic_average on the nine converged times (run 7 aborted) with one
-    // dropped score: 4.8691354166666665 minutes.
+    // mlperf-logging 4.1.68's compliance check asks run_stop for a status, not for "success"; it fails a run
+    // whose evaluations never reached the target (bert: eval_accuracy >= 0.720). Run 7 says "aborted" after
+    // reaching 0.7213: the summarizer counts it, so all ten converge and the olympic average of the eight in
+    // the middle is 4.8580604166666665 minutes (the times from the logs' run_start and run_stop).
     CHECK_THAT(run.out,
-               Catch::Contains("9/10     4.869135     1.00x   100%  olympic average of 8 of 10 runs"));
+               Catch::Contains("10/10     4.858060     1.00x   100%  olympic average of 8 of 10 runs"));
     SessionStore store(db);
     const auto points = sessionScaling(loadSessionResults(store, 1));
     REQUIRE(points.size() == 1);
     REQUIRE(points[0].mlperf);
-    CHECK(*points[0].mlperf->score_min == Approx(4.8691354166666665).epsilon(1e-12));
+    CHECK(*points[0].mlperf->score_min == Approx(4.8580604166666665).epsilon(1e-12));
     CHECK(points[0].mlperf->valid);
 }
 

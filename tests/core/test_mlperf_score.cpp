@@ -145,6 +145,38 @@ TEST_CASE(
     CHECK(open[1].mlperf->verdict == "olympic average of 8 of 10 runs; not a closed-division log");
 }
 
+TEST_CASE(
+    "a run counts as MLPerf's summarizer counts it: by whether an evaluation reached the target, not by "
+    "run_stop's status",
+    "[mlperf]") {
+    std::vector<RunResult> results;
+    const auto add = [&](double minutes, const std::string& status, std::optional<bool> target_met) {
+        RunResult r;
+        r.name = "resnet-r" + std::to_string(results.size());
+        r.workload = "resnet";
+        r.ranks = 8;
+        r.status = status == "aborted" ? RunStatus::Aborted : RunStatus::Ok;
+        r.mlperf_time_to_train_min = minutes;
+        r.mlperf_status = status;
+        r.mlperf_benchmark = "resnet";
+        r.mlperf_division = "closed";
+        r.mlperf_target_met = target_met;
+        results.push_back(r);
+    };
+    add(10, "success", true);
+    add(11, "success", true);
+    add(12, "aborted", true);  // aborted, yet its evaluations reached the target: the summarizer counts it
+    add(13, "success", false); // success, yet no evaluation reached the target: the compliance check fails it
+    add(14, "success", std::nullopt); // a benchmark the reader has no target for: its status decides
+    const std::vector<ScalingPoint> points = sessionScaling(results);
+    REQUIRE(points.size() == 1);
+    REQUIRE(points[0].mlperf.has_value());
+    CHECK(points[0].mlperf->converged == 4);
+    // Converged 10, 11, 12, 14; the failed run is the dropped slowest, the fastest dropped: (11 + 12 + 14)
+    // / 3.
+    CHECK(*points[0].mlperf->score_min == Approx((11.0 + 12 + 14) / 3));
+}
+
 TEST_CASE("Compare matches MLPerf runs by benchmark and GPU count and compares their olympic scores",
           "[mlperf]") {
     const auto session = [](double offset) {
