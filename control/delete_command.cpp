@@ -14,11 +14,6 @@ int deleteSession(const ConsoleOptions& options, std::ostream& out, std::ostream
             throw std::runtime_error("no session store " + options.db.string());
         SessionStore store(options.db);
         const SessionRow session = namedSession(store, options.report_session);
-        // A session a console still follows is that console's to end (cancel it there, or let a later start
-        // find it abandoned); its records keep arriving.
-        if (session.status == SessionStatus::Running || session.status == SessionStatus::Orphaned)
-            throw std::runtime_error(fmt::format("session {} '{}' is {}: cancel it before deleting it",
-                                                 session.id, session.name, storedWord(session.status)));
         const std::size_t runs = store.runs(session.id).size();
         store.deleteSession(session.id);
         out << fmt::format("deleted session {} '{}' ({} run{}, {}) from {}\n", session.id, session.name, runs,

@@ -181,13 +181,16 @@ std::string utcTime(double epoch_ms) {
     return text;
 }
 
-// When the run ran, where its log says (MLLOG's run_start and run_stop): kept as the run's times.
-void keepLogTimes(SessionStore& store, std::int64_t run, const Tally& t) {
-    if (!t.summary) return;
+// What an MLLOG run's summary says of it as MLPerf scores it (its "mlperf" object); null for another run.
+nlohmann::json mlperfSummary(const Tally& t) {
+    if (!t.summary) return {};
     const auto j = nlohmann::json::parse(t.summary->json, nullptr, false);
-    if (!j.is_object() || !j.contains("mlperf") || !j["mlperf"].is_object()) return;
-    const nlohmann::json& m = j["mlperf"];
-    if (!m.contains("run_start_ms") || !m["run_start_ms"].is_number()) return;
+    return j.is_object() && j.contains("mlperf") && j["mlperf"].is_object() ? j["mlperf"] : nlohmann::json();
+}
+
+// When the run ran, where its log says (MLLOG's run_start and run_stop): kept as the run's times.
+void keepLogTimes(SessionStore& store, std::int64_t run, const nlohmann::json& m) {
+    if (!m.is_object() || !m.contains("run_start_ms") || !m["run_start_ms"].is_number()) return;
     const std::string started = utcTime(m["run_start_ms"].get<double>());
     if (started.empty()) return;
     const std::string stopped = m.contains("run_stop_ms") && m["run_stop_ms"].is_number()
@@ -198,11 +201,9 @@ void keepLogTimes(SessionStore& store, std::int64_t run, const Tally& t) {
 
 // How an imported run ended, where its log says: MLPerf's run_stop status "aborted", or "cut" where the log
 // ends before run_stop (mllog_reader.cpp); else ok.
-RunStatus statusOfLog(const Tally& t) {
-    if (!t.summary) return RunStatus::Ok;
-    const auto j = nlohmann::json::parse(t.summary->json, nullptr, false);
-    if (!j.is_object() || !j.contains("mlperf") || !j["mlperf"].is_object()) return RunStatus::Ok;
-    const std::string status = j["mlperf"].value("status", std::string());
+RunStatus statusOfLog(const nlohmann::json& m) {
+    if (!m.is_object()) return RunStatus::Ok;
+    const std::string status = m.value("status", std::string());
     return status == "aborted" ? RunStatus::Aborted : status == "cut" ? RunStatus::Cut : RunStatus::Ok;
 }
 
@@ -223,8 +224,9 @@ std::int64_t storeRun(SessionStore& store, const ImportRequest& request, const R
                      // wrong format, a missing --ranks) may be imported again.
                      std::nullopt, error.empty() ? read.digest : ""});
     store.appendRecords(run, records);
-    store.finishRun(run, {error.empty() ? statusOfLog(t) : RunStatus::Failed, error, broken_lines, ""});
-    keepLogTimes(store, run, t);
+    const nlohmann::json mlperf = mlperfSummary(t);
+    store.finishRun(run, {error.empty() ? statusOfLog(mlperf) : RunStatus::Failed, error, broken_lines, ""});
+    keepLogTimes(store, run, mlperf);
     return run;
 }
 

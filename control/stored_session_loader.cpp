@@ -213,17 +213,8 @@ void StoredSessionLoader::deleteSession(std::int64_t session_id) {
                 return;
             }
             deletion.name = session->name;
-            // A session a console still follows is that console's to end; its records keep arriving.
-            if (session->status == SessionStatus::Running || session->status == SessionStatus::Orphaned) {
-                deletion.error =
-                    QStringLiteral("session %1 is %2: cancel it before deleting it")
-                        .arg(deletion.session_id)
-                        .arg(QString::fromUtf8(storedWord(session->status).data(),
-                                               static_cast<qsizetype>(storedWord(session->status).size())));
-                return;
-            }
             deletion.runs = static_cast<int>(store.runs(deletion.session_id).size());
-            store.deleteSession(deletion.session_id);
+            store.deleteSession(deletion.session_id); // refuses a running one: its error is the answer's
         },
         &StoredSessionLoader::sessionDeleted);
 }

@@ -308,6 +308,10 @@ std::optional<SourceRun> SessionStore::runFromSource(const std::string& digest) 
 std::optional<SessionRow> SessionStore::deleteSession(std::int64_t session_id) {
     std::optional<SessionRow> deleted = session(session_id);
     if (!deleted) return std::nullopt;
+    // A session a console still follows is that console's to end: its records keep arriving.
+    if (deleted->status == SessionStatus::Running || deleted->status == SessionStatus::Orphaned)
+        throw StoreError("session " + std::to_string(session_id) + " '" + deleted->name + "' is " +
+                         std::string(storedWord(deleted->status)) + ": cancel it before deleting it");
     transaction([&] {
         for (const RunRow& run : runs(session_id)) {
             deleteRecords(run.id);

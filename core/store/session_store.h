@@ -66,7 +66,8 @@ class SessionStore {
     // The first stored run imported from a file of this content (RunIdentity::source_digest); none.
     std::optional<SourceRun> runFromSource(const std::string& digest) const;
     // Deletes a session, its runs and every record of them, in one transaction; what it was, or none where
-    // there was no such session. Its runs' folders (where they ran) are left as they are.
+    // there was no such session. A running or orphaned one is refused (StoreError naming it and why). Its
+    // runs' folders (where they ran) are left as they are.
     std::optional<SessionRow> deleteSession(std::int64_t session_id);
 
     std::vector<SessionRow> sessions() const;

@@ -510,4 +510,7 @@ TEST_CASE("deleting a session takes its runs and every record of them, and leave
     CHECK_FALSE(store.runFromSource("0123456789abcdef").has_value());
     CHECK(store.steps(kept_run).size() == 1);
     CHECK_FALSE(store.deleteSession(gone).has_value()); // gone already
+    // The session a console still follows is refused, and kept.
+    CHECK_THROWS_WITH(store.deleteSession(kept), "session 1 'kept' is running: cancel it before deleting it");
+    CHECK(store.session(kept).has_value());
 }
